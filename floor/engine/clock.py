@@ -1,0 +1,155 @@
+"""The tournament clock: levels and breaks, pause and resume, time added or removed.
+
+The clock is state, not a ticking timer: the level, whether it runs, and the instant the level
+ends. Screens count down locally from that instant; ``due`` says which level changes have come
+due by ``now`` (several, if the process that drives the clock was down), each timed exactly
+from the previous end so that a restart does not make the schedule drift.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .errors import NotAllowed
+from .events import ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, LevelChanged
+from .rules import Break, Level, Step, Structure
+from .state import ClockState, TournamentState
+
+
+def _structure(s: TournamentState) -> Structure:
+    if s.structure is None:
+        raise NotAllowed("this tournament has no structure: the clock has no levels")
+    return s.structure
+
+
+def _seconds(step: Step) -> float:
+    return step.minutes * 60.0
+
+
+def remaining(c: ClockState, now: float) -> float:
+    """Seconds left in the current step at ``now``."""
+    if c.running and c.ends_at is not None:
+        return max(0.0, c.ends_at - now)
+    return c.remaining
+
+
+def start(s: TournamentState, now: float) -> ClockStarted:
+    structure = _structure(s)
+    if s.clock.started:
+        raise NotAllowed("the clock has already started")
+    left = s.clock.remaining or _seconds(structure.levels[s.clock.level])
+    return ClockStarted(at=now, level=s.clock.level, ends_at=now + left)
+
+
+def pause(s: TournamentState, now: float) -> ClockPaused:
+    if not s.clock.running:
+        raise NotAllowed("the clock is not running")
+    return ClockPaused(at=now, remaining=remaining(s.clock, now))
+
+
+def resume(s: TournamentState, now: float) -> ClockResumed:
+    if not s.clock.started:
+        raise NotAllowed("the clock has not started")
+    if s.clock.running:
+        raise NotAllowed("the clock is already running")
+    return ClockResumed(at=now, ends_at=now + s.clock.remaining)
+
+
+def adjust(s: TournamentState, seconds: float, now: float) -> ClockAdjusted:
+    _structure(s)
+    left = max(0.0, remaining(s.clock, now) + seconds)
+    ends_at = now + left if s.clock.running else None
+    return ClockAdjusted(seconds=seconds, ends_at=ends_at, remaining=left)
+
+
+def go_to(s: TournamentState, index: int, now: float) -> LevelChanged:
+    structure = _structure(s)
+    if not 0 <= index < len(structure.levels):
+        raise NotAllowed(
+            f"there is no step {index}: the structure has steps 0 to {len(structure.levels) - 1}",
+            field="to",
+        )
+    left = _seconds(structure.levels[index])
+    running = s.clock.running
+    return LevelChanged(
+        at=now,
+        level=index,
+        ends_at=now + left if running else None,
+        remaining=left,
+        by="director",
+    )
+
+
+def due(s: TournamentState, now: float) -> list[LevelChanged]:
+    """The level changes that have come due by ``now``; the last level never ends."""
+    structure = s.structure
+    c = s.clock
+    if structure is None or not c.running or c.ends_at is None:
+        return []
+    out: list[LevelChanged] = []
+    level, ends_at = c.level, c.ends_at
+    while ends_at <= now and level + 1 < len(structure.levels):
+        level += 1
+        started = ends_at
+        ends_at = started + _seconds(structure.levels[level])
+        out.append(
+            LevelChanged(at=started, level=level, ends_at=ends_at, remaining=ends_at - started)
+        )
+    return out
+
+
+class LevelView(msgspec.Struct, frozen=True, kw_only=True):
+    """What a screen shows of one step."""
+
+    index: int
+    kind: str
+    number: int | None
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    big_blind_ante: bool = False
+    bring_in: int = 0
+    game: str | None = None
+    minutes: float
+    color_up: tuple[int, ...] = ()
+
+
+def level_view(structure: Structure, index: int) -> LevelView:
+    step = structure.levels[index]
+    if isinstance(step, Break):
+        return LevelView(
+            index=index,
+            kind="break",
+            number=None,
+            minutes=step.minutes,
+            color_up=step.color_up,
+        )
+    assert isinstance(step, Level)
+    return LevelView(
+        index=index,
+        kind="level",
+        number=structure.level_number(index),
+        small_blind=step.small_blind,
+        big_blind=step.big_blind,
+        ante=step.ante,
+        big_blind_ante=step.big_blind_ante,
+        bring_in=step.bring_in,
+        game=step.game,
+        minutes=step.minutes,
+    )
+
+
+def seconds_to_break(s: TournamentState, now: float) -> float | None:
+    """Seconds until the next break begins, None if no break is ahead."""
+    structure = s.structure
+    if structure is None:
+        return None
+    c = s.clock
+    if isinstance(structure.levels[c.level], Break):
+        return 0.0
+    total = remaining(c, now)
+    for step in structure.levels[c.level + 1 :]:
+        if isinstance(step, Break):
+            return total
+        total += _seconds(step)
+    return None

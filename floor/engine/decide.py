@@ -1,0 +1,577 @@
+"""Deciding a command: validate it against the state, then return the events it causes.
+
+``decide(t, command, now, rng)`` checks everything first and raises a ``RuleError`` naming the
+field before any event is applied, so a refused command changes nothing. An accepted one is
+applied to ``t`` as it is decided (housekeeping needs the new state to draw seats) and the
+events are returned for the caller to store and publish.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+from . import clock
+from .commands import (
+    BreakTable,
+    Bust,
+    Button,
+    CallTime,
+    Cancel,
+    ClockAdjust,
+    ClockLevel,
+    ClockPause,
+    ClockResume,
+    ClockStart,
+    Command,
+    Confirm,
+    ConfirmAll,
+    CorrectSeat,
+    DrawSeats,
+    EndTimeCall,
+    Hand,
+    LockSeat,
+    OpenTable,
+    Register,
+    SetGame,
+    SetStack,
+    StartFinal,
+    Tick,
+    UndoBust,
+    WaiveHalt,
+)
+from .errors import BadSeat, NoPlannedMove, NotAllowed, UnknownPlayer, UnknownTable
+from .events import (
+    BustUndone,
+    ButtonReported,
+    Event,
+    FinalTableFormed,
+    GameChanged,
+    HaltWaived,
+    HandStarted,
+    MoveCancelled,
+    Moved,
+    PlayerBusted,
+    PlayerRegistered,
+    PlayerSeated,
+    PlayersMoved,
+    SeatLockSet,
+    SeatsDrawn,
+    StackSet,
+    TableBreaking,
+    TableOpened,
+    TimeCalled,
+    TimeCallEnded,
+)
+from .model import FLOP_GAMES, PlayerId, SeatNo, Spot, TableNo
+from .plan import PlannedMove
+from .planner import choose_final_table, housekeep
+from .positions import next_hand, reported_button
+from .seating import draw_initial, registration_seat
+from .state import Player, Table, Tournament
+
+Handler = Callable[..., list[Event]]
+
+
+def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> list[Event]:
+    """The events ``command`` causes; raises ``RuleError`` (changing nothing) if refused."""
+    primary = _HANDLERS[type(command)](t, command, now, rng)
+    for e in primary:
+        t.apply(e)
+    return primary + housekeep(t, rng)
+
+
+# Lookups that name what is wrong ------------------------------------------------------------
+
+
+def _player(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
+    p = t.state.players.get(pid)
+    if p is None:
+        raise UnknownPlayer(f"{pid} is not in the tournament", field=field)
+    return p
+
+
+def _seated(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
+    p = _player(t, pid, field)
+    if p.busted:
+        raise NotAllowed(f"{pid} is already out", field=field)
+    if p.table is None:
+        raise NotAllowed(f"{pid} has no seat yet", field=field)
+    return p
+
+
+def _table(t: Tournament, n: TableNo, field: str = "table") -> Table:
+    table = t.state.tables.get(n)
+    if table is None:
+        raise UnknownTable(f"there is no table {n}", field=field)
+    return table
+
+
+def _seat(table: Table, seat: SeatNo, field: str = "seat") -> SeatNo:
+    if not 1 <= seat <= table.seats:
+        raise BadSeat(f"table {table.number} has no seat {seat}", field=field)
+    return seat
+
+
+def _in_play(table: Table, field: str = "table") -> None:
+    if table.status != "open":
+        raise NotAllowed(f"table {table.number} is {table.status}", field=field)
+
+
+def _planned_seats(t: Tournament) -> set[tuple[TableNo, SeatNo]]:
+    return {(m.to.table, m.to.seat) for m in t.plan.moves if m.to.seat is not None}
+
+
+def _dealing_flop(t: Tournament) -> bool:
+    game = t.state.current_game
+    return game in FLOP_GAMES
+
+
+# Entries and the draw -------------------------------------------------------------------------
+
+
+def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> list[Event]:
+    s = t.state
+    _late_registration_open(t, now)
+    pid = c.player
+    entry = 1
+    if pid is not None and pid in s.players:
+        existing = s.players[pid]
+        if not existing.busted:
+            raise NotAllowed(f"{pid} is already in the tournament", field="player")
+        entry = existing.entries + 1
+    elif pid is None:
+        pid = _new_id(t)
+    events: list[Event] = [
+        PlayerRegistered(
+            player=pid,
+            name=c.name,
+            special_needs=c.special_needs,
+            entry=entry,
+            stack=s.structure.starting_stack if s.structure else None,
+        )
+    ]
+    if not s.drawn:
+        return events
+    probe = Player(id=pid, name=c.name, special_needs=c.special_needs)
+    spot = registration_seat(t, probe, _planned_seats(t), rng)
+    if spot is None:
+        if s.final_table is not None:
+            raise NotAllowed("every seat at the final table is taken", field="player")
+        # Every seat is taken: the floor opens the next table for the new entry.
+        number = max(s.tables, default=0) + 1
+        events.append(TableOpened(table=number, seats=s.rules.seats))
+        spot = Spot(number, rng.randint(1, s.rules.seats))
+    events.append(PlayerSeated(player=pid, table=spot.table, seat=spot.seat))
+    return events
+
+
+def _late_registration_open(t: Tournament, now: float) -> None:
+    s = t.state
+    structure = s.structure
+    if structure is None or structure.late_registration_until is None or not s.clock.started:
+        return
+    number = None
+    for i in range(s.clock.level, -1, -1):
+        number = structure.level_number(i)
+        if number is not None:
+            break
+    if number is not None and number > structure.late_registration_until:
+        raise NotAllowed(
+            f"late registration closed after level {structure.late_registration_until}",
+            field="player",
+        )
+
+
+def _new_id(t: Tournament) -> PlayerId:
+    n = len(t.state.players) + 1
+    while f"P{n:04d}" in t.state.players:
+        n += 1
+    return f"P{n:04d}"
+
+
+def _draw_seats(t: Tournament, c: DrawSeats, now: float, rng: random.Random) -> list[Event]:
+    s = t.state
+    if s.drawn:
+        raise NotAllowed("seats are already drawn: late entries are seated as they register")
+    waiting = [p for p in s.players.values() if p.table is None and not p.busted]
+    if len(waiting) < 2:
+        raise NotAllowed("at least 2 registered players are needed for a draw")
+    seats = s.rules.seats
+    if c.tables is None:
+        numbers = list(range(1, math.ceil(len(waiting) / seats) + 1))
+    else:
+        numbers = list(c.tables)
+        if len(set(numbers)) != len(numbers):
+            raise NotAllowed("a table is listed twice", field="tables")
+        if len(numbers) * seats < len(waiting):
+            raise NotAllowed(
+                f"{len(numbers)} tables of {seats} seat only {len(numbers) * seats} of "
+                f"{len(waiting)} players",
+                field="tables",
+            )
+    events: list[Event] = []
+    tables = []
+    for n in numbers:
+        table = s.tables.get(n)
+        if table is None:
+            events.append(TableOpened(table=n, seats=seats))
+            table = Table(number=n, seats=seats)
+        elif table.occupants or table.status != "open":
+            raise NotAllowed(f"table {n} is not free for the draw", field="tables")
+        tables.append(table)
+    draw = draw_initial(t, waiting, tables, rng)
+    events.append(SeatsDrawn(seats=tuple(draw)))
+    return events
+
+
+def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> list[Event]:
+    s = t.state
+    number = c.table if c.table is not None else max(s.tables, default=0) + 1
+    if number in s.tables:
+        raise NotAllowed(f"table {number} already exists", field="table")
+    return [TableOpened(table=number, seats=c.seats or s.rules.seats)]
+
+
+# Bust-outs ------------------------------------------------------------------------------------
+
+
+def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]:
+    if c.player is not None:
+        if c.table is not None or c.seat is not None:
+            raise NotAllowed("name the player, or the table and seat, not both", field="player")
+        p = _seated(t, c.player)
+    else:
+        if c.table is None or c.seat is None:
+            raise NotAllowed("name the player, or the table and the seat", field="player")
+        table = _table(t, c.table)
+        pid = table.occupants.get(_seat(table, c.seat))
+        if pid is None:
+            raise BadSeat(f"table {c.table} seat {c.seat} is empty", field="seat")
+        p = t.state.players[pid]
+    assert p.table is not None and p.seat is not None
+    table = t.table(p.table)
+    return [PlayerBusted(player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active)]
+
+
+def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:
+    p = _player(t, c.player)
+    record = p.bust
+    if not p.busted or record is None:
+        raise NotAllowed(f"{c.player} is not out", field="player")
+    table = t.table(record.table)
+    if table.hand != record.hand:
+        raise NotAllowed(
+            f"table {table.number} has dealt a hand since {c.player} busted: "
+            "the right to dispute has ended (TDA rule 19)",
+            field="player",
+        )
+    if table.status != "open" or t.state.final_table is not None:
+        raise NotAllowed(
+            f"table {table.number} is {table.status}"
+            if table.status != "open"
+            else "the final table has been drawn",
+            field="player",
+        )
+    taken = table.occupants.get(record.seat)
+    if taken is not None:
+        raise BadSeat(
+            f"table {table.number} seat {record.seat} is now taken by {taken}", field="player"
+        )
+    return [BustUndone(player=p.id, table=table.number, seat=record.seat, reason=c.reason)]
+
+
+# Hands and buttons ----------------------------------------------------------------------------
+
+
+def _hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]:
+    table = _table(t, c.table)
+    _in_play(table)
+    if table.number in t.plan.halted_tables:
+        raise NotAllowed(f"table {table.number} is halted until it is balanced", field="table")
+    if table.count < 2:
+        raise NotAllowed(f"table {table.number} has fewer than 2 players", field="table")
+    level = t.state.clock.level if t.state.clock.started else None
+    if not _dealing_flop(t):
+        return [HandStarted(table=table.number, hand=table.hand + 1, positions=None, level=level)]
+    if table.positions is None:
+        raise NotAllowed(
+            f"table {table.number} has unknown positions: report the button first",
+            field="table",
+        )
+    positions = next_hand(table.positions, table.seats, table.occupants, table.count)
+    return [HandStarted(table=table.number, hand=table.hand + 1, positions=positions, level=level)]
+
+
+def _button(t: Tournament, c: Button, now: float, rng: random.Random) -> list[Event]:
+    if t.rules.stud_only:
+        raise NotAllowed("stud games have no button", field="table")
+    table = _table(t, c.table)
+    _in_play(table)
+    if table.count < 2:
+        raise NotAllowed(f"table {table.number} has fewer than 2 players", field="table")
+    if _seat(table, c.seat) not in table.occupants:
+        raise BadSeat(f"table {table.number} seat {c.seat} is empty", field="seat")
+    positions = reported_button(c.seat, table.seats, table.occupants, table.count)
+    return [ButtonReported(table=table.number, seat=c.seat, positions=positions)]
+
+
+# Moves ----------------------------------------------------------------------------------------
+
+
+def _move_for(t: Tournament, p: Player) -> PlannedMove:
+    plan = t.plan
+    move = plan.move_of(p.id)
+    if move is not None:
+        return move
+    for m in plan.moves:
+        if m.player is None and m.from_.table == p.table:
+            return m
+    raise NoPlannedMove(f"{p.id} has no planned move", field="player")
+
+
+def _target_free(t: Tournament, to: Spot, mover: Player, moving: set[PlayerId], field: str) -> None:
+    table = t.table(to.table)
+    _seat(table, to.seat, field)
+    _in_play(table, field)
+    holder = table.occupants.get(to.seat)
+    if holder is not None and holder not in moving:
+        raise BadSeat(f"table {to.table} seat {to.seat} is taken by {holder}", field=field)
+
+
+def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[Event]:
+    p = _seated(t, c.player)
+    move = _move_for(t, p)
+    seat = c.seat if c.seat is not None else move.to.seat
+    if seat is None:
+        raise NotAllowed(
+            f"the move of {p.id} to table {move.to.table} names no seat: the floor picks one",
+            field="seat",
+        )
+    if c.seat is not None and c.seat != move.to.seat:
+        # A redirect: another free seat at the same table, not one drawn for somebody else.
+        planned = _planned_seats(t)
+        if (move.to.table, c.seat) in planned:
+            raise BadSeat(
+                f"table {move.to.table} seat {c.seat} is planned for another player", field="seat"
+            )
+        if t.is_reserved(move.to.table, c.seat) and not t.needs_reserved(p):
+            raise BadSeat(f"table {move.to.table} seat {c.seat} is reserved", field="seat")
+    assert p.table is not None and p.seat is not None
+    to = Spot(move.to.table, seat)
+    _target_free(t, to, p, {p.id}, "seat")
+    moved = Moved(player=p.id, from_=Spot(p.table, p.seat), to=to)
+    return [PlayersMoved(moves=(moved,), reason=move.reason)]
+
+
+def _confirm_all(t: Tournament, c: ConfirmAll, now: float, rng: random.Random) -> list[Event]:
+    moves = [m for m in t.plan.moves if m.reason == c.reason]
+    if not moves:
+        raise NoPlannedMove(f"there are no planned {c.reason} moves", field="reason")
+    moving: set[PlayerId] = set()
+    for m in moves:
+        if m.player is None or m.to.seat is None:
+            raise NotAllowed(
+                f"a move to table {m.to.table} names no "
+                f"{'player' if m.player is None else 'seat'}: confirm it on its own",
+                field="reason",
+            )
+        moving.add(m.player)
+    out = []
+    for m in moves:
+        assert m.player is not None and m.to.seat is not None and m.from_.seat is not None
+        to = Spot(m.to.table, m.to.seat)
+        _target_free(t, to, t.player(m.player), moving, "reason")
+        out.append(Moved(player=m.player, from_=Spot(m.from_.table, m.from_.seat), to=to))
+    return [PlayersMoved(moves=tuple(out), reason=c.reason)]
+
+
+def _cancel(t: Tournament, c: Cancel, now: float, rng: random.Random) -> list[Event]:
+    p = _seated(t, c.player)
+    move = t.plan.move_of(p.id)
+    if move is None:
+        raise NoPlannedMove(f"{p.id} has no planned move", field="player")
+    assert p.table is not None
+    return [MoveCancelled(player=p.id, table=p.table, reason=move.reason)]
+
+
+def _correct_seat(t: Tournament, c: CorrectSeat, now: float, rng: random.Random) -> list[Event]:
+    p = _seated(t, c.player)
+    table = _table(t, c.table)
+    _seat(table, c.seat)
+    assert p.table is not None and p.seat is not None
+    if (p.table, p.seat) == (c.table, c.seat):
+        raise NotAllowed(f"{p.id} already sits at table {c.table} seat {c.seat}", field="seat")
+    if (c.table, c.seat) in _planned_seats(t):
+        raise BadSeat(f"table {c.table} seat {c.seat} is planned for another player", field="seat")
+    holder = table.occupants.get(c.seat)
+    if holder is not None:
+        raise BadSeat(
+            f"table {c.table} seat {c.seat} is taken by {holder}: a floor decision", field="seat"
+        )
+    _in_play(table)
+    moved = Moved(player=p.id, from_=Spot(p.table, p.seat), to=Spot(c.table, c.seat))
+    return [PlayersMoved(moves=(moved,), reason="correction")]
+
+
+# Tables -------------------------------------------------------------------------------------
+
+
+def _waive_halt(t: Tournament, c: WaiveHalt, now: float, rng: random.Random) -> list[Event]:
+    table = _table(t, c.table)
+    _in_play(table)
+    if table.halt_waived == c.waived:
+        state = "already waived" if c.waived else "not waived"
+        raise NotAllowed(f"the halt of table {table.number} is {state}", field="waived")
+    return [HaltWaived(table=table.number, waived=c.waived)]
+
+
+def _break_table(t: Tournament, c: BreakTable, now: float, rng: random.Random) -> list[Event]:
+    table = _table(t, c.table)
+    _in_play(table)
+    if t.open_count < 2:
+        raise NotAllowed(f"table {table.number} is the last table in play", field="table")
+    planned = _planned_seats(t)
+    room = sum(
+        1
+        for other in t.open_tables()
+        if other.number != table.number
+        for seat in range(1, other.seats + 1)
+        if seat not in other.occupants
+        and (other.number, seat) not in planned
+        and not t.is_reserved(other.number, seat)
+    )
+    if room < table.count:
+        raise NotAllowed(
+            f"the other tables have {room} free seats for {table.count} players", field="table"
+        )
+    return [TableBreaking(table=table.number, by="director")]
+
+
+def _start_final(t: Tournament, c: StartFinal, now: float, rng: random.Random) -> list[Event]:
+    s = t.state
+    if s.final_table is not None:
+        raise NotAllowed(f"the final table is already at table {s.final_table}")
+    if t.active < 2:
+        raise NotAllowed("fewer than 2 players are left")
+    size = max(s.rules.final_table, t.active)
+    if size > max(s.rules.final_table, s.rules.seats):
+        raise NotAllowed(
+            f"{t.active} players do not fit a final table of "
+            f"{max(s.rules.final_table, s.rules.seats)}"
+        )
+    final = choose_final_table(t)
+    assert final is not None
+    return [FinalTableFormed(table=final, seats=size)]
+
+
+def _lock_seat(t: Tournament, c: LockSeat, now: float, rng: random.Random) -> list[Event]:
+    p = _player(t, c.player)
+    if p.busted:
+        raise NotAllowed(f"{p.id} is out", field="player")
+    return [SeatLockSet(player=p.id, locked=c.locked)]
+
+
+def _set_game(t: Tournament, c: SetGame, now: float, rng: random.Random) -> list[Event]:
+    if t.rules.game != "mixed":
+        raise NotAllowed(f"this is a {t.rules.game} tournament, not a mixed game", field="game")
+    return [GameChanged(game=c.game)]
+
+
+def _set_stack(t: Tournament, c: SetStack, now: float, rng: random.Random) -> list[Event]:
+    p = _seated(t, c.player)
+    return [StackSet(player=p.id, stack=c.stack)]
+
+
+# The clock and time calls ---------------------------------------------------------------------
+
+
+def _clock_start(t: Tournament, c: ClockStart, now: float, rng: random.Random) -> list[Event]:
+    return [clock.start(t.state, now)]
+
+
+def _clock_pause(t: Tournament, c: ClockPause, now: float, rng: random.Random) -> list[Event]:
+    return [*clock.due(t.state, now), clock.pause(t.state, now)]
+
+
+def _clock_resume(t: Tournament, c: ClockResume, now: float, rng: random.Random) -> list[Event]:
+    return [clock.resume(t.state, now)]
+
+
+def _clock_adjust(t: Tournament, c: ClockAdjust, now: float, rng: random.Random) -> list[Event]:
+    due = clock.due(t.state, now)
+    if due:
+        raise NotAllowed("the level has just changed: adjust the new level", field="seconds")
+    return [clock.adjust(t.state, c.seconds, now)]
+
+
+def _clock_level(t: Tournament, c: ClockLevel, now: float, rng: random.Random) -> list[Event]:
+    if (c.step is None) == (c.to is None):
+        raise NotAllowed("give either step (+1 or -1) or to", field="step")
+    index = c.to if c.to is not None else t.state.clock.level + (c.step or 0)
+    return [clock.go_to(t.state, index, now)]
+
+
+def _tick(t: Tournament, c: Tick, now: float, rng: random.Random) -> list[Event]:
+    events: list[Event] = list(clock.due(t.state, now))
+    for call in t.state.time_calls:
+        if call.ends_at <= now:
+            events.append(
+                TimeCallEnded(table=call.table, seat=call.seat, at=call.ends_at, outcome="dead")
+            )
+    return events
+
+
+def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> list[Event]:
+    table = _table(t, c.table)
+    _in_play(table)
+    pid = table.occupants.get(_seat(table, c.seat))
+    if pid is None:
+        raise BadSeat(f"table {table.number} seat {c.seat} is empty", field="seat")
+    return [
+        TimeCalled(
+            table=table.number,
+            seat=c.seat,
+            player=pid,
+            at=now,
+            count_from=now + c.seconds,
+            ends_at=now + c.seconds + c.count,
+        )
+    ]
+
+
+def _end_time_call(t: Tournament, c: EndTimeCall, now: float, rng: random.Random) -> list[Event]:
+    for call in t.state.time_calls:
+        if (call.table, call.seat) == (c.table, c.seat):
+            return [TimeCallEnded(table=c.table, seat=c.seat, at=now, outcome=c.outcome)]
+    raise NotAllowed(f"no time is called at table {c.table} seat {c.seat}", field="seat")
+
+
+_HANDLERS: dict[type, Handler] = {
+    Register: _register,
+    DrawSeats: _draw_seats,
+    OpenTable: _open_table,
+    Bust: _bust,
+    UndoBust: _undo_bust,
+    Hand: _hand,
+    Button: _button,
+    Confirm: _confirm,
+    ConfirmAll: _confirm_all,
+    Cancel: _cancel,
+    WaiveHalt: _waive_halt,
+    BreakTable: _break_table,
+    StartFinal: _start_final,
+    LockSeat: _lock_seat,
+    CorrectSeat: _correct_seat,
+    SetGame: _set_game,
+    SetStack: _set_stack,
+    ClockStart: _clock_start,
+    ClockPause: _clock_pause,
+    ClockResume: _clock_resume,
+    ClockAdjust: _clock_adjust,
+    ClockLevel: _clock_level,
+    Tick: _tick,
+    CallTime: _call_time,
+    EndTimeCall: _end_time_call,
+}

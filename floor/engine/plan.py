@@ -1,0 +1,51 @@
+"""The plan: what the floor should do next. Recomputed after every change, never stored."""
+
+from __future__ import annotations
+
+import msgspec
+
+from .model import MoveReason, PlayerId, SeatNo, TableNo
+
+
+class Place(msgspec.Struct, frozen=True):
+    """A table and maybe a seat: ``seat`` is None where the floor picks it."""
+
+    table: TableNo
+    seat: SeatNo | None
+
+
+class PlannedMove(msgspec.Struct, frozen=True, kw_only=True):
+    """A proposal for the floor to confirm, redirect or cancel.
+
+    ``player`` is None for "the next big blind" of a table whose positions are unknown
+    (or, at stud, a move whose seat the floor must pick); ``from.seat`` is None then too.
+    ``why`` cites the rule the move follows, for screens to explain it.
+    """
+
+    player: PlayerId | None
+    from_: Place = msgspec.field(name="from")
+    to: Place
+    reason: MoveReason
+    why: str
+
+
+class Halt(msgspec.Struct, frozen=True, kw_only=True):
+    table: TableNo
+    short: int
+    why: str
+
+
+class Plan(msgspec.Struct, frozen=True, kw_only=True):
+    moves: tuple[PlannedMove, ...] = ()
+    halted: tuple[Halt, ...] = ()
+    final_table: TableNo | None = None
+
+    def move_of(self, player: PlayerId) -> PlannedMove | None:
+        for m in self.moves:
+            if m.player == player:
+                return m
+        return None
+
+    @property
+    def halted_tables(self) -> tuple[TableNo, ...]:
+        return tuple(h.table for h in self.halted)

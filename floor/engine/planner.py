@@ -1,0 +1,251 @@
+"""The plan after every change: final table, table breaks, balancing, halts (FLOOR-RULES 4-6, 10).
+
+Two halves. ``housekeep`` makes the decisions that need the random source or change the state
+(a table starts breaking, seats are drawn for a break or the final table, a table is broken)
+and returns them as events. ``compute_plan`` derives the rest (balance moves, halts) from the
+state alone, so the plan is a pure function of the folded events.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Iterable
+
+from .events import Event, FinalTableFormed, SeatsAssigned, TableBreaking, TableBroken
+from .model import PlayerId, SeatNo, TableNo, is_stud
+from .plan import Halt, Place, Plan, PlannedMove
+from .positions import after
+from .reasons import why
+from .seating import draw_break_seats, draw_final_seats
+from .state import Player, Table, Tournament
+
+
+class Virtual:
+    """The seating with the plan so far applied: who leaves, which seats are spoken for."""
+
+    def __init__(self, t: Tournament) -> None:
+        self.t = t
+        self.gone: set[PlayerId] = set()
+        self.taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
+        self.unnamed: defaultdict[TableNo, int] = defaultdict(int)
+        self.delta: defaultdict[TableNo, int] = defaultdict(int)
+
+    def count(self, n: TableNo) -> int:
+        return self.t.table(n).count + self.delta.get(n, 0)
+
+    def overrides(self) -> dict[TableNo, int]:
+        tables = self.t.state.tables
+        return {n: self.count(n) for n in self.delta if tables[n].status == "open"}
+
+    def free(self, table: Table, seat: SeatNo, needs_reserved: bool) -> bool:
+        pid = table.occupants.get(seat)
+        if pid is not None and pid not in self.gone:
+            return False
+        if seat in self.taken.get(table.number, ()):
+            return False
+        return needs_reserved or not self.t.is_reserved(table.number, seat)
+
+    def arrive(self, n: TableNo, seat: SeatNo | None) -> None:
+        if seat is None:
+            self.unnamed[n] += 1
+        else:
+            self.taken[n].add(seat)
+        self.delta[n] += 1
+
+
+# The plan ------------------------------------------------------------------------------------
+
+
+def compute_plan(t: Tournament) -> Plan:
+    s = t.state
+    book = s.rules.rulebook
+    v = Virtual(t)
+    final: list[PlannedMove] = []
+    breaks: list[PlannedMove] = []
+    for pid, a in s.draws.items():
+        p = s.players[pid]
+        assert p.table is not None
+        move = PlannedMove(
+            player=pid,
+            from_=Place(p.table, p.seat),
+            to=Place(a.table, a.seat),
+            reason=a.reason,
+            why=why(book, a.reason),
+        )
+        (final if a.reason == "final" else breaks).append(move)
+        v.gone.add(pid)
+        if p.table != a.table:
+            v.arrive(a.table, a.seat)
+        else:
+            v.taken[a.table].add(a.seat)
+    final.sort(key=lambda m: (t.input_index(m.from_.table), m.from_.seat or 0))
+    breaks.sort(key=lambda m: (t.break_rank(m.from_.table), m.from_.seat or 0))
+    balance = _balance(t, v) if s.final_table is None else []
+    return Plan(moves=(*final, *breaks, *balance), halted=_halts(t), final_table=s.final_table)
+
+
+def _halts(t: Tournament) -> tuple[Halt, ...]:
+    short = t.rules.halt_short
+    if short <= 0 or t.open_count < 2:
+        return ()
+    top = t.max_open_count()
+    tables = [n for n in t.tables_with_at_most(top - short) if not t.table(n).halt_waived]
+    tables.sort(key=t.input_index)
+    text = why(t.rules.rulebook, "halt")
+    return tuple(Halt(table=n, short=top - t.table(n).count, why=text) for n in tables)
+
+
+def _balance(t: Tournament, v: Virtual) -> list[PlannedMove]:
+    trigger = t.rules.balance_trigger
+    moves: list[PlannedMove] = []
+    while True:
+        overrides = v.overrides()
+        hi = t.extreme(overrides, lowest=False)
+        lo = t.extreme(overrides, lowest=True)
+        if hi is None or lo is None or v.count(hi) - v.count(lo) < trigger:
+            return moves
+        move = _balance_move(t, v, t.table(hi), t.table(lo))
+        if move is None:
+            return moves
+        moves.append(move)
+
+
+def _pick(t: Tournament, v: Virtual, src: Table, order: Iterable[SeatNo]) -> Player | None:
+    """The first player in ``order`` who may go (FLOOR-RULES 10.5).
+
+    Seat-locked players, players already planned and players the floor excused are skipped;
+    a player who already made a balance or break move goes only if nobody else can.
+    """
+    fallback: Player | None = None
+    players = t.state.players
+    for seat in order:
+        pid = src.occupants.get(seat)
+        if pid is None or pid in v.gone:
+            continue
+        p = players[pid]
+        if p.locked or p.excused:
+            continue
+        if p.moved:
+            if fallback is None:
+                fallback = p
+            continue
+        return p
+    return fallback
+
+
+def _balance_move(t: Tournament, v: Virtual, src: Table, dst: Table) -> PlannedMove | None:
+    rules = t.rules
+    if rules.stud_only:
+        return _stud_move(t, v, src, dst)
+    decision = "balance_mixed" if is_stud(t.state.current_game) else "balance"
+    mover: Player | None = None
+    if src.positions is not None:
+        mover = _pick(t, v, src, after(src.positions.big_blind, src.seats))
+        if mover is None:
+            return None
+    needs = mover is not None and t.needs_reserved(mover)
+    free = [s for s in range(1, dst.seats + 1) if v.free(dst, s, needs)]
+    if len(free) - v.unnamed.get(dst.number, 0) <= 0:
+        return None
+    seat: SeatNo | None = None
+    if dst.positions is not None:
+        bb = dst.positions.big_blind
+        open_seats = set(free)
+        # The worst position: the first empty seat the big blind reaches, never the small
+        # blind (the last big blind's own seat); if only that is left, the floor decides.
+        for s in after(bb, dst.seats):
+            if s == bb:
+                break
+            if s in open_seats:
+                seat = s
+                break
+    return _record(t, v, src, dst, mover, seat, decision)
+
+
+def _stud_move(t: Tournament, v: Virtual, src: Table, dst: Table) -> PlannedMove | None:
+    seat: SeatNo | None = None
+    for s in reversed(dst.opened):
+        if s <= dst.seats and v.free(dst, s, False):
+            seat = s
+            break
+    mover: Player | None = None
+    if seat is None:
+        free = sum(1 for s in range(1, dst.seats + 1) if v.free(dst, s, False))
+        if free - v.unnamed.get(dst.number, 0) <= 0:
+            return None
+    else:
+        start = (seat - 2) % src.seats + 1
+        mover = _pick(t, v, src, after(start, src.seats))
+        if mover is None:
+            return None
+    return _record(t, v, src, dst, mover, seat, "balance_stud")
+
+
+def _record(
+    t: Tournament,
+    v: Virtual,
+    src: Table,
+    dst: Table,
+    mover: Player | None,
+    seat: SeatNo | None,
+    decision: str,
+) -> PlannedMove:
+    if mover is not None:
+        v.gone.add(mover.id)
+    v.delta[src.number] -= 1
+    v.arrive(dst.number, seat)
+    return PlannedMove(
+        player=None if mover is None else mover.id,
+        from_=Place(src.number, None if mover is None else mover.seat),
+        to=Place(dst.number, seat),
+        reason="balance",
+        why=why(t.rules.rulebook, decision),  # type: ignore[arg-type]
+    )
+
+
+# Housekeeping: the decisions that change the state -------------------------------------------
+
+
+def housekeep(t: Tournament, rng: random.Random) -> list[Event]:
+    """After a change: form the final table, start breaks, draw seats, mark broken tables."""
+    events: list[Event] = []
+
+    def emit(e: Event) -> None:
+        t.apply(e)
+        events.append(e)
+
+    s = t.state
+    rules = s.rules
+    if s.final_table is None and t.active <= rules.final_table and t.nonempty > 1:
+        final = choose_final_table(t)
+        if final is not None:
+            emit(FinalTableFormed(table=final, seats=rules.final_table))
+    if s.final_table is not None:
+        seats = draw_final_seats(t, rng, everybody=not s.final_drawn)
+        if seats:
+            emit(SeatsAssigned(reason="final", seats=tuple(seats)))
+    else:
+        while t.open_count > 1 and t.active <= (t.open_count - 1) * rules.fill:
+            first = min(t.open_tables(), key=lambda tb: t.break_rank(tb.number))
+            emit(TableBreaking(table=first.number))
+        if t.breaking:
+            for _, seats, dropped in draw_break_seats(t, rng):
+                emit(SeatsAssigned(reason="break", seats=tuple(seats), withdrawn=tuple(dropped)))
+    for n in sorted(t.breaking, key=t.break_rank):
+        if t.table(n).count == 0:
+            emit(TableBroken(table=n))
+    return events
+
+
+def choose_final_table(t: Tournament) -> TableNo | None:
+    """The configured final table if it is still in play, else the last open in break order."""
+    wanted = t.rules.final_table_number
+    if wanted is not None and wanted in t.state.tables and t.table(wanted).status == "open":
+        return wanted
+    candidates = list(t.open_tables())
+    if not candidates:
+        candidates = [tb for tb in t.state.tables.values() if tb.count]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda tb: t.break_rank(tb.number)).number

@@ -1,0 +1,153 @@
+"""A tournament's rules (the house rule set in force) and its structure (the blind levels).
+
+Both are frozen msgspec Structs: they are loaded from TOML files in ``config/``, carried in the
+first event of a tournament, and compared by value in tests. Invariants that a type cannot say
+are checked in ``__post_init__`` and surface as ``msgspec.ValidationError`` naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+from .model import FLOP_GAMES, STUD_GAMES, DealtGame, Game, Rulebook, TableNo
+
+SeatCount = Annotated[int, Meta(ge=2, le=12, description="seats per table")]
+PositiveInt = Annotated[int, Meta(gt=0)]
+NonNegativeInt = Annotated[int, Meta(ge=0)]
+
+
+class ReservedSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A seat kept for players with special needs (TDA 2011 rule 6, 2024 rule 9)."""
+
+    table: PositiveInt
+    seat: PositiveInt
+
+
+class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The floor rules of one tournament; every house choice is a named setting."""
+
+    game: Game
+    seats: SeatCount
+    final_table: SeatCount
+    #: Tables are balanced while the fullest and the shortest differ by this many or more.
+    balance_trigger: Annotated[int, Meta(ge=2)] = 2
+    #: A table this many or more players short of the fullest is halted; 0 turns halting off.
+    halt_short: NonNegativeInt = 3
+    #: The order tables break in; None means highest table number first.
+    break_order: tuple[PositiveInt, ...] | None = None
+    #: The predetermined order that settles ties between tables; None means ascending number.
+    balance_order: tuple[PositiveInt, ...] | None = None
+    #: A table breaks as soon as the others can seat everybody at this many per table.
+    break_fill: SeatCount | None = None
+    reserved_seats: tuple[ReservedSeat, ...] = ()
+    #: The table the final is played at; None means the last open one in break_order.
+    final_table_number: PositiveInt | None = None
+    #: The rulebook the house follows, for the citations shown with each decision.
+    rulebook: Rulebook = "tda-2024"
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        for key in ("break_order", "balance_order"):
+            order = getattr(self, key)
+            if order is not None and len(set(order)) != len(order):
+                raise ValueError(f"{key} lists a table twice")
+        if self.break_fill is not None and self.break_fill > self.seats:
+            raise ValueError("break_fill cannot exceed seats")
+        seen: set[tuple[int, int]] = set()
+        for r in self.reserved_seats:
+            if r.seat > max(self.seats, self.final_table):
+                raise ValueError(f"reserved seat {r.seat} at table {r.table} does not exist")
+            if (r.table, r.seat) in seen:
+                raise ValueError(f"reserved seat {r.seat} at table {r.table} is listed twice")
+            seen.add((r.table, r.seat))
+
+    @property
+    def fill(self) -> int:
+        return self.break_fill if self.break_fill is not None else self.seats
+
+    @property
+    def stud_only(self) -> bool:
+        return self.game in STUD_GAMES
+
+    @property
+    def flop_only(self) -> bool:
+        return self.game in FLOP_GAMES
+
+    def reserved(self) -> frozenset[tuple[TableNo, int]]:
+        return frozenset((r.table, r.seat) for r in self.reserved_seats)
+
+
+class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag="level"):
+    """One blind level. A new level applies from the next hand (TDA 2024 rule 23, PFP 19)."""
+
+    small_blind: NonNegativeInt
+    big_blind: PositiveInt
+    ante: NonNegativeInt = 0
+    #: A big-blind ante: the player in the big blind posts the ante for the whole table.
+    big_blind_ante: bool = False
+    minutes: Annotated[float, Meta(gt=0, le=600)]
+    #: The game dealt in this level of a mixed event; None means the tournament's game.
+    game: DealtGame | None = None
+    #: Stud games post a bring-in instead of blinds; shown when set.
+    bring_in: NonNegativeInt = 0
+
+    def __post_init__(self) -> None:
+        if self.small_blind > self.big_blind:
+            raise ValueError("small_blind cannot exceed big_blind")
+        if self.big_blind_ante and self.ante == 0:
+            raise ValueError("big_blind_ante needs the ante amount in ante")
+
+
+class Break(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag="break"):
+    """A break; at a colour-up break the listed denominations leave play (PFP 20)."""
+
+    minutes: Annotated[float, Meta(gt=0, le=600)]
+    color_up: tuple[PositiveInt, ...] = ()
+    name: str = ""
+
+
+Step = Level | Break
+
+
+class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """Blind levels and breaks in the order they are played, with the chip set in play."""
+
+    name: str
+    starting_stack: PositiveInt
+    #: Chip denominations at the start, smallest first.
+    chips: tuple[PositiveInt, ...]
+    levels: tuple[Step, ...]
+    #: Late registration (and re-entry) is allowed up to and including this level number.
+    late_registration_until: PositiveInt | None = None
+
+    def __post_init__(self) -> None:
+        if not any(isinstance(s, Level) for s in self.levels):
+            raise ValueError("levels must hold at least one level")
+        if list(self.chips) != sorted(set(self.chips)):
+            raise ValueError("chips must be listed smallest first, each once")
+        in_play = set(self.chips)
+        for i, step in enumerate(self.levels):
+            if isinstance(step, Break):
+                for d in step.color_up:
+                    if d not in in_play:
+                        raise ValueError(f"levels[{i}].color_up: {d} is not in play then")
+                    in_play.discard(d)
+                if not in_play:
+                    raise ValueError(f"levels[{i}].color_up leaves no chips in play")
+
+    def level_number(self, index: int) -> int | None:
+        """The 1-based level number of step ``index``, None for a break."""
+        if isinstance(self.levels[index], Break):
+            return None
+        return sum(1 for s in self.levels[: index + 1] if isinstance(s, Level))
+
+    def chips_in_play(self, index: int) -> tuple[int, ...]:
+        """The denominations still in play once step ``index`` has begun."""
+        gone: set[int] = set()
+        for step in self.levels[: index + 1]:
+            if isinstance(step, Break):
+                gone.update(step.color_up)
+        return tuple(c for c in self.chips if c not in gone)

@@ -1,0 +1,279 @@
+"""Random seat draws: the initial draw, late entries, table breaks and the final table.
+
+FLOOR-RULES sections 3, 5 and 6. Every draw takes the random source as an argument (a CSPRNG
+in production, a seeded ``random.Random`` in tests) and returns the seats it drew, which the
+caller records in an event, so that replaying the log never draws again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+from .errors import NotAllowed
+from .events import Seated
+from .model import PlayerId, SeatNo, Spot, TableNo
+from .state import Assignment, Player, Table, Tournament
+
+_FULL = 1 << 30
+
+
+def _free_reserved(
+    t: Tournament, taken: defaultdict[TableNo, set[SeatNo]], tables: set[TableNo] | None = None
+) -> list[tuple[TableNo, SeatNo]]:
+    out = []
+    for n, seat in t.reserved_seats():
+        table = t.state.tables.get(n)
+        if table is None or table.status != "open" or (tables is not None and n not in tables):
+            continue
+        if seat <= table.seats and seat not in table.occupants and seat not in taken[n]:
+            out.append((n, seat))
+    return out
+
+
+def _free_seats(
+    t: Tournament, table: Table, taken: set[SeatNo], limit: int | None = None
+) -> list[SeatNo]:
+    top = table.seats if limit is None else min(limit, table.seats)
+    return [
+        s
+        for s in range(1, top + 1)
+        if s not in table.occupants and s not in taken and not t.is_reserved(table.number, s)
+    ]
+
+
+def draw_initial(
+    t: Tournament, players: list[Player], tables: list[Table], rng: random.Random
+) -> list[Seated]:
+    """The initial draw: counts differ by at most one, each player at a random seat.
+
+    Which tables get the extra player is drawn too. Players who need a reserved seat are
+    drawn to one first; nobody else is ever drawn to a reserved seat.
+    """
+    base, extra = divmod(len(players), len(tables))
+    plus = set(rng.sample(range(len(tables)), extra))
+    quota = {tb.number: base + (i in plus) for i, tb in enumerate(tables)}
+    taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
+    out: list[Seated] = []
+    others: list[Player] = []
+    numbers = set(quota)
+    for p in players:
+        options = (
+            [(n, s) for n, s in _free_reserved(t, taken, numbers) if quota[n] > 0]
+            if p.special_needs
+            else []
+        )
+        if options:
+            n, seat = rng.choice(options)
+            out.append(Seated(p.id, n, seat))
+            taken[n].add(seat)
+            quota[n] -= 1
+        else:
+            others.append(p)
+    pool: list[tuple[TableNo, SeatNo]] = []
+    for tb in tables:
+        free = _free_seats(t, tb, taken[tb.number])
+        if len(free) < quota[tb.number]:
+            raise NotAllowed(
+                f"table {tb.number} has {len(free)} free seats for {quota[tb.number]} players",
+                field="tables",
+            )
+        pool.extend((tb.number, s) for s in rng.sample(free, quota[tb.number]))
+    rng.shuffle(pool)
+    rng.shuffle(others)
+    out.extend(Seated(p.id, n, s) for p, (n, s) in zip(others, pool, strict=True))
+    return out
+
+
+def registration_seat(
+    t: Tournament, p: Player, planned: set[tuple[TableNo, SeatNo]], rng: random.Random
+) -> Spot | None:
+    """A late entry's seat from the same seat pool (TDA 2024 rule 8, FLOOR-RULES 10.10).
+
+    Among open or halted tables with a free unreserved seat not planned for a move, those
+    with the fewest players seated now; a random one, a random free seat there. A player who
+    needs a reserved seat gets a free one first. None when every seat is taken.
+    """
+    taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
+    for n, s in planned:
+        taken[n].add(s)
+    if p.special_needs:
+        options = _free_reserved(t, taken)
+        if options:
+            n, seat = rng.choice(options)
+            return Spot(n, seat)
+    level: int | None = None
+    candidates: list[tuple[TableNo, list[SeatNo]]] = []
+    for count, _, n in t.open_by_count(lowest=True):
+        if level is not None and count != level:
+            break
+        free = _free_seats(t, t.table(n), taken[n])
+        if free:
+            level = count
+            candidates.append((n, free))
+    if not candidates:
+        return None
+    n, free = rng.choice(candidates)
+    return Spot(n, rng.choice(free))
+
+
+def _pool_draw(
+    t: Tournament,
+    rng: random.Random,
+    needy: list[Player],
+    planned: dict[TableNo, int],
+    taken: defaultdict[TableNo, set[SeatNo]],
+) -> list[Seated]:
+    """The TDA 2-step random draw for the players of a breaking table.
+
+    Step one builds a pool of one seat per player, each at the open table with the fewest
+    planned players (ties by balance order), a random free seat there; step two shuffles the
+    pool and the players and pairs them.
+    """
+    tables = t.state.tables
+    out: list[Seated] = []
+    others: list[Player] = []
+    for p in needy:
+        options = _free_reserved(t, taken) if t.needs_reserved(p) else []
+        if options:
+            n, seat = rng.choice(options)
+            out.append(Seated(p.id, n, seat))
+            taken[n].add(seat)
+            planned[n] = planned.get(n, tables[n].count) + 1
+        else:
+            others.append(p)
+    pool: list[tuple[TableNo, SeatNo]] = []
+    full: dict[TableNo, int] = {}
+    for _ in others:
+        while True:
+            n_ = t.extreme({**planned, **full}, lowest=True)
+            if n_ is None or n_ in full:
+                break
+            free = _free_seats(t, tables[n_], taken[n_])
+            if not free:
+                full[n_] = _FULL
+                continue
+            seat = rng.choice(free)
+            pool.append((n_, seat))
+            taken[n_].add(seat)
+            planned[n_] = planned.get(n_, tables[n_].count) + 1
+            break
+    rng.shuffle(pool)
+    order = list(others)
+    rng.shuffle(order)
+    out.extend(Seated(p.id, n, s) for p, (n, s) in zip(order, pool, strict=False))
+    return out
+
+
+def draw_break_seats(
+    t: Tournament, rng: random.Random
+) -> list[tuple[TableNo, list[Seated], list[PlayerId]]]:
+    """Seats for every player of a breaking table who lacks one that still fits.
+
+    Draws are kept while they fit (the player still there, the table still open, the seat
+    still free); misfits are drawn again, table by table in break order (FLOOR-RULES 10.4).
+    Returns, per table, the new seats and the players whose old draw is withdrawn unreplaced.
+    """
+    s = t.state
+    tables = s.tables
+    planned: dict[TableNo, int] = {}
+    taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
+    keep: set[PlayerId] = set()
+    for pid, a in s.draws.items():
+        if _fits(t, s.players[pid], a, taken):
+            keep.add(pid)
+            taken[a.table].add(a.seat)
+            planned[a.table] = planned.get(a.table, tables[a.table].count) + 1
+    out = []
+    for n in sorted(t.breaking, key=t.break_rank):
+        needy = [
+            s.players[pid] for _, pid in sorted(tables[n].occupants.items()) if pid not in keep
+        ]
+        if not needy:
+            continue
+        seats = _pool_draw(t, rng, needy, planned, taken)
+        seated = {x.player for x in seats}
+        dropped = [p.id for p in needy if p.id not in seated and p.id in s.draws]
+        if seats or dropped:
+            out.append((n, seats, dropped))
+    return out
+
+
+def _fits(
+    t: Tournament, p: Player, a: Assignment, taken: defaultdict[TableNo, set[SeatNo]]
+) -> bool:
+    target = t.state.tables.get(a.table)
+    return (
+        a.reason == "break"
+        and p.table is not None
+        and p.table in t.breaking
+        and target is not None
+        and target.status == "open"
+        and a.seat <= target.seats
+        and a.seat not in target.occupants
+        and a.seat not in taken[a.table]
+    )
+
+
+def draw_final_seats(t: Tournament, rng: random.Random, everybody: bool) -> list[Seated]:
+    """The final table redraw (TDA 2024 RP-9): everybody to seats 1..final_table at random.
+
+    Once made, the draw is kept; later calls draw only for players who have no seat in it
+    (a bust undone, a late entry) and for a drawn seat now held by a settled player.
+    """
+    s = t.state
+    final_no = s.final_table
+    assert final_no is not None
+    final = s.tables[final_no]
+    limit = s.final_seats
+    sources = [final_no, *sorted(t.breaking, key=t.input_index)]
+    players = [
+        s.players[pid]
+        for n in sorted(sources, key=t.input_index)
+        for _, pid in sorted(s.tables[n].occupants.items())
+    ]
+    taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
+    settled = (
+        set()
+        if everybody
+        else {seat for seat, pid in final.occupants.items() if pid not in s.draws}
+    )
+    needy: list[Player] = []
+    for p in players:
+        a = None if everybody else s.draws.get(p.id)
+        if a is not None and a.seat not in settled and a.seat not in taken[final_no]:
+            taken[final_no].add(a.seat)
+        elif everybody or a is not None or p.table != final_no:
+            needy.append(p)
+    if not needy:
+        return []
+    # Settled players keep their seats; everybody else is drawn among the rest.
+    taken[final_no].update(settled)
+    out: list[Seated] = []
+    others: list[Player] = []
+    for p in needy:
+        options = (
+            [
+                seat
+                for n, seat in t.reserved_seats()
+                if n == final_no and seat <= limit and seat not in taken[n]
+            ]
+            if t.needs_reserved(p)
+            else []
+        )
+        if options:
+            seat = rng.choice(options)
+            out.append(Seated(p.id, final_no, seat))
+            taken[final_no].add(seat)
+        else:
+            others.append(p)
+    pool = [
+        seat
+        for seat in range(1, min(limit, final.seats) + 1)
+        if seat not in taken[final_no] and not t.is_reserved(final_no, seat)
+    ]
+    rng.shuffle(pool)
+    order = list(others)
+    rng.shuffle(order)
+    out.extend(Seated(p.id, final_no, seat) for p, seat in zip(order, pool, strict=False))
+    return out

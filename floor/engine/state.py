@@ -1,0 +1,619 @@
+"""The tournament aggregate: its state, a fold of events, with the indexes the planner needs.
+
+``TournamentState`` is the stored record (a msgspec Struct: the snapshot in Redis is this,
+encoded). ``Tournament`` wraps it with indexes that are rebuilt on load and kept up to date by
+``apply``, so that a bust-out at 10,000 players costs microseconds, not a scan of every table.
+
+The state is mutable on purpose: copying a 10,000-player state per event would cost more than
+the whole rule work. Commands are validated in full before their first event is applied (see
+``decide``), so a refused command leaves the state untouched; a caller that must keep the old
+version (to retry after a write conflict) reloads it or takes ``copy()``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
+
+from .events import (
+    BustUndone,
+    ButtonReported,
+    ClockAdjusted,
+    ClockPaused,
+    ClockResumed,
+    ClockStarted,
+    Event,
+    FinalTableFormed,
+    GameChanged,
+    HaltWaived,
+    HandStarted,
+    LevelChanged,
+    MoveCancelled,
+    PlayerBusted,
+    PlayerRegistered,
+    PlayerSeated,
+    PlayersMoved,
+    SeatLockSet,
+    SeatsAssigned,
+    SeatsDrawn,
+    StackSet,
+    TableBreaking,
+    TableBroken,
+    TableOpened,
+    TableSetUp,
+    TimeCalled,
+    TimeCallEnded,
+    TournamentCreated,
+)
+from .model import DealtGame, PlayerId, Positions, SeatNo, Spot, TableNo, TableStatus
+from .rules import Rules, Structure
+
+if TYPE_CHECKING:
+    from .plan import Plan
+
+
+class BustRecord(msgspec.Struct, kw_only=True):
+    table: TableNo
+    seat: SeatNo
+    hand: int
+    place: int
+
+
+class Player(msgspec.Struct, kw_only=True):
+    id: PlayerId
+    name: str
+    table: TableNo | None = None
+    seat: SeatNo | None = None
+    busted: bool = False
+    special_needs: bool = False
+    #: A seat lock: never picked to move for balance.
+    locked: bool = False
+    #: Made a confirmed balance or break move (the planner avoids moving them again).
+    moved: bool = False
+    #: The floor cancelled this player's balance move; excused until their table's next hand.
+    excused: bool = False
+    stack: int | None = None
+    entries: int = 1
+    bust: BustRecord | None = None
+
+    @property
+    def spot(self) -> Spot | None:
+        if self.table is None or self.seat is None:
+            return None
+        return Spot(self.table, self.seat)
+
+
+class Table(msgspec.Struct, kw_only=True):
+    number: TableNo
+    seats: int
+    status: TableStatus = "open"
+    #: The button and blinds of the last hand dealt; None = unknown positions.
+    positions: Positions | None = None
+    occupants: dict[SeatNo, PlayerId] = msgspec.field(default_factory=dict)
+    #: Empty seats in the order they opened, oldest first (stud balancing).
+    opened: list[SeatNo] = msgspec.field(default_factory=list)
+    #: Hands reported so far; a bust-out can be undone until this number moves on.
+    hand: int = 0
+    halt_waived: bool = False
+
+    @property
+    def count(self) -> int:
+        return len(self.occupants)
+
+
+class Assignment(msgspec.Struct, frozen=True):
+    """A seat drawn for a player (break or final), kept while it still fits."""
+
+    table: TableNo
+    seat: SeatNo
+    reason: Literal["break", "final"]
+
+
+class ClockState(msgspec.Struct, kw_only=True):
+    #: Index into the structure's steps (levels and breaks).
+    level: int = 0
+    started: bool = False
+    running: bool = False
+    #: When the current step ends, while running.
+    ends_at: float | None = None
+    #: Seconds left in the current step, while paused (or before the start).
+    remaining: float = 0.0
+
+
+class TimeCall(msgspec.Struct, kw_only=True):
+    table: TableNo
+    seat: SeatNo
+    player: PlayerId | None
+    at: float
+    count_from: float
+    ends_at: float
+
+
+class TournamentState(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    rules: Rules
+    structure: Structure | None = None
+    created_at: float = 0.0
+    tables: dict[TableNo, Table] = msgspec.field(default_factory=dict)
+    players: dict[PlayerId, Player] = msgspec.field(default_factory=dict)
+    draws: dict[PlayerId, Assignment] = msgspec.field(default_factory=dict)
+    final_table: TableNo | None = None
+    #: Seats 1..final_seats of the final table are drawn.
+    final_seats: int = 0
+    #: The final table's seats have been drawn (a formed final table draws everybody once).
+    final_drawn: bool = False
+    current_game: DealtGame = "holdem"
+    clock: ClockState = msgspec.field(default_factory=ClockState)
+    time_calls: list[TimeCall] = msgspec.field(default_factory=list)
+    #: The initial draw has been made: later entries are seated as they come.
+    drawn: bool = False
+    busted: int = 0
+    entries: int = 0
+
+
+def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
+    if rules.game != "mixed":
+        return rules.game
+    if structure is not None:
+        from .rules import Level
+
+        for step in structure.levels:
+            if isinstance(step, Level) and step.game is not None:
+                return step.game
+    return "holdem"
+
+
+class Tournament:
+    """The state plus its indexes; ``apply`` is the only way it changes."""
+
+    __slots__ = (
+        "_balance_rank",
+        "_break_rank",
+        "_buckets",
+        "_handlers",
+        "_order",
+        "_plan",
+        "_reserved",
+        "active",
+        "breaking",
+        "nonempty",
+        "open_count",
+        "state",
+    )
+
+    def __init__(self, state: TournamentState) -> None:
+        self.state = state
+        self._plan: Plan | None = None
+        self._handlers: dict[type, Callable[[Any], None]] = {
+            TableOpened: self._table_opened,
+            TableSetUp: self._table_set_up,
+            PlayerRegistered: self._player_registered,
+            SeatsDrawn: self._seats_drawn,
+            PlayerSeated: self._player_seated,
+            PlayerBusted: self._player_busted,
+            BustUndone: self._bust_undone,
+            HandStarted: self._hand_started,
+            ButtonReported: self._button_reported,
+            PlayersMoved: self._players_moved,
+            MoveCancelled: self._move_cancelled,
+            SeatLockSet: self._seat_lock_set,
+            HaltWaived: self._halt_waived,
+            GameChanged: self._game_changed,
+            TableBreaking: self._table_breaking,
+            SeatsAssigned: self._seats_assigned,
+            TableBroken: self._table_broken,
+            FinalTableFormed: self._final_table_formed,
+            ClockStarted: self._clock_started,
+            ClockPaused: self._clock_paused,
+            ClockResumed: self._clock_resumed,
+            ClockAdjusted: self._clock_adjusted,
+            LevelChanged: self._level_changed,
+            TimeCalled: self._time_called,
+            TimeCallEnded: self._time_call_ended,
+            StackSet: self._stack_set,
+        }
+        self._reindex()
+
+    # Construction ----------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, event: TournamentCreated) -> Tournament:
+        return cls(
+            TournamentState(
+                id=event.id,
+                name=event.name,
+                rules=event.rules,
+                structure=event.structure,
+                created_at=event.created_at,
+                current_game=_first_game(event.rules, event.structure),
+            )
+        )
+
+    @classmethod
+    def fold(cls, events: Iterable[Event]) -> Tournament:
+        it = iter(events)
+        first = next(it)
+        if not isinstance(first, TournamentCreated):
+            raise ValueError("an event log starts with tournament_created")
+        t = cls.create(first)
+        for e in it:
+            t.apply(e)
+        return t
+
+    def copy(self) -> Tournament:
+        return Tournament(
+            msgspec.msgpack.decode(msgspec.msgpack.encode(self.state), type=TournamentState)
+        )
+
+    def _reindex(self) -> None:
+        s = self.state
+        rules = s.rules
+        self._reserved = rules.reserved()
+        self._order: dict[TableNo, int] = {}
+        self._balance_rank: dict[TableNo, int] = {}
+        self._break_rank: dict[TableNo, int] = {}
+        self._buckets: list[list[tuple[int, TableNo]]] = [[] for _ in range(13)]
+        self.active = 0
+        self.nonempty = 0
+        self.open_count = 0
+        #: Tables being broken, so that housekeeping need not scan the room.
+        self.breaking: set[TableNo] = set()
+        for table in s.tables.values():
+            self._index_table(table)
+
+    def _index_table(self, table: Table) -> None:
+        n = table.number
+        rules = self.state.rules
+        self._order[n] = len(self._order)
+        bo = rules.balance_order
+        self._balance_rank[n] = bo.index(n) if bo and n in bo else (len(bo or ()) + n)
+        ko = rules.break_order
+        # Tables missing from an explicit break order (opened later) break first.
+        self._break_rank[n] = ko.index(n) if ko and n in ko else -(n + 1_000_000 if ko else n)
+        self.active += table.count
+        if table.count:
+            self.nonempty += 1
+        if table.status == "open":
+            self.open_count += 1
+            self._bucket_add(table)
+        elif table.status == "breaking":
+            self.breaking.add(n)
+
+    # Queries ---------------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    def table(self, n: TableNo) -> Table:
+        return self.state.tables[n]
+
+    def player(self, pid: PlayerId) -> Player:
+        return self.state.players[pid]
+
+    def input_index(self, n: TableNo) -> int:
+        return self._order[n]
+
+    def balance_rank(self, n: TableNo) -> int:
+        return self._balance_rank[n]
+
+    def break_rank(self, n: TableNo) -> int:
+        return self._break_rank[n]
+
+    def is_reserved(self, table: TableNo, seat: SeatNo) -> bool:
+        return (table, seat) in self._reserved
+
+    def reserved_seats(self) -> list[tuple[TableNo, SeatNo]]:
+        return sorted(self._reserved)
+
+    def needs_reserved(self, p: Player) -> bool:
+        """A player needs a reserved seat when flagged, or when they sit in one now."""
+        if p.special_needs:
+            return True
+        return p.table is not None and (p.table, p.seat) in self._reserved
+
+    def open_tables(self) -> Iterator[Table]:
+        """Tables that receive players and are balanced: open or halted, in input order."""
+        return (t for t in self.state.tables.values() if t.status == "open")
+
+    def open_by_count(self, lowest: bool) -> Iterator[tuple[int, int, TableNo]]:
+        """Open tables as (count, balance rank, table), fewest or most players first."""
+        counts = range(len(self._buckets)) if lowest else range(len(self._buckets) - 1, -1, -1)
+        for c in counts:
+            for rank, n in self._buckets[c]:
+                yield c, rank, n
+
+    def extreme(self, overrides: dict[TableNo, int], lowest: bool) -> TableNo | None:
+        """The open table with the most (or fewest) players, ties by balance order.
+
+        ``overrides`` gives virtual counts for the few tables a plan has changed.
+        """
+        sign = 1 if lowest else -1
+        best: tuple[int, int, TableNo] | None = None
+        for c, rank, n in self.open_by_count(lowest):
+            if n not in overrides:
+                best = (sign * c, rank, n)
+                break
+        for n, vc in overrides.items():
+            cand = (sign * vc, self._balance_rank[n], n)
+            if best is None or cand < best:
+                best = cand
+        return None if best is None else best[2]
+
+    def max_open_count(self) -> int:
+        for c in range(len(self._buckets) - 1, -1, -1):
+            if self._buckets[c]:
+                return c
+        return 0
+
+    def tables_with_at_most(self, count: int) -> Iterator[TableNo]:
+        for c in range(min(count, len(self._buckets) - 1) + 1):
+            for _, n in self._buckets[c]:
+                yield n
+
+    @property
+    def plan(self) -> Plan:
+        """The current plan, computed once per change."""
+        if self._plan is None:
+            from .planner import compute_plan
+
+            self._plan = compute_plan(self)
+        return self._plan
+
+    # Seating primitives ----------------------------------------------------------------------
+
+    def _bucket_remove(self, table: Table) -> None:
+        if table.status == "open":
+            b = self._buckets[table.count]
+            key = (self._balance_rank[table.number], table.number)
+            del b[bisect_left(b, key)]
+
+    def _bucket_add(self, table: Table) -> None:
+        if table.status == "open":
+            while table.count >= len(self._buckets):
+                self._buckets.append([])
+            insort(self._buckets[table.count], (self._balance_rank[table.number], table.number))
+
+    def _sit(self, p: Player, table: Table, seat: SeatNo) -> None:
+        self._bucket_remove(table)
+        if not table.occupants:
+            self.nonempty += 1
+        table.occupants[seat] = p.id
+        self._bucket_add(table)
+        p.table = table.number
+        p.seat = seat
+        self.active += 1
+
+    def _stand(self, p: Player) -> None:
+        assert p.table is not None and p.seat is not None
+        table = self.state.tables[p.table]
+        self._bucket_remove(table)
+        del table.occupants[p.seat]
+        table.opened.append(p.seat)
+        if len(table.opened) > 4 * table.seats:
+            del table.opened[: len(table.opened) - 2 * table.seats]
+        if not table.occupants:
+            self.nonempty -= 1
+        self._bucket_add(table)
+        p.table = None
+        p.seat = None
+        self.active -= 1
+
+    def _set_status(self, table: Table, status: TableStatus) -> None:
+        if table.status == status:
+            return
+        if table.status == "open":
+            self._bucket_remove(table)
+            self.open_count -= 1
+        self.breaking.discard(table.number)
+        table.status = status
+        if status == "open":
+            self._bucket_add(table)
+            self.open_count += 1
+        elif status == "breaking":
+            self.breaking.add(table.number)
+
+    def _player(self, pid: PlayerId, name: str | None = None) -> Player:
+        p = self.state.players.get(pid)
+        if p is None:
+            p = Player(id=pid, name=name or pid)
+            self.state.players[pid] = p
+            self.state.entries += 1
+        return p
+
+    # Applying events -------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        self._handlers[type(event)](event)
+        self._plan = None
+
+    def _table_opened(self, e: TableOpened) -> None:
+        table = Table(number=e.table, seats=e.seats)
+        self.state.tables[e.table] = table
+        self._index_table(table)
+
+    def _table_set_up(self, e: TableSetUp) -> None:
+        table = Table(number=e.table, seats=e.seats, positions=e.positions, opened=list(e.opened))
+        self.state.tables[e.table] = table
+        self._index_table(table)
+        for seat, pid in sorted(e.occupants.items()):
+            self._sit(self._player(pid), table, seat)
+        self.state.drawn = True
+
+    def _player_registered(self, e: PlayerRegistered) -> None:
+        p = self.state.players.get(e.player)
+        if p is None:
+            p = Player(id=e.player, name=e.name, special_needs=e.special_needs, stack=e.stack)
+            self.state.players[e.player] = p
+        else:
+            if p.busted:
+                self.state.busted -= 1
+            p.name = e.name
+            p.busted = False
+            p.bust = None
+            p.moved = False
+            p.excused = False
+            p.special_needs = e.special_needs
+            p.stack = e.stack
+        p.entries = e.entry
+        self.state.entries += 1
+
+    def _seats_drawn(self, e: SeatsDrawn) -> None:
+        for s in e.seats:
+            self._sit(self.state.players[s.player], self.state.tables[s.table], s.seat)
+        self.state.drawn = True
+
+    def _player_seated(self, e: PlayerSeated) -> None:
+        self._sit(self.state.players[e.player], self.state.tables[e.table], e.seat)
+
+    def _player_busted(self, e: PlayerBusted) -> None:
+        p = self.state.players[e.player]
+        self._stand(p)
+        p.busted = True
+        p.bust = BustRecord(table=e.table, seat=e.seat, hand=e.hand, place=e.place)
+        p.stack = 0
+        self.state.draws.pop(p.id, None)
+        self.state.busted += 1
+
+    def _bust_undone(self, e: BustUndone) -> None:
+        p = self.state.players[e.player]
+        p.busted = False
+        p.bust = None
+        p.stack = None
+        self._sit(p, self.state.tables[e.table], e.seat)
+        self.state.busted -= 1
+
+    def _hand_started(self, e: HandStarted) -> None:
+        table = self.state.tables[e.table]
+        table.hand = e.hand
+        if e.positions is not None:
+            table.positions = e.positions
+        players = self.state.players
+        for pid in table.occupants.values():
+            players[pid].excused = False
+
+    def _button_reported(self, e: ButtonReported) -> None:
+        self.state.tables[e.table].positions = e.positions
+
+    def _players_moved(self, e: PlayersMoved) -> None:
+        players = self.state.players
+        tables = self.state.tables
+        # Everybody stands up before anybody sits down, so two players can swap seats.
+        for m in e.moves:
+            self._stand(players[m.player])
+        for m in e.moves:
+            p = players[m.player]
+            self._sit(p, tables[m.to.table], m.to.seat)
+            self.state.draws.pop(p.id, None)
+            if e.reason in ("balance", "break"):
+                p.moved = True
+
+    def _move_cancelled(self, e: MoveCancelled) -> None:
+        if e.player is None:
+            return
+        if e.reason == "balance":
+            self.state.players[e.player].excused = True
+        else:
+            self.state.draws.pop(e.player, None)
+
+    def _seat_lock_set(self, e: SeatLockSet) -> None:
+        self.state.players[e.player].locked = e.locked
+
+    def _halt_waived(self, e: HaltWaived) -> None:
+        self.state.tables[e.table].halt_waived = e.waived
+
+    def _game_changed(self, e: GameChanged) -> None:
+        self.state.current_game = e.game
+
+    def _table_breaking(self, e: TableBreaking) -> None:
+        self._set_status(self.state.tables[e.table], "breaking")
+
+    def _seats_assigned(self, e: SeatsAssigned) -> None:
+        draws = self.state.draws
+        if e.reason == "final":
+            self.state.final_drawn = True
+        for pid in e.withdrawn:
+            draws.pop(pid, None)
+        for s in e.seats:
+            draws[s.player] = Assignment(s.table, s.seat, e.reason)
+
+    def _table_broken(self, e: TableBroken) -> None:
+        self._set_status(self.state.tables[e.table], "broken")
+
+    def _final_table_formed(self, e: FinalTableFormed) -> None:
+        s = self.state
+        s.final_table = e.table
+        s.final_seats = e.seats
+        s.final_drawn = False
+        s.draws.clear()
+        final = s.tables[e.table]
+        self._bucket_remove(final)
+        final.seats = max(final.seats, e.seats)
+        final.positions = None
+        self._bucket_add(final)
+        for table in s.tables.values():
+            if table.number != e.table and table.status == "open":
+                self._set_status(table, "breaking")
+
+    def _clock_started(self, e: ClockStarted) -> None:
+        c = self.state.clock
+        c.started = True
+        c.running = True
+        c.level = e.level
+        c.ends_at = e.ends_at
+        c.remaining = e.ends_at - e.at
+
+    def _clock_paused(self, e: ClockPaused) -> None:
+        c = self.state.clock
+        c.running = False
+        c.ends_at = None
+        c.remaining = e.remaining
+
+    def _clock_resumed(self, e: ClockResumed) -> None:
+        c = self.state.clock
+        c.running = True
+        c.ends_at = e.ends_at
+        c.remaining = e.ends_at - e.at
+
+    def _clock_adjusted(self, e: ClockAdjusted) -> None:
+        c = self.state.clock
+        c.ends_at = e.ends_at
+        c.remaining = e.remaining
+
+    def _level_changed(self, e: LevelChanged) -> None:
+        c = self.state.clock
+        c.level = e.level
+        c.ends_at = e.ends_at
+        c.remaining = e.remaining
+        structure = self.state.structure
+        if structure is not None and self.state.rules.game == "mixed":
+            from .rules import Level
+
+            step = structure.levels[e.level]
+            if isinstance(step, Level) and step.game is not None:
+                self.state.current_game = step.game
+
+    def _time_called(self, e: TimeCalled) -> None:
+        calls = self.state.time_calls
+        calls[:] = [c for c in calls if (c.table, c.seat) != (e.table, e.seat)]
+        calls.append(
+            TimeCall(
+                table=e.table,
+                seat=e.seat,
+                player=e.player,
+                at=e.at,
+                count_from=e.count_from,
+                ends_at=e.ends_at,
+            )
+        )
+
+    def _time_call_ended(self, e: TimeCallEnded) -> None:
+        calls = self.state.time_calls
+        calls[:] = [c for c in calls if (c.table, c.seat) != (e.table, e.seat)]
+
+    def _stack_set(self, e: StackSet) -> None:
+        self.state.players[e.player].stack = e.stack
