@@ -18,9 +18,10 @@ from .engine.errors import FloorError
 from .engine.events import GameChanged, SeatLockSet, TableSetUp, TournamentCreated
 from .engine.model import DealtGame, MoveReason, Positions
 from .engine.planner import housekeep
-from .engine.rules import Rules
+from .engine.rules import ReservedSeat, Rules
 from .engine.state import Tournament
 from .engine.views import next_big_blind, shown_status, waiting
+from .errortext import explain, field_names
 
 
 class ScenarioError(Exception):
@@ -71,21 +72,25 @@ class Scenario(_Strict):
     expect: Any = None
 
 
+_KEYS = field_names(
+    Scenario,
+    ScenarioState,
+    ScenarioTable,
+    ScenarioEvent,
+    ButtonAt,
+    Rules,
+    ReservedSeat,
+    *(c for c in cmd.Command.__args__),
+)
+
+
 def load(data: bytes) -> Scenario:
     try:
         return msgspec.json.decode(data, type=Scenario)
     except msgspec.ValidationError as e:
-        raise ScenarioError(*_split_path(str(e))) from None
+        raise ScenarioError(*explain(str(e), msgspec.json.decode(data), _KEYS)) from None
     except msgspec.DecodeError as e:
         raise ScenarioError("", f"not valid JSON: {e}") from None
-
-
-def _split_path(message: str) -> tuple[str, str]:
-    """msgspec says "Expected `int` - at `$.events[0].hand`"; we say "events[0].hand: ..."."""
-    text, sep, path = message.rpartition(" - at `")
-    if not sep:
-        return "", message
-    return path.rstrip("`").removeprefix("$").removeprefix("."), text
 
 
 def build(sc: Scenario, rng: random.Random) -> Tournament:
@@ -117,7 +122,10 @@ def build(sc: Scenario, rng: random.Random) -> Tournament:
                 raise ScenarioError(f"{where}.opened[{j}]", f"table {tb.table} has no seat {seat}")
         t.apply(
             TableSetUp(
-                table=tb.table, seats=rules.seats, occupants=occupants, positions=positions,
+                table=tb.table,
+                seats=rules.seats,
+                occupants=occupants,
+                positions=positions,
                 opened=tuple(tb.opened),
             )
         )
@@ -151,8 +159,9 @@ def _positions(tb: ScenarioTable, where: str, seats: int) -> Positions | None:
 def _command(ev: ScenarioEvent, where: str) -> tuple[str, cmd.Command]:
     given = [k for k in ScenarioEvent.__struct_fields__ if getattr(ev, k) is not None]
     if len(given) != 1:
-        raise ScenarioError(where, "each event has exactly one of " +
-                            ", ".join(ScenarioEvent.__struct_fields__))
+        raise ScenarioError(
+            where, "each event has exactly one of " + ", ".join(ScenarioEvent.__struct_fields__)
+        )
     key = given[0]
     if ev.bust is not None:
         return key, cmd.Bust(player=ev.bust)
@@ -176,7 +185,7 @@ def play(sc: Scenario, rng: random.Random) -> Tournament:
             msgspec.convert(msgspec.to_builtins(command), type=cmd.Command)
             decide(t, command, 0.0, rng)
         except msgspec.ValidationError as e:
-            raise ScenarioError(f"events[{i}].{key}", _split_path(str(e))[1]) from None
+            raise ScenarioError(f"events[{i}].{key}", explain(str(e), None, _KEYS)[1]) from None
         except FloorError as e:
             raise ScenarioError(f"events[{i}].{key}", e.message) from None
     return t
@@ -187,17 +196,19 @@ def report(t: Tournament) -> dict[str, Any]:
     tables = []
     for table in t.state.tables.values():
         pos = table.positions
-        tables.append({
-            "table": table.number,
-            "status": shown_status(t, table),
-            "players": table.count,
-            "button": None if pos is None else pos.button,
-            "small_blind": None if pos is None else pos.small_blind,
-            "big_blind": None if pos is None else pos.big_blind,
-            "next_big_blind": next_big_blind(t, table),
-            "waiting": waiting(t, table),
-            "seats": {str(s): table.occupants[s] for s in sorted(table.occupants)},
-        })
+        tables.append(
+            {
+                "table": table.number,
+                "status": shown_status(t, table),
+                "players": table.count,
+                "button": None if pos is None else pos.button,
+                "small_blind": None if pos is None else pos.small_blind,
+                "big_blind": None if pos is None else pos.big_blind,
+                "next_big_blind": next_big_blind(t, table),
+                "waiting": waiting(t, table),
+                "seats": {str(s): table.occupants[s] for s in sorted(table.occupants)},
+            }
+        )
     plan = t.plan
     moves = [
         {

@@ -57,11 +57,17 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
         if self.break_fill is not None and self.break_fill > self.seats:
             raise ValueError("break_fill cannot exceed seats")
         seen: set[tuple[int, int]] = set()
-        for r in self.reserved_seats:
+        # Only the final table may have more seats than the others (7 at a 6-max event), and
+        # which table that is may be known only when it forms: so the larger bound here.
+        for i, r in enumerate(self.reserved_seats):
             if r.seat > max(self.seats, self.final_table):
-                raise ValueError(f"reserved seat {r.seat} at table {r.table} does not exist")
+                raise ValueError(
+                    f"reserved_seats[{i}].seat: seat {r.seat} does not exist at table {r.table}"
+                )
             if (r.table, r.seat) in seen:
-                raise ValueError(f"reserved seat {r.seat} at table {r.table} is listed twice")
+                raise ValueError(
+                    f"reserved_seats[{i}]: seat {r.seat} at table {r.table} is listed twice"
+                )
             seen.add((r.table, r.seat))
 
     @property
@@ -118,7 +124,7 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     name: str
     starting_stack: PositiveInt
     #: Chip denominations at the start, smallest first.
-    chips: tuple[PositiveInt, ...]
+    chips: Annotated[tuple[PositiveInt, ...], Meta(min_length=1)]
     levels: tuple[Step, ...]
     #: Late registration (and re-entry) is allowed up to and including this level number.
     late_registration_until: PositiveInt | None = None
@@ -129,6 +135,10 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
         if list(self.chips) != sorted(set(self.chips)):
             raise ValueError("chips must be listed smallest first, each once")
         in_play = set(self.chips)
+        if self.starting_stack % min(in_play):
+            raise ValueError(
+                f"starting_stack: {self.starting_stack} cannot be made of {min(in_play)}s"
+            )
         for i, step in enumerate(self.levels):
             if isinstance(step, Break):
                 for d in step.color_up:
@@ -136,7 +146,22 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
                         raise ValueError(f"levels[{i}].color_up: {d} is not in play then")
                     in_play.discard(d)
                 if not in_play:
-                    raise ValueError(f"levels[{i}].color_up leaves no chips in play")
+                    raise ValueError(f"levels[{i}].color_up: leaves no chips in play")
+                continue
+            unit = min(in_play)
+            for key in ("small_blind", "big_blind", "ante", "bring_in"):
+                amount = getattr(step, key)
+                if amount % unit:
+                    raise ValueError(
+                        f"levels[{i}].{key}: {amount} cannot be paid with the chips in play "
+                        f"(smallest {unit})"
+                    )
+        levels = sum(1 for s in self.levels if isinstance(s, Level))
+        if self.late_registration_until is not None and self.late_registration_until > levels:
+            raise ValueError(
+                f"late_registration_until: there is no level {self.late_registration_until} "
+                f"(the structure has {levels})"
+            )
 
     def level_number(self, index: int) -> int | None:
         """The 1-based level number of step ``index``, None for a break."""
