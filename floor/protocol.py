@@ -1,0 +1,75 @@
+"""Messages between floor processes and screens: the events batch, as published and sent.
+
+A batch is encoded once, by the process that wrote it, and the same bytes go through Redis
+pub/sub to every server process and from there to every websocket. Pre-encoded parts are
+embedded with ``msgspec.Raw`` so nothing is encoded twice.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .engine.events import Event
+from .engine.plan import Plan
+
+
+class Sequenced(msgspec.Struct, frozen=True):
+    seq: int
+    event: Event
+
+
+class RawSequenced(msgspec.Struct, frozen=True):
+    seq: int
+    event: msgspec.Raw
+
+
+class EventsOut(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
+    """A batch of events with consecutive sequence numbers, and the plan after them."""
+
+    tournament: str
+    from_: int = msgspec.field(name="from")
+    to: int = msgspec.field(name="to")
+    events: list[RawSequenced] = msgspec.field(default_factory=list)
+    plan: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
+
+
+class EventsIn(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
+    tournament: str
+    from_: int = msgspec.field(name="from")
+    to: int = msgspec.field(name="to")
+    events: list[Sequenced] = msgspec.field(default_factory=list)
+    plan: Plan | None = None
+
+
+_encoder = msgspec.json.Encoder()
+_event_decoder = msgspec.json.Decoder(Event)
+_batch_decoder = msgspec.json.Decoder(EventsIn)
+
+
+def encode_event(event: Event) -> bytes:
+    return _encoder.encode(event)
+
+
+def decode_event(data: bytes) -> Event:
+    return _event_decoder.decode(data)
+
+
+def encode_plan(plan: Plan) -> bytes:
+    return _encoder.encode(plan)
+
+
+def events_message(tid: str, first: int, events: list[bytes], plan: bytes) -> bytes:
+    """The batch message for events already encoded, numbered from ``first``."""
+    return _encoder.encode(
+        EventsOut(
+            tournament=tid,
+            from_=first,
+            to=first + len(events) - 1,
+            events=[RawSequenced(first + i, msgspec.Raw(e)) for i, e in enumerate(events)],
+            plan=msgspec.Raw(plan),
+        )
+    )
+
+
+def decode_batch(data: bytes) -> EventsIn:
+    return _batch_decoder.decode(data)

@@ -1,0 +1,60 @@
+"""Redis keys. Every key of one tournament carries the hash tag ``{id}``, so that they share
+a cluster slot: the atomic append script touches them together, and the same code runs on
+Redis Cluster or a Valkey cluster unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..engine.errors import RuleError
+
+#: The list of live tournaments and the archive of finished ones (one key each, any slot).
+TOURNAMENTS = "floor:tournaments"
+ARCHIVE = "floor:archive"
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+_COMMAND_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}")
+
+
+class BadId(RuleError):
+    code = "bad_id"
+
+
+def check_tournament_id(tid: str) -> str:
+    if not _ID.fullmatch(tid):
+        raise BadId(
+            "a tournament id is 1-40 letters, digits, '-' or '_', starting with a letter or digit",
+            field="tournament",
+        )
+    return tid
+
+
+def check_command_id(cid: str) -> str:
+    if not _COMMAND_ID.fullmatch(cid):
+        raise BadId(
+            "a command id is 1-80 letters, digits, '.', ':', '-' or '_'", field="command_id"
+        )
+    return cid
+
+
+class Keys:
+    """The keys of one tournament."""
+
+    __slots__ = ("channel", "events", "meta", "prefix", "snapshot", "tid")
+
+    def __init__(self, tid: str) -> None:
+        self.tid = check_tournament_id(tid)
+        self.prefix = f"floor:{{{tid}}}"
+        #: Hash: version (the last sequence number), snapshot (its sequence number), status.
+        self.meta = f"{self.prefix}:meta"
+        #: Stream: one entry per event, entry id ``<seq>-0``, field ``e`` the event as JSON.
+        self.events = f"{self.prefix}:events"
+        #: String: the msgpack snapshot of the state at ``meta.snapshot``.
+        self.snapshot = f"{self.prefix}:snapshot"
+        #: Sharded pub/sub channel carrying each batch of events to every server process.
+        self.channel = f"{self.prefix}:live"
+
+    def command(self, command_id: str) -> str:
+        """The stored result of a command, for idempotent retries."""
+        return f"{self.prefix}:cmd:{command_id}"

@@ -1,0 +1,393 @@
+"""The live state of every tournament in Redis: an event log with atomic, idempotent commands.
+
+Each tournament is a Redis Stream of events (entry id = sequence number), a snapshot of the
+state every ``snapshot_every`` events, and a meta hash with the version (the last sequence
+number). A command is decided by the engine against the state at version V held in this
+process, then written by one Lua script only if the tournament is still at V: events, version,
+snapshot when due, the command's result for retries, and the publication to every server
+process, in one atomic step and one round trip. On a conflict the state is reloaded and the
+command decided again, so it is refused with the rule's reason when it no longer applies.
+
+The process keeps each tournament it serves in memory (``Tournament`` plus its version) and
+keeps it current from the events other processes publish (``apply_published``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+import redis.exceptions as rex
+
+from ..engine.commands import Command
+from ..engine.decide import decide
+from ..engine.errors import FloorError, RuleError
+from ..engine.events import Event, TournamentCreated
+from ..engine.rules import Rules, Structure
+from ..engine.state import Tournament, TournamentState
+from ..protocol import decode_batch, decode_event, encode_event, encode_plan, events_message
+from .keys import ARCHIVE, TOURNAMENTS, Keys, check_command_id
+
+log = logging.getLogger(__name__)
+
+_APPEND = (Path(__file__).with_name("append.lua")).read_text()
+_REDIS_DOWN = (rex.ConnectionError, rex.TimeoutError, OSError, rex.BusyLoadingError)
+
+
+class StoreError(FloorError):
+    """A storage failure (not a rule): the edges answer 4xx/5xx with its message."""
+
+    code = "store"
+
+
+class Unavailable(StoreError):
+    """Redis cannot be reached or answered with an error; nothing was changed, or the
+    command was written whole (a retry with the same command id tells which)."""
+
+    code = "unavailable"
+
+
+class NotFound(StoreError):
+    code = "not_found"
+
+
+class AlreadyExists(StoreError):
+    code = "already_exists"
+
+
+class Busy(StoreError):
+    """Other writers kept winning the race; the command was not applied."""
+
+    code = "busy"
+
+
+class ErrorInfo(msgspec.Struct, frozen=True, kw_only=True):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What a command did: the sequence numbers of its events, or why it was refused.
+
+    Kept in Redis under the command id, so a retry is answered with this same outcome.
+    """
+
+    ok: bool
+    #: Sequence numbers of the command's events, ``first..last`` (none when last < first).
+    first: int = 0
+    last: int = 0
+    error: ErrorInfo | None = None
+    #: True when this answers a retry of a command already decided.
+    duplicate: bool = False
+
+    @property
+    def events(self) -> int:
+        return max(0, self.last - self.first + 1)
+
+
+class Snapshot(msgspec.Struct, frozen=True):
+    seq: int
+    state: TournamentState
+
+
+class Summary(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament in the list of tournaments."""
+
+    id: str
+    name: str
+    created_at: float
+    status: str = "live"
+
+
+class _Entry:
+    __slots__ = ("lock", "t", "version")
+
+    def __init__(self, t: Tournament, version: int) -> None:
+        self.t = t
+        self.version = version
+        self.lock = asyncio.Lock()
+
+
+_outcome_encoder = msgspec.json.Encoder()
+_outcome_decoder = msgspec.json.Decoder(Outcome)
+_snapshot_encoder = msgspec.msgpack.Encoder()
+_snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
+
+
+class Store:
+    """Tournaments in Redis, and the ones this process serves, in memory."""
+
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        snapshot_every: int = 500,
+        result_ttl: int = 7 * 24 * 3600,
+        max_attempts: int = 8,
+    ) -> None:
+        self.redis = redis
+        self.clock = clock
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.snapshot_every = snapshot_every
+        self.result_ttl = result_ttl
+        self.max_attempts = max_attempts
+        self._append = redis.register_script(_APPEND)
+        self._entries: dict[str, _Entry] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        #: Redis round trips made, for the benchmarks.
+        self.round_trips = 0
+
+    # Reading ---------------------------------------------------------------------------------
+
+    async def tournament(self, tid: str) -> tuple[Tournament, int]:
+        """The tournament as this process holds it, and its version (loaded when missing)."""
+        entry = await self._entry(tid)
+        return entry.t, entry.version
+
+    async def _entry(self, tid: str) -> _Entry:
+        entry = self._entries.get(tid)
+        if entry is not None:
+            return entry
+        lock = self._loading.setdefault(tid, asyncio.Lock())
+        async with lock:
+            entry = self._entries.get(tid)
+            if entry is None:
+                t, version = await self.load(tid)
+                entry = self._entries[tid] = _Entry(t, version)
+        return entry
+
+    def forget(self, tid: str) -> None:
+        """Drop the in-memory copy; the next use reloads it from Redis."""
+        self._entries.pop(tid, None)
+
+    async def load(self, tid: str) -> tuple[Tournament, int]:
+        """Snapshot plus the events after it: exactly the engine's state at the last event."""
+        keys = Keys(tid)
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.get(keys.snapshot)
+                pipe.hget(keys.meta, "version")
+                raw_snapshot, raw_version = await pipe.execute()
+            self.round_trips += 1
+            if raw_version is None:
+                raise NotFound(f"there is no tournament {tid}", field="tournament")
+            if raw_snapshot is not None:
+                snap = _snapshot_decoder.decode(raw_snapshot)
+                t, seq = Tournament(snap.state), snap.seq
+            else:
+                t, seq = None, 0
+            tail = _entries(await self.redis.xrange(keys.events, f"{seq + 1}-0", "+"))
+            self.round_trips += 1
+        except _REDIS_DOWN as e:
+            raise Unavailable(f"Redis is unreachable: {e}") from e
+        for _, data in tail:
+            event = decode_event(data)
+            if t is None:
+                assert isinstance(event, TournamentCreated)
+                t = Tournament.create(event)
+            else:
+                t.apply(event)
+        if t is None:
+            raise NotFound(f"there is no tournament {tid}", field="tournament")
+        return t, tail[-1][0] if tail else seq
+
+    async def events_since(self, tid: str, seq: int, limit: int = 1000) -> list[bytes] | None:
+        """The events after ``seq`` as stored (JSON), or None when more than ``limit`` are
+        missing (a fresh snapshot is cheaper then)."""
+        keys = Keys(tid)
+        try:
+            raw = _entries(
+                await self.redis.xrange(keys.events, f"{seq + 1}-0", "+", count=limit + 1)
+            )
+        except _REDIS_DOWN as e:
+            raise Unavailable(f"Redis is unreachable: {e}") from e
+        if len(raw) > limit:
+            return None
+        return [data for _, data in raw]
+
+    async def summaries(self, archived: bool = False) -> list[Summary]:
+        try:
+            raw = await self.redis.hgetall(ARCHIVE if archived else TOURNAMENTS)
+        except _REDIS_DOWN as e:
+            raise Unavailable(f"Redis is unreachable: {e}") from e
+        items = [msgspec.json.decode(v, type=Summary) for v in raw.values()]
+        return sorted(items, key=lambda s: s.created_at)
+
+    # Writing ---------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        tid: str,
+        name: str,
+        rules: Rules,
+        structure: Structure | None = None,
+        command_id: str | None = None,
+    ) -> Outcome:
+        keys = Keys(tid)
+        created = TournamentCreated(
+            id=tid, name=name, rules=rules, structure=structure, created_at=self.clock()
+        )
+        t = Tournament.create(created)
+        outcome = await self._write(keys, 0, [created], t, command_id or f"create-{tid}")
+        if not outcome.ok:
+            raise AlreadyExists(f"tournament {tid} already exists", field="tournament")
+        if not outcome.duplicate:
+            self._entries[tid] = _Entry(t, outcome.last)
+        # Listed after the log is written (another slot on a cluster): a retry lists it too.
+        summary = Summary(id=tid, name=name, created_at=created.created_at)
+        await self._call(self.redis.hset(TOURNAMENTS, tid, msgspec.json.encode(summary)))
+        return outcome
+
+    async def archive(self, tid: str) -> None:
+        """Move a finished tournament from the list to the archive; its log stays."""
+        keys = Keys(tid)
+        raw = await self._call(self.redis.hget(TOURNAMENTS, tid))
+        if raw is None:
+            raise NotFound(f"there is no live tournament {tid}", field="tournament")
+        summary = msgspec.structs.replace(msgspec.json.decode(raw, type=Summary), status="archived")
+        await self._call(self.redis.hset(ARCHIVE, tid, msgspec.json.encode(summary)))
+        await self._call(self.redis.hset(keys.meta, "status", "archived"))
+        await self._call(self.redis.hdel(TOURNAMENTS, tid))
+
+    async def execute(self, tid: str, command: Command, command_id: str | None = None) -> Outcome:
+        """Decide ``command`` and write its events atomically; refusals are outcomes too.
+
+        Raises ``NotFound`` and ``Unavailable`` (nothing was written, or a retry with the
+        same ``command_id`` answers what was), and ``Busy`` after too many lost races.
+        """
+        keys = Keys(tid)
+        cid = check_command_id(command_id) if command_id else None
+        for _ in range(self.max_attempts):
+            entry = await self._entry(tid)
+            async with entry.lock:
+                if self._entries.get(tid) is not entry:
+                    continue
+                version = entry.version
+                try:
+                    events = decide(entry.t, command, self.clock(), self.rng)
+                except RuleError as e:
+                    refusal = Outcome(ok=False, error=_error_info(e))
+                    return await self._refused(keys, cid, refusal)
+                if not events and cid is None:
+                    return Outcome(ok=True, first=version + 1, last=version)
+                try:
+                    outcome = await self._write(keys, version, events, entry.t, cid)
+                except BaseException:
+                    # The events may or may not be in Redis, and they are in our copy:
+                    # reload before anybody reads it again.
+                    self.forget(tid)
+                    raise
+                if outcome.duplicate or outcome.error is not None:
+                    self.forget(tid)
+                    return outcome
+                if outcome.ok:
+                    entry.version = outcome.last
+                    return outcome
+                self.forget(tid)  # lost the race: reload and decide again
+        raise Busy(f"tournament {tid} is changing too fast: try again", field="tournament")
+
+    async def _write(
+        self,
+        keys: Keys,
+        version: int,
+        events: list[Event],
+        t: Tournament,
+        command_id: str | None,
+    ) -> Outcome:
+        """Run the append script. ``ok=False`` without error means a version conflict."""
+        encoded = [encode_event(e) for e in events]
+        last = version + len(events)
+        due = version // self.snapshot_every != last // self.snapshot_every
+        snapshot = _snapshot_encoder.encode(Snapshot(last, t.state)) if due else b""
+        payload = (
+            events_message(keys.tid, version + 1, encoded, encode_plan(t.plan)) if encoded else b""
+        )
+        outcome = Outcome(ok=True, first=version + 1, last=last)
+        result = _outcome_encoder.encode(outcome)
+        key_for_result = keys.command(command_id or f"anon-{self.rng.getrandbits(64):x}")
+        reply = await self._call(
+            self._append(
+                keys=[keys.meta, keys.events, keys.snapshot, key_for_result],
+                args=[
+                    version,
+                    len(encoded),
+                    keys.channel,
+                    payload,
+                    result,
+                    self.result_ttl,
+                    snapshot,
+                    *encoded,
+                ],
+            )
+        )
+        status, detail = reply[0], reply[1]
+        if status == b"ok":
+            return outcome
+        if status == b"dup":
+            prior = _outcome_decoder.decode(detail)
+            return msgspec.structs.replace(prior, duplicate=True)
+        return Outcome(ok=False, first=0, last=int(detail))
+
+    async def _refused(self, keys: Keys, command_id: str | None, refusal: Outcome) -> Outcome:
+        """Keep a refusal under its command id too: a retry gets the first answer."""
+        if command_id is None:
+            return refusal
+        prior = await self._call(
+            self.redis.set(
+                keys.command(command_id),
+                _outcome_encoder.encode(refusal),
+                ex=self.result_ttl,
+                nx=True,
+                get=True,
+            )
+        )
+        if prior is None:
+            return refusal
+        return msgspec.structs.replace(_outcome_decoder.decode(prior), duplicate=True)
+
+    async def _call(self, awaitable: Any) -> Any:
+        self.round_trips += 1
+        try:
+            return await awaitable
+        except _REDIS_DOWN as e:
+            raise Unavailable(f"Redis is unreachable: {e}") from e
+        except rex.ResponseError as e:
+            raise Unavailable(f"Redis refused the write: {e}") from e
+
+    # Keeping in step with other processes ---------------------------------------------------
+
+    async def apply_published(self, payload: bytes) -> None:
+        """Fold a batch another process (or this one) published into our copy, if held."""
+        batch = decode_batch(payload)
+        entry = self._entries.get(batch.tournament)
+        if entry is None:
+            return
+        async with entry.lock:
+            if self._entries.get(batch.tournament) is not entry or batch.to <= entry.version:
+                return
+            if batch.from_ != entry.version + 1:
+                self.forget(batch.tournament)  # a gap: reload on next use
+                return
+            for item in batch.events:
+                entry.t.apply(item.event)
+            entry.version = batch.to
+
+
+def _entries(raw: Any) -> list[tuple[int, bytes]]:
+    """Stream entries as (sequence number, event JSON): the entry id is ``<seq>-0``."""
+    return [(int(entry_id.split(b"-")[0]), fields[b"e"]) for entry_id, fields in raw or ()]
+
+
+def _error_info(e: FloorError) -> ErrorInfo:
+    code = getattr(e, "code", "refused")
+    return ErrorInfo(code=code, message=e.message, field=e.field)

@@ -1,0 +1,221 @@
+"""The store against a real Valkey server: the log, snapshots, conflicts, idempotent retries."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import msgspec
+import pytest
+import redis.asyncio as aioredis
+
+from floor.engine import commands as cmd
+from floor.engine.autopilot import next_step
+from floor.engine.rules import Rules
+from floor.engine.state import Tournament
+from floor.protocol import decode_batch, decode_event
+from floor.store.connection import connect
+from floor.store.keys import Keys
+from floor.store.store import AlreadyExists, NotFound, Snapshot, Store, Unavailable
+
+RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
+
+
+def encoded(t: Tournament) -> bytes:
+    return msgspec.msgpack.encode(t.state)
+
+
+async def seated(store: Store, tid: str, players: int) -> None:
+    await store.create(tid, "Test", RULES)
+    for i in range(players):
+        await store.execute(tid, cmd.Register(name=f"Player {i}", player=f"P{i}"), f"reg-{i}")
+    outcome = await store.execute(tid, cmd.DrawSeats(), "draw")
+    assert outcome.ok
+
+
+async def play(store: Store, tid: str, steps: int, seed: int = 3) -> int:
+    rng = random.Random(seed)
+    done = 0
+    for i in range(steps):
+        t, _ = await store.tournament(tid)
+        command = next_step(t, rng)
+        if command is None:
+            break
+        outcome = await store.execute(tid, command, f"step-{seed}-{i}")
+        assert outcome.ok, outcome
+        done += 1
+    return done
+
+
+@pytest.fixture
+def store(redis: aioredis.Redis) -> Store:
+    return Store(redis, rng=random.Random(1), snapshot_every=25)
+
+
+async def test_reloading_gives_exactly_the_state_held_in_memory(store: Store) -> None:
+    await seated(store, "t1", 60)
+    assert await play(store, "t1", 150) == 150
+    held, version = await store.tournament("t1")
+    loaded, loaded_version = await store.load("t1")
+    assert loaded_version == version
+    assert encoded(loaded) == encoded(held)
+    assert loaded.plan == held.plan
+
+
+async def test_replaying_the_whole_stream_equals_the_snapshot_plus_tail(
+    store: Store, redis: aioredis.Redis
+) -> None:
+    await seated(store, "t1", 40)
+    await play(store, "t1", 90)
+    keys = Keys("t1")
+    raw = await redis.xrange(keys.events, "-", "+")
+    assert [int(i.split(b"-")[0]) for i, _ in raw] == list(range(1, len(raw) + 1))
+    replay = Tournament.fold(decode_event(f[b"e"]) for _, f in raw)
+    loaded, version = await store.load("t1")
+    assert version == len(raw)
+    assert encoded(replay) == encoded(loaded)
+
+
+async def test_a_snapshot_is_stored_every_n_events(store: Store, redis: aioredis.Redis) -> None:
+    await seated(store, "t1", 30)
+    await play(store, "t1", 60)
+    keys = Keys("t1")
+    meta = await redis.hgetall(keys.meta)
+    version, seq = int(meta[b"version"]), int(meta[b"snapshot"])
+    # Taken by the write that crossed the last multiple of 25.
+    assert 25 * (version // 25) <= seq <= version
+    snapshot = msgspec.msgpack.decode(await redis.get(keys.snapshot), type=Snapshot)
+    assert snapshot.seq == seq
+    raw = await redis.xrange(keys.events, "-", f"{seq}-0")
+    replay = Tournament.fold(decode_event(f[b"e"]) for _, f in raw)
+    assert msgspec.msgpack.encode(snapshot.state) == encoded(replay)
+
+
+async def test_one_round_trip_per_command_when_the_state_is_held(store: Store) -> None:
+    await seated(store, "t1", 30)
+    before = store.round_trips
+    outcome = await store.execute("t1", cmd.Bust(player="P5"), "bust-5")
+    assert outcome.ok
+    assert store.round_trips - before == 1
+
+
+async def test_two_floorpeople_busting_one_player_at_once_one_wins_one_is_told(
+    redis_url: str, redis: aioredis.Redis
+) -> None:
+    a = Store(connect(redis_url), rng=random.Random(1))
+    b = Store(connect(redis_url), rng=random.Random(2))
+    await seated(a, "t1", 30)
+    await b.tournament("t1")  # both processes hold the same version
+    results = await asyncio.gather(
+        a.execute("t1", cmd.Bust(player="P7"), "floor-a-1"),
+        b.execute("t1", cmd.Bust(player="P7"), "floor-b-1"),
+    )
+    assert sorted(r.ok for r in results) == [False, True]
+    refused = next(r for r in results if not r.ok)
+    assert refused.error is not None
+    assert refused.error.message == "P7 is already out"
+    busts = [
+        e
+        for _, f in await redis.xrange(Keys("t1").events, "-", "+")
+        if (e := decode_event(f[b"e"])) and type(e).__name__ == "PlayerBusted"
+    ]
+    assert len(busts) == 1
+    await a.redis.aclose()
+    await b.redis.aclose()
+
+
+async def test_a_retried_command_is_answered_with_the_first_result_and_applied_once(
+    redis_url: str,
+) -> None:
+    a = Store(connect(redis_url), rng=random.Random(1))
+    b = Store(connect(redis_url), rng=random.Random(2))
+    await seated(a, "t1", 30)
+    first = await a.execute("t1", cmd.Bust(player="P1"), "phone-7:42")
+    again = await a.execute("t1", cmd.Bust(player="P1"), "phone-7:42")
+    elsewhere = await b.execute("t1", cmd.Bust(player="P1"), "phone-7:42")
+    assert first.ok and not first.duplicate
+    for retry in (again, elsewhere):
+        assert retry.duplicate
+        assert (retry.ok, retry.first, retry.last) == (first.ok, first.first, first.last)
+    _, version = await a.load("t1")
+    assert version == first.last
+    await a.redis.aclose()
+    await b.redis.aclose()
+
+
+async def test_a_retried_refusal_is_answered_with_the_first_refusal(store: Store) -> None:
+    await seated(store, "t1", 20)
+    first = await store.execute("t1", cmd.Bust(player="nobody"), "c-1")
+    again = await store.execute("t1", cmd.Bust(player="nobody"), "c-1")
+    assert not first.ok and first.error is not None
+    assert first.error.code == "unknown_player"
+    assert again.duplicate and again.error == first.error
+
+
+async def test_a_second_process_follows_the_published_events(redis_url: str) -> None:
+    writer = Store(connect(redis_url), rng=random.Random(1))
+    reader = Store(connect(redis_url), rng=random.Random(2))
+    await seated(writer, "t1", 30)
+    await reader.tournament("t1")
+    pubsub = reader.redis.pubsub()
+    await pubsub.ssubscribe(Keys("t1").channel)
+    await writer.execute("t1", cmd.Bust(player="P2"), "b-2")
+    await writer.execute("t1", cmd.Bust(player="P3"), "b-3")
+    got = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 5.0
+    while got < 2:
+        assert loop.time() < deadline, "the batches were not published"
+        msg = await pubsub.get_message(timeout=1.0)
+        if msg is None or msg["type"] != "smessage":
+            continue
+        batch = decode_batch(msg["data"])
+        assert batch.events[0].seq == batch.from_
+        await reader.apply_published(msg["data"])
+        got += 1
+    w, wv = await writer.tournament("t1")
+    r, rv = await reader.tournament("t1")
+    assert (rv, encoded(r)) == (wv, encoded(w))
+    assert r.plan == w.plan
+    await pubsub.aclose()
+    await writer.redis.aclose()
+    await reader.redis.aclose()
+
+
+async def test_events_since_gives_exactly_what_was_missed_or_none_when_too_old(
+    store: Store,
+) -> None:
+    await seated(store, "t1", 20)
+    _, version = await store.tournament("t1")
+    await store.execute("t1", cmd.Bust(player="P1"), "b-1")
+    await store.execute("t1", cmd.Bust(player="P2"), "b-2")
+    missed = await store.events_since("t1", version)
+    assert missed is not None
+    assert [type(decode_event(e)).__name__ for e in missed][:2] == ["PlayerBusted"] * 2
+    assert await store.events_since("t1", 0, limit=5) is None
+
+
+async def test_tournaments_are_listed_and_archived_and_ids_are_unique(store: Store) -> None:
+    await store.create("spring-main", "Spring Main Event", RULES)
+    await store.create("side-1", "Side event", RULES)
+    assert [s.id for s in await store.summaries()] == ["spring-main", "side-1"]
+    with pytest.raises(AlreadyExists):
+        await store.create("side-1", "Again", RULES, command_id="another")
+    await store.archive("side-1")
+    assert [s.id for s in await store.summaries()] == ["spring-main"]
+    assert [s.status for s in await store.summaries(archived=True)] == ["archived"]
+
+
+async def test_an_unknown_tournament_is_not_found(store: Store) -> None:
+    with pytest.raises(NotFound, match="there is no tournament nope"):
+        await store.execute("nope", cmd.Bust(player="P1"), "x")
+
+
+async def test_redis_unreachable_fails_fast_with_a_clear_error() -> None:
+    store = Store(connect("redis://127.0.0.1:1", connect_timeout=0.5), rng=random.Random(1))
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(Unavailable, match="Redis is unreachable"):
+        await store.execute("t1", cmd.Bust(player="P1"), "x")
+    assert loop.time() - start < 3.0
+    await store.redis.aclose()
