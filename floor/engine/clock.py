@@ -41,10 +41,17 @@ def start(s: TournamentState, now: float) -> ClockStarted:
     return ClockStarted(at=now, level=s.clock.level, ends_at=now + left)
 
 
-def pause(s: TournamentState, now: float) -> ClockPaused:
+def _ends_at(s: TournamentState, due: list[LevelChanged]) -> float | None:
+    """When the current level ends, counting level changes due but not yet written."""
+    return due[-1].ends_at if due else s.clock.ends_at
+
+
+def pause(s: TournamentState, now: float, due: list[LevelChanged] | None = None) -> ClockPaused:
     if not s.clock.running:
         raise NotAllowed("the clock is not running")
-    return ClockPaused(at=now, remaining=remaining(s.clock, now))
+    ends_at = _ends_at(s, due or [])
+    assert ends_at is not None
+    return ClockPaused(at=now, remaining=max(0.0, ends_at - now))
 
 
 def resume(s: TournamentState, now: float) -> ClockResumed:
@@ -55,19 +62,25 @@ def resume(s: TournamentState, now: float) -> ClockResumed:
     return ClockResumed(at=now, ends_at=now + s.clock.remaining)
 
 
-def adjust(s: TournamentState, seconds: float, now: float) -> ClockAdjusted:
+def adjust(
+    s: TournamentState, seconds: float, now: float, due: list[LevelChanged] | None = None
+) -> ClockAdjusted:
     _structure(s)
-    left = max(0.0, remaining(s.clock, now) + seconds)
+    ends_at = _ends_at(s, due or [])
+    now_left = (
+        max(0.0, ends_at - now) if s.clock.running and ends_at is not None else (s.clock.remaining)
+    )
+    left = max(0.0, now_left + seconds)
     ends_at = now + left if s.clock.running else None
     return ClockAdjusted(seconds=seconds, ends_at=ends_at, remaining=left)
 
 
-def go_to(s: TournamentState, index: int, now: float) -> LevelChanged:
+def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> LevelChanged:
     structure = _structure(s)
     if not 0 <= index < len(structure.levels):
         raise NotAllowed(
             f"there is no step {index}: the structure has steps 0 to {len(structure.levels) - 1}",
-            field="to",
+            field=field,
         )
     left = _seconds(structure.levels[index])
     running = s.clock.running

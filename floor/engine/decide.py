@@ -68,7 +68,7 @@ from .model import FLOP_GAMES, PlayerId, SeatNo, Spot, TableNo
 from .plan import PlannedMove
 from .planner import choose_final_table, housekeep
 from .positions import next_hand, reported_button
-from .seating import draw_initial, registration_seat
+from .seating import draw_initial, registration_seat, seat_at_new_table
 from .state import Player, Table, Tournament
 
 Handler = Callable[..., list[Event]]
@@ -162,7 +162,8 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
         # Every seat is taken: the floor opens the next table for the new entry.
         number = max(s.tables, default=0) + 1
         events.append(TableOpened(table=number, seats=s.rules.seats))
-        spot = Spot(number, rng.randint(1, s.rules.seats))
+        fresh = Table(number=number, seats=s.rules.seats)
+        spot = Spot(number, seat_at_new_table(t, fresh, probe, rng))
     events.append(PlayerSeated(player=pid, table=spot.table, seat=spot.seat))
     return events
 
@@ -172,8 +173,12 @@ def _late_registration_open(t: Tournament, now: float) -> None:
     structure = s.structure
     if structure is None or structure.late_registration_until is None or not s.clock.started:
         return
+    # The level being played now, also when its change has not been written yet.
+    due = clock.due(s, now)
+    level = due[-1].level if due else s.clock.level
     number = None
-    for i in range(s.clock.level, -1, -1):
+    # A break counts as the level before it: registration stays open through that break.
+    for i in range(level, -1, -1):
         number = structure.level_number(i)
         if number is not None:
             break
@@ -492,7 +497,8 @@ def _clock_start(t: Tournament, c: ClockStart, now: float, rng: random.Random) -
 
 
 def _clock_pause(t: Tournament, c: ClockPause, now: float, rng: random.Random) -> list[Event]:
-    return [*clock.due(t.state, now), clock.pause(t.state, now)]
+    due = clock.due(t.state, now)
+    return [*due, clock.pause(t.state, now, due)]
 
 
 def _clock_resume(t: Tournament, c: ClockResume, now: float, rng: random.Random) -> list[Event]:
@@ -501,16 +507,14 @@ def _clock_resume(t: Tournament, c: ClockResume, now: float, rng: random.Random)
 
 def _clock_adjust(t: Tournament, c: ClockAdjust, now: float, rng: random.Random) -> list[Event]:
     due = clock.due(t.state, now)
-    if due:
-        raise NotAllowed("the level has just changed: adjust the new level", field="seconds")
-    return [clock.adjust(t.state, c.seconds, now)]
+    return [*due, clock.adjust(t.state, c.seconds, now, due)]
 
 
 def _clock_level(t: Tournament, c: ClockLevel, now: float, rng: random.Random) -> list[Event]:
     if (c.step is None) == (c.to is None):
         raise NotAllowed("give either step (+1 or -1) or to", field="step")
     index = c.to if c.to is not None else t.state.clock.level + (c.step or 0)
-    return [clock.go_to(t.state, index, now)]
+    return [clock.go_to(t.state, index, now, field="to" if c.to is not None else "step")]
 
 
 def _tick(t: Tournament, c: Tick, now: float, rng: random.Random) -> list[Event]:

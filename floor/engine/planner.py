@@ -217,6 +217,9 @@ def housekeep(t: Tournament, rng: random.Random) -> list[Event]:
 
     s = t.state
     rules = s.rules
+    if not s.drawn:
+        # Tables opened ahead of the draw are empty on purpose: nothing to break yet.
+        return events
     if s.final_table is None and t.active <= rules.final_table and t.nonempty > 1:
         final = choose_final_table(t)
         if final is not None:

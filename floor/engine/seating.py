@@ -56,10 +56,16 @@ def draw_initial(
     taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
     out: list[Seated] = []
     others: list[Player] = []
-    numbers = set(quota)
+    # The tables may not exist yet (the draw opens them): look at the ones given.
+    by_number = {tb.number: tb for tb in tables}
+    reserved = [
+        (n, s)
+        for n, s in t.reserved_seats()
+        if n in by_number and s <= by_number[n].seats and s not in by_number[n].occupants
+    ]
     for p in players:
         options = (
-            [(n, s) for n, s in _free_reserved(t, taken, numbers) if quota[n] > 0]
+            [(n, s) for n, s in reserved if quota[n] > 0 and s not in taken[n]]
             if p.special_needs
             else []
         )
@@ -115,6 +121,15 @@ def registration_seat(
         return None
     n, free = rng.choice(candidates)
     return Spot(n, rng.choice(free))
+
+
+def seat_at_new_table(t: Tournament, table: Table, p: Player, rng: random.Random) -> SeatNo:
+    """A seat at a table just opened for a late entry: reserved ones only for who needs one."""
+    reserved = [s for s in range(1, table.seats + 1) if t.is_reserved(table.number, s)]
+    if p.special_needs and reserved:
+        return rng.choice(reserved)
+    free = [s for s in range(1, table.seats + 1) if s not in reserved]
+    return rng.choice(free or reserved)
 
 
 def _pool_draw(

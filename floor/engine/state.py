@@ -60,6 +60,8 @@ class BustRecord(msgspec.Struct, kw_only=True):
     seat: SeatNo
     hand: int
     place: int
+    #: The stack before the bust, given back if the bust is undone.
+    stack: int | None = None
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -222,16 +224,18 @@ class Tournament:
 
     @classmethod
     def create(cls, event: TournamentCreated) -> Tournament:
-        return cls(
-            TournamentState(
-                id=event.id,
-                name=event.name,
-                rules=event.rules,
-                structure=event.structure,
-                created_at=event.created_at,
-                current_game=_first_game(event.rules, event.structure),
-            )
+        state = TournamentState(
+            id=event.id,
+            name=event.name,
+            rules=event.rules,
+            structure=event.structure,
+            created_at=event.created_at,
+            current_game=_first_game(event.rules, event.structure),
         )
+        if event.structure is not None:
+            # Before the start the clock shows the whole first level.
+            state.clock.remaining = event.structure.levels[0].minutes * 60.0
+        return cls(state)
 
     @classmethod
     def fold(cls, events: Iterable[Event]) -> Tournament:
@@ -457,6 +461,7 @@ class Tournament:
             p.bust = None
             p.moved = False
             p.excused = False
+            p.locked = False
             p.special_needs = e.special_needs
             p.stack = e.stack
         p.entries = e.entry
@@ -474,16 +479,22 @@ class Tournament:
         p = self.state.players[e.player]
         self._stand(p)
         p.busted = True
-        p.bust = BustRecord(table=e.table, seat=e.seat, hand=e.hand, place=e.place)
+        p.bust = BustRecord(table=e.table, seat=e.seat, hand=e.hand, place=e.place, stack=p.stack)
         p.stack = 0
         self.state.draws.pop(p.id, None)
         self.state.busted += 1
 
     def _bust_undone(self, e: BustUndone) -> None:
         p = self.state.players[e.player]
+        record = p.bust
         p.busted = False
         p.bust = None
-        p.stack = None
+        if record is not None:
+            p.stack = record.stack
+            # Those who busted after this player move one place up the list (27th, not 26th).
+            for other in self.state.players.values():
+                if other.bust is not None and other.busted and other.bust.place < record.place:
+                    other.bust.place += 1
         self._sit(p, self.state.tables[e.table], e.seat)
         self.state.busted -= 1
 

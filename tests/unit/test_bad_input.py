@@ -1,0 +1,279 @@
+"""Refusals: each names the error class, the field and the reason, and changes nothing.
+
+``Floor.refuse`` (tests/unit/builders.py) checks that the state (msgpack encoding), the plan and
+the event log are the same before and after the refused command.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from floor.engine import commands as cmd
+from floor.engine.errors import BadSeat, NoPlannedMove, NotAllowed, UnknownPlayer, UnknownTable
+from floor.engine.rules import Rules
+from tests.unit.builders import Floor
+
+TWO_TABLES = {1: "1-9 pos 4/5/6", 2: "1-5,7,9 pos 2/3/4"}
+
+
+@pytest.fixture
+def floor() -> Floor:
+    """9 v 7: T1S7 is planned to table 2 seat 6."""
+    return Floor(TWO_TABLES)
+
+
+# --- players and tables ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        cmd.Bust(player="NOBODY"),
+        cmd.Confirm(player="NOBODY"),
+        cmd.Cancel(player="NOBODY"),
+        cmd.LockSeat(player="NOBODY"),
+        cmd.UndoBust(player="NOBODY", reason="mistake"),
+        cmd.CorrectSeat(player="NOBODY", table=1, seat=1),
+        cmd.SetStack(player="NOBODY", stack=100),
+    ],
+    ids=lambda c: type(c).__name__,
+)
+def test_an_unknown_player_is_refused_by_name(floor: Floor, command: cmd.Command) -> None:
+    refused = floor.refuse(command, UnknownPlayer, "player")
+
+    assert refused.message == "NOBODY is not in the tournament"
+    assert refused.code == "unknown_player"
+
+
+def test_busting_a_busted_player_is_refused(floor: Floor) -> None:
+    floor.bust("T1S2")
+
+    refused = floor.refuse(cmd.Bust(player="T1S2"), NotAllowed, "player")
+
+    assert refused.message == "T1S2 is already out"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        cmd.Hand(table=7),
+        cmd.Button(table=7, seat=1),
+        cmd.Bust(table=7, seat=1),
+        cmd.WaiveHalt(table=7),
+        cmd.BreakTable(table=7),
+        cmd.CorrectSeat(player="T1S1", table=7, seat=1),
+        cmd.CallTime(table=7, seat=1),
+    ],
+    ids=lambda c: type(c).__name__,
+)
+def test_an_unknown_table_is_refused_by_number(floor: Floor, command: cmd.Command) -> None:
+    refused = floor.refuse(command, UnknownTable, "table")
+
+    assert refused.message == "there is no table 7"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        cmd.Bust(table=1, seat=10),
+        cmd.Button(table=1, seat=10),
+        cmd.CorrectSeat(player="T1S1", table=2, seat=10),
+        cmd.CallTime(table=1, seat=10),
+    ],
+    ids=lambda c: type(c).__name__,
+)
+def test_a_seat_that_does_not_exist_is_refused(floor: Floor, command: cmd.Command) -> None:
+    refused = floor.refuse(command, BadSeat, "seat")
+
+    assert "has no seat 10" in refused.message
+
+
+@pytest.mark.parametrize(
+    "command",
+    [cmd.Bust(table=2, seat=6), cmd.Button(table=2, seat=6), cmd.CallTime(table=2, seat=6)],
+    ids=lambda c: type(c).__name__,
+)
+def test_an_empty_seat_is_refused(floor: Floor, command: cmd.Command) -> None:
+    refused = floor.refuse(command, BadSeat, "seat")
+
+    assert refused.message == "table 2 seat 6 is empty"
+
+
+def test_a_bust_must_name_the_player_or_the_table_and_seat_not_both(floor: Floor) -> None:
+    floor.refuse(cmd.Bust(player="T1S1", table=1, seat=1), NotAllowed, "player")
+    floor.refuse(cmd.Bust(table=1), NotAllowed, "player")
+
+
+# --- hands and buttons ------------------------------------------------------------------------
+
+
+def test_a_hand_at_a_table_with_unknown_positions_is_refused() -> None:
+    floor = Floor({1: "1-9"})
+
+    refused = floor.refuse(cmd.Hand(table=1), NotAllowed, "table")
+
+    assert refused.message == "table 1 has unknown positions: report the button first"
+
+
+def test_a_hand_at_a_table_with_fewer_than_two_players_is_refused() -> None:
+    floor = Floor({1: "4 pos 1/2/3"})
+
+    refused = floor.refuse(cmd.Hand(table=1), NotAllowed, "table")
+
+    assert refused.message == "table 1 has fewer than 2 players"
+
+
+def test_a_hand_at_a_breaking_table_is_refused() -> None:
+    floor = Floor({1: "1-6 pos 1/2/3", 2: "1-6 pos 1/2/3", 3: "1-6 pos 1/2/3"})
+    assert floor.status(3) == "breaking"
+
+    refused = floor.refuse(cmd.Hand(table=3), NotAllowed, "table")
+
+    assert refused.message == "table 3 is breaking"
+
+
+def test_a_button_report_in_a_stud_game_is_refused() -> None:
+    floor = Floor({1: "1-8"}, game="stud", seats=8, final_table=8)
+
+    refused = floor.refuse(cmd.Button(table=1, seat=1), NotAllowed, "table")
+
+    assert refused.message == "stud games have no button"
+
+
+def test_a_button_report_at_a_table_with_one_player_is_refused() -> None:
+    floor = Floor({1: "4"})
+
+    floor.refuse(cmd.Button(table=1, seat=4), NotAllowed, "table")
+
+
+# --- moves ------------------------------------------------------------------------------------
+
+
+def test_confirming_a_player_without_a_planned_move_is_refused(floor: Floor) -> None:
+    refused = floor.refuse(cmd.Confirm(player="T1S8"), NoPlannedMove, "player")
+
+    assert refused.message == "T1S8 has no planned move"
+
+
+def test_cancelling_a_player_without_a_planned_move_is_refused(floor: Floor) -> None:
+    floor.refuse(cmd.Cancel(player="T2S1"), NoPlannedMove, "player")
+
+
+def test_confirming_a_move_that_names_no_seat_without_giving_one_is_refused() -> None:
+    floor = Floor({1: "1-9 pos 4/5/6", 2: "1-7"})
+
+    refused = floor.refuse(cmd.Confirm(player="T1S7"), NotAllowed, "seat")
+
+    assert "names no seat" in refused.message
+
+
+def test_confirm_all_without_such_moves_is_refused(floor: Floor) -> None:
+    refused = floor.refuse(cmd.ConfirmAll(reason="final"), NoPlannedMove, "reason")
+
+    assert refused.message == "there are no planned final moves"
+
+
+def test_confirm_all_with_a_move_that_names_no_seat_is_refused() -> None:
+    floor = Floor({1: "1-9 pos 4/5/6", 2: "1-7"})
+
+    refused = floor.refuse(cmd.ConfirmAll(reason="balance"), NotAllowed, "reason")
+
+    assert "confirm it on its own" in refused.message
+
+
+def test_a_wrong_seat_correction_into_a_seat_planned_for_a_move_is_refused(floor: Floor) -> None:
+    refused = floor.refuse(cmd.CorrectSeat(player="T2S1", table=2, seat=6), BadSeat, "seat")
+
+    assert refused.message == "table 2 seat 6 is planned for another player"
+
+
+def test_a_redirect_into_a_reserved_seat_is_refused_for_a_player_who_does_not_need_it() -> None:
+    floor = Floor(TWO_TABLES, reserved_seats=[{"table": 2, "seat": 8}])
+
+    refused = floor.refuse(cmd.Confirm(player="T1S7", seat=8), BadSeat, "seat")
+
+    assert refused.message == "table 2 seat 8 is reserved"
+
+
+# --- entries and the draw ---------------------------------------------------------------------
+
+
+def test_undoing_a_bust_after_the_next_hand_is_refused(floor: Floor) -> None:
+    floor.bust("T1S2")
+    floor.hand(1)
+
+    refused = floor.refuse(cmd.UndoBust(player="T1S2", reason="recount"), NotAllowed, "player")
+
+    assert "the right to dispute has ended" in refused.message
+
+
+def test_undoing_the_bust_of_a_player_who_is_not_out_is_refused(floor: Floor) -> None:
+    refused = floor.refuse(cmd.UndoBust(player="T2S2", reason="recount"), NotAllowed, "player")
+
+    assert refused.message == "T2S2 is not out"
+
+
+def test_registering_a_seated_player_is_refused(floor: Floor) -> None:
+    refused = floor.refuse(cmd.Register(player="T2S2", name="Two"), NotAllowed, "player")
+
+    assert refused.message == "T2S2 is already in the tournament"
+
+
+def test_drawing_seats_twice_is_refused(floor: Floor) -> None:
+    floor.register("N1")
+
+    refused = floor.refuse(cmd.DrawSeats(), NotAllowed, None)
+
+    assert "already drawn" in refused.message
+
+
+def test_opening_a_table_that_exists_is_refused(floor: Floor) -> None:
+    floor.refuse(cmd.OpenTable(table=2), NotAllowed, "table")
+
+
+# --- invalid rules ----------------------------------------------------------------------------
+
+BASE = {"game": "holdem", "seats": 9, "final_table": 9}
+
+
+@pytest.mark.parametrize(
+    ("bad", "named"),
+    [
+        ({"seats": 1}, "$.seats"),
+        ({"seats": 13}, "$.seats"),
+        ({"final_table": 1}, "$.final_table"),
+        ({"balance_trigger": 1}, "$.balance_trigger"),
+        ({"halt_short": -1}, "$.halt_short"),
+        ({"break_order": [3, 2, 3]}, "break_order"),
+        ({"balance_order": [1, 1]}, "balance_order"),
+        ({"break_fill": 10}, "break_fill"),
+        ({"reserved_seats": [{"table": 1, "seat": 10}]}, "reserved_seats[0].seat"),
+        ({"reserved_seats": [{"table": 1, "seat": 0}]}, "$.reserved_seats[0].seat"),
+        ({"game": "bridge"}, "$.game"),
+        ({"max_players": 9}, "max_players"),
+    ],
+)
+def test_invalid_rules_raise_a_validation_error_naming_the_field(
+    bad: dict[str, Any], named: str
+) -> None:
+    with pytest.raises(msgspec.ValidationError) as caught:
+        msgspec.convert({**BASE, **bad}, Rules)
+
+    assert named in str(caught.value)
+
+
+def test_the_larger_of_seats_and_final_table_bounds_a_reserved_seat() -> None:
+    rules = msgspec.convert(
+        {
+            "game": "holdem",
+            "seats": 6,
+            "final_table": 7,
+            "reserved_seats": [{"table": 1, "seat": 7}],
+        },
+        Rules,
+    )
+
+    assert rules.reserved() == {(1, 7)}
