@@ -28,6 +28,51 @@ def _scenario(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(args.host, args.port, args.workers)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .demo import demo
+
+    return demo(args.host, args.port, args.players, args.pace)
+
+
+def _user_add(args: argparse.Namespace) -> int:
+    import asyncio
+    import getpass
+
+    from .engine.errors import FloorError
+    from .serve import redis_for_tools
+    from .server.auth import Accounts
+    from .store.connection import connect
+
+    secret = sys.stdin.readline().rstrip("\n") if args.secret_stdin else None
+    if secret is None:
+        secret = getpass.getpass(f"{'PIN' if args.pin else 'password'} for {args.username}: ")
+    url, server = redis_for_tools()
+
+    async def add() -> None:
+        redis = connect(url)
+        try:
+            await Accounts(redis).add(args.username, secret, args.role, args.table, pin=args.pin)
+        finally:
+            await redis.aclose()
+
+    try:
+        asyncio.run(add())
+    except FloorError as e:
+        print(f"floor user add: {e}", file=sys.stderr)
+        return 2
+    finally:
+        if server is not None:
+            server.stop()
+    print(f"{args.role} {args.username} can sign in now")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="floor", description="Live floor management for poker tournaments."
@@ -37,6 +82,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--seed", type=int, default=None, help="seed for the random draws")
     p.set_defaults(func=_scenario)
+
+    from .server.settings import describe
+
+    p = sub.add_parser(
+        "serve",
+        help="run the live server (starts Valkey itself unless REDIS_URL is set)",
+        epilog=describe(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default=None, help="address to listen on (FLOOR_HOST)")
+    p.add_argument("--port", type=int, default=None, help="port to listen on (FLOOR_PORT)")
+    p.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
+    p.set_defaults(func=_serve)
+
+    p = sub.add_parser(
+        "demo",
+        help="serve a simulated 300-player tournament, played live",
+        epilog=describe(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--players", type=int, default=300, help="players in the field")
+    p.add_argument(
+        "--pace",
+        type=float,
+        default=1.0,
+        help="seconds scale of the simulated floor (lower is faster)",
+    )
+    p.set_defaults(func=_demo)
+
+    p = sub.add_parser("user", help="staff accounts")
+    users = p.add_subparsers(dest="user_command", required=True, metavar="ACTION")
+    p = users.add_parser("add", help="create a staff account (the first director, say)")
+    p.add_argument("username")
+    p.add_argument("--role", choices=["director", "floor", "dealer"], default="director")
+    p.add_argument("--table", type=int, default=None, help="a dealer's table")
+    p.add_argument("--pin", action="store_true", help="the secret is a PIN of 4-8 digits")
+    p.add_argument(
+        "--secret-stdin", action="store_true", help="read the password or PIN from standard input"
+    )
+    p.set_defaults(func=_user_add)
     return parser
 
 

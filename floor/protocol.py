@@ -11,6 +11,8 @@ import msgspec
 
 from .engine.events import Event
 from .engine.plan import Plan
+from .engine.state import Tournament
+from .engine.views import FieldStats, field_stats
 
 
 class Sequenced(msgspec.Struct, frozen=True):
@@ -31,6 +33,7 @@ class EventsOut(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
     to: int = msgspec.field(name="to")
     events: list[RawSequenced] = msgspec.field(default_factory=list)
     plan: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
+    stats: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
 
 
 class EventsIn(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
@@ -39,11 +42,21 @@ class EventsIn(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
     to: int = msgspec.field(name="to")
     events: list[Sequenced] = msgspec.field(default_factory=list)
     plan: Plan | None = None
+    stats: FieldStats | None = None
+
+
+class BatchHeader(msgspec.Struct, frozen=True):
+    """Just what routing a batch needs; the rest of the message is skipped, not decoded."""
+
+    tournament: str
+    from_: int = msgspec.field(name="from")
+    to: int = msgspec.field(name="to")
 
 
 _encoder = msgspec.json.Encoder()
 _event_decoder = msgspec.json.Decoder(Event)
 _batch_decoder = msgspec.json.Decoder(EventsIn)
+_header_decoder = msgspec.json.Decoder(BatchHeader)
 
 
 def encode_event(event: Event) -> bytes:
@@ -54,11 +67,14 @@ def decode_event(data: bytes) -> Event:
     return _event_decoder.decode(data)
 
 
-def encode_plan(plan: Plan) -> bytes:
-    return _encoder.encode(plan)
+def encode_derived(t: Tournament) -> tuple[bytes, bytes]:
+    """The plan and the field numbers after a change, encoded once for every screen."""
+    return _encoder.encode(t.plan), _encoder.encode(field_stats(t))
 
 
-def events_message(tid: str, first: int, events: list[bytes], plan: bytes) -> bytes:
+def events_message(
+    tid: str, first: int, events: list[bytes], derived: tuple[bytes, bytes]
+) -> bytes:
     """The batch message for events already encoded, numbered from ``first``."""
     return _encoder.encode(
         EventsOut(
@@ -66,10 +82,15 @@ def events_message(tid: str, first: int, events: list[bytes], plan: bytes) -> by
             from_=first,
             to=first + len(events) - 1,
             events=[RawSequenced(first + i, msgspec.Raw(e)) for i, e in enumerate(events)],
-            plan=msgspec.Raw(plan),
+            plan=msgspec.Raw(derived[0]),
+            stats=msgspec.Raw(derived[1]),
         )
     )
 
 
 def decode_batch(data: bytes) -> EventsIn:
     return _batch_decoder.decode(data)
+
+
+def batch_header(data: bytes) -> BatchHeader:
+    return _header_decoder.decode(data)

@@ -5,6 +5,8 @@ Derived from the state and the plan, never stored; shared by ``floor scenario`` 
 
 from __future__ import annotations
 
+import msgspec
+
 from .model import FLOP_GAMES, PlayerId, ShownStatus
 from .positions import next_big_blind as _next_bb
 from .positions import waiting_seats
@@ -35,3 +37,27 @@ def waiting(t: Tournament, table: Table) -> list[PlayerId]:
         return []
     seats = waiting_seats(table.positions, table.seats, table.occupants)
     return [table.occupants[s] for s in seats]
+
+
+class FieldStats(msgspec.Struct, frozen=True, kw_only=True):
+    """The numbers on the wall display: players left of entries, the average stack."""
+
+    players_left: int
+    entries: int
+    tables_in_play: int
+    #: Chips in play: every entry's starting stack (None without a structure).
+    chips: int | None
+    average_stack: int | None
+
+
+def field_stats(t: Tournament) -> FieldStats:
+    s = t.state
+    chips = s.entries * s.structure.starting_stack if s.structure is not None else None
+    left = t.active
+    return FieldStats(
+        players_left=left,
+        entries=s.entries,
+        tables_in_play=t.open_count,
+        chips=chips,
+        average_stack=None if chips is None or not left else round(chips / left),
+    )

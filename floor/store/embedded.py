@@ -56,6 +56,7 @@ __all__ = [
     "EmbeddedServer",
     "EmbeddedServerError",
     "free_port",
+    "running_url",
     "server_for",
 ]
 
@@ -535,6 +536,22 @@ def server_for(
     server = EmbeddedServer(data_dir, port=port, appendfsync=appendfsync)
     server.start(timeout)
     return server.url, server
+
+
+def running_url(data_dir: Path) -> str | None:
+    """The url of a server already running on ``data_dir`` (another floor process's), if any.
+
+    Command-line tools (``floor user add`` while ``floor serve`` runs) use that server
+    rather than trying to start a second one on the same data, which the lock refuses.
+    """
+    sock = _configured_socket(data_dir / CONF_NAME)
+    if sock is None or not sock.exists():
+        return None
+    try:
+        reply = _command(sock, "PING", timeout=1.0)
+    except OSError:
+        return None
+    return "unix://" + quote(str(sock)) if reply.startswith(b"+PONG") else None
 
 
 # -- helpers -------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from ..engine.errors import FloorError, RuleError
 from ..engine.events import Event, TournamentCreated
 from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament, TournamentState
-from ..protocol import decode_batch, decode_event, encode_event, encode_plan, events_message
+from ..protocol import decode_batch, decode_event, encode_derived, encode_event, events_message
 from .keys import ARCHIVE, TOURNAMENTS, Keys, check_command_id
 
 log = logging.getLogger(__name__)
@@ -310,7 +310,7 @@ class Store:
         due = version // self.snapshot_every != last // self.snapshot_every
         snapshot = _snapshot_encoder.encode(Snapshot(last, t.state)) if due else b""
         payload = (
-            events_message(keys.tid, version + 1, encoded, encode_plan(t.plan)) if encoded else b""
+            events_message(keys.tid, version + 1, encoded, encode_derived(t)) if encoded else b""
         )
         outcome = Outcome(ok=True, first=version + 1, last=last)
         result = _outcome_encoder.encode(outcome)

@@ -1,0 +1,299 @@
+"""``floor demo``: the whole product moving within a minute.
+
+Starts the embedded Valkey (unless REDIS_URL is set) and the server, sets up a 300-player
+tournament (drawn seats, buttons reported, the clock running on one-minute levels) and then
+plays it like a busy floor: players bust every few seconds, the floor carries out each
+planned move after a few seconds, tables deal hands, tables break, the final table forms.
+The simulated floor writes through its own store, as a second process would, so every
+change reaches the screens the same way a real floorperson's would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import secrets
+import time
+
+import msgspec
+import uvicorn
+
+from . import config
+from .engine import commands as cmd
+from .engine.autopilot import next_floor_action, playable_tables
+from .engine.rules import Break
+from .server.auth import Accounts, NoSuchAccount
+from .server.logs import configure
+from .server.settings import from_env
+from .store.connection import connect
+from .store.embedded import server_for
+from .store.keys import Keys
+from .store.store import Store, StoreError
+
+log = logging.getLogger("floor.demo")
+
+TID = "demo"
+
+_FIRST = [
+    "Jan",
+    "Petr",
+    "Tomáš",
+    "Jiří",
+    "Lukáš",
+    "Martin",
+    "Pavel",
+    "Jakub",
+    "Ondřej",
+    "Michal",
+    "Tereza",
+    "Lucie",
+    "Kateřina",
+    "Eva",
+    "Veronika",
+    "Anna",
+    "Barbora",
+    "Zuzana",
+    "Marek",
+    "Vojtěch",
+    "Adam",
+    "Filip",
+    "David",
+    "Radek",
+    "Zdeněk",
+    "Šárka",
+    "Ivana",
+    "Oliver",
+    "Emma",
+    "Liam",
+    "Sofia",
+    "Lukas",
+    "Mia",
+    "Mateusz",
+    "Zofia",
+    "Dominik",
+    "Klára",
+    "Hana",
+    "Matěj",
+    "Štěpán",
+    "Jana",
+]
+_LAST = [
+    "Novák",
+    "Svoboda",
+    "Novotný",
+    "Dvořák",
+    "Černý",
+    "Procházka",
+    "Kučera",
+    "Veselý",
+    "Horák",
+    "Němec",
+    "Marek",
+    "Pokorný",
+    "Pospíšil",
+    "Hájek",
+    "Král",
+    "Jelínek",
+    "Růžička",
+    "Beneš",
+    "Fiala",
+    "Sedláček",
+    "Doležal",
+    "Zeman",
+    "Kolář",
+    "Navrátil",
+    "Čermák",
+    "Vaněk",
+    "Urban",
+    "Blažek",
+    "Kříž",
+    "Kovář",
+    "Bartoš",
+    "Vlček",
+    "Polák",
+    "Musil",
+    "Šimek",
+    "Kopecký",
+    "Müller",
+    "Schmidt",
+    "Kowalski",
+    "Nowak",
+    "Wiśniewski",
+    "Smith",
+    "Jones",
+    "Andersson",
+    "Rossi",
+    "García",
+    "Dubois",
+    "Varga",
+]
+
+
+def player_names(count: int, rng: random.Random) -> list[str]:
+    names: set[str] = set()
+    while len(names) < count:
+        names.add(f"{rng.choice(_FIRST)} {rng.choice(_LAST)}")
+    return sorted(names, key=lambda _: rng.random())
+
+
+async def reset_demo(store: Store) -> None:
+    """The demo starts over each run: remove the previous demo tournament's keys."""
+    redis = store.redis
+    keys = Keys(TID)
+    async for key in redis.scan_iter(match=f"{keys.prefix}:*", count=500):
+        await redis.delete(key)
+    await redis.hdel("floor:tournaments", TID)
+    await redis.hdel("floor:archive", TID)
+    store.forget(TID)
+
+
+async def set_up(store: Store, accounts: Accounts, players: int, rng: random.Random) -> str:
+    """The director account, the tournament, its players, the draw, buttons and clock."""
+    password = secrets.token_urlsafe(9)
+    try:
+        await accounts.set_secret("director", password)
+    except NoSuchAccount:
+        await accounts.add("director", password, "director")
+    cfg = config.load_tournament(config.tournaments()["demo"])
+    rules, structure = config.build_tournament(cfg)
+    await reset_demo(store)
+    await store.create(TID, cfg.name, rules, structure)
+    for i, name in enumerate(player_names(players, rng), start=1):
+        await store.execute(TID, cmd.Register(name=name), f"demo-register-{i}")
+    await store.execute(TID, cmd.DrawSeats(), "demo-draw")
+    while True:
+        t, _ = await store.tournament(TID)
+        action = next_floor_action(t, rng)
+        if not isinstance(action, cmd.Button):
+            break
+        await store.execute(TID, action, None)
+    await store.execute(TID, cmd.ClockStart(), "demo-clock")
+    return password
+
+
+class Floorperson:
+    """Plays the tournament: busts, hands, and the plan carried out after a short delay."""
+
+    def __init__(self, store: Store, rng: random.Random, pace: float) -> None:
+        self.store = store
+        self.rng = rng
+        self.pace = pace
+        self.planned_since: dict[str, float] = {}
+
+    async def run(self) -> None:
+        next_bust = time.monotonic() + 3 * self.pace
+        next_hand = time.monotonic() + 2
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                t, _ = await self.store.tournament(TID)
+                if t.active < 2:
+                    continue
+                now = time.monotonic()
+                await self._carry_out(t, now)
+                t, _ = await self.store.tournament(TID)
+                structure = t.state.structure
+                on_break = structure is not None and isinstance(
+                    structure.levels[t.state.clock.level], Break
+                )
+                if on_break:
+                    continue
+                if now >= next_hand:
+                    tables = playable_tables(t)
+                    if tables:
+                        table = self.rng.choice(tables)
+                        if table.positions is not None:
+                            await self.store.execute(TID, cmd.Hand(table=table.number), None)
+                    next_hand = now + self.rng.uniform(0.5, 2.0)
+                if now >= next_bust:
+                    tables = playable_tables(t)
+                    if tables:
+                        table = self.rng.choice(tables)
+                        pid = self.rng.choice(sorted(table.occupants.values()))
+                        await self.store.execute(TID, cmd.Bust(player=pid), None)
+                    # Faster with a big field, slower at the final table, as on a real floor.
+                    next_bust = now + self.pace * self.rng.uniform(1.5, 4.0) * (
+                        2.5 if t.active <= 9 else 1.0
+                    )
+            except StoreError as e:
+                log.warning("demo floor", extra={"error": e.message})
+                await asyncio.sleep(1)
+
+    async def _carry_out(self, t: object, now: float) -> None:
+        from .engine.state import Tournament
+
+        assert isinstance(t, Tournament)
+        plan = t.plan
+        keys = {f"{m.player}>{m.to.table}" for m in plan.moves}
+        for k in list(self.planned_since):
+            if k not in keys:
+                del self.planned_since[k]
+        for k in keys:
+            self.planned_since.setdefault(k, now)
+        oldest = min(self.planned_since.values(), default=now)
+        positions_unknown = any(tb.positions is None and tb.count >= 2 for tb in t.open_tables())
+        if (plan.moves or positions_unknown) and now - oldest >= 4 * self.pace:
+            action = next_floor_action(t, self.rng)
+            if action is not None:
+                await self.store.execute(TID, action, None)
+
+
+async def _main(host: str, port: int, url: str, players: int, pace: float) -> None:
+    settings = from_env()
+    redis = connect(url)
+    store = Store(redis)
+    rng = random.Random()
+    password = await set_up(store, Accounts(redis), players, rng)
+    base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    print(
+        "\nfloor demo: a 300-player tournament is being played now.\n"
+        f"  wall display     {base}/wall/{TID}\n"
+        f"  floor phone      {base}/floor/{TID}\n"
+        f"  player screen    {base}/player/{TID}\n"
+        f"  director console {base}/director\n"
+        f"  sign in as       director / {password}\n"
+        "Press Ctrl+C to stop.\n",
+        flush=True,
+    )
+    from .server.app import create_app
+
+    app = create_app(msgspec.structs.replace(settings, redis_url=url))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            loop="asyncio",
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+            log_config=None,
+            lifespan="on",
+        )
+    )
+    floor = asyncio.create_task(Floorperson(store, rng, pace).run())
+    try:
+        await server.serve()
+    finally:
+        floor.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await floor
+        await redis.aclose()
+
+
+def demo(host: str, port: int, players: int, pace: float) -> int:
+    settings = from_env()
+    configure(settings.log_level)
+    url, valkey = (settings.redis_url, None) if settings.redis_url else server_for(os.environ)
+    try:
+        import uvloop
+
+        uvloop.run(_main(host, port, url, players, pace))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if valkey is not None:
+            valkey.stop()
+    return 0

@@ -1,0 +1,176 @@
+"""The clock driver: writes level changes and expired time calls at the right moment.
+
+Screens count down by themselves from the instant a level ends; the level change itself must
+be written once, by one process, on time, also after a restart or a crash. So the processes
+hold a lease in Redis: the holder renews it every second or so and drives every live
+tournament's clock; if it dies, the lease expires within ``ttl`` and another process takes
+over, writing whatever came due meanwhile (the engine times each change from the end of the
+previous level, so a late write does not shift the schedule). A ``Tick`` is keyed by the
+tournament's version, so even two drivers racing at a handover cannot write it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+
+import redis.asyncio as aioredis
+import redis.exceptions as rex
+
+from ..engine.commands import Tick
+from ..engine.state import Tournament
+from ..store.store import Store, StoreError
+from .hub import Hub
+
+log = logging.getLogger(__name__)
+
+LEASE_KEY = "floor:clock:lease"
+
+_LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+"""
+
+
+class Follower:
+    """A subscriber that only keeps this process's copy of a tournament current."""
+
+    def __init__(self, tid: str) -> None:
+        self.tid = tid
+        self.seq = 0
+        self.pending: list[tuple[int, int, bytes]] | None = None
+
+    def push(self, data: bytes) -> bool:
+        return True
+
+    def drop(self, code: int, reason: str) -> None:
+        pass
+
+
+def next_due(t: Tournament) -> float | None:
+    """When something next comes due: the end of the level, or of a time call."""
+    s = t.state
+    times = [c.ends_at for c in s.time_calls]
+    c = s.clock
+    last_level = s.structure is None or c.level + 1 >= len(s.structure.levels)
+    if c.running and c.ends_at is not None and not last_level:
+        times.append(c.ends_at)
+    return min(times) if times else None
+
+
+class ClockDriver:
+    def __init__(
+        self,
+        store: Store,
+        hub: Hub,
+        redis: aioredis.Redis,
+        *,
+        ttl: float = 5.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.hub = hub
+        self.redis = redis
+        self.ttl = ttl
+        self.clock = clock
+        self.node = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        self._lease = redis.register_script(_LEASE)
+        self._followers: dict[str, Follower] = {}
+        self._task: asyncio.Task[None] | None = None
+        self.holding = False
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="clock-driver")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self.holding:
+            # Hand over at once rather than after the lease runs out.
+            with contextlib.suppress(rex.RedisError, OSError):
+                if await self.redis.get(LEASE_KEY) == self.node.encode():
+                    await self.redis.delete(LEASE_KEY)
+        for follower in self._followers.values():
+            self.hub.leave(follower)
+
+    async def _run(self) -> None:
+        renew_every = self.ttl / 3
+        last_scan = 0.0
+        tids: list[str] = []
+        while True:
+            try:
+                self.holding = bool(
+                    await self._lease(keys=[LEASE_KEY], args=[self.node, int(self.ttl * 1000)])
+                )
+            except (rex.RedisError, OSError) as e:
+                self.holding = False
+                log.warning("clock lease unavailable", extra={"error": str(e)})
+                await asyncio.sleep(renew_every)
+                continue
+            if not self.holding:
+                await self._release_followers()
+                await asyncio.sleep(renew_every)
+                continue
+            now = self.clock()
+            if now - last_scan > renew_every or not tids:
+                with contextlib.suppress(StoreError):
+                    tids = [s.id for s in await self.store.summaries()]
+                    await self._follow(tids)
+                last_scan = now
+            wake = now + renew_every
+            for tid in tids:
+                due = await self._drive(tid)
+                if due is not None:
+                    wake = min(wake, due)
+            await asyncio.sleep(max(0.0, wake - self.clock()))
+
+    async def _follow(self, tids: list[str]) -> None:
+        for tid in tids:
+            if tid not in self._followers:
+                follower = Follower(tid)
+                try:
+                    await self.hub.join(follower, None)
+                except StoreError:
+                    continue
+                self._followers[tid] = follower
+        for tid in list(self._followers):
+            if tid not in tids:
+                self.hub.leave(self._followers.pop(tid))
+
+    async def _release_followers(self) -> None:
+        for follower in self._followers.values():
+            self.hub.leave(follower)
+        self._followers.clear()
+
+    async def _drive(self, tid: str) -> float | None:
+        """Write what is due now; return when the next thing comes due."""
+        try:
+            t, version = await self.store.tournament(tid)
+            due = next_due(t)
+            if due is not None and due <= self.clock():
+                outcome = await self.store.execute(tid, Tick(), f"tick:{tid}:{version}")
+                if outcome.events:
+                    log.info("clock", extra={"tournament": tid, "events": outcome.events})
+                t, version = await self.store.tournament(tid)
+                due = next_due(t)
+            return due
+        except StoreError as e:
+            log.warning(
+                "clock driver could not write", extra={"tournament": tid, "error": e.message}
+            )
+            return None

@@ -1,0 +1,79 @@
+"""Prometheus metrics in text format, kept in this process (each worker has its own)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+#: Upper bounds (seconds) of the fan-out latency histogram.
+_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Histogram:
+    __slots__ = ("count", "counts", "total")
+
+    def __init__(self) -> None:
+        self.counts = [0] * len(_BUCKETS)
+        self.count = 0
+        self.total = 0.0
+
+    def observe(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        for i, bound in enumerate(_BUCKETS):
+            if seconds <= bound:
+                self.counts[i] += 1
+                break
+
+    def lines(self, name: str) -> list[str]:
+        out = []
+        running = 0
+        for bound, n in zip(_BUCKETS, self.counts, strict=True):
+            running += n
+            out.append(f'{name}_bucket{{le="{bound}"}} {running}')
+        out.append(f'{name}_bucket{{le="+Inf"}} {self.count}')
+        out.append(f"{name}_sum {self.total:.6f}")
+        out.append(f"{name}_count {self.count}")
+        return out
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.clients = 0
+        self.commands: Counter[tuple[str, str]] = Counter()
+        self.queue_drops = 0
+        self.resyncs = 0
+        self.messages_out = 0
+        self.fanout = Histogram()
+        self.fanout_per_client = Histogram()
+
+    def command(self, kind: str, outcome: str) -> None:
+        self.commands[(kind, outcome)] += 1
+
+    def render(self) -> str:
+        lines = [
+            "# HELP floor_clients Websocket screens connected to this process.",
+            "# TYPE floor_clients gauge",
+            f"floor_clients {self.clients}",
+            "# HELP floor_commands_total Commands handled, by type and outcome.",
+            "# TYPE floor_commands_total counter",
+        ]
+        for (kind, outcome), n in sorted(self.commands.items()):
+            lines.append(f'floor_commands_total{{type="{kind}",outcome="{outcome}"}} {n}')
+        lines += [
+            "# HELP floor_queue_drops_total Screens dropped for falling behind (they resync).",
+            "# TYPE floor_queue_drops_total counter",
+            f"floor_queue_drops_total {self.queue_drops}",
+            "# HELP floor_resyncs_total Catch-ups and fresh snapshots sent to screens.",
+            "# TYPE floor_resyncs_total counter",
+            f"floor_resyncs_total {self.resyncs}",
+            "# HELP floor_messages_out_total Messages queued to screens.",
+            "# TYPE floor_messages_out_total counter",
+            f"floor_messages_out_total {self.messages_out}",
+            "# HELP floor_fanout_seconds Time to hand one batch to every local screen.",
+            "# TYPE floor_fanout_seconds histogram",
+            *self.fanout.lines("floor_fanout_seconds"),
+            "# HELP floor_fanout_per_client_seconds Fan-out time of one batch per screen.",
+            "# TYPE floor_fanout_per_client_seconds histogram",
+            *self.fanout_per_client.lines("floor_fanout_per_client_seconds"),
+        ]
+        return "\n".join(lines) + "\n"

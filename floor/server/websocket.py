@@ -1,0 +1,217 @@
+"""The websocket protocol: a screen follows one tournament, and staff phones send commands.
+
+On connecting to ``/ws/t/{id}[?since=N]`` a screen gets ``hello`` (its role and the server
+time, to count the clock down locally), then a ``snapshot`` at a sequence number (or, with
+``since``, the ``events`` it missed), then every batch of ``events`` with the next numbers,
+and a ``heartbeat`` every few seconds. A screen that sees a gap sends ``resync``; a phone
+sends ``command`` and gets a ``result`` with the same id. Bad data closes the connection
+with 1003 and the reason; a screen that falls behind is closed with 4008 and reconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import msgspec
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..engine import commands
+from ..engine.errors import FloorError
+from ..store.keys import check_tournament_id
+from ..store.store import ErrorInfo, NotFound, Outcome, StoreError
+from . import auth
+
+log = logging.getLogger(__name__)
+
+#: Close codes: 1003 bad data, 1008 policy (origin), 1011 internal, 4004 no such tournament,
+#: 4008 too slow (reconnect and resync).
+BAD_DATA, POLICY, INTERNAL, NO_TOURNAMENT, TOO_SLOW = 1003, 1008, 1011, 4004, 4008
+
+
+class Resync(msgspec.Struct, frozen=True, tag="resync", tag_field="type"):
+    """The screen saw a gap: send what came after ``since`` (or a snapshot)."""
+
+    since: int | None = None
+
+
+class CommandMessage(
+    msgspec.Struct, frozen=True, tag="command", tag_field="type", forbid_unknown_fields=True
+):
+    id: str
+    command: commands.Command
+
+
+class Ping(msgspec.Struct, frozen=True, tag="ping", tag_field="type"):
+    pass
+
+
+ClientMessage = Resync | CommandMessage | Ping
+
+
+class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello", tag_field="type"):
+    tournament: str
+    server_time: float
+    role: str
+    username: str | None = None
+    table: int | None = None
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True, tag="result", tag_field="type"):
+    id: str
+    outcome: Outcome
+
+
+class Pong(msgspec.Struct, frozen=True, kw_only=True, tag="pong", tag_field="type"):
+    server_time: float
+
+
+class ErrorMessage(msgspec.Struct, frozen=True, kw_only=True, tag="error", tag_field="type"):
+    error: ErrorInfo
+
+
+ServerMessage = Hello | Result | Pong | ErrorMessage
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+class WsClient:
+    """One screen: a bounded queue and a writer task, so nobody waits on a slow screen."""
+
+    __slots__ = ("closing", "pending", "principal", "queue", "seq", "tid", "writer", "ws")
+
+    def __init__(self, ws: WebSocket, tid: str, principal: auth.Principal, size: int) -> None:
+        self.ws = ws
+        self.tid = tid
+        self.principal = principal
+        self.seq = 0
+        self.pending: list[tuple[int, int, bytes]] | None = None
+        self.queue: asyncio.Queue[bytes | tuple[int, str]] = asyncio.Queue(size)
+        self.closing: tuple[int, str] | None = None
+        self.writer: asyncio.Task[None] | None = None
+
+    def push(self, data: bytes) -> bool:
+        if self.closing is not None:
+            return False
+        try:
+            self.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            floor_metrics(self.ws).queue_drops += 1
+            self.drop(TOO_SLOW, "too slow: reconnect to resynchronise")
+            return False
+        return True
+
+    def drop(self, code: int, reason: str) -> None:
+        if self.closing is not None:
+            return
+        self.closing = (code, reason)
+        # The close goes ahead of whatever is still queued: the screen resyncs anyway.
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait((code, reason))
+
+    async def write(self) -> None:
+        ws = self.ws
+        while True:
+            item = await self.queue.get()
+            if isinstance(item, tuple):
+                with contextlib.suppress(Exception):
+                    await ws.close(code=item[0], reason=item[1])
+                return
+            await ws.send_bytes(item)
+
+
+def floor_metrics(ws: WebSocket) -> Any:
+    return ws.app.state.floor.metrics
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    from .app import Floor, run_command
+
+    floor: Floor = ws.app.state.floor
+    try:
+        tid = check_tournament_id(ws.path_params["tid"])
+    except FloorError as e:
+        await ws.close(code=POLICY, reason=e.message[:120])
+        return
+    if not auth.origin_allowed(
+        ws.headers.get("origin"), ws.headers.get("host"), floor.settings.allowed_origins
+    ):
+        await ws.close(code=POLICY, reason="this origin may not connect")
+        return
+    since_raw = ws.query_params.get("since")
+    since = int(since_raw) if since_raw and since_raw.isdigit() else None
+    try:
+        principal, _ = await floor.principal(ws)
+        await floor.store.tournament(tid)
+    except NotFound as e:
+        await ws.accept()
+        await ws.close(code=NO_TOURNAMENT, reason=e.message[:120])
+        return
+    except FloorError as e:
+        await ws.accept()
+        await ws.close(
+            code=INTERNAL if isinstance(e, StoreError) else POLICY, reason=e.message[:120]
+        )
+        return
+    await ws.accept()
+    client = WsClient(ws, tid, principal, floor.settings.client_queue)
+    client.push(
+        _encoder.encode(
+            Hello(
+                tournament=tid,
+                server_time=time.time(),
+                role=principal.role,
+                username=principal.username,
+                table=principal.table,
+            )
+        )
+    )
+    client.writer = asyncio.create_task(client.write(), name=f"ws-writer-{tid}")
+    try:
+        await floor.hub.join(client, since)
+        await _receive(ws, floor, client, run_command)
+    except WebSocketDisconnect:
+        pass
+    except StoreError as e:
+        client.drop(INTERNAL, e.message[:120])
+    finally:
+        floor.hub.leave(client)
+        if client.closing is None:
+            client.drop(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.writer, 2.0)
+        if client.writer is not None and not client.writer.done():
+            client.writer.cancel()
+
+
+async def _receive(ws: WebSocket, floor: Any, client: WsClient, run_command: Any) -> None:
+    while client.closing is None:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        data = message.get("bytes") or (message.get("text") or "").encode()
+        try:
+            msg = _decoder.decode(data)
+        except msgspec.MsgspecError as e:
+            client.drop(BAD_DATA, f"bad message: {e}"[:120])
+            return
+        if isinstance(msg, Ping):
+            client.push(_encoder.encode(Pong(server_time=time.time())))
+        elif isinstance(msg, Resync):
+            floor.hub.resync(client, client.seq if msg.since is None else msg.since)
+        else:
+            client.push(await _command(floor, client, msg, run_command))
+
+
+async def _command(floor: Any, client: WsClient, msg: CommandMessage, run_command: Any) -> bytes:
+    try:
+        outcome = await run_command(floor, client.tid, client.principal, msg.command, msg.id)
+    except FloorError as e:
+        info = ErrorInfo(code=getattr(e, "code", "refused"), message=e.message, field=e.field)
+        outcome = Outcome(ok=False, error=info)
+    return _encoder.encode(Result(id=msg.id, outcome=outcome))

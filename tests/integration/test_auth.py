@@ -1,0 +1,431 @@
+"""Staff accounts, sign-in, sessions and the sign-in rate limit, on a real Valkey server."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import typing
+
+import pytest
+import redis.asyncio as aioredis
+from argon2 import PasswordHasher
+
+from floor.engine import commands as cmd
+from floor.server.auth import (
+    PUBLIC,
+    SESSION_TTL,
+    STAFF,
+    Account,
+    AccountExists,
+    Accounts,
+    BadAccount,
+    BadCredentials,
+    Forbidden,
+    NoSuchAccount,
+    Principal,
+    TooManyAttempts,
+    authorize,
+    default_hasher,
+    require_director,
+)
+from floor.store.embedded import free_port
+from floor.store.store import Unavailable
+
+PASSWORD = "correct horse"
+IP = "192.0.2.10"
+
+
+def cheap_hasher() -> PasswordHasher:
+    """argon2id with a tiny cost: the tests hash hundreds of times."""
+    return PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+
+
+class CountingHasher(PasswordHasher):
+    def __init__(self) -> None:
+        super().__init__(time_cost=1, memory_cost=1024, parallelism=1)
+        self.verified: list[str] = []
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> typing.Literal[True]:
+        self.verified.append(str(hash))
+        return super().verify(hash, password)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def accounts(redis: aioredis.Redis) -> Accounts:
+    return Accounts(redis, hasher=cheap_hasher())
+
+
+async def staffed(accounts: Accounts) -> None:
+    await accounts.add("Dana", PASSWORD, "director")
+    await accounts.add("floyd", "floor pass", "floor")
+    await accounts.add("dee", "4321", "dealer", 3, pin=True)
+
+
+# Accounts ------------------------------------------------------------------------------------
+
+
+async def test_accounts_round_trip_without_their_hashes(accounts: Accounts) -> None:
+    await staffed(accounts)
+    listed = await accounts.list()
+    assert [(a.username, a.role, a.table, a.pin) for a in listed] == [
+        ("dana", "director", None, False),
+        ("dee", "dealer", 3, True),
+        ("floyd", "floor", None, False),
+    ]
+    assert all(type(a) is Account and not hasattr(a, "hash") for a in listed)
+    assert await accounts.get("DANA") == listed[0]
+    assert await accounts.get("nobody") is None
+    assert await accounts.get("not a name!") is None
+
+
+async def test_the_stored_hash_is_argon2id_and_never_the_secret(redis: aioredis.Redis) -> None:
+    accounts = Accounts(redis)  # the production cost
+    await accounts.add("dana", PASSWORD, "director")
+    raw = await redis.hget(STAFF, "dana")
+    assert isinstance(raw, bytes)
+    assert PASSWORD.encode() not in raw
+    stored = raw.decode()
+    assert '"hash":"$argon2id$v=19$m=47104,t=2,p=1$' in stored
+
+
+def test_the_default_hasher_is_argon2id_at_the_documented_cost() -> None:
+    hasher = default_hasher()
+    assert (hasher.time_cost, hasher.memory_cost, hasher.parallelism) == (2, 46 * 1024, 1)
+    assert hasher.hash("x" * 8).startswith("$argon2id$")
+
+
+async def test_usernames_are_case_folded_and_duplicates_refused(accounts: Accounts) -> None:
+    account = await accounts.add("Floor.Ann-2_b", PASSWORD, "floor")
+    assert account.username == "floor.ann-2_b"
+    with pytest.raises(AccountExists) as caught:
+        await accounts.add("FLOOR.ANN-2_B", "another one", "floor")
+    assert caught.value.field == "username"
+    assert caught.value.status == 409
+
+
+@pytest.mark.parametrize("name", ["", "a" * 33, "ann smith", "ann@x", "ánn", "a/b", "\u212aen"])
+async def test_bad_usernames_are_refused(accounts: Accounts, name: str) -> None:
+    with pytest.raises(BadAccount) as caught:
+        await accounts.add(name, PASSWORD, "floor")
+    assert caught.value.field == "username"
+    assert caught.value.status == 422
+
+
+@pytest.mark.parametrize("secret", ["", "short", "1234567", "x" * 257])
+async def test_a_password_is_8_to_256_characters(accounts: Accounts, secret: str) -> None:
+    with pytest.raises(BadAccount) as caught:
+        await accounts.add("ann", secret, "floor")
+    assert caught.value.field == "secret"
+    await accounts.add("ann", "12345678", "floor")
+
+
+@pytest.mark.parametrize("secret", ["123", "123456789", "12a4", "abcd", " 1234", "１２３４"])
+async def test_a_pin_is_4_to_8_digits(accounts: Accounts, secret: str) -> None:
+    with pytest.raises(BadAccount) as caught:
+        await accounts.add("dee", secret, "dealer", 1, pin=True)
+    assert caught.value.field == "secret"
+
+
+@pytest.mark.parametrize("pin", ["1234", "12345678"])
+async def test_dealers_and_floor_may_use_pins(accounts: Accounts, pin: str) -> None:
+    await accounts.add("dee", pin, "dealer", 1, pin=True)
+    await accounts.add("flo", pin, "floor", pin=True)
+    assert (await accounts.sign_in("flo", pin, IP)).principal.role == "floor"
+
+
+async def test_the_director_signs_in_with_a_password_not_a_pin(accounts: Accounts) -> None:
+    with pytest.raises(BadAccount) as caught:
+        await accounts.add("dana", "12345678", "director", pin=True)
+    assert caught.value.field == "pin"
+
+
+@pytest.mark.parametrize(
+    ("role", "table"),
+    [("dealer", None), ("dealer", 0), ("floor", 3), ("director", 1), ("admin", None)],
+)
+async def test_only_a_dealer_has_a_table(accounts: Accounts, role: str, table: int | None) -> None:
+    with pytest.raises(BadAccount) as caught:
+        await accounts.add("x", PASSWORD, role, table)  # type: ignore[arg-type]
+    assert caught.value.field == ("role" if role == "admin" else "table")
+
+
+async def test_the_last_director_cannot_be_removed(accounts: Accounts) -> None:
+    await staffed(accounts)
+    with pytest.raises(BadAccount, match="only director"):
+        await accounts.remove("dana")
+    await accounts.add("second", PASSWORD, "director")
+    await accounts.remove("dana")
+    assert [a.username for a in await accounts.list()] == ["dee", "floyd", "second"]
+
+
+async def test_removing_or_changing_an_unknown_account_says_so(accounts: Accounts) -> None:
+    with pytest.raises(NoSuchAccount) as caught:
+        await accounts.remove("ghost")
+    assert caught.value.status == 404
+    with pytest.raises(NoSuchAccount):
+        await accounts.set_secret("ghost", PASSWORD)
+
+
+# Signing in ----------------------------------------------------------------------------------
+
+
+async def test_sign_in_gives_a_token_that_names_the_principal(accounts: Accounts) -> None:
+    await staffed(accounts)
+    session = await accounts.sign_in("DANA", PASSWORD, IP)
+    assert session.principal == Principal(username="dana", role="director", table=None)
+    assert len(session.token) >= 43
+    assert await accounts.principal(session.token) == session.principal
+    dealer = await accounts.sign_in("dee", "4321", IP)
+    assert await accounts.principal(dealer.token) == Principal(
+        username="dee", role="dealer", table=3
+    )
+
+
+async def test_wrong_secret_and_unknown_user_give_the_same_error(redis: aioredis.Redis) -> None:
+    hasher = CountingHasher()
+    accounts = Accounts(redis, hasher=hasher)
+    await accounts.add("dana", PASSWORD, "director")
+    with pytest.raises(BadCredentials) as wrong:
+        await accounts.sign_in("dana", "wrong password", IP)
+    with pytest.raises(BadCredentials) as unknown:
+        await accounts.sign_in("nobody", PASSWORD, IP)
+    with pytest.raises(BadCredentials) as malformed:
+        await accounts.sign_in("no body!", PASSWORD, IP)
+    assert str(wrong.value) == str(unknown.value) == str(malformed.value)
+    assert wrong.value.status == 401
+    # An unknown user costs one argon2 check too (against a dummy hash): comparable timing.
+    assert len(hasher.verified) == 3
+    assert all(h.startswith("$argon2id$") for h in hasher.verified)
+
+
+async def test_the_sixth_failed_attempt_for_a_username_is_refused(accounts: Accounts) -> None:
+    await staffed(accounts)
+    for i in range(5):
+        with pytest.raises(BadCredentials):
+            await accounts.sign_in("dana", "wrong password", f"198.51.100.{i}")
+    with pytest.raises(TooManyAttempts) as caught:
+        await accounts.sign_in("dana", "wrong password", "198.51.100.99")
+    assert 0 < caught.value.retry_after <= 300
+    assert caught.value.status == 429
+    assert str(caught.value.retry_after) in caught.value.message
+    # Locked: even the right password waits for the window to end.
+    with pytest.raises(TooManyAttempts):
+        await accounts.sign_in("dana", PASSWORD, "198.51.100.100")
+    # Another account is not locked.
+    await accounts.sign_in("floyd", "floor pass", "198.51.100.101")
+
+
+async def test_one_address_gets_ten_failures_across_usernames(accounts: Accounts) -> None:
+    await staffed(accounts)
+    for i in range(10):
+        with pytest.raises(BadCredentials):
+            await accounts.sign_in(f"guess{i}", "wrong password", IP)
+    with pytest.raises(TooManyAttempts) as caught:
+        await accounts.sign_in("dana", PASSWORD, IP)
+    assert 0 < caught.value.retry_after <= 300
+    await accounts.sign_in("dana", PASSWORD, "203.0.113.7")  # another address is fine
+
+
+async def test_a_success_resets_the_username_counter(accounts: Accounts) -> None:
+    await staffed(accounts)
+    for _ in range(4):
+        with pytest.raises(BadCredentials):
+            await accounts.sign_in("dana", "wrong password", IP)
+    await accounts.sign_in("dana", PASSWORD, IP)
+    for _ in range(5):
+        with pytest.raises(BadCredentials):
+            await accounts.sign_in("dana", "wrong password", "203.0.113.8")
+
+
+async def test_successes_do_not_count_against_the_address(accounts: Accounts) -> None:
+    await staffed(accounts)
+    for _ in range(30):  # a whole venue behind one NAT address signing in
+        await accounts.sign_in("floyd", "floor pass", IP)
+
+
+async def test_the_counters_expire_with_the_window(
+    accounts: Accounts, redis: aioredis.Redis
+) -> None:
+    with pytest.raises(BadCredentials):
+        await accounts.sign_in("dana", "wrong password", IP)
+    for key in (f"floor:signin:ip:{IP}", "floor:signin:user:dana"):
+        assert await redis.get(key) == b"1"
+        assert 0 < await redis.ttl(key) <= 300
+
+
+async def test_parallel_guesses_cannot_slip_past_the_limit(accounts: Accounts) -> None:
+    await staffed(accounts)
+    results = await asyncio.gather(
+        *(accounts.sign_in("dana", f"guess {i}", f"10.0.0.{i}") for i in range(20)),
+        return_exceptions=True,
+    )
+    kinds = [type(r) for r in results]
+    assert kinds.count(BadCredentials) == 5
+    assert kinds.count(TooManyAttempts) == 15
+
+
+async def test_a_lock_can_be_lifted_early(accounts: Accounts) -> None:
+    await staffed(accounts)
+    for _ in range(6):
+        with pytest.raises((BadCredentials, TooManyAttempts)):
+            await accounts.sign_in("dana", "wrong password", IP)
+    await accounts.clear_attempts(username="dana", client=IP)
+    await accounts.sign_in("dana", PASSWORD, IP)
+
+
+async def test_sign_in_rehashes_when_the_cost_changed(redis: aioredis.Redis) -> None:
+    await Accounts(redis, hasher=cheap_hasher()).add("dana", PASSWORD, "director")
+    stronger = PasswordHasher(time_cost=2, memory_cost=2048, parallelism=1)
+    await Accounts(redis, hasher=stronger).sign_in("dana", PASSWORD, IP)
+    raw = await redis.hget(STAFF, "dana")
+    assert raw is not None
+    assert b"$argon2id$v=19$m=2048,t=2,p=1$" in raw
+    await Accounts(redis, hasher=stronger).sign_in("dana", PASSWORD, IP)
+
+
+# Sessions ------------------------------------------------------------------------------------
+
+
+async def test_tokens_are_stored_only_as_their_sha256(
+    accounts: Accounts, redis: aioredis.Redis
+) -> None:
+    await staffed(accounts)
+    session = await accounts.sign_in("dana", PASSWORD, IP)
+    keys = [k async for k in redis.scan_iter("floor:session:*")]
+    digest = hashlib.sha256(session.token.encode()).hexdigest()
+    assert keys == [f"floor:session:{digest}".encode()]
+    for key in [k async for k in redis.scan_iter("*")]:
+        assert session.token.encode() not in key
+        if await redis.type(key) == b"string":
+            value = await redis.get(key)
+            assert isinstance(value, bytes)
+            assert session.token.encode() not in value
+
+
+async def test_a_session_lasts_twelve_hours_from_sign_in(
+    redis: aioredis.Redis,
+) -> None:
+    clock = Clock()
+    accounts = Accounts(redis, hasher=cheap_hasher(), clock=clock)
+    await staffed(accounts)
+    session = await accounts.sign_in("dana", PASSWORD, IP)
+    digest = hashlib.sha256(session.token.encode()).hexdigest()
+    assert SESSION_TTL == 12 * 3600
+    assert SESSION_TTL - 5 <= await redis.ttl(f"floor:session:{digest}") <= SESSION_TTL
+    assert session.expires_at == clock.now + SESSION_TTL
+    clock.now += SESSION_TTL - 1
+    assert await accounts.principal(session.token) is not None  # using it does not extend it
+    clock.now += 1
+    assert await accounts.principal(session.token) is None
+
+
+async def test_sign_out_ends_the_session(accounts: Accounts) -> None:
+    await staffed(accounts)
+    one = await accounts.sign_in("dana", PASSWORD, IP)
+    two = await accounts.sign_in("dana", PASSWORD, IP)
+    await accounts.sign_out(one.token)
+    assert await accounts.principal(one.token) is None
+    assert await accounts.principal(two.token) is not None
+    await accounts.sign_out(one.token)  # twice is fine
+
+
+async def test_removing_an_account_ends_its_sessions(accounts: Accounts) -> None:
+    await staffed(accounts)
+    floyd = [await accounts.sign_in("floyd", "floor pass", IP) for _ in range(3)]
+    dana = await accounts.sign_in("dana", PASSWORD, IP)
+    await accounts.remove("floyd")
+    for s in floyd:
+        assert await accounts.principal(s.token) is None
+    assert await accounts.principal(dana.token) is not None
+    with pytest.raises(BadCredentials):
+        await accounts.sign_in("floyd", "floor pass", IP)
+
+
+async def test_a_new_secret_ends_the_sessions_and_replaces_the_old(accounts: Accounts) -> None:
+    await staffed(accounts)
+    old = await accounts.sign_in("dee", "4321", IP)
+    account = await accounts.set_secret("dee", "new password")
+    assert account.pin is False
+    assert account.table == 3
+    assert await accounts.principal(old.token) is None
+    with pytest.raises(BadCredentials):
+        await accounts.sign_in("dee", "4321", IP)
+    assert (await accounts.sign_in("dee", "new password", IP)).principal.table == 3
+
+
+async def test_an_account_removed_during_sign_in_gets_no_session(
+    accounts: Accounts, redis: aioredis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await staffed(accounts)
+    await accounts.add("second", PASSWORD, "director")
+    verify = accounts._verify
+
+    async def verify_then_remove(hashed: str, secret: str) -> bool:
+        ok = await verify(hashed, secret)
+        await accounts.remove("floyd")  # the director, while floyd's check runs
+        return ok
+
+    monkeypatch.setattr(accounts, "_verify", verify_then_remove)
+    with pytest.raises(BadCredentials):
+        await accounts.sign_in("floyd", "floor pass", IP)
+    assert [k async for k in redis.scan_iter("floor:session:*")] == []
+
+
+@pytest.mark.parametrize("token", ["", "nonsense", "x" * 10_000])
+async def test_an_unknown_token_is_no_principal(accounts: Accounts, token: str) -> None:
+    assert await accounts.principal(token) is None
+    await accounts.sign_out(token)
+
+
+async def test_redis_failures_become_unavailable() -> None:
+    client = aioredis.from_url(f"redis://127.0.0.1:{free_port()}", socket_connect_timeout=0.5)
+    try:
+        accounts = Accounts(client, hasher=cheap_hasher())
+        with pytest.raises(Unavailable):
+            await accounts.sign_in("dana", PASSWORD, IP)
+        with pytest.raises(Unavailable):
+            await accounts.principal("some-token")
+        with pytest.raises(Unavailable):
+            await accounts.add("dana", PASSWORD, "director")
+    finally:
+        await client.aclose()
+
+
+# Signed-in principals and the permission check -----------------------------------------------
+
+
+async def test_a_signed_in_principal_is_authorized_by_role(accounts: Accounts) -> None:
+    await staffed(accounts)
+    director = (await accounts.sign_in("dana", PASSWORD, IP)).principal
+    floor = (await accounts.sign_in("floyd", "floor pass", IP)).principal
+    dealer = (await accounts.sign_in("dee", "4321", IP)).principal
+    authorize(director, cmd.StartFinal(), None)
+    require_director(director)
+    authorize(floor, cmd.Confirm(player="p1"), None)
+    authorize(dealer, cmd.Hand(table=3), None)
+    with pytest.raises(Forbidden):
+        authorize(dealer, cmd.Hand(table=4), None)
+    with pytest.raises(Forbidden):
+        authorize(floor, cmd.StartFinal(), None)
+    with pytest.raises(Forbidden):
+        require_director(floor)
+    with pytest.raises(Forbidden):
+        authorize(PUBLIC, cmd.Hand(table=3), None)
+
+
+async def test_sign_out_all_ends_every_session_of_one_account(accounts: Accounts) -> None:
+    await staffed(accounts)
+    floyd = [await accounts.sign_in("floyd", "floor pass", IP) for _ in range(3)]
+    dana = await accounts.sign_in("dana", PASSWORD, IP)
+    assert await accounts.sign_out_all("FLOYD") == 3
+    assert [await accounts.principal(s.token) for s in floyd] == [None, None, None]
+    assert await accounts.principal(dana.token) is not None
+    assert await accounts.sign_out_all("floyd") == 0

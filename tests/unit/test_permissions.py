@@ -1,0 +1,242 @@
+"""Who may send which command, and which origins may change state: no Redis needed."""
+
+from __future__ import annotations
+
+import typing
+
+import msgspec
+import pytest
+
+from floor.engine import commands as cmd
+from floor.engine.events import PlayerBusted, TableSetUp, TournamentCreated
+from floor.engine.rules import Rules
+from floor.engine.state import Tournament
+from floor.server.auth import PUBLIC, Forbidden, Principal, authorize, origin_allowed
+
+DIRECTOR = Principal(username="dana", role="director", table=None)
+FLOOR = Principal(username="floyd", role="floor", table=None)
+DEALER = Principal(username="dee", role="dealer", table=3)
+
+#: One of every command, at table 3 where a table is named.
+EXAMPLES: dict[type[typing.Any], cmd.Command] = {
+    cmd.Register: cmd.Register(name="Ann"),
+    cmd.DrawSeats: cmd.DrawSeats(),
+    cmd.OpenTable: cmd.OpenTable(table=9),
+    cmd.Bust: cmd.Bust(table=3, seat=2),
+    cmd.UndoBust: cmd.UndoBust(player="T3S2", reason="wrong player"),
+    cmd.Hand: cmd.Hand(table=3),
+    cmd.Button: cmd.Button(table=3, seat=1),
+    cmd.Confirm: cmd.Confirm(player="T3S1"),
+    cmd.ConfirmAll: cmd.ConfirmAll(reason="balance"),
+    cmd.Cancel: cmd.Cancel(player="T3S1"),
+    cmd.WaiveHalt: cmd.WaiveHalt(table=3),
+    cmd.BreakTable: cmd.BreakTable(table=3),
+    cmd.StartFinal: cmd.StartFinal(),
+    cmd.LockSeat: cmd.LockSeat(player="T3S1"),
+    cmd.CorrectSeat: cmd.CorrectSeat(player="T3S1", table=3, seat=5),
+    cmd.SetGame: cmd.SetGame(game="holdem"),
+    cmd.SetStack: cmd.SetStack(player="T3S1", stack=1000),
+    cmd.ClockStart: cmd.ClockStart(),
+    cmd.ClockPause: cmd.ClockPause(),
+    cmd.ClockResume: cmd.ClockResume(),
+    cmd.ClockAdjust: cmd.ClockAdjust(seconds=60),
+    cmd.ClockLevel: cmd.ClockLevel(step=1),
+    cmd.Tick: cmd.Tick(),
+    cmd.CallTime: cmd.CallTime(table=3, seat=1),
+    cmd.EndTimeCall: cmd.EndTimeCall(table=3, seat=1),
+}
+
+FLOOR_MAY = {
+    cmd.Bust,
+    cmd.UndoBust,
+    cmd.Hand,
+    cmd.Button,
+    cmd.Confirm,
+    cmd.ConfirmAll,
+    cmd.Cancel,
+    cmd.CallTime,
+    cmd.EndTimeCall,
+    cmd.CorrectSeat,
+    cmd.LockSeat,
+    cmd.Register,
+    cmd.SetStack,
+}
+DEALER_MAY = {cmd.Hand, cmd.Button, cmd.Bust}
+
+
+def tournament() -> Tournament:
+    """Table 3 with players in seats 1-4 (T3S1...), table 4 with seats 1-4 (T4S1...)."""
+    rules = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
+    t = Tournament.create(TournamentCreated(id="t", name="test", rules=rules))
+    for n in (3, 4):
+        t.apply(TableSetUp(table=n, seats=9, occupants={s: f"T{n}S{s}" for s in range(1, 5)}))
+    return t
+
+
+def test_every_command_has_an_example() -> None:
+    assert set(EXAMPLES) == set(typing.get_args(cmd.Command))
+
+
+def expected(principal: Principal, kind: type[typing.Any]) -> bool:
+    if kind is cmd.Tick:
+        return False
+    return {
+        "director": True,
+        "floor": kind in FLOOR_MAY,
+        "dealer": kind in DEALER_MAY,
+        "public": False,
+    }[principal.role]
+
+
+@pytest.mark.parametrize("principal", [DIRECTOR, FLOOR, DEALER, PUBLIC], ids=lambda p: p.role)
+@pytest.mark.parametrize("kind", list(EXAMPLES), ids=lambda k: k.__name__)
+def test_the_permission_matrix(principal: Principal, kind: type[typing.Any]) -> None:
+    command = EXAMPLES[kind]
+    if expected(principal, kind):
+        authorize(principal, command, tournament())
+    else:
+        with pytest.raises(Forbidden) as caught:
+            authorize(principal, command, tournament())
+        assert caught.value.status == 403
+        assert caught.value.code == "forbidden"
+
+
+def test_nobody_sends_the_clock_tick_not_even_the_director() -> None:
+    for principal in (DIRECTOR, FLOOR, DEALER, PUBLIC):
+        with pytest.raises(Forbidden, match="tick"):
+            authorize(principal, cmd.Tick(), None)
+
+
+def test_the_refusal_says_what_the_role_may_do() -> None:
+    with pytest.raises(Forbidden, match=r"floor staff may bust players.*break_table"):
+        authorize(FLOOR, cmd.BreakTable(table=3), None)
+    with pytest.raises(Forbidden, match=r"own table \(3\)"):
+        authorize(DEALER, cmd.Confirm(player="T3S1"), None)
+    with pytest.raises(Forbidden, match="read-only"):
+        authorize(PUBLIC, cmd.Hand(table=3), None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [cmd.Hand(table=4), cmd.Button(table=4, seat=1), cmd.Bust(table=4, seat=1)],
+    ids=["hand", "button", "bust"],
+)
+def test_a_dealer_is_refused_at_another_table(command: cmd.Command) -> None:
+    with pytest.raises(Forbidden, match="table 4 is not yours") as caught:
+        authorize(DEALER, command, tournament())
+    assert caught.value.field == "table"
+    authorize(FLOOR, command, tournament())
+
+
+def test_a_dealer_busts_a_named_player_at_their_own_table_only() -> None:
+    t = tournament()
+    authorize(DEALER, cmd.Bust(player="T3S2"), t)
+    with pytest.raises(Forbidden, match="T4S2 is not at your table 3") as caught:
+        authorize(DEALER, cmd.Bust(player="T4S2"), t)
+    assert caught.value.field == "player"
+
+
+def test_a_dealer_naming_an_unknown_player_is_refused_as_not_their_business() -> None:
+    with pytest.raises(Forbidden, match="ghost is not at your table 3"):
+        authorize(DEALER, cmd.Bust(player="ghost"), tournament())
+
+
+def test_a_dealer_naming_a_player_without_the_tournament_is_refused() -> None:
+    with pytest.raises(Forbidden):
+        authorize(DEALER, cmd.Bust(player="T3S2"), None)
+
+
+def test_a_dealer_naming_a_player_and_another_table_is_refused() -> None:
+    with pytest.raises(Forbidden, match="table 4"):
+        authorize(DEALER, cmd.Bust(player="T3S2", table=4, seat=2), tournament())
+
+
+def test_a_dealer_must_name_a_seat_or_a_player() -> None:
+    with pytest.raises(Forbidden, match="name the seat"):
+        authorize(DEALER, cmd.Bust(), tournament())
+
+
+def test_a_second_tap_on_a_bust_at_the_dealers_table_reaches_the_engine() -> None:
+    t = tournament()
+    t.apply(PlayerBusted(player="T3S2", table=3, seat=2, hand=0, place=8))
+    authorize(DEALER, cmd.Bust(player="T3S2"), t)  # the engine answers "already out"
+    t.apply(PlayerBusted(player="T4S2", table=4, seat=2, hand=0, place=7))
+    with pytest.raises(Forbidden):
+        authorize(DEALER, cmd.Bust(player="T4S2"), t)
+
+
+def test_a_dealer_account_without_a_table_may_do_nothing() -> None:
+    tableless = Principal(username="dee", role="dealer", table=None)
+    with pytest.raises(Forbidden, match="no table"):
+        authorize(tableless, cmd.Hand(table=3), None)
+
+
+# Origins -------------------------------------------------------------------------------------
+
+ALLOWED = ("https://display.example.org", "http://localhost:5173/")
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "ok"),
+    [
+        # Non-browser clients send no Origin.
+        (None, "floor.example.org", True),
+        (None, None, True),
+        # The page's own origin: same host and port.
+        ("https://floor.example.org", "floor.example.org", True),
+        ("http://floor.example.org", "floor.example.org", True),
+        ("HTTPS://Floor.Example.ORG", "floor.example.org", True),
+        ("https://floor.example.org:443", "floor.example.org", True),
+        ("http://127.0.0.1:8000", "127.0.0.1:8000", True),
+        ("http://[::1]:8000", "[::1]:8000", True),
+        ("https://floor.example.org:8443", "floor.example.org:8443", True),
+        # Another host, another port.
+        ("https://evil.example.com", "floor.example.org", False),
+        ("https://floor.example.org.evil.com", "floor.example.org", False),
+        ("http://127.0.0.1:9000", "127.0.0.1:8000", False),
+        ("https://floor.example.org:8443", "floor.example.org", False),
+        ("https://floor.example.org", "floor.example.org:8443", False),
+        ("https://floor.example.org", None, False),
+        # Not an origin at all.
+        ("null", "floor.example.org", False),
+        ("", "floor.example.org", False),
+        ("file://", "floor.example.org", False),
+        ("chrome-extension://abc", "abc", False),
+        ("https://floor.example.org/path", "floor.example.org", False),
+        ("https://user@floor.example.org", "floor.example.org", False),
+        ("https://floor.example.org:99999", "floor.example.org", False),
+        ("https://floor.example.org", "floor.example.org:bad", False),
+        # Configured origins, compared whole (scheme included).
+        ("https://display.example.org", "floor.example.org", True),
+        ("https://display.example.org:443", "floor.example.org", True),
+        ("http://display.example.org", "floor.example.org", False),
+        ("http://localhost:5173", "127.0.0.1:8000", True),
+        ("https://localhost:5173", "127.0.0.1:8000", False),
+    ],
+)
+def test_origin_allowed(origin: str | None, host: str | None, ok: bool) -> None:
+    assert origin_allowed(origin, host, ALLOWED) is ok
+
+
+def test_no_origin_is_allowed_without_configuration() -> None:
+    assert origin_allowed("https://display.example.org", "floor.example.org", ()) is False
+
+
+def test_every_auth_error_names_its_code_and_http_status() -> None:
+    from floor.engine.errors import FloorError
+    from floor.server import auth
+
+    statuses = {
+        auth.BadCredentials: ("bad_credentials", 401),
+        auth.SignedOut: ("signed_out", 401),
+        auth.TooManyAttempts: ("too_many_attempts", 429),
+        auth.Forbidden: ("forbidden", 403),
+        auth.AccountExists: ("account_exists", 409),
+        auth.NoSuchAccount: ("no_such_account", 404),
+        auth.BadAccount: ("bad_account", 422),
+    }
+    assert set(statuses) == set(auth.AuthError.__subclasses__())
+    for error, (code, status) in statuses.items():
+        assert issubclass(error, FloorError)
+        assert (error.code, error.status) == (code, status)
+    assert auth.TooManyAttempts(42).retry_after == 42
