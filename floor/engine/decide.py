@@ -164,7 +164,7 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
         events.append(TableOpened(table=number, seats=s.rules.seats))
         fresh = Table(number=number, seats=s.rules.seats)
         spot = Spot(number, seat_at_new_table(t, fresh, probe, rng))
-    events.append(PlayerSeated(player=pid, table=spot.table, seat=spot.seat))
+    events.append(PlayerSeated(player=pid, table=spot.table, seat=spot.seat, at=now))
     return events
 
 
@@ -227,7 +227,7 @@ def _draw_seats(t: Tournament, c: DrawSeats, now: float, rng: random.Random) -> 
             raise NotAllowed(f"table {n} is not free for the draw", field="tables")
         tables.append(table)
     draw = draw_initial(t, waiting, tables, rng)
-    events.append(SeatsDrawn(seats=tuple(draw)))
+    events.append(SeatsDrawn(seats=tuple(draw), at=now))
     return events
 
 
@@ -284,7 +284,7 @@ def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> li
         raise BadSeat(
             f"table {table.number} seat {record.seat} is now taken by {taken}", field="player"
         )
-    return [BustUndone(player=p.id, table=table.number, seat=record.seat, reason=c.reason)]
+    return [BustUndone(player=p.id, table=table.number, seat=record.seat, reason=c.reason, at=now)]
 
 
 # Hands and buttons ----------------------------------------------------------------------------

@@ -83,6 +83,7 @@ class SeatsDrawn(_Event, frozen=True, tag="seats_drawn"):
     """The initial random draw (TDA 2024 rule 7), recorded so it can be shown and replayed."""
 
     seats: tuple[Seated, ...]
+    at: float = 0.0
 
 
 class PlayerSeated(_Event, frozen=True, tag="player_seated"):
@@ -91,6 +92,7 @@ class PlayerSeated(_Event, frozen=True, tag="player_seated"):
     player: PlayerId
     table: TableNo
     seat: SeatNo
+    at: float = 0.0
 
 
 # Play --------------------------------------------------------------------------------------
@@ -103,6 +105,7 @@ class PlayerBusted(_Event, frozen=True, tag="player_busted"):
     #: The table's hand number when the player busted: the bust can be undone until the next.
     hand: int
     place: int
+    at: float = 0.0
 
 
 class BustUndone(_Event, frozen=True, tag="bust_undone"):
@@ -110,6 +113,7 @@ class BustUndone(_Event, frozen=True, tag="bust_undone"):
     table: TableNo
     seat: SeatNo
     reason: str
+    at: float = 0.0
 
 
 class HandStarted(_Event, frozen=True, tag="hand_started"):

@@ -134,6 +134,22 @@ class TimeCall(msgspec.Struct, kw_only=True):
     ends_at: float
 
 
+class FieldPoint(msgspec.Struct, array_like=True, frozen=True):
+    """Players left at an instant (a chart point): ``[at, players_left]``."""
+
+    at: float
+    players_left: int
+
+
+class LevelPoint(msgspec.Struct, array_like=True, frozen=True):
+    """The field when a level began: ``[level, at, players_left, entries]``."""
+
+    level: int
+    at: float
+    players_left: int
+    entries: int
+
+
 class TournamentState(msgspec.Struct, kw_only=True):
     id: str
     name: str
@@ -155,6 +171,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
     drawn: bool = False
     busted: int = 0
     entries: int = 0
+    #: For the charts: players left after every change, and the field at each level start.
+    field_history: list[FieldPoint] = msgspec.field(default_factory=list)
+    level_history: list[LevelPoint] = msgspec.field(default_factory=list)
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -471,9 +490,18 @@ class Tournament:
         for s in e.seats:
             self._sit(self.state.players[s.player], self.state.tables[s.table], s.seat)
         self.state.drawn = True
+        self._field_point(e.at)
+
+    def _field_point(self, at: float) -> None:
+        self.state.field_history.append(FieldPoint(at, self.active))
+
+    def _level_point(self, level: int, at: float) -> None:
+        s = self.state
+        s.level_history.append(LevelPoint(level, at, self.active, s.entries))
 
     def _player_seated(self, e: PlayerSeated) -> None:
         self._sit(self.state.players[e.player], self.state.tables[e.table], e.seat)
+        self._field_point(e.at)
 
     def _player_busted(self, e: PlayerBusted) -> None:
         p = self.state.players[e.player]
@@ -483,6 +511,7 @@ class Tournament:
         p.stack = 0
         self.state.draws.pop(p.id, None)
         self.state.busted += 1
+        self._field_point(e.at)
 
     def _bust_undone(self, e: BustUndone) -> None:
         p = self.state.players[e.player]
@@ -497,6 +526,7 @@ class Tournament:
                     other.bust.place += 1
         self._sit(p, self.state.tables[e.table], e.seat)
         self.state.busted -= 1
+        self._field_point(e.at)
 
     def _hand_started(self, e: HandStarted) -> None:
         table = self.state.tables[e.table]
@@ -577,6 +607,7 @@ class Tournament:
         c.level = e.level
         c.ends_at = e.ends_at
         c.remaining = e.ends_at - e.at
+        self._level_point(e.level, e.at)
 
     def _clock_paused(self, e: ClockPaused) -> None:
         c = self.state.clock
@@ -600,6 +631,7 @@ class Tournament:
         c.level = e.level
         c.ends_at = e.ends_at
         c.remaining = e.remaining
+        self._level_point(e.level, e.at)
         structure = self.state.structure
         if structure is not None and self.state.rules.game == "mixed":
             from .rules import Level
