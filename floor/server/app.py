@@ -25,7 +25,6 @@ from .. import config as configs
 from ..engine import commands
 from ..engine.errors import ConfigError, FloorError
 from ..engine.rules import Rules, Structure
-from ..protocol import EventsOut
 from ..store.connection import connect
 from ..store.keys import check_command_id, check_tournament_id
 from ..store.store import Outcome, Store, Unavailable
@@ -447,9 +446,13 @@ async def metrics(request: Request) -> Response:
 
 async def schema(request: Request) -> Response:
     """JSON Schema of every request body and every websocket message."""
-    from .websocket import ServerMessage
+    from ..protocol import EventsIn
+    from .hub import Heartbeat
+    from .websocket import ErrorMessage as WsError
+    from .websocket import Hello, Pong, Result
 
-    (command, envelope, new, staff, signin, client, server, batch), components = (
+    server_messages = Hello | views.SnapshotOut | EventsIn | Heartbeat | Result | Pong | WsError
+    (command, envelope, new, staff, signin, client, server), components = (
         msgspec.json.schema_components(
             [
                 commands.Command,
@@ -458,8 +461,7 @@ async def schema(request: Request) -> Response:
                 NewStaff,
                 SignIn,
                 ClientMessage,
-                ServerMessage,
-                EventsOut,
+                server_messages,
             ],
             ref_template="#/$defs/{name}",
         )
@@ -475,7 +477,7 @@ async def schema(request: Request) -> Response:
                 "new_staff": staff,
                 "sign_in": signin,
             },
-            "websocket": {"client_to_server": client, "server_to_client": server, "events": batch},
+            "websocket": {"client_to_server": client, "server_to_client": server},
             "$defs": components,
         }
     )

@@ -46,6 +46,7 @@ STATUS = {
 
 _encoder = msgspec.json.Encoder()
 _KEYS = field_names(*commands.Command.__args__)
+_COMMAND_TAGS = [str(c.__struct_config__.tag) for c in commands.Command.__args__]
 
 
 class BadRequest(FloorError):
@@ -105,6 +106,8 @@ def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
         except msgspec.DecodeError:
             raw = None
         field, problem = explain(str(e), raw, keys)
+        if field.endswith("type") and problem.startswith("Invalid value"):
+            problem += "; the command types are " + ", ".join(sorted(_COMMAND_TAGS))
         raise BadRequest(problem, code="invalid", field=field or None) from None
     except msgspec.DecodeError as e:
         raise BadRequest(f"the body is not valid JSON: {e}", code="malformed") from None

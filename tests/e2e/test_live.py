@@ -1,0 +1,277 @@
+"""The live server end to end: real processes, the embedded Valkey, real websocket clients."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from tests.e2e.conftest import Api, ServerProcess, sign_in
+from tests.e2e.screens import Screen, state_json
+
+
+def seq_of(api: Api, tid: str) -> int:
+    return int(api.state(tid)["seq"])  # type: ignore[call-overload]
+
+
+async def test_a_bust_out_reaches_every_subscribed_client_with_consecutive_numbers(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("fanout", 40)
+    url = servers[0].ws + "/ws/t/fanout"
+    screens = [await Screen.open(url) for _ in range(25)]
+    for s in screens:
+        s.take(await s.receive())
+    start = screens[0].seq
+    for pid in ("P1", "P2", "P3", "P4", "P5"):
+        director.ok("fanout", {"type": "bust", "player": pid})
+    end = seq_of(director, "fanout")
+    assert end > start
+    for s in screens:
+        await s.until(end)
+        assert s.seqs == list(range(start + 1, end + 1))
+        assert s.t is not None
+        assert state_json(s.t) == director.state("fanout")["state"]
+    for s in screens:
+        await s.close()
+
+
+async def test_a_client_that_misses_events_and_reconnects_ends_with_the_servers_state(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("catchup", 40)
+    url = servers[0].ws + "/ws/t/catchup"
+    screen = await Screen.open(url)
+    screen.take(await screen.receive())
+    held, seq = screen.t, screen.seq
+    await screen.close()
+    for pid in ("P7", "P8", "P9", "P10", "P11", "P12"):
+        director.ok("catchup", {"type": "bust", "player": pid})
+    director.ok("catchup", {"type": "register", "name": "Late Entry", "player": "L1"})
+    back = await Screen.open(url, since=seq)
+    back.t, back.seq = held, seq
+    await back.until(seq_of(director, "catchup"))
+    assert back.batches[0]["from"] == seq + 1  # exactly what it missed, no snapshot
+    assert back.t is not None
+    assert state_json(back.t) == director.state("catchup")["state"]
+    await back.close()
+
+
+async def test_a_reconnect_from_too_long_ago_gets_a_fresh_snapshot(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("stale", 20)
+    screen = await Screen.open(servers[0].ws + "/ws/t/stale", since=10**9)
+    first = await screen.receive()
+    assert first["type"] == "snapshot"
+    assert first["seq"] == seq_of(director, "stale")
+    await screen.close()
+
+
+async def test_a_command_on_one_server_reaches_clients_of_the_other(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("twoproc", 30)
+    other = await Screen.open(servers[1].ws + "/ws/t/twoproc")
+    other.take(await other.receive())
+    director.ok("twoproc", {"type": "bust", "player": "P3"})
+    await other.until(seq_of(director, "twoproc"))
+    busted = [
+        e["event"]
+        for b in other.batches
+        for e in b["events"]
+        if e["event"]["type"] == "player_busted"
+    ]
+    assert [e["player"] for e in busted] == ["P3"]
+    await other.close()
+
+
+async def test_the_public_cannot_change_anything_and_a_dealer_only_their_own_table(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("roles", 20)
+    t = director.state("roles")["state"]
+    tables = t["tables"]  # type: ignore[index]
+    at_other = next(p for p in t["players"].values() if p["table"] != 1)  # type: ignore[index,union-attr]
+    public = Api(servers[0], {})
+    before = seq_of(director, "roles")
+    r = public.command("roles", {"type": "bust", "player": "P1"})
+    assert r.status_code == 403
+    assert "read-only" in r.json()["error"]["message"]
+    dealer = Api(servers[0], sign_in(servers[0], "dana", "4321"))
+    r = dealer.command("roles", {"type": "bust", "player": at_other["id"]})
+    assert r.status_code == 403
+    r = dealer.command("roles", {"type": "hand", "table": 2})
+    assert r.status_code == 403
+    assert seq_of(director, "roles") == before
+    seat = next(iter(tables["1"]["occupants"]))  # type: ignore[index]
+    r = dealer.command("roles", {"type": "button", "table": 1, "seat": int(seat)})
+    assert r.status_code == 200, r.text
+    screen = await Screen.open(servers[0].ws + "/ws/t/roles")
+    screen.take(await screen.receive())
+    await screen.ws.send(
+        json.dumps({"type": "command", "id": "pub-1", "command": {"type": "hand", "table": 1}})
+    )
+    result = await screen.receive()
+    assert result["type"] == "result"
+    assert result["outcome"]["error"]["code"] == "forbidden"
+    await screen.close()
+    public.client.close()
+    dealer.client.close()
+
+
+BAD_INPUTS = [
+    ("not json", b'{"id": "x", "command":', 400, None),
+    ("unknown field", {"id": "b1", "command": {"type": "bust", "playr": "P1"}}, 422, "command"),
+    ("wrong type", {"id": "b2", "command": {"type": "hand", "table": "one"}}, 422, "command.table"),
+    ("unknown command", {"id": "b3", "command": {"type": "deal_me_aces"}}, 422, "command.type"),
+    (
+        "unknown player",
+        {"id": "b4", "command": {"type": "bust", "player": "nobody"}},
+        404,
+        "player",
+    ),
+    ("unknown table", {"id": "b5", "command": {"type": "hand", "table": 99}}, 404, "table"),
+    (
+        "refused by the rules",
+        {"id": "b6", "command": {"type": "confirm", "player": "P1"}},
+        409,
+        "player",
+    ),
+    (
+        "seat that does not exist",
+        {"id": "b7", "command": {"type": "bust", "table": 1, "seat": 12}},
+        409,
+        "seat",
+    ),
+    (
+        "bad command id",
+        {"id": "no spaces allowed", "command": {"type": "bust", "player": "P1"}},
+        422,
+        "command_id",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "body", "status", "field"), BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS]
+)
+def test_bad_input_gets_a_4xx_naming_the_problem_and_changes_nothing(
+    servers: list[ServerProcess],
+    director: Api,
+    name: str,
+    body: object,
+    status: int,
+    field: str | None,
+) -> None:
+    tid = "badinput"
+    try:
+        director.state(tid)
+    except AssertionError:
+        director.create(tid, 20)
+    before = director.state(tid)
+    if isinstance(body, bytes):
+        r = director.client.post(
+            f"/api/t/{tid}/commands", content=body, headers={"content-type": "application/json"}
+        )
+    else:
+        r = director.client.post(f"/api/t/{tid}/commands", json=body)
+    assert r.status_code == status, r.text
+    error = r.json()["error"]
+    assert error["message"]
+    if field is not None:
+        assert error["field"] == field, error
+    assert director.state(tid) == before
+
+
+def test_a_body_that_is_too_large_is_refused_with_413(director: Api) -> None:
+    r = director.client.post(
+        "/api/t/anything/commands",
+        content=b"x" * 200_000,
+        headers={"content-type": "application/json"},
+    )
+    assert r.status_code == 413
+
+
+def test_an_unknown_tournament_is_404(director: Api) -> None:
+    r = director.command("no-such-event", {"type": "bust", "player": "P1"})
+    assert r.status_code == 404
+    assert "there is no tournament no-such-event" in r.json()["error"]["message"]
+
+
+async def test_a_websocket_from_a_foreign_origin_is_refused(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("origin", 10)
+    with pytest.raises((InvalidStatus, ConnectionClosed)):
+        screen = await Screen.open(servers[0].ws + "/ws/t/origin", origin="http://evil.example")  # type: ignore[arg-type]
+        await screen.receive()
+
+
+def test_the_schema_describes_every_command_and_message(servers: list[ServerProcess]) -> None:
+    schema = httpx.get(servers[0].base + "/api/schema").json()
+    text = json.dumps(schema)
+    for kind in ("bust", "confirm", "clock_start", "call_time", "resync", "snapshot"):
+        assert f'"{kind}"' in text
+
+
+def test_health_and_metrics_are_served(servers: list[ServerProcess]) -> None:
+    health = httpx.get(servers[0].base + "/healthz").json()
+    assert health["ok"] is True
+    metrics = httpx.get(servers[0].base + "/metrics").text
+    assert "floor_commands_total" in metrics
+    assert "floor_fanout_seconds_bucket" in metrics
+
+
+async def test_the_clock_changes_level_by_itself_also_after_its_driver_is_killed(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    structure = {
+        "name": "quick",
+        "starting_stack": 1000,
+        "chips": [25, 100],
+        "levels": [
+            {"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 0.05},
+            {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 0.1},
+            {"type": "level", "small_blind": 100, "big_blind": 200, "minutes": 0.1},
+            {"type": "level", "small_blind": 200, "big_blind": 400, "minutes": 5},
+        ],
+    }
+    r = director.client.post(
+        "/api/tournaments",
+        json={"id": "clock", "name": "clock", "rules": "tda-2024", "structure": structure},
+    )
+    assert r.status_code == 201, r.text
+    watchers = [await Screen.open(s.ws + "/ws/t/clock") for s in servers]
+    for w in watchers:
+        w.take(await w.receive())
+    try:
+        holders = [s for s in servers if httpx.get(s.base + "/healthz").json()["clock_lease"]]
+        assert len(holders) == 1
+        director.ok("clock", {"type": "clock_start"})
+        started = time.time()
+        first = await watchers[0].until_event("level_changed", timeout=10, level=1)
+        ends = director.state("clock")["state"]["clock"]  # type: ignore[index]
+        assert first["event"]["level"] == 1
+        assert first["event"]["by"] == "clock"
+        assert abs(first["event"]["at"] - (started + 3.0)) < 1.0
+        # Kill whichever process drives the clock now; another takes over within the lease.
+        holder = next(s for s in servers if httpx.get(s.base + "/healthz").json()["clock_lease"])
+        holder.kill()
+        survivor = watchers[1] if holder is servers[0] else watchers[0]
+        second = await survivor.until_event("level_changed", timeout=15, level=2)
+        assert second["event"]["level"] == 2
+        # Timed from the end of level 1, not from the moment the new driver took over.
+        assert second["event"]["at"] == pytest.approx(first["event"]["ends_at"])
+        assert ends["level"] >= 1
+    finally:
+        for w in watchers:
+            await w.close()
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is not None:
+                s.start()
+        await asyncio.sleep(0)
