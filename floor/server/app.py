@@ -28,7 +28,7 @@ from ..engine.rules import Rules, Structure
 from ..store.connection import connect
 from ..store.keys import check_command_id, check_tournament_id
 from ..store.store import Outcome, Store, Unavailable
-from . import auth, edges, views
+from . import auth, edges, tools, views
 from .clockdriver import ClockDriver
 from .edges import BadRequest, decode, error_response, for_error, json_response, read_body
 from .hub import Hub
@@ -557,6 +557,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/floor/{tid}", _page("floor")),
         Route("/player/{tid}", _page("player")),
         Route("/director", _page("director")),
+        *tools.routes,
     ]
     if WEB.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB), name="static"))
