@@ -73,6 +73,55 @@ def _user_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_store(work: object) -> int:
+    """Run ``work(store)`` against the configured Redis; FloorErrors exit with status 2."""
+    import asyncio
+
+    from .engine.errors import FloorError
+    from .serve import redis_for_tools
+    from .store.connection import connect
+    from .store.store import Store
+
+    url, server = redis_for_tools()
+
+    async def run() -> None:
+        redis = connect(url)
+        try:
+            await work(Store(redis))  # type: ignore[operator]
+        finally:
+            await redis.aclose()
+
+    try:
+        asyncio.run(run())
+    except FloorError as e:
+        print(f"floor: {e}", file=sys.stderr)
+        return 2
+    finally:
+        if server is not None:
+            server.stop()
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .backup import export
+
+    async def work(store: object) -> None:
+        n = await export(store, args.tournament, Path(args.file))  # type: ignore[arg-type]
+        print(f"exported {args.tournament}: {n} events to {args.file}")
+
+    return _with_store(work)
+
+
+def _import(args: argparse.Namespace) -> int:
+    from .backup import import_
+
+    async def work(store: object) -> None:
+        tid, n = await import_(store, Path(args.file), args.new_id)  # type: ignore[arg-type]
+        print(f"imported {tid}: {n} events from {args.file}")
+
+    return _with_store(work)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="floor", description="Live floor management for poker tournaments."
@@ -112,6 +161,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds scale of the simulated floor (lower is faster)",
     )
     p.set_defaults(func=_demo)
+
+    p = sub.add_parser("export", help="write a tournament's log and state to a file")
+    p.add_argument("tournament")
+    p.add_argument("file")
+    p.set_defaults(func=_export)
+    p = sub.add_parser("import", help="load an exported tournament into this server")
+    p.add_argument("file")
+    p.add_argument("--as", dest="new_id", default=None, help="import under another id")
+    p.set_defaults(func=_import)
 
     p = sub.add_parser("user", help="staff accounts")
     users = p.add_subparsers(dest="user_command", required=True, metavar="ACTION")

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 import msgspec
 import redis.asyncio as aioredis
@@ -23,6 +23,7 @@ import redis.exceptions as rex
 
 from ..engine.state import Tournament
 from ..protocol import batch_header, encode_derived, events_message
+from ..store.connection import is_cluster
 from ..store.keys import Keys
 from ..store.store import Store
 from . import views
@@ -76,7 +77,8 @@ class Hub:
         self.clock = clock
         self._subs: dict[str, set[Subscriber]] = {}
         self._channels: dict[str, str] = {}
-        self._pubsub = redis.pubsub()
+        self._pubsub: Any = redis.pubsub()
+        self._cluster = is_cluster(redis)
         self._tasks: list[asyncio.Task[None]] = []
         self._wake = asyncio.Event()
         self._snapshots: dict[str, tuple[int, bytes]] = {}
@@ -96,7 +98,7 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()
 
     @property
     def clients(self) -> int:
@@ -229,7 +231,7 @@ class Hub:
                 await self._wake.wait()
                 continue
             try:
-                msg = await self._pubsub.get_message(timeout=1.0)
+                msg = await self._next_message()
                 backoff = 0.05
             except (rex.ConnectionError, rex.TimeoutError, OSError) as e:
                 log.warning("pub/sub connection lost, reconnecting", extra={"error": str(e)})
@@ -241,10 +243,18 @@ class Hub:
                 continue
             await self._on_batch(msg["data"])
 
+    async def _next_message(self) -> dict[str, Any] | None:
+        if self._cluster:
+            # A cluster keeps one pub/sub connection per shard; this reads from all of them.
+            msg: dict[str, Any] | None = await self._pubsub.get_sharded_message(timeout=1.0)
+        else:
+            msg = await self._pubsub.get_message(timeout=1.0)
+        return msg
+
     async def _resubscribe(self) -> None:
         """After losing pub/sub, batches may have been missed: catch every screen up."""
         with contextlib.suppress(rex.RedisError, OSError):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()
         self._pubsub = self.redis.pubsub()
         channels = list(self._channels.values())
         try:

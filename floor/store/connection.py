@@ -4,18 +4,54 @@ A floor must say at once that it cannot write (the phones show the command as no
 resend it with the same command id), rather than hang: so connecting times out after a
 second, and each call after a few. Between calls redis-py reconnects by itself; the retry
 policy spaces the attempts out exponentially so a restarting server is not hammered.
+
+Three shapes of deployment, by the URL's scheme:
+
+- ``redis://``, ``rediss://``, ``unix://``: one server (the embedded Valkey, or yours).
+- ``redis+cluster://host:port[,host:port...]``: a Redis Cluster or Valkey cluster. Every key
+  of a tournament carries the hash tag ``{id}``, so its commands and its pub/sub channel
+  live on one shard.
+- ``redis+sentinel://host:port[,host:port...]/service``: a primary watched by Sentinel;
+  after a failover the client finds the new primary.
 """
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 CONNECT_TIMEOUT = 1.0
 CALL_TIMEOUT = 5.0
+
+#: What every client floor makes is: either kind answers the same commands.
+Client = aioredis.Redis
+
+
+def _common(connect_timeout: float, call_timeout: float, retries: int) -> dict[str, Any]:
+    return {
+        "socket_connect_timeout": connect_timeout,
+        "socket_timeout": call_timeout,
+        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), retries),
+        "retry_on_error": [RedisConnectionError, RedisTimeoutError],
+    }
+
+
+def _hosts(netloc: str, default_port: int) -> list[tuple[str, int]]:
+    out = []
+    for part in netloc.rpartition("@")[2].split(","):
+        host, _, port = part.strip().rpartition(":")
+        if not host:
+            host, port = port, ""
+        out.append((host or "127.0.0.1", int(port) if port else default_port))
+    return out
 
 
 def connect(
@@ -24,17 +60,33 @@ def connect(
     connect_timeout: float = CONNECT_TIMEOUT,
     call_timeout: float = CALL_TIMEOUT,
     retries: int = 2,
-) -> aioredis.Redis:
-    """A client for ``url`` (``redis://``, ``rediss://`` or ``unix://``)."""
+) -> Client:
+    """A client for ``url``; see the module docstring for the schemes."""
+    common = _common(connect_timeout, call_timeout, retries)
+    scheme = url.partition("://")[0].lower()
+    if scheme == "redis+cluster":
+        parts = urlsplit(url)
+        nodes = [ClusterNode(h, p) for h, p in _hosts(parts.netloc, 6379)]
+        cluster: Any = RedisCluster(
+            startup_nodes=nodes,
+            password=unquote(parts.password) if parts.password else None,
+            **common,
+        )
+        return cluster  # type: ignore[no-any-return]
+    if scheme == "redis+sentinel":
+        parts = urlsplit(url)
+        service = parts.path.strip("/") or "mymaster"
+        sentinel = Sentinel(_hosts(parts.netloc, 26379), **common)  # type: ignore[no-untyped-call]
+        primary: Client = sentinel.master_for(
+            service,
+            password=unquote(parts.password) if parts.password else None,
+            **common,
+        )
+        return primary
     # TCP keepalive notices a server that vanished without closing; a unix socket cannot.
-    tcp = {} if url.startswith("unix:") else {"socket_keepalive": True}
-    return aioredis.from_url(
-        url,
-        socket_connect_timeout=connect_timeout,
-        socket_timeout=call_timeout,
-        health_check_interval=15,
-        **tcp,
-        retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), retries),
-        retry_on_error=[RedisConnectionError, RedisTimeoutError],
-        max_connections=64,
-    )
+    tcp = {} if scheme == "unix" else {"socket_keepalive": True}
+    return aioredis.from_url(url, health_check_interval=15, max_connections=64, **common, **tcp)
+
+
+def is_cluster(client: Client) -> bool:
+    return isinstance(client, RedisCluster)

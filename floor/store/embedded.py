@@ -522,8 +522,11 @@ def server_for(
     url = env.get("REDIS_URL", "").strip()
     if url:
         scheme = url.partition("://")[0].lower()
-        if scheme not in {"redis", "rediss", "unix"}:
-            raise ValueError(f"REDIS_URL must be redis://, rediss:// or unix://, not {url!r}")
+        if scheme not in {"redis", "rediss", "unix", "redis+cluster", "redis+sentinel"}:
+            raise ValueError(
+                "REDIS_URL must be redis://, rediss://, unix://, redis+cluster:// or "
+                f"redis+sentinel://, not {url!r}"
+            )
         return url, None
     fsync_name = env.get("FLOOR_APPENDFSYNC", "").strip() or "always"
     appendfsync = _APPENDFSYNC.get(fsync_name)

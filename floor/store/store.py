@@ -186,7 +186,7 @@ class Store:
                 t, seq = Tournament(snap.state), snap.seq
             else:
                 t, seq = None, 0
-            tail = _entries(await self.redis.xrange(keys.events, f"{seq + 1}-0", "+"))
+            tail = stream_entries(await self.redis.xrange(keys.events, f"{seq + 1}-0", "+"))
             self.round_trips += 1
         except _REDIS_DOWN as e:
             raise Unavailable(f"Redis is unreachable: {e}") from e
@@ -206,7 +206,7 @@ class Store:
         missing (a fresh snapshot is cheaper then)."""
         keys = Keys(tid)
         try:
-            raw = _entries(
+            raw = stream_entries(
                 await self.redis.xrange(keys.events, f"{seq + 1}-0", "+", count=limit + 1)
             )
         except _REDIS_DOWN as e:
@@ -383,7 +383,7 @@ class Store:
             entry.version = batch.to
 
 
-def _entries(raw: Any) -> list[tuple[int, bytes]]:
+def stream_entries(raw: Any) -> list[tuple[int, bytes]]:
     """Stream entries as (sequence number, event JSON): the entry id is ``<seq>-0``."""
     return [(int(entry_id.split(b"-")[0]), fields[b"e"]) for entry_id, fields in raw or ()]
 

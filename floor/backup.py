@@ -1,0 +1,137 @@
+"""Backup and recovery: a tournament's whole log to a file, and back into any server.
+
+The file is JSON lines: a header, then every event with its sequence number, then the
+snapshot of the final state. The log is what counts (the state is its fold); the snapshot
+lets an import check that the log it wrote folds to exactly the state that was exported.
+
+    floor export TOURNAMENT FILE
+    floor import FILE [--as NEW_ID]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+
+from .engine.events import Event, TournamentCreated
+from .engine.state import Tournament, TournamentState
+from .protocol import decode_event, encode_event
+from .store.keys import TOURNAMENTS, Keys, check_tournament_id
+from .store.store import AlreadyExists, Snapshot, Store, StoreError, Summary, stream_entries
+
+FORMAT = "floor-export"
+VERSION = 1
+
+
+class Header(msgspec.Struct, frozen=True, kw_only=True):
+    format: str
+    version: int
+    tournament: str
+    name: str
+    events: int
+    exported_at: float
+
+
+class Line(msgspec.Struct, frozen=True):
+    seq: int
+    event: msgspec.Raw
+
+
+class Final(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    state: TournamentState
+
+
+class BackupError(StoreError):
+    code = "bad_backup"
+
+
+async def export(store: Store, tid: str, path: Path) -> int:
+    """Write the tournament's log and final state to ``path``; the number of events."""
+    keys = Keys(tid)
+    t, version = await store.load(tid)
+    raw = stream_entries(await store.redis.xrange(keys.events, "-", f"{version}-0"))
+    encoder = msgspec.json.Encoder()
+    tmp = path.with_name(path.name + ".part")
+    with tmp.open("wb") as out:
+        out.write(
+            encoder.encode(
+                Header(
+                    format=FORMAT,
+                    version=VERSION,
+                    tournament=tid,
+                    name=t.state.name,
+                    events=len(raw),
+                    exported_at=time.time(),
+                )
+            )
+            + b"\n"
+        )
+        for seq, data in raw:
+            out.write(encoder.encode(Line(seq, msgspec.Raw(data))) + b"\n")
+        out.write(encoder.encode(Final(seq=version, state=t.state)) + b"\n")
+    tmp.replace(path)
+    return len(raw)
+
+
+def _read(path: Path) -> tuple[Header, list[tuple[int, bytes]], Final]:
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError as e:
+        raise BackupError(f"cannot read {path}: {e.strerror}") from None
+    if len(lines) < 3:
+        raise BackupError(f"{path} is not a floor export: too short")
+    try:
+        header = msgspec.json.decode(lines[0], type=Header)
+        final = msgspec.json.decode(lines[-1], type=Final)
+        body = [msgspec.json.decode(line, type=Line) for line in lines[1:-1]]
+    except msgspec.MsgspecError as e:
+        raise BackupError(f"{path} is not a floor export: {e}") from None
+    if header.format != FORMAT or header.version != VERSION:
+        raise BackupError(
+            f"{path} is {header.format} version {header.version}, not {FORMAT} version {VERSION}"
+        )
+    if len(body) != header.events or [x.seq for x in body] != list(range(1, len(body) + 1)):
+        raise BackupError(f"{path} is incomplete: the events are not numbered 1 to {header.events}")
+    return header, [(x.seq, bytes(x.event)) for x in body], final
+
+
+def _renamed(events: Iterator[Event], new_id: str) -> Iterator[Event]:
+    for e in events:
+        yield msgspec.structs.replace(e, id=new_id) if isinstance(e, TournamentCreated) else e
+
+
+async def import_(store: Store, path: Path, new_id: str | None = None) -> tuple[str, int]:
+    """Load an export into this server; refuses an id that exists. (id, events)."""
+    header, lines, final = _read(path)
+    tid = check_tournament_id(new_id or header.tournament)
+    events = [decode_event(data) for _, data in lines]
+    if new_id is not None:
+        events = list(_renamed(iter(events), tid))
+    try:
+        t = Tournament.fold(events)
+    except Exception as e:  # a damaged log can break the fold anywhere
+        raise BackupError(f"{path}: the events do not fold to a tournament: {e!r}") from None
+    expected = msgspec.structs.replace(final.state, id=tid)
+    if msgspec.msgpack.encode(t.state) != msgspec.msgpack.encode(expected):
+        raise BackupError(f"{path}: the events do not fold to the exported state")
+    keys = Keys(tid)
+    redis = store.redis
+    if await redis.exists(keys.meta) or await redis.exists(keys.events):
+        raise AlreadyExists(f"tournament {tid} already exists", field="tournament")
+    # The meta hash is written last: until then the tournament does not exist for anybody.
+    for start in range(0, len(events), 1000):
+        async with redis.pipeline(transaction=False) as pipe:
+            for i, event in enumerate(events[start : start + 1000], start=start + 1):
+                pipe.xadd(keys.events, {"e": encode_event(event)}, id=f"{i}-0")
+            await pipe.execute()
+    version = len(events)
+    await redis.set(keys.snapshot, msgspec.msgpack.encode(Snapshot(version, t.state)))
+    await redis.hset(keys.meta, mapping={"version": version, "snapshot": version})
+    summary = Summary(id=tid, name=t.state.name, created_at=t.state.created_at)
+    await redis.hset(TOURNAMENTS, tid, msgspec.json.encode(summary))
+    store.forget(tid)
+    return tid, version

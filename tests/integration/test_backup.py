@@ -1,0 +1,138 @@
+"""Export a tournament to a file and import it into a fresh server: the identical state."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from floor.backup import BackupError, export, import_
+from floor.engine import commands as cmd
+from floor.engine.autopilot import next_step
+from floor.engine.rules import Rules
+from floor.store.connection import connect
+from floor.store.embedded import EmbeddedServer
+from floor.store.store import AlreadyExists, Store
+
+RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def played(store: Store, tid: str, players: int = 60, steps: int = 200) -> None:
+    await store.create(tid, "Sunday Deepstack", RULES)
+    for i in range(players):
+        await store.execute(tid, cmd.Register(name=f"Hráč {i}", player=f"P{i}"), f"r{i}")
+    await store.execute(tid, cmd.DrawSeats(), "draw")
+    rng = random.Random(11)
+    for i in range(steps):
+        t, _ = await store.tournament(tid)
+        step = next_step(t, rng)
+        if step is None:
+            break
+        await store.execute(tid, step, f"s{i}")
+
+
+async def test_an_exported_tournament_imports_into_a_fresh_server_identically(
+    redis_url: str, tmp_path: Path
+) -> None:
+    source = Store(connect(redis_url), rng=random.Random(1))
+    await played(source, "sunday")
+    path = tmp_path / "sunday.floor"
+    n = await export(source, "sunday", path)
+    original, version = await source.load("sunday")
+    assert n == version
+    with EmbeddedServer(tmp_path / "fresh") as fresh:
+        target = Store(connect(fresh.url))
+        tid, imported = await import_(target, path)
+        assert (tid, imported) == ("sunday", version)
+        loaded, loaded_version = await target.load("sunday")
+        assert loaded_version == version
+        assert msgspec.msgpack.encode(loaded.state) == msgspec.msgpack.encode(original.state)
+        assert loaded.plan == original.plan
+        assert [s.id for s in await target.summaries()] == ["sunday"]
+        # The imported log goes on: commands append after it.
+        pid = next(iter(loaded.table(next(iter(loaded.state.tables))).occupants.values()))
+        outcome = await target.execute("sunday", cmd.Bust(player=pid), "after-import")
+        assert outcome.ok
+        assert outcome.first == version + 1
+        with pytest.raises(AlreadyExists):
+            await import_(target, path)
+        renamed, _ = await import_(target, path, "sunday-copy")
+        copy, _ = await target.load(renamed)
+        assert copy.state.id == "sunday-copy"
+        assert copy.state.players == original.state.players
+        await target.redis.aclose()
+    await source.redis.aclose()
+
+
+async def test_a_damaged_export_is_refused_and_imports_nothing(
+    redis_url: str, tmp_path: Path
+) -> None:
+    store = Store(connect(redis_url), rng=random.Random(1))
+    await played(store, "damaged", steps=50)
+    path = tmp_path / "damaged.floor"
+    await export(store, "damaged", path)
+    lines = path.read_bytes().splitlines()
+    (tmp_path / "short.floor").write_bytes(b"\n".join(lines[:5] + lines[-1:]) + b"\n")
+    event = json.loads(lines[3])
+    event["event"]["player"] = "someone else"
+    tampered = [*lines[:3], json.dumps(event).encode(), *lines[4:]]
+    (tmp_path / "tampered.floor").write_bytes(b"\n".join(tampered) + b"\n")
+    with EmbeddedServer(tmp_path / "fresh") as fresh:
+        target = Store(connect(fresh.url))
+        with pytest.raises(BackupError, match="incomplete"):
+            await import_(target, tmp_path / "short.floor")
+        with pytest.raises(BackupError):
+            await import_(target, tmp_path / "tampered.floor")
+        assert await target.summaries() == []
+        assert await target.redis.dbsize() == 0
+        await target.redis.aclose()
+    await store.redis.aclose()
+
+
+def test_export_and_import_on_the_command_line(redis_url: str, tmp_path: Path) -> None:
+    import asyncio
+
+    async def setup() -> None:
+        store = Store(connect(redis_url), rng=random.Random(2))
+        await played(store, "cli", steps=40)
+        await store.redis.aclose()
+
+    asyncio.run(setup())
+    path = tmp_path / "cli.floor"
+    env = {**os.environ, "REDIS_URL": redis_url}
+    out = subprocess.run(
+        [sys.executable, "-m", "floor", "export", "cli", str(path)],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "exported cli" in out.stdout
+    again = subprocess.run(
+        [sys.executable, "-m", "floor", "import", str(path)],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert again.returncode == 2
+    assert "already exists" in again.stderr
+    renamed = subprocess.run(
+        [sys.executable, "-m", "floor", "import", str(path), "--as", "cli-2"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert renamed.returncode == 0, renamed.stderr
