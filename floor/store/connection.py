@@ -26,10 +26,9 @@ from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 CONNECT_TIMEOUT = 1.0
-CALL_TIMEOUT = 5.0
+CALL_TIMEOUT = 3.0
 
 #: What every client floor makes is: either kind answers the same commands.
 Client = aioredis.Redis
@@ -39,8 +38,15 @@ def _common(connect_timeout: float, call_timeout: float, retries: int) -> dict[s
     return {
         "socket_connect_timeout": connect_timeout,
         "socket_timeout": call_timeout,
-        "retry": Retry(ExponentialBackoff(cap=1.0, base=0.05), retries),
-        "retry_on_error": [RedisConnectionError, RedisTimeoutError],
+        "retry": Retry(
+            ExponentialBackoff(cap=1.0, base=0.05),
+            retries,
+            supported_errors=(RedisConnectionError,),
+        ),
+        # A lost connection is retried; a call that timed out is not: the server may be
+        # hung with the command in it, and the caller's retry (same command id) is safe
+        # where a blind resend inside the client would triple the wait.
+        "retry_on_error": [RedisConnectionError],
     }
 
 
