@@ -5,7 +5,9 @@ The shipped files live in the repository's ``config/`` folder (the environment v
 
     config/rules/*.toml          a Rules each: the house rule set
     config/structures/*.toml     a Structure each: blind levels, breaks and chips
-    config/tournaments/*.toml    a TournamentConfig each: names a rule set and a structure
+    config/tournaments/*.toml    a TournamentConfig each: names a rule set and a structure,
+                                 with the house's overrides and its prize settings
+    config/rulebook/*.toml       a RulebookFile each: the rules in English and Czech
 
 A rule set or structure is named by its file name without ``.toml`` ("pfp-2014"), or given as a
 path to a file ("house/rules.toml"; in a tournament file, relative to that file's folder).
@@ -18,6 +20,7 @@ the place (file and key), its ``message`` the problem.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Final, TypeVar
 
@@ -26,6 +29,8 @@ from msgspec import UNSET, Meta, UnsetType
 
 from .engine.errors import ConfigError
 from .engine.model import Game, Rulebook
+from .engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
+from .engine.rulebook import Book, RulebookFile, RuleText, build
 from .engine.rules import (
     Break,
     Level,
@@ -44,14 +49,17 @@ __all__ = [
     "apply_overrides",
     "build_tournament",
     "config_dir",
+    "load_rulebook",
     "load_rules",
     "load_structure",
     "load_tournament",
     "resolve_rules",
     "resolve_structure",
     "rule_sets",
+    "rulebooks",
     "structures",
     "tournaments",
+    "with_prize",
 ]
 
 CONFIG_DIR_ENV: Final = "FLOOR_CONFIG_DIR"
@@ -79,6 +87,8 @@ class RuleOverrides(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
     final_table_number: PositiveInt | UnsetType | None = UNSET
     rulebook: Rulebook | UnsetType = UNSET
     name: str | UnsetType = UNSET
+    time_call_seconds: Annotated[int, Meta(ge=5, le=600)] | UnsetType = UNSET
+    time_call_count: Annotated[int, Meta(ge=0, le=60)] | UnsetType = UNSET
 
 
 class TournamentConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -90,6 +100,9 @@ class TournamentConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     #: A shipped structure's name ("demo-fast") or the path of a structure file.
     structure: NonEmptyStr
     overrides: RuleOverrides = RuleOverrides()
+    #: Buy-in, fee, guarantee, rebuys, add-ons, re-entries and payouts; replaces the
+    #: structure's own ``prize`` when given.
+    prize: Prize | None = None
     #: The number of players expected (the demo registers this many).
     players: PositiveInt | None = None
     #: When play starts, as the organiser writes it (ISO 8601 recommended).
@@ -162,8 +175,22 @@ def resolve_structure(name_or_path: str | Path) -> Structure:
 
 
 def build_tournament(cfg: TournamentConfig) -> tuple[Rules, Structure]:
-    """The rules (with the overrides applied) and the structure a tournament plays."""
+    """The rules (with the overrides applied) and the structure a tournament plays, the
+    tournament's prize settings carried in the structure."""
     return _build(cfg, where=f"tournament {cfg.name!r}")
+
+
+def with_prize(structure: Structure, prize: Prize) -> Structure:
+    """``structure`` paying ``prize``, checked against its levels and chips.
+
+    Raises ``ConfigError`` (field ``prize.<key>``) when they do not fit, for example a rebuy
+    until a level the structure does not have.
+    """
+    try:
+        return msgspec.structs.replace(structure, prize=prize)
+    except ValueError as e:
+        key, problem = explain(str(e), msgspec.to_builtins(structure), _KEYS)
+        raise ConfigError(problem, field=key or "prize") from e
 
 
 def apply_overrides(rules: Rules, overrides: RuleOverrides) -> Rules:
@@ -196,6 +223,11 @@ def _build(cfg: TournamentConfig, *, where: str) -> tuple[Rules, Structure]:
     problem = _games_mismatch(rules, structure)
     if problem:
         raise ConfigError(problem, field=f"{where}: structure")
+    if cfg.prize is not None:
+        try:
+            structure = with_prize(structure, cfg.prize)
+        except ConfigError as e:
+            raise ConfigError(e.message, field=f"{where}: {e.field}") from e
     return rules, structure
 
 
@@ -215,6 +247,47 @@ def _games_mismatch(rules: Rules, structure: Structure) -> str | None:
                 f"but rule set {rules.name!r} is for {rules.game}"
             )
     return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The rulebook
+
+
+def rulebooks() -> dict[str, Path]:
+    """The shipped rulebooks by name ("tda-2024", "pfp-2014")."""
+    return _shipped("rulebook")
+
+
+def load_rulebook(name: str) -> Book:
+    """The rulebook ``name`` with what it extends resolved; ``ConfigError`` if it is unknown
+    or a file is bad. Files are read again only when they change."""
+    path = _locate(name, rulebooks(), "rulebook")
+    return _rulebook(str(path), _stamp(path))
+
+
+def _stamp(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
+@lru_cache(maxsize=16)
+def _rulebook(path: str, stamp: int, chain: tuple[str, ...] = ()) -> Book:
+    file = _decode(path, RulebookFile)
+    if file.extends is None:
+        return build(file)
+    if file.extends in chain or file.extends == file.name:
+        raise ConfigError(f"{file.extends!r} extends itself in a loop", field=f"{path}: extends")
+    folder = Path(path).parent
+    base_path = folder / f"{file.extends}.toml"
+    if not base_path.exists():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.toml"))) or "none"
+        raise ConfigError(
+            f"unknown rulebook {file.extends!r} (known: {known})", field=f"{_shown(path)}: extends"
+        )
+    base = _rulebook(str(base_path), _stamp(base_path), (*chain, file.name))
+    return build(file, base)
 
 
 def _shipped(kind: str) -> dict[str, Path]:
@@ -251,7 +324,20 @@ def _beside(folder: Path, value: str) -> str:
 
 
 _KEYS: Final = field_names(
-    Rules, ReservedSeat, Structure, Level, Break, TournamentConfig, RuleOverrides
+    Rules,
+    ReservedSeat,
+    Structure,
+    Level,
+    Break,
+    TournamentConfig,
+    RuleOverrides,
+    Prize,
+    Rebuy,
+    AddOn,
+    ReEntry,
+    PayoutRow,
+    RulebookFile,
+    RuleText,
 )
 
 

@@ -111,6 +111,12 @@ def due(s: TournamentState, now: float) -> list[LevelChanged]:
     return out
 
 
+def current_step(s: TournamentState, now: float) -> int:
+    """The step played at ``now``, also when its level change has not been written yet."""
+    changes = due(s, now)
+    return changes[-1].level if changes else s.clock.level
+
+
 class LevelView(msgspec.Struct, frozen=True, kw_only=True):
     """What a screen shows of one step."""
 

@@ -53,6 +53,21 @@ class Bust(_Command, frozen=True, tag="bust"):
     seat: Seat_ | None = None
 
 
+class Busted(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One of several players out in the same hand, with the chips they started it with."""
+
+    player: PlayerRef
+    #: The stack at the start of the hand; None: the stack the floor last recorded.
+    stack: Annotated[int, Meta(ge=0)] | None = None
+
+
+class BustSameHand(_Command, frozen=True, tag="bust_same_hand"):
+    """Several players out in the same hand (or the same hand-for-hand hand at several
+    tables): the bigger starting stack places higher, equal stacks share the place."""
+
+    players: Annotated[tuple[Busted, ...], Meta(min_length=2, max_length=100)]
+
+
 class UndoBust(_Command, frozen=True, tag="undo_bust"):
     player: PlayerRef
     reason: Reason
@@ -130,6 +145,39 @@ class SetStack(_Command, frozen=True, tag="set_stack"):
     stack: Annotated[int, Meta(ge=0)]
 
 
+class Rebuy(_Command, frozen=True, tag="rebuy"):
+    """A player still in buys the rebuy chips; declared before the deal (PFP 23)."""
+
+    player: PlayerRef
+
+
+class AddOn(_Command, frozen=True, tag="add_on"):
+    """A player still in takes the add-on chips at the end of the rebuy period."""
+
+    player: PlayerRef
+
+
+class RaceCount(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One seat at a colour-up: the chips of the leaving denomination the floor counted."""
+
+    seat: Seat_
+    chips: Annotated[int, Meta(ge=0, le=10_000)]
+    #: The value of the whole stack before the colour-up; None: the stack on record.
+    stack: Annotated[int, Meta(gt=0)] | None = None
+
+
+class ChipRace(_Command, frozen=True, tag="chip_race"):
+    """The colour-up at one table: exchange the leaving chips, race the odd ones (PFP 20).
+
+    ``leaving`` is the denomination going out; None takes it from the colour-up break the
+    clock is at. Seats not listed hold none of it.
+    """
+
+    table: Table_
+    seats: Annotated[tuple[RaceCount, ...], Meta(max_length=12)]
+    leaving: Annotated[int, Meta(gt=0)] | None = None
+
+
 class ClockStart(_Command, frozen=True, tag="clock_start"):
     pass
 
@@ -160,12 +208,16 @@ class Tick(_Command, frozen=True, tag="tick"):
 
 
 class CallTime(_Command, frozen=True, tag="call_time"):
-    """Time is called on a seat: up to a minute, then a ten-second count (PFP 24)."""
+    """Time is called on a seat: up to a minute, then a ten-second count (PFP 24).
+
+    ``seconds`` and ``count`` default to the rules' ``time_call_seconds`` and
+    ``time_call_count``; the floor may give less (or more) time.
+    """
 
     table: Table_
     seat: Seat_
-    seconds: Annotated[int, Meta(ge=5, le=600)] = 60
-    count: Annotated[int, Meta(ge=0, le=60)] = 10
+    seconds: Annotated[int, Meta(ge=5, le=600)] | None = None
+    count: Annotated[int, Meta(ge=0, le=60)] | None = None
 
 
 class EndTimeCall(_Command, frozen=True, tag="end_time_call"):
@@ -179,6 +231,7 @@ Command = (
     | DrawSeats
     | OpenTable
     | Bust
+    | BustSameHand
     | UndoBust
     | Hand
     | Button
@@ -192,6 +245,9 @@ Command = (
     | CorrectSeat
     | SetGame
     | SetStack
+    | Rebuy
+    | AddOn
+    | ChipRace
     | ClockStart
     | ClockPause
     | ClockResume

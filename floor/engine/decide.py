@@ -11,14 +11,19 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from itertools import groupby
 
 from . import clock
+from .chiprace import ChipRaceInput, RaceSeat, chip_race
 from .commands import (
+    AddOn,
     BreakTable,
     Bust,
+    BustSameHand,
     Button,
     CallTime,
     Cancel,
+    ChipRace,
     ClockAdjust,
     ClockLevel,
     ClockPause,
@@ -33,6 +38,7 @@ from .commands import (
     Hand,
     LockSeat,
     OpenTable,
+    Rebuy,
     Register,
     SetGame,
     SetStack,
@@ -41,10 +47,12 @@ from .commands import (
     UndoBust,
     WaiveHalt,
 )
-from .errors import BadSeat, NoPlannedMove, NotAllowed, UnknownPlayer, UnknownTable
+from .errors import BadSeat, NoPlannedMove, NotAllowed, RuleError, UnknownPlayer, UnknownTable
 from .events import (
+    AddOnMade,
     BustUndone,
     ButtonReported,
+    ChipsRaced,
     Event,
     FinalTableFormed,
     GameChanged,
@@ -56,6 +64,8 @@ from .events import (
     PlayerRegistered,
     PlayerSeated,
     PlayersMoved,
+    RacedPlayer,
+    RebuyMade,
     SeatLockSet,
     SeatsDrawn,
     StackSet,
@@ -68,6 +78,8 @@ from .model import FLOP_GAMES, PlayerId, SeatNo, Spot, TableNo
 from .plan import PlannedMove
 from .planner import choose_final_table, housekeep
 from .positions import next_hand, reported_button
+from .prize import Prize
+from .rules import Break
 from .seating import draw_initial, registration_seat, seat_at_new_table
 from .state import Player, Table, Tournament
 
@@ -133,16 +145,18 @@ def _dealing_flop(t: Tournament) -> bool:
 
 def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> list[Event]:
     s = t.state
-    _late_registration_open(t, now)
     pid = c.player
     entry = 1
     if pid is not None and pid in s.players:
         existing = s.players[pid]
         if not existing.busted:
             raise NotAllowed(f"{pid} is already in the tournament", field="player")
+        _re_entry_open(t, existing, now)
         entry = existing.entries + 1
-    elif pid is None:
-        pid = _new_id(t)
+    else:
+        _late_registration_open(t, now)
+        if pid is None:
+            pid = _new_id(t)
     events: list[Event] = [
         PlayerRegistered(
             player=pid,
@@ -168,25 +182,65 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
     return events
 
 
-def _late_registration_open(t: Tournament, now: float) -> None:
+def _prize(t: Tournament) -> Prize | None:
+    structure = t.state.structure
+    return structure.prize if structure is not None else None
+
+
+def _level_now(t: Tournament, now: float) -> tuple[int, bool]:
+    """The level number in play at ``now`` and whether it is the break after it."""
+    structure = t.state.structure
+    assert structure is not None
+    return structure.level_played(clock.current_step(t.state, now))
+
+
+def _late_registration_open(t: Tournament, now: float, who: str | None = None) -> None:
     s = t.state
     structure = s.structure
     if structure is None or structure.late_registration_until is None or not s.clock.started:
         return
-    # The level being played now, also when its change has not been written yet.
-    due = clock.due(s, now)
-    level = due[-1].level if due else s.clock.level
-    number = None
-    # A break counts as the level before it: registration stays open through that break.
-    for i in range(level, -1, -1):
-        number = structure.level_number(i)
-        if number is not None:
-            break
-    if number is not None and number > structure.late_registration_until:
+    until = structure.late_registration_until
+    level, _ = _level_now(t, now)
+    if level > until:
+        if who is None:
+            raise NotAllowed(f"late registration closed after level {until}", field="player")
         raise NotAllowed(
-            f"late registration closed after level {structure.late_registration_until}",
+            f"{who} cannot re-enter: late registration and re-entry closed after level {until} "
+            f"(this is level {level})",
             field="player",
         )
+
+
+def _re_entry_open(t: Tournament, p: Player, now: float) -> None:
+    """A busted player may enter again: within late registration and the re-entry limits."""
+    _late_registration_open(t, now, who=p.id)
+    prize = _prize(t)
+    if prize is None:
+        return
+    rules = prize.re_entry
+    if rules is None:
+        raise NotAllowed(
+            f"{p.id} cannot re-enter: this tournament allows no re-entry", field="player"
+        )
+    if rules.until_level is not None and t.state.clock.started:
+        level, _ = _level_now(t, now)
+        if level > rules.until_level:
+            raise NotAllowed(
+                f"{p.id} cannot re-enter: re-entry closed after level {rules.until_level} "
+                f"(this is level {level})",
+                field="player",
+            )
+    made = p.entries - 1
+    if rules.max_per_player is not None and made >= rules.max_per_player:
+        raise NotAllowed(
+            f"{p.id} cannot re-enter: {_times(made, 're-entry', 're-entries')} made, "
+            f"the most a player may make",
+            field="player",
+        )
+
+
+def _times(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _new_id(t: Tournament) -> PlayerId:
@@ -258,6 +312,55 @@ def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]
     assert p.table is not None and p.seat is not None
     table = t.table(p.table)
     return [PlayerBusted(player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active)]
+
+
+def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Random) -> list[Event]:
+    """Places by the stacks the players started the hand with: more chips, a better place;
+    equal stacks share the place (and the prizes of the places they cover)."""
+    busted: list[tuple[int, Player]] = []
+    seen: set[PlayerId] = set()
+    for i, b in enumerate(c.players):
+        where = f"players[{i}]"
+        p = _seated(t, b.player, f"{where}.player")
+        if p.id in seen:
+            raise NotAllowed(f"{p.id} is listed twice", field=f"{where}.player")
+        seen.add(p.id)
+        stack = b.stack if b.stack is not None else p.stack
+        if stack is None:
+            raise NotAllowed(
+                f"the stack {p.id} started the hand with is needed to place them",
+                field=f"{where}.stack",
+            )
+        busted.append((stack, p))
+    if len(busted) >= t.active:
+        raise NotAllowed(
+            f"{len(busted)} players cannot all be out: only {t.active} are left and somebody "
+            "wins the hand",
+            field="players",
+        )
+    busted.sort(key=lambda sp: (-sp[0], sp[1].table or 0, sp[1].seat or 0))
+    place = t.active - len(busted) + 1
+    placed: list[tuple[int, int, int, Player]] = []
+    for stack, same in groupby(busted, key=lambda sp: sp[0]):
+        group = [p for _, p in same]
+        placed.extend((place, len(group), stack, p) for p in group)
+        place += len(group)
+    events: list[Event] = []
+    for place, shares, stack, p in reversed(placed):  # the worst place is called first
+        assert p.table is not None and p.seat is not None
+        events.append(
+            PlayerBusted(
+                player=p.id,
+                table=p.table,
+                seat=p.seat,
+                hand=t.table(p.table).hand,
+                place=place,
+                at=now,
+                shares=shares,
+                stack=stack,
+            )
+        )
+    return events
 
 
 def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:
@@ -489,6 +592,162 @@ def _set_stack(t: Tournament, c: SetStack, now: float, rng: random.Random) -> li
     return [StackSet(player=p.id, stack=c.stack)]
 
 
+# Rebuys, add-ons and the chip race -------------------------------------------------------------
+
+
+def _buyer(t: Tournament, pid: PlayerId, what: str) -> Player:
+    p = _player(t, pid)
+    if p.busted:
+        raise NotAllowed(
+            f"{pid} is out: a busted player comes back by a re-entry (register), not {what}",
+            field="player",
+        )
+    return _seated(t, pid)
+
+
+def _rebuy(t: Tournament, c: Rebuy, now: float, rng: random.Random) -> list[Event]:
+    p = _buyer(t, c.player, "a rebuy")
+    prize = _prize(t)
+    rules = prize.rebuy if prize is not None else None
+    if rules is None:
+        raise NotAllowed("this tournament has no rebuys", field="player")
+    level, _ = _level_now(t, now)
+    if level > rules.until_level:
+        raise NotAllowed(
+            f"rebuys closed after level {rules.until_level} (this is level {level})",
+            field="player",
+        )
+    if rules.max_per_player is not None and p.rebuys >= rules.max_per_player:
+        raise NotAllowed(
+            f"{p.id} has made {_times(p.rebuys, 'rebuy', 'rebuys')}, the most a player may make",
+            field="player",
+        )
+    if rules.max_stack is not None:
+        if p.stack is None:
+            raise NotAllowed(
+                f"a rebuy needs a stack of {rules.max_stack:,} or less, and the stack of "
+                f"{p.id} is not known: set it first",
+                field="player",
+            )
+        if p.stack > rules.max_stack:
+            raise NotAllowed(
+                f"{p.id} has {p.stack:,} chips: a rebuy needs {rules.max_stack:,} or less",
+                field="player",
+            )
+    return [_sale(RebuyMade, p, rules.chips, rules.price, p.rebuys + 1, now)]
+
+
+def _add_on(t: Tournament, c: AddOn, now: float, rng: random.Random) -> list[Event]:
+    p = _buyer(t, c.player, "an add-on")
+    prize = _prize(t)
+    rules = prize.add_on if prize is not None else None
+    if rules is None:
+        raise NotAllowed("this tournament has no add-on", field="player")
+    level, at_break = _level_now(t, now)
+    if level != rules.level or (rules.at_break and not at_break):
+        offered = (
+            f"at the break after level {rules.level}"
+            if rules.at_break
+            else f"during level {rules.level} and the break after it"
+        )
+        now_is = f"the break after level {level}" if at_break else f"level {level}"
+        raise NotAllowed(f"the add-on is offered {offered}; this is {now_is}", field="player")
+    if p.add_ons >= rules.max_per_player:
+        raise NotAllowed(
+            f"{p.id} has taken {_times(p.add_ons, 'add-on', 'add-ons')}, "
+            "the most a player may take",
+            field="player",
+        )
+    return [_sale(AddOnMade, p, rules.chips, rules.price, p.add_ons + 1, now)]
+
+
+def _sale(
+    kind: type[RebuyMade | AddOnMade], p: Player, chips: int, price: int, count: int, now: float
+) -> Event:
+    stack = None if p.stack is None else p.stack + chips
+    return kind(player=p.id, chips=chips, price=price, count=count, stack=stack, at=now)
+
+
+def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> list[Event]:
+    """Colour-up at one table: the leaving chips exchanged, the odd ones raced (PFP 20)."""
+    structure = t.state.structure
+    if structure is None:
+        raise NotAllowed("this tournament has no structure: it has no chip set", field="table")
+    table = _table(t, c.table)
+    if table.status == "broken":
+        # A breaking table still races: its players take their new chips to their new seats.
+        raise NotAllowed(f"table {table.number} is broken", field="table")
+    step = clock.current_step(t.state, now)
+    current = structure.levels[step]
+    going = current.color_up if isinstance(current, Break) else ()
+    before = structure.chips_before(step) if going else structure.chips_in_play(step)
+    leaving = c.leaving
+    if leaving is None:
+        if not going:
+            raise NotAllowed(
+                "the clock is not at a colour-up break: name the leaving denomination",
+                field="leaving",
+            )
+        if len(going) > 1:
+            raise NotAllowed(
+                f"this break colours up {_listed(going)}: name the denomination to race",
+                field="leaving",
+            )
+        leaving = going[0]
+    elif leaving not in before:
+        raise NotAllowed(
+            f"{leaving:,} is not in play (the chips in play: {_listed(before)})", field="leaving"
+        )
+    staying = [d for d in before if d != leaving and d not in going]
+    larger = [d for d in staying if d > leaving]
+    if not larger:
+        raise NotAllowed(
+            f"no larger chip stays in play to exchange the {leaving:,}s for", field="leaving"
+        )
+    if any(r.table == table.number and r.result.leaving == leaving for r in t.state.chip_races):
+        raise NotAllowed(
+            f"table {table.number} has already raced off its {leaving:,}s", field="table"
+        )
+    players: list[RacedPlayer] = []
+    race: list[RaceSeat] = []
+    for i, count in enumerate(c.seats):
+        where = f"seats[{i}]"
+        pid = table.occupants.get(_seat(table, count.seat, f"{where}.seat"))
+        if pid is None:
+            raise BadSeat(f"table {table.number} seat {count.seat} is empty", field=f"{where}.seat")
+        stack = count.stack if count.stack is not None else t.player(pid).stack
+        if stack is None:
+            raise NotAllowed(
+                f"the stack of {pid} at seat {count.seat} is not known: give it",
+                field=f"{where}.stack",
+            )
+        players.append(RacedPlayer(seat=count.seat, player=pid, stack=stack))
+        race.append(RaceSeat(seat=count.seat, chips=count.chips, stack=stack))
+    race_input = ChipRaceInput(
+        leaving=leaving, next_up=larger[0], seats=race, smallest_in_play=min(staying)
+    )
+    try:
+        result = chip_race(race_input, rng)
+    except RuleError as e:
+        # The race names its own input; the floor sent ``leaving`` and ``seats``.
+        field = "leaving" if e.field in ("next_up", "smallest_in_play") else e.field
+        raise NotAllowed(e.message, field=field) from None
+    change = sum(r.stack for r in result.seats) - sum(p.stack for p in players)
+    return [
+        ChipsRaced(
+            table=table.number,
+            players=tuple(sorted(players, key=lambda p: p.seat)),
+            result=result,
+            change=change,
+            at=now,
+        )
+    ]
+
+
+def _listed(chips: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(f"{d:,}" for d in chips)
+
+
 # The clock and time calls ---------------------------------------------------------------------
 
 
@@ -533,14 +792,16 @@ def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> li
     pid = table.occupants.get(_seat(table, c.seat))
     if pid is None:
         raise BadSeat(f"table {table.number} seat {c.seat} is empty", field="seat")
+    seconds = c.seconds if c.seconds is not None else t.rules.time_call_seconds
+    count = c.count if c.count is not None else t.rules.time_call_count
     return [
         TimeCalled(
             table=table.number,
             seat=c.seat,
             player=pid,
             at=now,
-            count_from=now + c.seconds,
-            ends_at=now + c.seconds + c.count,
+            count_from=now + seconds,
+            ends_at=now + seconds + count,
         )
     ]
 
@@ -557,6 +818,7 @@ _HANDLERS: dict[type, Handler] = {
     DrawSeats: _draw_seats,
     OpenTable: _open_table,
     Bust: _bust,
+    BustSameHand: _bust_same_hand,
     UndoBust: _undo_bust,
     Hand: _hand,
     Button: _button,
@@ -570,6 +832,9 @@ _HANDLERS: dict[type, Handler] = {
     CorrectSeat: _correct_seat,
     SetGame: _set_game,
     SetStack: _set_stack,
+    Rebuy: _rebuy,
+    AddOn: _add_on,
+    ChipRace: _chip_race,
     ClockStart: _clock_start,
     ClockPause: _clock_pause,
     ClockResume: _clock_resume,

@@ -12,6 +12,7 @@ from typing import Literal
 
 import msgspec
 
+from .chiprace import ChipRaceResult
 from .model import (
     DealtGame,
     MoveReason,
@@ -106,6 +107,11 @@ class PlayerBusted(_Event, frozen=True, tag="player_busted"):
     hand: int
     place: int
     at: float = 0.0
+    #: Players sharing ``place`` (busted in the same hand with equal stacks): they cover the
+    #: places ``place`` to ``place + shares - 1`` and share their prizes.
+    shares: int = 1
+    #: The stack the player started the hand with, when it decided the place (same hand).
+    stack: int | None = None
 
 
 class BustUndone(_Event, frozen=True, tag="bust_undone"):
@@ -253,6 +259,49 @@ class StackSet(_Event, frozen=True, tag="stack_set"):
     stack: int
 
 
+class _Bought(_Event, frozen=True):
+    """Chips bought by a player still in: added to their stack and to the chips in play."""
+
+    player: PlayerId
+    chips: int
+    price: int
+    #: The player's how-manieth purchase of this kind it is (1 for the first).
+    count: int
+    #: The stack after it (None when the stack is not tracked).
+    stack: int | None
+    at: float = 0.0
+
+
+class RebuyMade(_Bought, frozen=True, tag="rebuy_made"):
+    """A rebuy, declared before the deal (PFP 23)."""
+
+
+class AddOnMade(_Bought, frozen=True, tag="add_on_made"):
+    """The add-on, at the end of the rebuy period."""
+
+
+class RacedPlayer(msgspec.Struct, frozen=True):
+    """Who sat in a seat of a chip race, and their stack before it."""
+
+    seat: SeatNo
+    player: PlayerId
+    stack: int
+
+
+class ChipsRaced(_Event, frozen=True, tag="chips_raced"):
+    """The colour-up at one table: the exchange and the race as dealt, the cards included.
+
+    Each player's stack becomes ``result.seats[i].stack``; ``change`` is the chips in play
+    after minus before (the race's rounding, and a chip for anybody kept in).
+    """
+
+    table: TableNo
+    players: tuple[RacedPlayer, ...]
+    result: ChipRaceResult
+    change: int
+    at: float = 0.0
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -281,4 +330,7 @@ Event = (
     | TimeCalled
     | TimeCallEnded
     | StackSet
+    | RebuyMade
+    | AddOnMade
+    | ChipsRaced
 )

@@ -19,7 +19,8 @@ class PlannedMove(msgspec.Struct, frozen=True, kw_only=True):
 
     ``player`` is None for "the next big blind" of a table whose positions are unknown
     (or, at stud, a move whose seat the floor must pick); ``from.seat`` is None then too.
-    ``why`` cites the rule the move follows, for screens to explain it.
+    ``why`` cites the rule the move follows, for screens to explain it; ``rule`` is that
+    rule's id in the rulebook (``GET /api/rulebook/{rule}``), for a link to its full text.
     """
 
     player: PlayerId | None
@@ -27,12 +28,14 @@ class PlannedMove(msgspec.Struct, frozen=True, kw_only=True):
     to: Place
     reason: MoveReason
     why: str
+    rule: str = ""
 
 
 class Halt(msgspec.Struct, frozen=True, kw_only=True):
     table: TableNo
     short: int
     why: str
+    rule: str = ""
 
 
 class Plan(msgspec.Struct, frozen=True, kw_only=True):

@@ -16,7 +16,7 @@ from .events import Event, FinalTableFormed, SeatsAssigned, TableBreaking, Table
 from .model import PlayerId, SeatNo, TableNo, is_stud
 from .plan import Halt, Place, Plan, PlannedMove
 from .positions import after
-from .reasons import why
+from .reasons import Decision, rule_id, why
 from .seating import draw_break_seats, draw_final_seats
 from .state import Player, Table, Tournament
 
@@ -72,6 +72,7 @@ def compute_plan(t: Tournament) -> Plan:
             to=Place(a.table, a.seat),
             reason=a.reason,
             why=why(book, a.reason),
+            rule=rule_id(a.reason),
         )
         (final if a.reason == "final" else breaks).append(move)
         v.gone.add(pid)
@@ -93,7 +94,8 @@ def _halts(t: Tournament) -> tuple[Halt, ...]:
     tables = [n for n in t.tables_with_at_most(top - short) if not t.table(n).halt_waived]
     tables.sort(key=t.input_index)
     text = why(t.rules.rulebook, "halt")
-    return tuple(Halt(table=n, short=top - t.table(n).count, why=text) for n in tables)
+    rule = rule_id("halt")
+    return tuple(Halt(table=n, short=top - t.table(n).count, why=text, rule=rule) for n in tables)
 
 
 def _balance(t: Tournament, v: Virtual) -> list[PlannedMove]:
@@ -138,7 +140,7 @@ def _balance_move(t: Tournament, v: Virtual, src: Table, dst: Table) -> PlannedM
     rules = t.rules
     if rules.stud_only:
         return _stud_move(t, v, src, dst)
-    decision = "balance_mixed" if is_stud(t.state.current_game) else "balance"
+    decision: Decision = "balance_mixed" if is_stud(t.state.current_game) else "balance"
     mover: Player | None = None
     if src.positions is not None:
         mover = _pick(t, v, src, after(src.positions.big_blind, src.seats))
@@ -189,7 +191,7 @@ def _record(
     dst: Table,
     mover: Player | None,
     seat: SeatNo | None,
-    decision: str,
+    decision: Decision,
 ) -> PlannedMove:
     if mover is not None:
         v.gone.add(mover.id)
@@ -200,7 +202,8 @@ def _record(
         from_=Place(src.number, None if mover is None else mover.seat),
         to=Place(dst.number, seat),
         reason="balance",
-        why=why(t.rules.rulebook, decision),  # type: ignore[arg-type]
+        why=why(t.rules.rulebook, decision),
+        rule=rule_id(decision),
     )
 
 

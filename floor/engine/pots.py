@@ -67,7 +67,8 @@ class PotInput(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     only) ranks the players with a qualifying low, best first; None or empty means no low, and
     the high hand scoops. ``button`` is the button seat of a flop game (it may be an empty
     seat). ``high_cards`` gives, in stud, each player's high card by suit ("As", "Td"); it is
-    needed only for the players who tie for an odd chip.
+    needed only for the players who tie for an odd chip. ``total`` is the pot as the dealer
+    counted it: when given, the contributions must add up to it.
 
     Range and consistency checks are made by ``split_pot``, so that a bad request is refused
     with a ``RuleError`` naming the field whether it came as JSON or was built in Python.
@@ -80,6 +81,7 @@ class PotInput(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     low: list[list[SeatNo]] | None = None
     button: SeatNo | None = None
     high_cards: dict[SeatNo, str] | None = None
+    total: int | None = None
 
 
 class Award(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -333,6 +335,13 @@ def _check(pot: PotInput) -> None:
             raise RuleError(
                 f"{c.contributed:,} is not a multiple of the smallest chip in play ({unit:,})",
                 field=f"{where}.contributed",
+            )
+    if pot.total is not None:
+        put_in = sum(c.contributed for c in pot.contributions)
+        if put_in != pot.total:
+            raise RuleError(
+                f"the contributions add up to {put_in:,}, not the {pot.total:,} in the pot",
+                field="total",
             )
     live = {seat for seat, c in in_hand.items() if not c.folded}
     if not live:

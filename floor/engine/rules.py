@@ -13,6 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from .model import FLOP_GAMES, STUD_GAMES, DealtGame, Game, Rulebook, TableNo
+from .prize import Prize
 
 SeatCount = Annotated[int, Meta(ge=2, le=12, description="seats per table")]
 PositiveInt = Annotated[int, Meta(gt=0)]
@@ -48,6 +49,10 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     #: The rulebook the house follows, for the citations shown with each decision.
     rulebook: Rulebook = "tda-2024"
     name: str = ""
+    #: A time call gives the player this long to act (PFP 24: "as a rule one minute")...
+    time_call_seconds: Annotated[int, Meta(ge=5, le=600)] = 60
+    #: ...then a count of this many seconds; when it ends the hand is dead.
+    time_call_count: Annotated[int, Meta(ge=0, le=60)] = 10
 
     def __post_init__(self) -> None:
         for key in ("break_order", "balance_order"):
@@ -128,6 +133,9 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     levels: tuple[Step, ...]
     #: Late registration (and re-entry) is allowed up to and including this level number.
     late_registration_until: PositiveInt | None = None
+    #: Buy-in, fee, guarantee, rebuys, add-ons, re-entries and the payout table; None: no money
+    #: is tracked (and re-entries are limited only by late registration).
+    prize: Prize | None = None
 
     def __post_init__(self) -> None:
         if not any(isinstance(s, Level) for s in self.levels):
@@ -162,12 +170,68 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
                 f"late_registration_until: there is no level {self.late_registration_until} "
                 f"(the structure has {levels})"
             )
+        if self.prize is not None:
+            self._check_prize(self.prize, levels)
+
+    def _check_prize(self, prize: Prize, levels: int) -> None:
+        """The prize's levels exist, and its chips can be paid with the chips in play."""
+        unit = min(self.chips)
+        named: list[tuple[str, int | None]] = [
+            ("rebuy.until_level", prize.rebuy.until_level if prize.rebuy else None),
+            ("add_on.level", prize.add_on.level if prize.add_on else None),
+            ("re_entry.until_level", prize.re_entry.until_level if prize.re_entry else None),
+        ]
+        for key, level in named:
+            if level is not None and level > levels:
+                raise ValueError(
+                    f"prize.{key}: there is no level {level} (the structure has {levels})"
+                )
+        for key, bought in (("rebuy", prize.rebuy), ("add_on", prize.add_on)):
+            if bought is not None and bought.chips % unit:
+                raise ValueError(f"prize.{key}.chips: {bought.chips} cannot be made of {unit}s")
+        add_on = prize.add_on
+        if add_on is not None and add_on.at_break:
+            index = self.level_index(add_on.level)
+            following = self.levels[index + 1] if index + 1 < len(self.levels) else None
+            if not isinstance(following, Break):
+                raise ValueError(
+                    f"prize.add_on.level: there is no break right after level {add_on.level} "
+                    "(set at_break = false to offer the add-on during the level)"
+                )
+
+    def level_index(self, number: int) -> int:
+        """The step index of level ``number`` (1-based); ValueError if there is none."""
+        seen = 0
+        for i, step in enumerate(self.levels):
+            if isinstance(step, Level):
+                seen += 1
+                if seen == number:
+                    return i
+        raise ValueError(f"there is no level {number}")
+
+    def level_played(self, index: int) -> tuple[int, bool]:
+        """The level number in play at step ``index`` and whether it is the break after it.
+
+        A break counts as the level before it (late registration stays open through the break
+        after its last level; an add-on is taken at the break after its level). A break before
+        the first level counts as level 1.
+        """
+        for i in range(index, -1, -1):
+            number = self.level_number(i)
+            if number is not None:
+                return number, i != index
+        return 1, True
 
     def level_number(self, index: int) -> int | None:
         """The 1-based level number of step ``index``, None for a break."""
         if isinstance(self.levels[index], Break):
             return None
         return sum(1 for s in self.levels[: index + 1] if isinstance(s, Level))
+
+    def chips_before(self, index: int) -> tuple[int, ...]:
+        """The denominations in play just before step ``index`` began (a colour-up break's
+        leaving chips included)."""
+        return self.chips_in_play(index - 1) if index > 0 else self.chips
 
     def chips_in_play(self, index: int) -> tuple[int, ...]:
         """The denominations still in play once step ``index`` has begun."""

@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
+from .chiprace import ChipRaceResult
 from .events import (
+    AddOnMade,
     BustUndone,
     ButtonReported,
+    ChipsRaced,
     ClockAdjusted,
     ClockPaused,
     ClockResumed,
@@ -36,6 +39,7 @@ from .events import (
     PlayerRegistered,
     PlayerSeated,
     PlayersMoved,
+    RebuyMade,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
@@ -62,6 +66,9 @@ class BustRecord(msgspec.Struct, kw_only=True):
     place: int
     #: The stack before the bust, given back if the bust is undone.
     stack: int | None = None
+    #: Players sharing the place (busted in the same hand with equal stacks).
+    shares: int = 1
+    at: float = 0.0
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -79,6 +86,8 @@ class Player(msgspec.Struct, kw_only=True):
     excused: bool = False
     stack: int | None = None
     entries: int = 1
+    rebuys: int = 0
+    add_ons: int = 0
     bust: BustRecord | None = None
 
     @property
@@ -134,6 +143,14 @@ class TimeCall(msgspec.Struct, kw_only=True):
     ends_at: float
 
 
+class RaceRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A chip race run at a table, kept so the table can see its cards again."""
+
+    table: TableNo
+    at: float
+    result: ChipRaceResult
+
+
 class FieldPoint(msgspec.Struct, array_like=True, frozen=True):
     """Players left at an instant (a chart point): ``[at, players_left]``."""
 
@@ -171,6 +188,12 @@ class TournamentState(msgspec.Struct, kw_only=True):
     drawn: bool = False
     busted: int = 0
     entries: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    #: Chips put in play beyond the entries' starting stacks: rebuys, add-ons and what chip
+    #: races added or took away. Chips in play = entries x starting stack + this.
+    chips_added: int = 0
+    chip_races: list[RaceRecord] = msgspec.field(default_factory=list)
     #: For the charts: players left after every change, and the field at each level start.
     field_history: list[FieldPoint] = msgspec.field(default_factory=list)
     level_history: list[LevelPoint] = msgspec.field(default_factory=list)
@@ -236,6 +259,9 @@ class Tournament:
             TimeCalled: self._time_called,
             TimeCallEnded: self._time_call_ended,
             StackSet: self._stack_set,
+            RebuyMade: self._rebuy_made,
+            AddOnMade: self._add_on_made,
+            ChipsRaced: self._chips_raced,
         }
         self._reindex()
 
@@ -507,7 +533,15 @@ class Tournament:
         p = self.state.players[e.player]
         self._stand(p)
         p.busted = True
-        p.bust = BustRecord(table=e.table, seat=e.seat, hand=e.hand, place=e.place, stack=p.stack)
+        p.bust = BustRecord(
+            table=e.table,
+            seat=e.seat,
+            hand=e.hand,
+            place=e.place,
+            stack=p.stack,
+            shares=e.shares,
+            at=e.at,
+        )
         p.stack = 0
         self.state.draws.pop(p.id, None)
         self.state.busted += 1
@@ -520,10 +554,17 @@ class Tournament:
         p.bust = None
         if record is not None:
             p.stack = record.stack
-            # Those who busted after this player move one place up the list (27th, not 26th).
             for other in self.state.players.values():
-                if other.bust is not None and other.busted and other.bust.place < record.place:
-                    other.bust.place += 1
+                b = other.bust
+                if b is None or not other.busted:
+                    continue
+                if b.place < record.place:
+                    # Those who busted after this player move one place down (27th, not 26th).
+                    b.place += 1
+                elif b.place == record.place:
+                    # Those who shared the place keep the places it covered but the best.
+                    b.place += 1
+                    b.shares -= 1
         self._sit(p, self.state.tables[e.table], e.seat)
         self.state.busted -= 1
         self._field_point(e.at)
@@ -660,3 +701,25 @@ class Tournament:
 
     def _stack_set(self, e: StackSet) -> None:
         self.state.players[e.player].stack = e.stack
+
+    def _rebuy_made(self, e: RebuyMade) -> None:
+        self._bought(e).rebuys = e.count
+        self.state.rebuys += 1
+
+    def _add_on_made(self, e: AddOnMade) -> None:
+        self._bought(e).add_ons = e.count
+        self.state.add_ons += 1
+
+    def _bought(self, e: RebuyMade | AddOnMade) -> Player:
+        p = self.state.players[e.player]
+        p.stack = e.stack
+        self.state.chips_added += e.chips
+        return p
+
+    def _chips_raced(self, e: ChipsRaced) -> None:
+        players = self.state.players
+        who = {r.seat: r.player for r in e.players}
+        for r in e.result.seats:
+            players[who[r.seat]].stack = r.stack
+        self.state.chips_added += e.change
+        self.state.chip_races.append(RaceRecord(table=e.table, at=e.at, result=e.result))

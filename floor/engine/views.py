@@ -1,4 +1,5 @@
-"""What a table shows: its status, next big blind and waiting players (FLOOR-RULES 1-3).
+"""What a table shows (status, next big blind, waiting players: FLOOR-RULES 1-3), and the
+numbers of the field: chips in play, the prize pool and the results.
 
 Derived from the state and the plan, never stored; shared by ``floor scenario`` and screens.
 """
@@ -10,7 +11,8 @@ import msgspec
 from .model import FLOP_GAMES, PlayerId, ShownStatus
 from .positions import next_big_blind as _next_bb
 from .positions import waiting_seats
-from .state import Table, Tournament
+from .prize import PrizePool, payouts, shared_prizes
+from .state import Player, Table, Tournament
 
 
 def shown_status(t: Tournament, table: Table) -> ShownStatus:
@@ -40,24 +42,108 @@ def waiting(t: Tournament, table: Table) -> list[PlayerId]:
 
 
 class FieldStats(msgspec.Struct, frozen=True, kw_only=True):
-    """The numbers on the wall display: players left of entries, the average stack."""
+    """The numbers on the wall display: players left of entries, the average stack, the pool."""
 
     players_left: int
     entries: int
     tables_in_play: int
-    #: Chips in play: every entry's starting stack (None without a structure).
+    #: Chips in play: every entry's starting stack, plus rebuys, add-ons and what chip races
+    #: changed (None without a structure).
     chips: int | None
     average_stack: int | None
+    rebuys: int = 0
+    add_ons: int = 0
+    #: The prize pool now (the guarantee or what came in); None without prize settings.
+    prize_pool: int | None = None
+    currency: str | None = None
+    places_paid: int = 0
+
+
+def chips_in_play(t: Tournament) -> int | None:
+    s = t.state
+    if s.structure is None:
+        return None
+    return s.entries * s.structure.starting_stack + s.chips_added
+
+
+def prize_pool(t: Tournament) -> PrizePool | None:
+    """The pool and payout table for the field so far; None without prize settings."""
+    s = t.state
+    prize = s.structure.prize if s.structure is not None else None
+    if prize is None:
+        return None
+    return payouts(prize, s.entries, s.rebuys, s.add_ons)
 
 
 def field_stats(t: Tournament) -> FieldStats:
     s = t.state
-    chips = s.entries * s.structure.starting_stack if s.structure is not None else None
+    chips = chips_in_play(t)
     left = t.active
+    pool = prize_pool(t)
     return FieldStats(
         players_left=left,
         entries=s.entries,
         tables_in_play=t.open_count,
         chips=chips,
         average_stack=None if chips is None or not left else round(chips / left),
+        rebuys=s.rebuys,
+        add_ons=s.add_ons,
+        prize_pool=None if pool is None else pool.pool,
+        currency=None if pool is None else pool.currency,
+        places_paid=0 if pool is None else len(pool.places),
     )
+
+
+class Finish(msgspec.Struct, frozen=True, kw_only=True):
+    """A player's result: the place (shared with ``tied - 1`` others) and the prize."""
+
+    place: int
+    #: Players sharing the place; they cover places ``place`` to ``place + tied - 1``.
+    tied: int
+    player: PlayerId
+    name: str
+    prize: int
+    entries: int
+    rebuys: int
+    add_ons: int
+    #: When the player busted; None for the winner.
+    at: float | None
+
+
+def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
+    """Busted players from the best place to the worst, and the winner once one is left.
+
+    Players who share a place share the prizes of the places they cover (``shared_prizes``);
+    the odd currency units go one each to the first of them in table and seat order.
+    """
+    pool = pool if pool is not None else prize_pool(t)
+    groups: dict[int, list[Player]] = {}
+    for p in t.state.players.values():
+        if p.busted and p.bust is not None:
+            groups.setdefault(p.bust.place, []).append(p)
+    if t.active == 1 and t.state.busted:
+        players = t.state.players.values()
+        groups[1] = [next(p for p in players if not p.busted and p.table is not None)]
+    out: list[Finish] = []
+    for place in sorted(groups):
+        group = sorted(groups[place], key=_where_busted)
+        prizes = shared_prizes(pool, place, len(group)) if pool else [0] * len(group)
+        for p, prize in zip(group, prizes, strict=True):
+            out.append(
+                Finish(
+                    place=place,
+                    tied=len(group),
+                    player=p.id,
+                    name=p.name,
+                    prize=prize,
+                    entries=p.entries,
+                    rebuys=p.rebuys,
+                    add_ons=p.add_ons,
+                    at=p.bust.at if p.bust else None,
+                )
+            )
+    return out
+
+
+def _where_busted(p: Player) -> tuple[int, int]:
+    return (p.bust.table, p.bust.seat) if p.bust is not None else (0, 0)

@@ -3,8 +3,9 @@
 Roles::
 
     director   everything, and the staff accounts
-    floor      bust-outs and their undoing, hands and buttons, moves, time calls, seats,
-               registrations and stacks
+    floor      bust-outs (one or several in a hand) and their undoing, hands and buttons,
+               moves, time calls, seats, registrations and re-entries, rebuys and add-ons,
+               stacks and chip races
     dealer     their own table only: the next hand, the button, a bust-out
     public     (not signed in) read-only: what a player may see
 
@@ -556,6 +557,7 @@ def _public(record: _Record) -> Account:
 _FLOOR: Final[frozenset[type[Any]]] = frozenset(
     {
         cmd.Bust,
+        cmd.BustSameHand,
         cmd.UndoBust,
         cmd.Hand,
         cmd.Button,
@@ -568,11 +570,15 @@ _FLOOR: Final[frozenset[type[Any]]] = frozenset(
         cmd.LockSeat,
         cmd.Register,
         cmd.SetStack,
+        cmd.Rebuy,
+        cmd.AddOn,
+        cmd.ChipRace,
     }
 )
 _FLOOR_MAY = (
     "floor staff may bust players and undo bust-outs, report hands and buttons, confirm and "
-    "cancel moves, call time, correct and lock seats, register players and set stacks"
+    "cancel moves, call time, correct and lock seats, register players (and re-entries), "
+    "sell rebuys and add-ons, set stacks and run chip races"
 )
 
 

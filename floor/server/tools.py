@@ -1,7 +1,254 @@
-"""Floor tools beyond seating (prize pool and results, chip race, pots, the rulebook)."""
+"""Floor tools beyond seating (prize pool and results, chip race, pots, the rulebook).
+
+Reads and calculators only: what changes a tournament (rebuys, add-ons, chip races, time
+calls, bust-outs in the same hand) goes through the command API like every other command.
+
+    GET  /api/t/{id}/prizes         the prize pool, the payout table and the results
+    GET  /api/t/{id}/results.csv    the results as a spreadsheet
+    POST /api/pots                  the pot calculator (no tournament needed)
+    GET  /api/rulebook              the rule set in force, searched (?set=&q=&lang=)
+    GET  /api/rulebook/{rule}       one rule (?set=)
+
+Everybody may read these: the results and the rules are public, and the pot calculator
+changes nothing.
+"""
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+import csv
+import io
+from collections.abc import Awaitable, Callable
+from typing import Final, Literal
 
-routes: list[BaseRoute] = []
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from .. import config as configs
+from ..engine.errors import ConfigError, FloorError, RuleError
+from ..engine.pots import Award, Contribution, Pot, PotInput, split_pot
+from ..engine.prize import PrizePool
+from ..engine.reasons import RULE_IDS
+from ..engine.rulebook import Book, Rule, search
+from ..engine.state import Tournament
+from ..engine.views import Finish, prize_pool, results
+from ..errortext import field_names
+from ..store.keys import check_tournament_id
+from .edges import BadRequest, decode, for_error, json_response, read_body
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+#: The pot calculator's body is small: a dozen seats at most.
+MAX_POT_BODY: Final = 16 * 1024
+_POT_KEYS: Final = field_names(PotInput, Contribution)
+#: The rule set the rulebook opens with when none is named.
+DEFAULT_SET: Final = "tda-2024"
+
+
+def _errors(endpoint: Endpoint) -> Endpoint:
+    """Domain errors as 4xx answers (``app.handle_errors``, which this module cannot import:
+    ``app`` imports it to mount its routes)."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except FloorError as e:
+            return for_error(e)
+
+    wrapped.__name__ = endpoint.__name__
+    wrapped.__doc__ = endpoint.__doc__
+    return wrapped
+
+
+async def _tournament(request: Request) -> Tournament:
+    tid = check_tournament_id(request.path_params["tid"])
+    t, _ = await request.app.state.floor.store.tournament(tid)
+    assert isinstance(t, Tournament)
+    return t
+
+
+# The prize pool and results ------------------------------------------------------------------
+
+
+class Prizes(msgspec.Struct, frozen=True, kw_only=True):
+    """``GET /api/t/{id}/prizes``: the pool as it stands and who finished where."""
+
+    tournament: str
+    #: None when the tournament tracks no money (no prize settings).
+    pool: PrizePool | None
+    results: list[Finish]
+    #: The rule the prize pool follows, for a link to the rulebook.
+    rule: str = RULE_IDS["prize_pool"]
+
+
+@_errors
+async def get_prizes(request: Request) -> Response:
+    t = await _tournament(request)
+    pool = prize_pool(t)
+    return json_response(Prizes(tournament=t.state.id, pool=pool, results=results(t, pool)))
+
+
+#: Spreadsheets run a cell that starts with one of these as a formula.
+_FORMULA: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA) else text
+
+
+@_errors
+async def get_results_csv(request: Request) -> Response:
+    """The results, best place first: a row per player, a shared place on each of its rows."""
+    t = await _tournament(request)
+    pool = prize_pool(t)
+    out = io.StringIO()
+    out.write("\ufeff")  # so that a spreadsheet reads the names' diacritics as UTF-8
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(
+        ["place", "tied", "name", "player", "prize", "currency", "entries", "rebuys", "add_ons"]
+    )
+    for f in results(t, pool):
+        w.writerow(
+            [
+                f.place,
+                f.tied,
+                _cell(f.name),
+                _cell(f.player),
+                f.prize,
+                pool.currency if pool else "",
+                f.entries,
+                f.rebuys,
+                f.add_ons,
+            ]
+        )
+    return Response(
+        out.getvalue().encode(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{t.state.id}-results.csv"'},
+    )
+
+
+# The pot calculator ----------------------------------------------------------------------------
+
+
+class PotAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """``POST /api/pots``: every pot in the order a dealer splits them, and the totals."""
+
+    pots: tuple[Pot, ...]
+    totals: tuple[Award, ...]
+    #: The rules the split follows, for links to the rulebook.
+    rules: tuple[str, ...] = (RULE_IDS["side_pots"], RULE_IDS["odd_chip"])
+
+
+@_errors
+async def post_pots(request: Request) -> Response:
+    """Main and side pots from each player's contribution and the showdown (FLOOR-RULES 9)."""
+    body = await read_body(request, MAX_POT_BODY)
+    pot = decode(body, PotInput, _POT_KEYS)
+    try:
+        result = split_pot(pot)
+    except RuleError as e:
+        # Input that does not describe a hand: the request is wrong, not the rules refusing.
+        raise BadRequest(e.message, code="invalid", field=e.field) from None
+    return json_response(PotAnswer(pots=result.pots, totals=result.totals))
+
+
+# The rulebook ----------------------------------------------------------------------------------
+
+
+class RuleOut(Rule, frozen=True, kw_only=True):
+    """A rule as a screen shows it: ``title`` and ``text`` in the language asked for, beside
+    both languages."""
+
+    title: str
+    text: str
+
+
+class RulebookAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    set: str
+    title: str
+    based_on: tuple[str, ...]
+    lang: str
+    query: str
+    count: int
+    rules: list[RuleOut]
+    #: What the engine explains, and the rule each links to ("balance": "balancing").
+    links: dict[str, str]
+
+
+def _rule_out(rule: Rule, lang: Literal["en", "cs"]) -> RuleOut:
+    czech = lang == "cs"
+    return RuleOut(
+        **msgspec.structs.asdict(rule),
+        title=rule.title_cs if czech else rule.title_en,
+        text=rule.text_cs if czech else rule.text_en,
+    )
+
+
+def _book(request: Request) -> Book:
+    name = request.query_params.get("set", DEFAULT_SET)
+    known = configs.rulebooks()
+    if name not in known:
+        raise BadRequest(
+            f"there is no rule set {name!r}; known: {', '.join(sorted(known))}",
+            code="not_found",
+            field="set",
+        )
+    try:
+        return configs.load_rulebook(name)
+    except ConfigError as e:
+        raise BadRequest(f"the rule set cannot be read: {e}", code="unavailable") from None
+
+
+def _lang(request: Request) -> Literal["en", "cs"]:
+    lang = request.query_params.get("lang", "en")
+    if lang == "en":
+        return "en"
+    if lang == "cs":
+        return "cs"
+    raise BadRequest("lang is en or cs", code="invalid", field="lang")
+
+
+@_errors
+async def get_rulebook(request: Request) -> Response:
+    """The rules of a set matching ``q`` (every word, either language, no diacritics)."""
+    book = _book(request)
+    lang = _lang(request)
+    query = request.query_params.get("q", "")
+    if len(query) > 80:
+        raise BadRequest("the search is longer than 80 characters", code="invalid", field="q")
+    found = search(book, query)
+    return json_response(
+        RulebookAnswer(
+            set=book.name,
+            title=book.title,
+            based_on=book.based_on,
+            lang=lang,
+            query=query,
+            count=len(found),
+            rules=[_rule_out(r, lang) for r in found],
+            links={str(k): v for k, v in RULE_IDS.items()},
+        )
+    )
+
+
+@_errors
+async def get_rule(request: Request) -> Response:
+    book = _book(request)
+    rule_id = request.path_params["rule"]
+    rule = book.get(rule_id)
+    if rule is None:
+        raise BadRequest(
+            f"rule set {book.name} has no rule {rule_id!r}", code="not_found", field="rule"
+        )
+    return json_response(_rule_out(rule, _lang(request)))
+
+
+routes: list[BaseRoute] = [
+    Route("/api/t/{tid}/prizes", get_prizes, methods=["GET"]),
+    Route("/api/t/{tid}/results.csv", get_results_csv, methods=["GET"]),
+    Route("/api/pots", post_pots, methods=["POST"]),
+    Route("/api/rulebook", get_rulebook, methods=["GET"]),
+    Route("/api/rulebook/{rule}", get_rule, methods=["GET"]),
+]

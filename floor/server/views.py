@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 import msgspec
 
 from ..engine.model import ShownStatus
 from ..engine.plan import Plan
+from ..engine.rulebook import fold as fold_name
 from ..engine.state import Tournament, TournamentState
 from ..engine.views import FieldStats, field_stats, next_big_blind, shown_status, waiting
 
@@ -69,12 +68,6 @@ def snapshot(tid: str, t: Tournament, seq: int) -> bytes:
             tables=table_views(t),
         )
     )
-
-
-def fold_name(text: str) -> str:
-    """A name as compared in search: no diacritics, no case (``Novák`` finds ``novak``)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def find_players(t: Tournament, query: str, limit: int = 20) -> list[PlayerFound]:

@@ -334,3 +334,23 @@ def test_a_player_who_acts_in_time_ends_the_time_call() -> None:
     assert floor.t.state.time_calls == []
     assert floor.do(cmd.Tick(), now=200.0) == []
     floor.refuse(cmd.EndTimeCall(table=1, seat=3), NotAllowed, "seat")
+
+
+def test_the_time_a_call_gives_is_the_houses_setting_unless_the_floor_gives_another() -> None:
+    # TDA 2024 rule 30 gives up to 30 seconds; a house sets its own in the rules.
+    floor = started(at=0.0, time_call_seconds=30, time_call_count=5)
+
+    (called,) = floor.do(cmd.CallTime(table=1, seat=3), now=100.0)
+    (shorter,) = floor.do(cmd.CallTime(table=1, seat=4, seconds=20, count=10), now=100.0)
+
+    assert (called.count_from, called.ends_at) == (130.0, 135.0)
+    assert (shorter.count_from, shorter.ends_at) == (120.0, 130.0)
+
+
+def test_the_shipped_rule_sets_give_their_rulebooks_time_call() -> None:
+    from floor import config
+
+    assert config.resolve_rules("tda-2024").time_call_seconds == 30
+    assert config.resolve_rules("pfp-2014").time_call_seconds == 60
+    assert config.resolve_rules("tda-2011").time_call_seconds == 60
+    assert {config.resolve_rules(n).time_call_count for n in config.rule_sets()} == {10}

@@ -23,6 +23,9 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.DrawSeats: cmd.DrawSeats(),
     cmd.OpenTable: cmd.OpenTable(table=9),
     cmd.Bust: cmd.Bust(table=3, seat=2),
+    cmd.BustSameHand: cmd.BustSameHand(
+        players=(cmd.Busted(player="T3S1"), cmd.Busted(player="T3S2"))
+    ),
     cmd.UndoBust: cmd.UndoBust(player="T3S2", reason="wrong player"),
     cmd.Hand: cmd.Hand(table=3),
     cmd.Button: cmd.Button(table=3, seat=1),
@@ -36,6 +39,9 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.CorrectSeat: cmd.CorrectSeat(player="T3S1", table=3, seat=5),
     cmd.SetGame: cmd.SetGame(game="holdem"),
     cmd.SetStack: cmd.SetStack(player="T3S1", stack=1000),
+    cmd.Rebuy: cmd.Rebuy(player="T3S1"),
+    cmd.AddOn: cmd.AddOn(player="T3S1"),
+    cmd.ChipRace: cmd.ChipRace(table=3, seats=(cmd.RaceCount(seat=1, chips=3),)),
     cmd.ClockStart: cmd.ClockStart(),
     cmd.ClockPause: cmd.ClockPause(),
     cmd.ClockResume: cmd.ClockResume(),
@@ -48,6 +54,7 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
 
 FLOOR_MAY = {
     cmd.Bust,
+    cmd.BustSameHand,
     cmd.UndoBust,
     cmd.Hand,
     cmd.Button,
@@ -60,6 +67,9 @@ FLOOR_MAY = {
     cmd.LockSeat,
     cmd.Register,
     cmd.SetStack,
+    cmd.Rebuy,
+    cmd.AddOn,
+    cmd.ChipRace,
 }
 DEALER_MAY = {cmd.Hand, cmd.Button, cmd.Bust}
 

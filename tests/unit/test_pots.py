@@ -359,6 +359,7 @@ _GOOD: dict[str, Any] = {
         ({"button": None}, "button"),
         ({"button": 0}, "button"),
         ({"high_cards": {1: "As"}}, "high_cards"),
+        ({"total": 325}, "total"),  # the contributions add up to 300
     ],
 )
 def test_bad_pot_is_refused_naming_the_field(change: dict[str, Any], field: str) -> None:
@@ -386,6 +387,15 @@ def test_bad_hilo_or_stud_pot_is_refused_naming_the_field(
         split_pot(PotInput(**{**_GOOD, **change}))
 
     assert refused.value.field == field
+
+
+def test_contributions_that_do_not_add_up_to_the_pot_counted_are_refused() -> None:
+    with pytest.raises(RuleError) as refused:
+        split_pot(PotInput(**{**_GOOD, "total": 9_500}))
+
+    assert refused.value.field == "total"
+    assert refused.value.message == "the contributions add up to 300, not the 9,500 in the pot"
+    assert split_pot(PotInput(**{**_GOOD, "total": 300})).pots
 
 
 def test_stud_odd_chip_without_the_tied_players_cards_is_refused() -> None:

@@ -1,0 +1,187 @@
+"""The rulebook at hand: every decision links to a rule of every shipped rule set, the house's
+rules replace the TDA's, search in English and Czech without diacritics, and bad files are
+refused with the key named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from floor import config
+from floor.engine.errors import ConfigError
+from floor.engine.reasons import RULE_IDS, rule_id
+from floor.engine.rulebook import search
+from tests.unit.builders import Floor
+
+
+def ids(rules: list[object]) -> list[str]:
+    return [r.id for r in rules]  # type: ignore[attr-defined]
+
+
+def test_the_shipped_rulebooks_are_the_ones_the_rule_sets_cite() -> None:
+    cited = {config.resolve_rules(name).rulebook for name in config.rule_sets()}
+
+    assert set(config.rulebooks()) == cited == {"tda-2011", "tda-2024", "pfp-2014"}
+
+
+@pytest.mark.parametrize("name", sorted(config.rulebooks()))
+def test_every_decision_the_engine_explains_links_to_a_rule_of_every_set(name: str) -> None:
+    book = config.load_rulebook(name)
+
+    missing = {decision for decision, rid in RULE_IDS.items() if book.get(rid) is None}
+
+    assert not missing
+    assert 20 <= len(book.rules) <= 40
+
+
+@pytest.mark.parametrize("name", sorted(config.rulebooks()))
+def test_every_rule_has_both_languages_and_cites_its_source(name: str) -> None:
+    for rule in config.load_rulebook(name).rules:
+        assert rule.title_en and rule.title_cs and rule.text_en and rule.text_cs, rule.id
+        assert rule.cite.startswith(("TDA", "PFP", "House")), rule.id
+
+
+def test_the_house_rule_replaces_the_tda_rule_with_its_own_number_and_words() -> None:
+    book = config.load_rulebook("pfp-2014")
+
+    balancing = book.get("balancing")
+    tda = config.load_rulebook("tda-2024").get("balancing")
+
+    assert balancing is not None and tda is not None
+    assert (balancing.cite, balancing.house) == ("PFP 2014 rule 8", True)
+    assert "Nejhorší pozice není nikdy small blind" in balancing.text_cs
+    assert (tda.cite, tda.house) == ("TDA 2024 rule 11A", False)
+    # What the house does not cover stays the TDA's.
+    stud = book.get("balancing-stud")
+    assert stud is not None and (stud.cite, stud.house) == ("TDA 2024 rule 11A", False)
+    assert book.based_on == ("tda-2024",)
+
+
+def test_the_time_call_rule_gives_the_minute_of_each_house() -> None:
+    assert "30 seconds" in (config.load_rulebook("tda-2024").get("time-call") or _no()).text_en
+    assert "one minute" in (config.load_rulebook("pfp-2014").get("time-call") or _no()).text_en
+    assert "one minute" in (config.load_rulebook("tda-2011").get("time-call") or _no()).text_en
+
+
+def _no() -> object:
+    raise AssertionError("missing rule")
+
+
+# --- search -----------------------------------------------------------------------------------
+
+
+def test_czech_typed_without_diacritics_finds_the_rule() -> None:
+    book = config.load_rulebook("pfp-2014")
+
+    assert set(ids(search(book, "rozpadani stolu"))) == {"breaking-tables", "new-player-waits"}
+    assert ids(search(book, "lichý žeton"))[:1] == ["odd-chips"]
+    assert ids(search(book, "liche zetony"))[:1] == ["odd-chips"]  # another case of the words
+
+
+def test_english_words_find_the_rule_and_titles_rank_first() -> None:
+    book = config.load_rulebook("tda-2024")
+
+    assert ids(search(book, "chip race"))[:1] == ["chip-race"]
+    assert ids(search(book, "Dead Button"))[:1] == ["dead-button"]
+    assert ids(search(book, "balancing"))[:3] == ["balancing", "balancing-stud", "balancing-mixed"]
+
+
+def test_a_rule_number_finds_its_rule() -> None:
+    assert ids(search(config.load_rulebook("tda-2024"), "11D")) == ["halting"]
+    assert ids(search(config.load_rulebook("pfp-2014"), "PFP 2014 rule 24"))[:1] == ["time-call"]
+
+
+def test_every_word_must_match_and_an_empty_search_lists_the_whole_book() -> None:
+    book = config.load_rulebook("tda-2024")
+
+    assert search(book, "button zebra") == []
+    assert len(search(book, "   ")) == len(book.rules)
+
+
+# --- the screens' links -----------------------------------------------------------------------
+
+
+def test_a_planned_balance_move_and_a_halt_link_to_their_rules() -> None:
+    floor = Floor({1: "1-9 pos 1/2/3", 2: "1-6 pos 1/2/3"})
+
+    (move,) = floor.t.plan.moves
+    (halt,) = floor.t.plan.halted
+
+    assert (move.rule, halt.rule) == ("balancing", "halting")
+    assert move.rule == rule_id("balance")
+
+
+def test_a_final_table_draw_links_to_the_final_table_rule() -> None:
+    floor = Floor({1: "1-4 pos 1/2/3", 2: "1-4 pos 1/2/3"})
+
+    assert {m.rule for m in floor.t.plan.moves} == {"final-table"}
+
+
+# --- bad files --------------------------------------------------------------------------------
+
+RULE = """
+[[rules]]
+id = "{id}"
+source = "House"
+title_en = "T"
+title_cs = "T"
+text_en = "T"
+text_cs = "T"
+"""
+
+
+def write_books(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **books: str) -> None:
+    folder = tmp_path / "rulebook"
+    folder.mkdir()
+    for name, text in books.items():
+        (folder / f"{name}.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("FLOOR_CONFIG_DIR", str(tmp_path))
+
+
+def test_a_rule_listed_twice_is_refused_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    head = 'name = "house"\ntitle = "House"\n'
+    write_books(tmp_path, monkeypatch, house=head + RULE.format(id="a") + RULE.format(id="a"))
+
+    with pytest.raises(ConfigError) as refused:
+        config.load_rulebook("house")
+
+    assert refused.value.field is not None and refused.value.field.endswith(": rules[1].id")
+    assert refused.value.message == "'a' is listed twice"
+
+
+def test_a_rule_id_that_is_not_a_slug_is_refused_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_books(tmp_path, monkeypatch, house='name = "h"\ntitle = "H"\n' + RULE.format(id="Bad Id"))
+
+    with pytest.raises(ConfigError) as refused:
+        config.load_rulebook("house")
+
+    assert refused.value.field is not None and refused.value.field.endswith(": rules[0].id")
+
+
+def test_a_house_extending_an_unknown_set_is_refused_with_the_known_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = 'name = "house"\ntitle = "H"\nextends = "tda-2099"\n' + RULE.format(id="a")
+    write_books(tmp_path, monkeypatch, house=text)
+
+    with pytest.raises(ConfigError, match=r"unknown rulebook 'tda-2099' \(known: house\)"):
+        config.load_rulebook("house")
+
+
+def test_a_loop_of_rule_sets_extending_each_other_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_books(
+        tmp_path,
+        monkeypatch,
+        a='name = "a"\ntitle = "A"\nextends = "b"\n' + RULE.format(id="x"),
+        b='name = "b"\ntitle = "B"\nextends = "a"\n' + RULE.format(id="y"),
+    )
+
+    with pytest.raises(ConfigError, match="in a loop"):
+        config.load_rulebook("a")
