@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from .. import config as configs
 from ..engine import commands
 from ..engine.errors import ConfigError, FloorError
+from ..engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from ..engine.rules import Rules, Structure
 from ..store.connection import connect
 from ..store.keys import check_command_id, check_tournament_id
@@ -61,6 +62,9 @@ class NewTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rules: str | Rules | None = None
     structure: str | Structure | None = None
     overrides: configs.RuleOverrides | None = None
+    #: Buy-in, fee, guarantee, rebuys, add-ons, re-entries and payouts, on top of the
+    #: structure (a structure's own ``prize`` is replaced).
+    prize: Prize | None = None
 
 
 class SignIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -256,7 +260,17 @@ async def create_tournament(request: Request) -> Response:
 def config_keys() -> frozenset[str]:
     from ..errortext import field_names
 
-    return field_names(NewTournament, Rules, Structure, configs.RuleOverrides)
+    return field_names(
+        NewTournament,
+        Rules,
+        Structure,
+        configs.RuleOverrides,
+        Prize,
+        Rebuy,
+        AddOn,
+        ReEntry,
+        PayoutRow,
+    )
 
 
 def _tournament_setup(spec: NewTournament) -> tuple[Rules, Structure | None, str]:
@@ -294,6 +308,14 @@ def _tournament_setup(spec: NewTournament) -> tuple[Rules, Structure | None, str
             name = spec.name or spec.id
         if spec.overrides is not None:
             rules = configs.apply_overrides(rules, spec.overrides)
+        if spec.prize is not None:
+            if structure is None:
+                raise BadRequest(
+                    "a prize pool needs a structure (levels and chips)",
+                    code="invalid",
+                    field="prize",
+                )
+            structure = configs.with_prize(structure, spec.prize)
     except ConfigError as e:
         raise BadRequest(e.message, code="invalid", field=e.field) from None
     return rules, structure, name

@@ -419,3 +419,42 @@ def test_bad_rulebook_requests_name_the_parameter(
 
     assert r.status_code == status, r.text
     assert r.json()["error"]["field"] == field
+
+
+def test_a_shipped_structure_takes_a_prize_pool_from_the_request(director: Api) -> None:
+    prize = {
+        "currency": "CZK",
+        "buy_in": 1000,
+        "fee": 100,
+        "guarantee": 50000,
+        "payouts": [
+            {"entries": 10, "percents": [60, 40]},
+            {"entries": 1000, "percents": [50, 30, 20]},
+        ],
+    }
+    r = director.client.post(
+        "/api/tournaments",
+        json={
+            "id": "prized",
+            "name": "Prized",
+            "rules": "tda-2024",
+            "structure": "demo-fast",
+            "prize": prize,
+        },
+    )
+    assert r.status_code == 201, r.text
+    pool = director.client.get("/api/t/prized/prizes").json()["pool"]
+    assert (pool["currency"], pool["pool"]) == ("CZK", 50000)
+    bad = {**prize, "payouts": [{"entries": 10, "percents": [60, 30]}]}
+    r = director.client.post(
+        "/api/tournaments",
+        json={
+            "id": "badprize",
+            "name": "Bad",
+            "rules": "tda-2024",
+            "structure": "demo-fast",
+            "prize": bad,
+        },
+    )
+    assert r.status_code == 422
+    assert "100" in r.json()["error"]["message"]
