@@ -38,6 +38,12 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     ),
     ("FLOOR_HEARTBEAT", "10", "seconds between heartbeats to every screen"),
     ("FLOOR_MAX_BODY", "65536", "largest request body accepted, in bytes"),
+    (
+        "FORWARDED_ALLOW_IPS",
+        "127.0.0.1",
+        "proxies trusted for X-Forwarded-For/-Proto "
+        "(read by uvicorn; '*' inside a container network)",
+    ),
 )
 
 
