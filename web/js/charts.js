@@ -1,0 +1,166 @@
+// The two charts people would rather look at than read, drawn with Chart.js (vendored in
+// web/vendor/chartjs, loaded as a classic script before the page's module: window.Chart).
+//   players left over time: state.field_history [at, players_left]
+//   average stack in big blinds per level: state.level_history [level, at, players_left,
+//   entries], chips = entries × starting_stack, over the level's big blind.
+
+import { t, onLang } from "./i18n.js";
+import { bigBlindAt, levelNumber, number, timeOfDay } from "./format.js";
+
+const MAX_POINTS = 400;
+
+/** field_history with usable times: points recorded without one (at = 0) are placed between
+ * their neighbours, so the line keeps its shape. */
+export function fieldSeries(state, nowSec) {
+  const raw = (state?.field_history || []).map(([at, left]) => ({ at, left }));
+  if (state && state.active != null) raw.push({ at: nowSec, left: state.active });
+  const known = raw.map((p, i) => (p.at > 0 ? i : -1)).filter((i) => i >= 0);
+  if (!known.length) return [];
+  for (let k = 0; k < known.length - 1; k += 1) {
+    const a = known[k];
+    const b = known[k + 1];
+    for (let i = a + 1; i < b; i += 1) {
+      raw[i].at = raw[a].at + ((raw[b].at - raw[a].at) * (i - a)) / (b - a);
+    }
+  }
+  const first = known[0];
+  for (let i = 0; i < first; i += 1) raw[i].at = raw[first].at;
+  const points = raw.map((p) => ({ x: p.at, y: p.left }));
+  if (points.length <= MAX_POINTS) return points;
+  const stride = points.length / MAX_POINTS;
+  const out = [];
+  for (let i = 0; i < MAX_POINTS; i += 1) out.push(points[Math.floor(i * stride)]);
+  out.push(points[points.length - 1]);
+  return out;
+}
+
+/** [{label, bb}] per level started, the last visit of a level counting; "now" at the end. */
+export function averageBBSeries(state, stats) {
+  const structure = state?.structure;
+  if (!structure) return [];
+  const byLevel = new Map();
+  for (const [level, , left, entries] of state.level_history || []) {
+    // A break changes no blinds: the level after it shows the field.
+    if (!left || structure.levels[level]?.type === "break") continue;
+    const bb = bigBlindAt(structure, level);
+    if (!bb) continue;
+    byLevel.set(level, (entries * structure.starting_stack) / left / bb);
+  }
+  const out = [...byLevel.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([level, value]) => ({ label: levelLabel(structure, level), value }));
+  const current = state.clock?.level;
+  if (stats?.average_stack && current != null) {
+    const bb = bigBlindAt(structure, current);
+    if (bb) out.push({ label: t("chart.now"), value: stats.average_stack / bb });
+  }
+  return out;
+}
+
+function levelLabel(structure, index) {
+  return t("chart.level_short", { n: levelNumber(structure, index) });
+}
+
+const COLORS = { line: "#5cc8ff", fill: "rgba(92, 200, 255, 0.18)", bb: "#ffc233",
+  bbFill: "rgba(255, 194, 51, 0.18)", grid: "rgba(255, 255, 255, 0.14)", text: "#e8edf3" };
+
+function baseOptions(fontSize) {
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    normalized: true,
+    plugins: {
+      legend: { display: false },
+      tooltip: { enabled: true, titleFont: { size: fontSize }, bodyFont: { size: fontSize } },
+    },
+    layout: { padding: { top: 8, right: 16 } },
+  };
+}
+
+function axis(fontSize, extra = {}) {
+  return {
+    grid: { color: COLORS.grid },
+    border: { color: COLORS.grid },
+    ticks: { color: COLORS.text, font: { size: fontSize }, ...extra.ticks },
+    title: extra.title ? { display: true, text: extra.title, color: COLORS.text, font: { size: fontSize } } : undefined,
+    ...extra.rest,
+  };
+}
+
+/**
+ * Both charts on two canvases; `update()` redraws from the connection's state (cheap: call it
+ * after each batch, or less often). `fontSize` in px: big on the wall, normal elsewhere.
+ */
+export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}) {
+  const Chart = window.Chart;
+  if (!Chart) {
+    console.error("Chart.js is not loaded");
+    return { update() {} };
+  }
+  Chart.defaults.color = COLORS.text;
+  Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+  const field = new Chart(fieldCanvas, {
+    type: "line",
+    data: { datasets: [{ data: [], borderColor: COLORS.line, backgroundColor: COLORS.fill,
+      fill: true, stepped: "after", pointRadius: 0, borderWidth: 3 }] },
+    options: {
+      ...baseOptions(fontSize),
+      parsing: false,
+      scales: {
+        x: axis(fontSize, { rest: { type: "linear", bounds: "data" }, ticks: { maxTicksLimit: 8,
+          callback: (v) => timeOfDay(v) } }),
+        y: axis(fontSize, { rest: { beginAtZero: true }, ticks: { precision: 0,
+          callback: (v) => number(v) } }),
+      },
+      plugins: {
+        ...baseOptions(fontSize).plugins,
+        tooltip: { callbacks: { title: (items) => timeOfDay(items[0].parsed.x),
+          label: (item) => t("chart.players_left_value", { n: number(item.parsed.y) }) } },
+      },
+    },
+  });
+  const bb = new Chart(bbCanvas, {
+    type: "line",
+    data: { labels: [], datasets: [{ data: [], borderColor: COLORS.bb, backgroundColor: COLORS.bbFill,
+      fill: true, pointRadius: 5, pointBackgroundColor: COLORS.bb, borderWidth: 3, tension: 0.2 }] },
+    options: {
+      ...baseOptions(fontSize),
+      scales: {
+        x: axis(fontSize),
+        y: axis(fontSize, { rest: { beginAtZero: true }, ticks: { callback: (v) => number(v) } }),
+      },
+      plugins: {
+        ...baseOptions(fontSize).plugins,
+        tooltip: { callbacks: { label: (item) => `${number(item.parsed.y, 1)} BB` } },
+      },
+    },
+  });
+  const describe = () => {
+    // Screen readers get the gist as text (the canvas itself is an image).
+    const f = fieldSeries(conn.state, conn.nowSec());
+    const b = averageBBSeries(conn.state, conn.stats);
+    fieldCanvas.setAttribute("aria-label", t("chart.players_left_alt", {
+      first: f.length ? number(f[0].y) : "–", last: f.length ? number(f[f.length - 1].y) : "–" }));
+    bbCanvas.setAttribute("aria-label", t("chart.avg_bb_alt", {
+      last: b.length ? number(b[b.length - 1].value, 1) : "–" }));
+    return { f, b };
+  };
+  const update = () => {
+    if (!conn.state) return;
+    const { f, b } = describe();
+    field.data.datasets[0].data = f;
+    if (f.length) {
+      // Ticks on whole minutes (or hours), never two labels saying the same time.
+      const span = Math.max(60, f[f.length - 1].x - f[0].x);
+      const steps = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600];
+      field.options.scales.x.ticks.stepSize = steps.find((st) => span / st <= 6) || 21600;
+    }
+    bb.data.labels = b.map((p) => p.label);
+    bb.data.datasets[0].data = b.map((p) => p.value);
+    field.update("none");
+    bb.update("none");
+  };
+  onLang(update);
+  return { update, field, bb };
+}

@@ -1,0 +1,314 @@
+// The connection to one tournament: the websocket protocol of docs/protocol.md.
+//
+// hello (server time) → snapshot → events batches; apply only events with seq above our own;
+// on a gap ask for `resync`; reconnect by itself with exponential backoff and `?since=<seq>`;
+// three heartbeats of silence count as a dead connection. The status is exposed for the
+// indicator every screen shows ("live", "connecting", "reconnecting", "offline", "missing").
+
+import { apply, prepare } from "./fold.js";
+
+const decoder = new TextDecoder();
+
+export class Connection {
+  constructor(tid, { path = "/ws/t/" } = {}) {
+    this.tid = tid;
+    this.path = path;
+    this.state = null;
+    this.plan = { moves: [], halted: [], final_table: null };
+    this.stats = null;
+    this.tables = [];
+    this.seq = -1;
+    this.offsetMs = 0;
+    this.role = "public";
+    this.username = null;
+    this.table = null;
+    this.status = "connecting";
+    this.lastLive = null;
+    this.lastHeard = 0;
+    this.heartbeatMs = 10000;
+    this._beats = [];
+    this._listeners = {};
+    this._ws = null;
+    this._attempt = 0;
+    this._timer = null;
+    this._resyncAt = 0;
+    this._stopped = false;
+    this._watchdog = null;
+  }
+
+  on(kind, fn) {
+    (this._listeners[kind] ||= []).push(fn);
+    return this;
+  }
+
+  _emit(kind, ...args) {
+    for (const fn of this._listeners[kind] || []) {
+      try {
+        fn(...args);
+      } catch (err) {
+        console.error(`listener for ${kind} failed`, err);
+      }
+    }
+  }
+
+  /** Milliseconds since the epoch on the server's clock. */
+  now() {
+    return Date.now() + this.offsetMs;
+  }
+
+  nowSec() {
+    return this.now() / 1000;
+  }
+
+  start() {
+    this._stopped = false;
+    window.addEventListener("online", () => this.reconnect(true));
+    window.addEventListener("offline", () => this._setStatus("offline"));
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && this._dead()) this.reconnect(true);
+    });
+    this._watchdog = setInterval(() => {
+      const ws = this._ws;
+      if (!ws) return;
+      if (ws.readyState === WebSocket.OPEN && this._dead()) this._drop("no heartbeat");
+      else if (ws.readyState === WebSocket.CONNECTING && Date.now() - this._openedAt > 15000) {
+        this._drop("connecting took too long");
+      }
+    }, 1000);
+    this._open();
+    return this;
+  }
+
+  stop() {
+    this._stopped = true;
+    clearInterval(this._watchdog);
+    clearTimeout(this._timer);
+    if (this._ws) this._ws.close(1000, "bye");
+  }
+
+  /** Close and connect again now (after a sign-in, a network change). */
+  reconnect(now = false) {
+    if (this._stopped) return;
+    if (now) this._attempt = 0;
+    clearTimeout(this._timer);
+    if (this._ws) {
+      const ws = this._ws;
+      this._ws = null;
+      ws.onclose = null;
+      ws.close(1000, "reconnecting");
+    }
+    this._open();
+  }
+
+  send(message) {
+    if (this._ws && this._ws.readyState === WebSocket.OPEN) {
+      this._ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  _dead() {
+    return Date.now() - this.lastHeard > 3 * this.heartbeatMs + 2000;
+  }
+
+  _setStatus(status) {
+    if (status === this.status) return;
+    if (this.status === "live") this.lastLive = Date.now();
+    this.status = status;
+    this._emit("status", status);
+  }
+
+  _url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const since = this.seq >= 0 ? `?since=${this.seq}` : "";
+    return `${scheme}//${location.host}${this.path}${encodeURIComponent(this.tid)}${since}`;
+  }
+
+  _open() {
+    if (!navigator.onLine) this._setStatus("offline");
+    else if (this.status !== "connecting" && this.status !== "missing") {
+      this._setStatus("reconnecting");
+    }
+    let ws;
+    try {
+      ws = new WebSocket(this._url());
+    } catch (err) {
+      this._schedule();
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    this._ws = ws;
+    this._openedAt = Date.now();
+    this.lastHeard = Date.now();
+    ws.onmessage = (ev) => {
+      if (ws !== this._ws) return;
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(typeof ev.data === "string" ? ev.data : decoder.decode(ev.data));
+      } catch (err) {
+        console.warn("unreadable frame", err);
+        return;
+      }
+      this._message(msg);
+    };
+    ws.onclose = (ev) => {
+      if (ws !== this._ws) return;
+      this._ws = null;
+      if (ev.code === 4004) {
+        this._setStatus("missing");
+        this._schedule(30000);
+        return;
+      }
+      this._setStatus(navigator.onLine ? "reconnecting" : "offline");
+      this._schedule();
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  _drop(reason) {
+    const ws = this._ws;
+    this._ws = null;
+    if (ws) {
+      ws.onclose = null;
+      try {
+        ws.close(4000, reason);
+      } catch (err) {
+        /* already closing */
+      }
+    }
+    this._setStatus(navigator.onLine ? "reconnecting" : "offline");
+    this._schedule();
+  }
+
+  _schedule(fixed) {
+    if (this._stopped) return;
+    clearTimeout(this._timer);
+    const base = Math.min(15000, 500 * 2 ** this._attempt);
+    const delay = fixed ?? base * (0.75 + Math.random() * 0.5);
+    this._attempt = Math.min(this._attempt + 1, 8);
+    this._timer = setTimeout(() => this._open(), delay);
+  }
+
+  _heard(serverTime) {
+    if (typeof serverTime === "number") this.offsetMs = serverTime * 1000 - Date.now();
+  }
+
+  _message(msg) {
+    switch (msg.type) {
+      case "hello":
+        this._heard(msg.server_time);
+        this.role = msg.role;
+        this.username = msg.username ?? null;
+        this.table = msg.table ?? null;
+        // Reconnected with nothing missed: the server sends no batch, and we are up to date.
+        if (this.state) this._live();
+        this._emit("hello", msg);
+        break;
+      case "snapshot":
+        this.state = prepare(msg.state);
+        this.plan = msg.plan;
+        this.stats = msg.stats;
+        this.tables = msg.tables;
+        this.seq = msg.seq;
+        this._resyncAt = 0;
+        this._live();
+        this._emit("snapshot", this);
+        this._emit("change", this, []);
+        break;
+      case "events":
+        this._events(msg);
+        break;
+      case "heartbeat": {
+        this._heard(msg.server_time);
+        const now = Date.now();
+        this._beats.push(now);
+        if (this._beats.length > 4) this._beats.shift();
+        if (this._beats.length >= 2) {
+          const gaps = this._beats.slice(1).map((t, i) => t - this._beats[i]);
+          this.heartbeatMs = Math.max(2000, Math.min(60000, Math.max(...gaps)));
+        }
+        if (this.state) this._live();
+        this._emit("heartbeat", msg);
+        break;
+      }
+      case "pong":
+        this._heard(msg.server_time);
+        break;
+      case "result":
+        this._emit("result", msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  _live() {
+    this._attempt = 0;
+    this._setStatus("live");
+  }
+
+  _events(msg) {
+    if (!this.state || msg.to <= this.seq) return;
+    if (msg.from > this.seq + 1) {
+      // A gap: ask for what we missed (once in a while, not for every later batch).
+      if (Date.now() - this._resyncAt > 5000) {
+        this._resyncAt = Date.now();
+        this.send({ type: "resync", since: this.seq });
+      }
+      return;
+    }
+    const applied = [];
+    for (const { seq, event } of msg.events) {
+      if (seq <= this.seq) continue;
+      try {
+        apply(this.state, event);
+      } catch (err) {
+        // Our copy no longer matches the server's: start over from a snapshot.
+        console.error("could not apply", event, err);
+        this.seq = -1;
+        this.state = null;
+        this.reconnect(true);
+        return;
+      }
+      this.seq = seq;
+      applied.push(event);
+    }
+    if (msg.plan) this.plan = msg.plan;
+    if (msg.stats) this.stats = msg.stats;
+    this._resyncAt = 0;
+    this._live();
+    this._emit("events", applied, this);
+    this._emit("change", this, applied);
+  }
+}
+
+/** The tournament id of a page served at /wall/{tid}, /floor/{tid}, /player/{tid}. */
+export function tidFromPath() {
+  const parts = location.pathname.split("/").filter(Boolean);
+  return decodeURIComponent(parts[1] || new URLSearchParams(location.search).get("t") || "");
+}
+
+/** The status of each table as screens show it: halted follows from the plan. */
+export function tableViews(conn) {
+  const s = conn.state;
+  if (!s) return [];
+  const halted = new Map((conn.plan.halted || []).map((h) => [h.table, h]));
+  return Object.values(s.tables)
+    .map((t) => {
+      let status = t.status;
+      if (status === "open" && halted.has(t.number)) status = "halted";
+      return {
+        table: t.number,
+        seats: t.seats,
+        status,
+        players: Object.keys(t.occupants).length,
+        final: s.final_table === t.number,
+        halt: halted.get(t.number) || null,
+      };
+    })
+    .sort((a, b) => a.table - b.table);
+}

@@ -1,0 +1,519 @@
+// The director console: tournaments (list, create from a config or a rule set and a
+// structure), players (one by one or a pasted list, re-entries), the draw, the clock, tables
+// (break now, waive a halt, open one, start the final table), the plan, staff accounts and
+// the charts. The tournament is chosen with ?t=<id> (remembered).
+
+import { Connection, tableViews } from "./conn.js";
+import { Outbox } from "./commands.js";
+import { clockPanel } from "./clockview.js";
+import { createCharts } from "./charts.js";
+import * as fmt from "./format.js";
+import { onLang, t, why as whyText } from "./i18n.js";
+import { signInForm, signOut, whoAmI } from "./signin.js";
+import { $, api, icon, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+
+const params = new URLSearchParams(location.search);
+const LAST_KEY = "floor.director.tournament";
+const tid = params.get("t") || localStorage.getItem(LAST_KEY) || "";
+const conn = tid ? new Connection(tid) : null;
+const outbox = tid ? new Outbox(tid) : null;
+let principal = { role: "public" };
+let tournaments = [];
+let configLists = { rules: [], structures: [], tournaments: [] };
+let staff = [];
+let playerFilter = "";
+
+const bar = topbar(t("director.title"), conn, {
+  extra: () => (outbox && outbox.waiting ? t("floor.waiting", { n: outbox.waiting }) : ""),
+});
+const userEl = h("span", { class: "who-am-i muted" });
+const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: async () => {
+  await signOut();
+  location.reload();
+} });
+const signinEl = h("div", { class: "director-signin" });
+const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
+const sections = {};
+for (const id of ["tournaments", "clock", "tables", "plan", "charts", "players", "staff"]) {
+  sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
+}
+const mainEl = h("main", { class: "director-main" }, Object.values(sections));
+const appEl = h("div", { class: "director-app", hidden: true }, navEl, mainEl);
+fill($("#app"), bar, h("div", { class: "director-user" }, userEl, signOutBtn), signinEl, appEl);
+
+function heading(id, key, extra) {
+  return h("h2", { id: `h-${id}` }, t(key), extra ? h("span", { class: "muted heading-extra" }, extra) : null);
+}
+
+// Sending ---------------------------------------------------------------------------------------
+
+async function send(command, label) {
+  if (!outbox) return null;
+  const item = await outbox.send(command, label);
+  if (item.status === "done") toast(`✓ ${label}`, "ok", 2500);
+  else if (item.status === "refused") toast(`✗ ${label}: ${explainError(item.error)}`, "error", 8000);
+  else if (item.status === "signin") toast(t("floor.signin_again"), "error", 8000);
+  return item;
+}
+
+async function call(path, options, okText) {
+  try {
+    const data = await api(path, options);
+    if (okText) toast(`✓ ${okText}`, "ok");
+    return data;
+  } catch (err) {
+    toast(`✗ ${explainError(err)}`, "error", 8000);
+    return null;
+  }
+}
+
+// Tournaments ----------------------------------------------------------------------------------------
+
+async function loadTournaments() {
+  tournaments = (await call("/api/tournaments")) || [];
+  configLists = (await call("/api/config")) || configLists;
+  renderTournaments();
+}
+
+function screenLinks(id) {
+  const e = encodeURIComponent(id);
+  return h("span", { class: "links" },
+    h("a", { href: `/wall/${e}`, target: "_blank", rel: "noopener" }, t("index.wall")), " · ",
+    h("a", { href: `/floor/${e}`, target: "_blank", rel: "noopener" }, t("index.floor")), " · ",
+    h("a", { href: `/player/${e}`, target: "_blank", rel: "noopener" }, t("index.player")));
+}
+
+function renderTournaments() {
+  const el = sections.tournaments;
+  const idIn = h("input", { id: "new-id", required: true, pattern: "[A-Za-z0-9_.-]{1,64}", autocapitalize: "none", spellcheck: "false" });
+  const nameIn = h("input", { id: "new-name" });
+  const mode = h("select", { id: "new-mode" },
+    h("option", { value: "config" }, t("director.from_config")),
+    h("option", { value: "rules" }, t("director.from_rules")));
+  const cfgSel = h("select", { id: "new-config" }, configLists.tournaments.map((c) => h("option", { value: c }, c)));
+  const rulesSel = h("select", { id: "new-rules" }, configLists.rules.map((c) => h("option", { value: c }, c)));
+  const structSel = h("select", { id: "new-structure" }, configLists.structures.map((c) => h("option", { value: c }, c)));
+  const seatsIn = h("input", { id: "new-seats", type: "number", min: 2, max: 12, inputmode: "numeric" });
+  const cfgField = h("div", { class: "field" }, h("label", { for: "new-config" }, t("director.config")), cfgSel);
+  const rulesField = h("div", { class: "field", hidden: true }, h("label", { for: "new-rules" }, t("director.rules")), rulesSel);
+  const structField = h("div", { class: "field", hidden: true }, h("label", { for: "new-structure" }, t("director.structure")), structSel);
+  mode.addEventListener("change", () => {
+    const byConfig = mode.value === "config";
+    cfgField.hidden = !byConfig;
+    rulesField.hidden = byConfig;
+    structField.hidden = byConfig;
+  });
+  const form = h("form", { class: "create-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const id = idIn.value.trim();
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) {
+      toast(t("director.bad_id"), "error");
+      idIn.focus();
+      return;
+    }
+    const body = { id };
+    if (nameIn.value.trim()) body.name = nameIn.value.trim();
+    if (mode.value === "config") body.config = cfgSel.value;
+    else {
+      body.rules = rulesSel.value;
+      body.structure = structSel.value;
+    }
+    if (seatsIn.value) body.overrides = { seats: Number(seatsIn.value) };
+    const made = await call("/api/tournaments", { method: "POST", body }, t("director.created", { id }));
+    if (made) {
+      localStorage.setItem(LAST_KEY, id);
+      location.search = `?t=${encodeURIComponent(id)}`;
+    }
+  } },
+  h("div", { class: "row" },
+    h("div", { class: "field" }, h("label", { for: "new-id" }, t("director.id")), idIn, h("p", { class: "hint" }, t("director.id_hint"))),
+    h("div", { class: "field" }, h("label", { for: "new-name" }, t("director.name")), nameIn)),
+  h("div", { class: "row" },
+    h("div", { class: "field" }, h("label", { for: "new-mode" }, t("director.setup")), mode),
+    cfgField, rulesField, structField,
+    h("div", { class: "field narrow-field" }, h("label", { for: "new-seats" }, t("director.seats_override")), seatsIn)),
+  h("button", { type: "submit", class: "primary" }, t("director.create")));
+  fill(el, heading("tournaments", "director.tournaments"),
+    tournaments.length ? h("ul", { class: "tournament-list" }, tournaments.map((x) => h("li", { class: x.id === tid ? "current" : "" },
+      h("a", { href: `?t=${encodeURIComponent(x.id)}`, "aria-current": x.id === tid ? "page" : null, class: "t-name" }, x.name, " ",
+        h("span", { class: "muted" }, `(${x.id})`)),
+      h("span", { class: "muted" }, x.status === "live" ? t("director.live") : x.status), screenLinks(x.id))))
+      : h("p", { class: "muted" }, t("director.no_tournaments")),
+    // Folded away once a tournament is being run; open when there is none yet.
+    h("details", { class: "create-box", open: !tid || !tournaments.length },
+      h("summary", {}, t("director.new_tournament")), form));
+}
+
+// The clock ---------------------------------------------------------------------------------------
+
+const clockBox = h("div", { class: "clock-box" });
+const clockControls = h("div", { class: "clock-controls" });
+let clockView = null;
+let clockKey = "";
+
+function renderClock() {
+  const el = sections.clock;
+  if (!conn || !conn.state) {
+    clockKey = "";
+    return fill(el, heading("clock", "director.clock"), h("p", { class: "muted" }, tid ? t("clock.waiting") : t("director.pick_tournament")));
+  }
+  const s = conn.state;
+  const c = s.clock;
+  if (!clockView) clockView = clockPanel(clockBox, conn, { stats: true });
+  if (!el.contains(clockBox)) fill(el, heading("clock", "director.clock"), clockBox, clockControls);
+  // The controls change only with the clock's state (a select left open is not redrawn).
+  const key = JSON.stringify([c.level, c.running, c.started, document.documentElement.lang]);
+  if (key === clockKey) return;
+  clockKey = key;
+  if (!s.structure) return fill(clockControls, h("p", { class: "muted" }, t("clock.no_structure")));
+  const steps = s.structure.levels;
+  const stepSel = h("select", { id: "clock-to" }, steps.map((st, i) => h("option", { value: i, selected: i === c.level },
+    st.type === "break" ? `${i + 1}. ${st.name || t("clock.break")} (${fmt.number(st.minutes, st.minutes % 1 ? 1 : 0)} min)`
+      : `${i + 1}. ${t("clock.level", { n: fmt.levelNumber(s.structure, i) })} · ${fmt.blinds(st)} (${fmt.number(st.minutes, st.minutes % 1 ? 1 : 0)} min)`)));
+  fill(clockControls,
+    h("div", { class: "actions" },
+      !c.started ? h("button", { type: "button", class: "ok big", onclick: () => send({ type: "clock_start" }, t("director.clock_start")) }, icon("▶"), t("director.clock_start"))
+        : c.running ? h("button", { type: "button", class: "warn big", onclick: () => send({ type: "clock_pause" }, t("director.clock_pause")) }, icon("❚❚"), t("director.clock_pause"))
+          : h("button", { type: "button", class: "ok big", onclick: () => send({ type: "clock_resume" }, t("director.clock_resume")) }, icon("▶"), t("director.clock_resume")),
+      h("button", { type: "button", onclick: () => send({ type: "clock_adjust", seconds: -60 }, t("director.minus_minute")) }, t("director.minus_minute")),
+      h("button", { type: "button", onclick: () => send({ type: "clock_adjust", seconds: 60 }, t("director.plus_minute")) }, t("director.plus_minute"))),
+    h("div", { class: "actions" },
+      h("button", { type: "button", disabled: c.level <= 0, onclick: () => send({ type: "clock_level", step: -1 }, t("director.prev_level")) }, icon("◀"), t("director.prev_level")),
+      h("button", { type: "button", disabled: c.level >= steps.length - 1, onclick: () => send({ type: "clock_level", step: 1 }, t("director.next_level")) }, t("director.next_level"), icon("▶"))),
+    h("form", { class: "row", onsubmit: (ev) => {
+      ev.preventDefault();
+      send({ type: "clock_level", to: Number(stepSel.value) }, t("director.go_to_step", { n: Number(stepSel.value) + 1 }));
+    } }, h("div", { class: "field" }, h("label", { for: "clock-to" }, t("director.go_to")), stepSel),
+    h("button", { type: "submit" }, t("director.go"))));
+}
+
+// Players -----------------------------------------------------------------------------------------
+
+const playersListEl = h("div", { class: "player-table-wrap" });
+const playersHead = h("div", {});
+const drawBox = h("div", {});
+let playersBuilt = "";
+
+function buildPlayers() {
+  const el = sections.players;
+  const nameIn = h("input", { id: "reg-name", maxlength: 80, autocomplete: "off" });
+  const needsIn = h("input", { id: "reg-needs", type: "checkbox" });
+  const paste = h("textarea", { id: "reg-paste", rows: 5 });
+  const drawTables = h("input", { id: "draw-tables", inputmode: "numeric", placeholder: "1-12" });
+  const one = h("form", { class: "row", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const name = nameIn.value.trim();
+    if (!name) return nameIn.focus();
+    nameIn.value = "";
+    const needs = needsIn.checked;
+    needsIn.checked = false;
+    nameIn.focus();
+    await send({ type: "register", name, special_needs: needs }, t("director.registered", { name }));
+  } },
+  h("div", { class: "field grow" }, h("label", { for: "reg-name" }, t("director.player_name")), nameIn),
+  h("div", { class: "field check-field" }, h("label", { class: "check", for: "reg-needs" }, needsIn, t("director.special_needs"))),
+  h("button", { type: "submit", class: "primary" }, t("director.register")));
+  const many = h("form", { onsubmit: async (ev) => {
+    ev.preventDefault();
+    const names = paste.value.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
+    if (!names.length) return;
+    paste.value = "";
+    let ok = 0;
+    for (const name of names) {
+      const item = await outbox.send({ type: "register", name: name.slice(0, 80) }, t("director.registered", { name }));
+      if (item.status === "done") ok += 1;
+      else if (item.status === "refused") toast(`✗ ${name}: ${explainError(item.error)}`, "error", 8000);
+    }
+    toast(t("director.registered_many", { n: ok, of: names.length }), ok === names.length ? "ok" : "error");
+  } },
+  h("div", { class: "field" }, h("label", { for: "reg-paste" }, t("director.paste_list")), paste, h("p", { class: "hint" }, t("director.paste_hint"))),
+  h("button", { type: "submit" }, t("director.register_all")));
+  fill(drawBox, h("form", { class: "row draw-form", onsubmit: (ev) => {
+    ev.preventDefault();
+    const tables = parseTables(drawTables.value);
+    if (tables === false) return toast(t("director.bad_tables"), "error");
+    send(tables ? { type: "draw_seats", tables } : { type: "draw_seats" }, t("director.draw"));
+  } },
+  h("div", { class: "field" }, h("label", { for: "draw-tables" }, t("director.draw_tables")), drawTables, h("p", { class: "hint" }, t("director.draw_hint"))),
+  h("button", { type: "submit", class: "ok big" }, t("director.draw"))));
+  const filter = h("input", { id: "player-filter", type: "search", value: playerFilter, autocomplete: "off" });
+  filter.addEventListener("input", () => {
+    playerFilter = filter.value;
+    renderPlayerList();
+  });
+  fill(el, playersHead,
+    h("div", { class: "two-col" }, h("div", {}, h("h3", {}, t("director.register_one")), one, drawBox),
+      h("div", {}, h("h3", {}, t("director.register_list")), many)),
+    h("div", { class: "field" }, h("label", { for: "player-filter" }, t("director.find_player")), filter), playersListEl);
+}
+
+function renderPlayers() {
+  if (!conn || !conn.state) return fill(sections.players, heading("players", "director.players"));
+  // The forms are built once (and again for another language): typing is never lost.
+  if (playersBuilt !== document.documentElement.lang) {
+    playersBuilt = document.documentElement.lang;
+    buildPlayers();
+  }
+  const s = conn.state;
+  const waiting = Object.values(s.players).filter((p) => !p.busted && p.table == null).length;
+  fill(playersHead, heading("players", "director.players",
+    t("director.players_count", { n: s.entries, left: conn.stats?.players_left ?? 0, waiting })));
+  drawBox.hidden = s.drawn;
+  renderPlayerList();
+}
+
+function parseTables(text) {
+  const v = text.trim();
+  if (!v) return null;
+  const out = [];
+  for (const part of v.split(/[\s,]+/).filter(Boolean)) {
+    const m = part.match(/^(\d+)(?:-(\d+))?$/);
+    if (!m) return false;
+    const a = Number(m[1]);
+    const b = Number(m[2] || m[1]);
+    if (b < a || b - a > 2000) return false;
+    for (let i = a; i <= b; i += 1) out.push(i);
+  }
+  return out;
+}
+
+function renderPlayerList() {
+  if (!conn?.state) return;
+  const fold = (x) => x.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  const words = fold(playerFilter).split(/\s+/).filter(Boolean);
+  const all = Object.values(conn.state.players)
+    .filter((p) => words.every((w) => fold(p.name).includes(w) || p.id.toLowerCase() === w))
+    .sort((a, b) => (a.busted - b.busted) || (a.table ?? 1e9) - (b.table ?? 1e9) || (a.seat ?? 0) - (b.seat ?? 0));
+  const shown = all.slice(0, 100);
+  fill(playersListEl, h("table", { class: "data" },
+    h("caption", { class: "sr-only" }, t("director.players")),
+    h("thead", {}, h("tr", {}, ["director.col_name", "director.col_id", "director.col_seat", "director.col_stack", "director.col_status", "director.col_actions"]
+      .map((k) => h("th", { scope: "col" }, t(k))))),
+    h("tbody", {}, shown.map((p) => h("tr", { class: p.busted ? "busted" : "" },
+      h("td", {}, p.name, p.special_needs ? h("span", { class: "badge badge-balance", title: t("director.special_needs") }, "♿") : null),
+      h("td", { class: "muted" }, p.id),
+      h("td", {}, p.table != null ? fmt.spot(p.table, p.seat) : "–"),
+      h("td", {}, p.stack != null ? fmt.chips(p.stack) : "–"),
+      h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
+        : p.table == null ? t("director.waiting_seat") : t("director.playing"),
+      p.locked ? ` · ${t("director.locked")}` : ""),
+      h("td", {}, p.busted ? h("button", { type: "button", class: "small", onclick: () =>
+        send({ type: "register", name: p.name, player: p.id }, t("director.reentry_label", { name: p.name })) }, t("director.reentry")) : null))))),
+  all.length > shown.length ? h("p", { class: "muted" }, t("director.more_players", { n: all.length - shown.length })) : null);
+}
+
+// Tables ------------------------------------------------------------------------------------------
+
+const tablesHead = h("div", {});
+const finalBox = h("div", { class: "actions" });
+const tablesGrid = h("div", { class: "table-grid" });
+const openSeats = h("input", { id: "open-seats", type: "number", min: 2, max: 12, inputmode: "numeric" });
+let openFormEl = null;
+let openFormLang = "";
+
+function openForm() {
+  if (!openFormEl || openFormLang !== document.documentElement.lang) {
+    openFormLang = document.documentElement.lang;
+    openFormEl = h("form", { class: "row inline", onsubmit: (ev) => {
+      ev.preventDefault();
+      const cmd = { type: "open_table" };
+      if (openSeats.value) cmd.seats = Number(openSeats.value);
+      send(cmd, t("director.open_table"));
+    } }, h("div", { class: "field" }, h("label", { for: "open-seats" }, t("director.open_seats")), openSeats),
+    h("button", { type: "submit" }, t("director.open_table")));
+  }
+  return openFormEl;
+}
+
+function renderTables() {
+  const el = sections.tables;
+  if (!conn || !conn.state) return fill(el, heading("tables", "director.tables"));
+  const s = conn.state;
+  const views = tableViews(conn).filter((v) => v.status !== "broken");
+  const broken = tableViews(conn).length - views.length;
+  // The open-table form stays in place (moving a focused input would drop the focus).
+  if (!el.contains(tablesGrid) || openFormLang !== document.documentElement.lang) {
+    fill(el, tablesHead, h("div", { class: "actions" }, finalBox, openForm()), tablesGrid);
+  }
+  fill(tablesHead, heading("tables", "director.tables", t("director.tables_count", { n: views.length, broken })));
+  fill(finalBox,
+    s.final_table == null && s.drawn ? h("button", { type: "button", class: "warn", onclick: () => {
+      if (confirm(t("director.final_confirm"))) send({ type: "start_final" }, t("director.start_final"));
+    } }, t("director.start_final")) : null,
+    s.final_table != null ? h("span", { class: "badge badge-final" }, t("director.final_at", { table: s.final_table })) : null);
+  fill(tablesGrid, views.map((v) => {
+      const tb = s.tables[v.table];
+      return h("div", { class: "dtable", dataset: { status: v.status } },
+        h("div", { class: "dtable-head" }, h("strong", {}, t("spot.table_only", { table: v.table })),
+          v.status !== "open" ? h("span", { class: `badge badge-${v.status}` }, t(`status.${v.status}`)) : null,
+          v.final ? h("span", { class: "badge badge-final" }, t("wall.tag.final")) : null),
+        h("div", { class: "muted" }, t("director.table_players", { n: v.players, seats: v.seats }),
+          tb.halt_waived ? ` · ${t("director.halt_waived")}` : ""),
+        v.halt ? h("p", { class: "why small" }, whyText(v.halt.why)) : null,
+        h("div", { class: "actions" },
+          v.status === "open" || v.status === "halted" ? h("button", { type: "button", class: "small", onclick: () => {
+            if (confirm(t("director.break_confirm", { table: v.table }))) send({ type: "break_table", table: v.table }, t("director.break_label", { table: v.table }));
+          } }, t("director.break_now")) : null,
+          v.status === "halted" || tb.halt_waived ? h("button", { type: "button", class: "small", onclick: () =>
+            send({ type: "waive_halt", table: v.table, waived: !tb.halt_waived }, t(tb.halt_waived ? "director.unwaive_label" : "director.waive_label", { table: v.table })) },
+          t(tb.halt_waived ? "director.unwaive" : "director.waive")) : null));
+  }));
+}
+
+// The plan ----------------------------------------------------------------------------------------
+
+function renderPlan() {
+  const el = sections.plan;
+  if (!conn || !conn.state) return fill(el, heading("plan", "director.plan"));
+  const moves = conn.plan.moves || [];
+  const reasons = [...new Set(moves.map((m) => m.reason))];
+  fill(el, heading("plan", "director.plan", t("floor.moves_title", { n: moves.length })),
+    reasons.length ? h("div", { class: "actions" }, reasons.map((r) => h("button", { type: "button", class: "small", onclick: () =>
+      send({ type: "confirm_all", reason: r }, t("director.confirm_all", { reason: t(`reason.${r}`) })) },
+    t("director.confirm_all", { reason: t(`reason.${r}`) })))) : null,
+    moves.length ? h("ul", { class: "moves-list" }, moves.slice(0, 40).map((m) => h("li", { class: "move-row" },
+      h("div", { class: "who" }, m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table })),
+      h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
+        h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
+      h("div", { class: "meta" }, h("span", { class: `badge badge-${m.reason}` }, t(`reason.${m.reason}`)), h("span", {}, whyText(m.why))))))
+      : h("p", { class: "muted" }, t("floor.no_moves")),
+    (conn.plan.halted || []).length ? h("div", {}, h("h3", {}, t("director.halts")),
+      h("ul", {}, conn.plan.halted.map((x) => h("li", {}, t("floor.halted_table", { table: x.table, n: x.short }), " — ", whyText(x.why))))) : null);
+}
+
+// Staff -------------------------------------------------------------------------------------------
+
+async function loadStaff() {
+  staff = (await call("/api/staff")) || [];
+  renderStaff();
+}
+
+function renderStaff() {
+  const el = sections.staff;
+  const user = h("input", { id: "staff-user", autocapitalize: "none", spellcheck: "false", autocomplete: "off", maxlength: 32 });
+  const role = h("select", { id: "staff-role" }, ["floor", "dealer", "director"].map((r) => h("option", { value: r }, t(`role.${r}`))));
+  const table = h("input", { id: "staff-table", type: "number", min: 1, inputmode: "numeric" });
+  const secret = h("input", { id: "staff-secret", type: "password", autocomplete: "new-password" });
+  const pin = h("input", { id: "staff-pin", type: "checkbox" });
+  const tableField = h("div", { class: "field narrow-field", hidden: true }, h("label", { for: "staff-table" }, t("director.dealer_table")), table);
+  role.addEventListener("change", () => {
+    tableField.hidden = role.value !== "dealer";
+  });
+  const form = h("form", { class: "staff-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const body = { username: user.value.trim(), secret: secret.value, role: role.value, pin: pin.checked };
+    if (role.value === "dealer") body.table = Number(table.value) || null;
+    const made = await call("/api/staff", { method: "POST", body }, t("director.staff_added", { name: body.username }));
+    if (made) loadStaff();
+  } },
+  h("h3", {}, t("director.add_staff")),
+  h("div", { class: "row" },
+    h("div", { class: "field" }, h("label", { for: "staff-user" }, t("signin.username")), user),
+    h("div", { class: "field" }, h("label", { for: "staff-role" }, t("director.role")), role),
+    tableField,
+    h("div", { class: "field" }, h("label", { for: "staff-secret" }, t("director.staff_secret")), secret),
+    h("div", { class: "field check-field" }, h("label", { class: "check", for: "staff-pin" }, pin, t("director.is_pin")))),
+  h("p", { class: "hint" }, t("director.secret_hint")),
+  h("button", { type: "submit", class: "primary" }, t("director.add")));
+  fill(el, heading("staff", "director.staff"),
+    staff.length ? h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, ["signin.username", "director.role", "director.dealer_table", "director.secret_kind", "director.col_actions"]
+        .map((k) => h("th", { scope: "col" }, t(k))))),
+      h("tbody", {}, staff.map((a) => h("tr", {},
+        h("td", {}, a.username), h("td", {}, t(`role.${a.role}`)), h("td", {}, a.table ?? "–"),
+        h("td", {}, a.pin ? t("director.pin") : t("director.password")),
+        h("td", {}, h("button", { type: "button", class: "small danger", "aria-label": t("director.remove_named", { name: a.username }), onclick: async () => {
+          if (!confirm(t("director.remove_confirm", { name: a.username }))) return;
+          if (await call(`/api/staff/${encodeURIComponent(a.username)}`, { method: "DELETE" }, t("director.removed", { name: a.username }))) loadStaff();
+        } }, t("director.remove")))))))
+      : h("p", { class: "muted" }, t("director.no_staff")),
+    form);
+}
+
+// Charts ------------------------------------------------------------------------------------------
+
+const fieldCanvas = h("canvas", { role: "img" });
+const bbCanvas = h("canvas", { role: "img" });
+let charts = null;
+
+function renderChartsSection() {
+  const el = sections.charts;
+  if (!conn) return fill(el, heading("charts", "director.charts"));
+  if (!el.firstChild || el.dataset.lang !== document.documentElement.lang) {
+    el.dataset.lang = document.documentElement.lang;
+    fill(el, heading("charts", "director.charts"), h("div", { class: "two-col" },
+      h("figure", {}, h("figcaption", {}, t("chart.players_left")), h("div", { class: "chart-wrap" }, fieldCanvas)),
+      h("figure", {}, h("figcaption", {}, t("chart.avg_bb")), h("div", { class: "chart-wrap" }, bbCanvas))));
+  }
+  if (!charts && conn.state) charts = createCharts(conn, fieldCanvas, bbCanvas, { fontSize: 13 });
+  if (charts) charts.update();
+}
+
+// Navigation and wiring ------------------------------------------------------------------------------
+
+function renderNav() {
+  fill(navEl, h("ul", {}, Object.keys(sections).map((id) => h("li", {}, h("a", { href: `#s-${id}` }, t(`director.${id}`))))));
+  navEl.setAttribute("aria-label", t("director.sections"));
+}
+
+function renderLive() {
+  if (conn?.state) {
+    bar.setTitle(`${t("director.title")} · ${conn.state.name}`);
+    document.title = `${conn.state.name} · ${t("director.title")}`;
+  }
+  renderClock();
+  renderPlayers();
+  renderTables();
+  renderPlan();
+  renderChartsSection();
+}
+
+function renderAll() {
+  renderNav();
+  renderTournaments();
+  renderStaff();
+  renderLive();
+}
+
+async function start() {
+  principal = await me();
+  const ok = principal.role === "director";
+  signinEl.hidden = ok;
+  appEl.hidden = !ok;
+  signOutBtn.hidden = principal.role === "public";
+  userEl.textContent = whoAmI(principal);
+  if (!ok) {
+    fill(signinEl, signInForm(() => location.reload(), {
+      roles: ["director"], note: principal.role !== "public" ? t("director.only_director") : t("director.signin_note"),
+    }));
+    return;
+  }
+  if (tid) localStorage.setItem(LAST_KEY, tid);
+  renderAll();
+  await Promise.all([loadTournaments(), loadStaff()]);
+  if (conn) {
+    let queued = false;
+    conn.on("change", () => {
+      if (queued) return;
+      queued = true;
+      setTimeout(() => {
+        queued = false;
+        renderLive();
+      }, 250);
+    });
+    conn.on("status", (st) => {
+      if (st === "live") outbox.flush();
+    });
+    outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
+    conn.start();
+  }
+}
+
+onLang(() => {
+  signOutBtn.textContent = t("signin.signout");
+  userEl.textContent = whoAmI(principal);
+  if (principal.role === "director") renderAll();
+});
+signOutBtn.textContent = t("signin.signout");
+start();
+window.floorDirector = { conn, outbox };

@@ -1,0 +1,581 @@
+// The floor phone: one hand, standing, on a flaky connection.
+//
+// Signed in, it shows what needs the floor first (halted and breaking tables, a break in
+// progress, running time calls), then the plan as one-tap moves, a table pad for bust-outs,
+// buttons, hands and time calls, and player search. Every command goes through the outbox
+// (commands.js): sent with its own id, kept and sent again while the phone is offline.
+
+import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { Outbox } from "./commands.js";
+import { clockPanel, timeCalls } from "./clockview.js";
+import * as fmt from "./format.js";
+import { onLang, t, why as whyText } from "./i18n.js";
+import { signInForm, signOut, whoAmI } from "./signin.js";
+import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+
+const tid = tidFromPath();
+const conn = new Connection(tid);
+const outbox = new Outbox(tid);
+let principal = { role: "public", username: null, table: null };
+let tab = "moves";
+const ui = {
+  openWhy: new Set(),
+  redirect: null, // {key, pick: "seat"|"player", player}
+  table: null, // the table chosen on the pad
+  typed: "",
+  seat: null,
+  confirmBust: false,
+  undoFor: null,
+  search: "",
+  results: [],
+};
+
+// Layout -----------------------------------------------------------------------------------------
+
+const userEl = h("span", { class: "who-am-i" });
+const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: doSignOut });
+const bar = topbar(t("floor.title"), conn, {
+  extra: () => (outbox.waiting ? t("floor.waiting", { n: outbox.waiting }) : ""),
+});
+const offlineBar = h("div", { class: "offline-bar", role: "alert", hidden: true });
+const clockEl = h("section", { class: "floor-clock card" });
+const urgentEl = h("section", { class: "urgent", "aria-live": "polite" });
+const mainEl = h("main", { class: "floor-main", id: "floor-main", tabindex: "-1" });
+const navEl = h("nav", { class: "bottom-nav" });
+const signinEl = h("div", { class: "floor-signin" });
+const appEl = h("div", { class: "floor-app", hidden: true }, clockEl, urgentEl, mainEl);
+
+fill($("#app"), h("div", { class: "floor-head" }, bar, offlineBar), signinEl, appEl, navEl);
+clockPanel(clockEl, conn, { stats: false, compact: true });
+
+// Signing in ---------------------------------------------------------------------------------------
+
+async function start() {
+  principal = await me();
+  showSignedIn();
+  conn.start();
+}
+
+function showSignedIn() {
+  const staff = principal.role !== "public";
+  signinEl.hidden = staff;
+  appEl.hidden = !staff;
+  navEl.hidden = !staff;
+  signOutBtn.hidden = !staff;
+  userEl.textContent = whoAmI(principal);
+  if (!staff) {
+    fill(signinEl, signInForm((p) => {
+      principal = p;
+      showSignedIn();
+      conn.reconnect(true);
+      outbox.flush();
+      toast(t("signin.welcome", { name: p.username }), "ok");
+    }, { note: t("floor.signin_note") }));
+  } else {
+    if (principal.role === "dealer" && principal.table && ui.table == null) {
+      ui.table = principal.table;
+      tab = "table";
+    }
+    render();
+  }
+}
+
+async function doSignOut() {
+  await signOut();
+  principal = { role: "public", username: null, table: null };
+  showSignedIn();
+  conn.reconnect(true);
+}
+
+// Sending ----------------------------------------------------------------------------------------
+
+async function send(command, label) {
+  const item = await outbox.send(command, label);
+  if (item.status === "done") toast(`✓ ${label}`, "ok", 2500);
+  else if (item.status === "refused") toast(`✗ ${label}: ${explainError(item.error)}`, "error", 7000);
+  else if (item.status === "signin") toast(t("floor.signin_again"), "error", 7000);
+  return item;
+}
+
+outbox.onChange((box, why) => {
+  bar.querySelector(".conn")?.refresh?.();
+  if (why === "signin") {
+    principal = { role: "public", username: null, table: null };
+    showSignedIn();
+  }
+  renderNav();
+  renderOffline();
+  if (tab === "sent") renderMain();
+});
+
+conn.on("status", (status) => {
+  if (status === "live") outbox.flush();
+  renderOffline();
+});
+
+function renderOffline() {
+  const off = conn.status !== "live";
+  offlineBar.hidden = !off && !outbox.waiting;
+  offlineBar.textContent = off
+    ? t("floor.offline", { n: outbox.waiting })
+    : t("floor.sending", { n: outbox.waiting });
+  offlineBar.classList.toggle("sending", !off);
+}
+
+// Urgent: halts, breaks, time calls --------------------------------------------------------------------
+
+function renderUrgent() {
+  if (!conn.state) return fill(urgentEl);
+  const views = tableViews(conn);
+  const cards = [];
+  const m = fmt.clockModel(conn);
+  if (m && m.onBreak) {
+    cards.push(h("div", { class: "urgent-card break" },
+      h("strong", {}, h("span", { class: "badge badge-break" }, m.current.name || t("clock.break")), " ",
+        fmt.clock(m.left)),
+      m.colorUp.length ? h("div", { class: "color-up" }, t("clock.color_up", { chips: m.colorUp.map(fmt.chips).join(", ") })) : null));
+  }
+  for (const halt of conn.plan.halted || []) {
+    const key = `halt-${halt.table}`;
+    cards.push(h("div", { class: "urgent-card halted" },
+      h("button", { type: "button", class: "urgent-main", "aria-expanded": String(ui.openWhy.has(key)),
+        onclick: () => toggleWhy(key) },
+      h("span", { class: "badge badge-halted" }, t("status.halted")), " ",
+      h("strong", {}, t("floor.halted_table", { table: halt.table, n: halt.short }))),
+      ui.openWhy.has(key) ? whyBlock(halt.why, halt.rule) : null,
+      h("div", { class: "actions" },
+        h("button", { type: "button", onclick: () => openTable(halt.table) }, t("floor.open_table", { table: halt.table })))));
+  }
+  for (const v of views.filter((x) => x.status === "breaking")) {
+    const moves = (conn.plan.moves || []).filter((mv) => mv.from.table === v.table);
+    const ready = moves.filter((mv) => mv.player && mv.to.seat != null).length;
+    cards.push(h("div", { class: "urgent-card breaking" },
+      h("div", {}, h("span", { class: "badge badge-breaking" }, t("status.breaking")), " ",
+        h("strong", {}, t("floor.breaking_table", { table: v.table, n: v.players }))),
+      ready > 1 && canMove() ? h("div", { class: "actions" }, h("button", { type: "button", class: "ok",
+        onclick: () => send({ type: "confirm_all", reason: moves[0].reason }, t("floor.all_done_label", { table: v.table })) },
+      t("floor.all_done", { n: ready }))) : null));
+  }
+  for (const c of timeCalls(conn)) {
+    cards.push(h("div", { class: `urgent-card timecall ${c.phase}` },
+      h("div", {}, h("strong", {}, t("timecall.title")), " ", t("timecall.where", { table: c.table, seat: c.seat }),
+        c.name ? ` · ${c.name}` : "", " ",
+        h("strong", { class: "tc-left", dataset: { table: c.table, seat: c.seat } },
+          c.phase === "count" ? String(Math.ceil(c.left)) : fmt.clock(c.left))),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "ok", onclick: () => send({ type: "end_time_call", table: c.table, seat: c.seat, outcome: "acted" },
+          t("floor.acted_label", { table: c.table, seat: c.seat })) }, t("floor.acted")),
+        h("button", { type: "button", onclick: () => send({ type: "end_time_call", table: c.table, seat: c.seat, outcome: "cancelled" },
+          t("floor.stop_label", { table: c.table, seat: c.seat })) }, t("floor.stop_call")))));
+  }
+  if (tab !== "moves" && cards.length) {
+    // Elsewhere a one-line summary: the table pad and search keep the screen.
+    const halted = (conn.plan.halted || []).length;
+    const breaking = views.filter((x) => x.status === "breaking").length;
+    const calls = timeCalls(conn).length;
+    const parts = [
+      m && m.onBreak ? t("clock.break") : null,
+      halted ? t("floor.sum_halted", { n: halted }) : null,
+      breaking ? t("floor.sum_breaking", { n: breaking }) : null,
+      calls ? t("floor.sum_calls", { n: calls }) : null,
+    ].filter(Boolean);
+    return fill(urgentEl, h("button", { type: "button", class: "urgent-summary", onclick: () => { tab = "moves"; render(); } },
+      h("span", { "aria-hidden": "true" }, "⚠ "), parts.join(" · "), h("span", { class: "go" }, t("floor.show"))));
+  }
+  fill(urgentEl, cards.length ? h("h2", { class: "sr-only" }, t("floor.urgent")) : null, cards);
+}
+
+// The time call counts down between events.
+every(250, () => {
+  for (const el of urgentEl.querySelectorAll(".tc-left")) {
+    const c = timeCalls(conn).find((x) => String(x.table) === el.dataset.table && String(x.seat) === el.dataset.seat);
+    if (c) el.textContent = c.phase === "count" ? String(Math.ceil(c.left)) : fmt.clock(c.left);
+  }
+});
+
+// The rule behind a move or a halt, in full, from the rulebook (GET /api/rulebook/{rule}),
+// in the reader's language; while that is not available, the citation the plan carries.
+const ruleTexts = new Map();
+
+function ruleText(rule) {
+  if (!rule || !conn.state) return null;
+  const set = conn.state.rules.rulebook || "tda-2024";
+  const lang = document.documentElement.lang === "cs" ? "cs" : "en";
+  const key = `${set}/${rule}/${lang}`;
+  if (!ruleTexts.has(key)) {
+    ruleTexts.set(key, undefined);
+    api(`/api/rulebook/${encodeURIComponent(rule)}?set=${encodeURIComponent(set)}&lang=${lang}`)
+      .then((r) => { ruleTexts.set(key, r && r.text ? r : null); render(); })
+      .catch(() => ruleTexts.set(key, null));
+  }
+  return ruleTexts.get(key) || null;
+}
+
+function whyBlock(why, rule) {
+  const full = ruleText(rule);
+  return h("div", { class: "why" }, h("p", { class: "why-cite" }, whyText(why)),
+    full ? h("p", { class: "why-rule" }, full.title ? h("strong", {}, `${full.title}: `) : null, full.text) : null);
+}
+
+function toggleWhy(key) {
+  if (ui.openWhy.has(key)) ui.openWhy.delete(key);
+  else ui.openWhy.add(key);
+  render();
+}
+
+function canMove() {
+  return principal.role === "floor" || principal.role === "director";
+}
+
+// Moves ------------------------------------------------------------------------------------------
+
+function moveKey(m) {
+  return `${m.player ?? `bb${m.from.table}`}>${m.to.table}`;
+}
+
+// Moves keep the place they first had in the list, so nothing jumps under a finger when the
+// plan changes; new moves are added at the end.
+const firstSeen = new Map();
+let seenCounter = 0;
+
+function sortedMoves() {
+  const moves = conn.plan.moves || [];
+  const keys = new Set(moves.map(moveKey));
+  for (const k of firstSeen.keys()) if (!keys.has(k)) firstSeen.delete(k);
+  for (const k of keys) if (!firstSeen.has(k)) firstSeen.set(k, (seenCounter += 1));
+  return [...moves].sort((a, b) => firstSeen.get(moveKey(a)) - firstSeen.get(moveKey(b)));
+}
+
+/** Seats a move may be redirected to: empty, not planned for somebody else. */
+function freeSeats(table, mover) {
+  const s = conn.state;
+  const tb = s.tables[table];
+  if (!tb) return [];
+  const planned = new Set((conn.plan.moves || []).filter((m) => m.to.table === table && m.to.seat != null
+    && m.player !== mover).map((m) => m.to.seat));
+  const reserved = new Set((s.rules.reserved_seats || []).filter((r) => r.table === table).map((r) => r.seat));
+  const needs = mover && s.players[mover]?.special_needs;
+  const out = [];
+  for (let seat = 1; seat <= tb.seats; seat += 1) {
+    if (tb.occupants[seat] != null || planned.has(seat)) continue;
+    out.push({ seat, reserved: reserved.has(seat) && !needs });
+  }
+  return out;
+}
+
+function moveCard(m) {
+  const key = moveKey(m);
+  const name = m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table });
+  const open = ui.openWhy.has(key);
+  const halted = (conn.plan.halted || []).some((x) => x.table === m.to.table);
+  const r = ui.redirect && ui.redirect.key === key ? ui.redirect : null;
+  const confirm = (player, seat) => {
+    ui.redirect = null;
+    const cmd = { type: "confirm", player };
+    if (seat != null) cmd.seat = seat;
+    send(cmd, t("floor.move_label", { name: playerName(conn, player), to: fmt.spot(m.to.table, seat ?? m.to.seat) }));
+    render();
+  };
+  let picker = null;
+  if (r && r.pick === "player") {
+    const tb = conn.state.tables[m.from.table];
+    picker = h("div", { class: "picker" }, h("p", {}, t("floor.who_goes", { table: m.from.table })),
+      h("div", { class: "seat-grid" }, Object.entries(tb?.occupants || {}).sort((a, b) => a[0] - b[0]).map(([seat, pid]) =>
+        h("button", { type: "button", class: "seat-btn", onclick: () => {
+          if (m.to.seat == null || r.then === "seat") ui.redirect = { key, pick: "seat", player: pid };
+          else confirm(pid, null);
+          render();
+        } }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, playerName(conn, pid))))),
+      h("button", { type: "button", class: "ghost", onclick: () => { ui.redirect = null; render(); } }, t("common.back")));
+  } else if (r && r.pick === "seat") {
+    const seats = freeSeats(m.to.table, r.player);
+    picker = h("div", { class: "picker" }, h("p", {}, t("floor.pick_seat", { table: m.to.table })),
+      seats.length ? h("div", { class: "seat-grid" }, seats.map((x) => h("button", {
+        type: "button", class: "seat-btn free", disabled: x.reserved,
+        "aria-label": t("floor.seat_at", { table: m.to.table, seat: x.seat }) + (x.reserved ? ` (${t("floor.reserved")})` : ""),
+        onclick: () => confirm(r.player, x.seat),
+      }, h("span", { class: "seat-no" }, x.seat), x.reserved ? h("span", { class: "seat-name" }, t("floor.reserved")) : null)))
+        : h("p", { class: "muted" }, t("floor.no_free_seat")),
+      h("button", { type: "button", class: "ghost", onclick: () => { ui.redirect = null; render(); } }, t("common.back")));
+  }
+  return h("li", { class: `move-card reason-${m.reason}${halted ? " fixes-halt" : ""}` },
+    h("button", { type: "button", class: "move-main", "aria-expanded": String(open), onclick: () => toggleWhy(key) },
+      h("span", { class: "move-name" }, name),
+      h("span", { class: "move-route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, " → "),
+        h("span", { class: "sr-only" }, ` ${t("wall.to")} `),
+        h("strong", {}, m.to.seat == null ? t("floor.floor_picks", { table: m.to.table }) : fmt.spot(m.to.table, m.to.seat))),
+      h("span", { class: "move-tags" }, h("span", { class: `badge badge-${m.reason}` }, t(`reason.${m.reason}`)),
+        halted ? h("span", { class: "badge badge-halted" }, t("floor.for_halted", { table: m.to.table })) : null,
+        h("span", { class: "why-hint" }, open ? t("floor.hide_why") : t("floor.show_why")))),
+    open ? whyBlock(m.why, m.rule) : null,
+    picker || (canMove() ? h("div", { class: "move-actions" },
+      h("button", { type: "button", class: "ok big", onclick: () => {
+        if (!m.player) ui.redirect = { key, pick: "player" };
+        else if (m.to.seat == null) ui.redirect = { key, pick: "seat", player: m.player };
+        else return confirm(m.player, null);
+        render();
+      } }, icon("✓"), t("floor.done")),
+      h("button", { type: "button", class: "big", onclick: () => {
+        ui.redirect = m.player ? { key, pick: "seat", player: m.player } : { key, pick: "player", then: "seat" };
+        render();
+      } }, t("floor.other_seat")),
+      m.player ? h("button", { type: "button", class: "big ghost", onclick: () =>
+        send({ type: "cancel", player: m.player }, t("floor.cancel_label", { name })) }, t("floor.cancel_move")) : null)
+      : null));
+}
+
+function renderMoves() {
+  const moves = sortedMoves();
+  return [
+    h("h2", {}, t("floor.moves_title", { n: moves.length })),
+    moves.length ? h("ul", { class: "move-list" }, moves.map(moveCard)) : h("p", { class: "empty" }, t("floor.no_moves")),
+  ];
+}
+
+// The table pad: bust, button, hand, call time -------------------------------------------------------
+
+function openTable(table, seat = null) {
+  ui.table = table;
+  ui.typed = "";
+  ui.seat = seat;
+  ui.confirmBust = false;
+  tab = "table";
+  render();
+  mainEl.focus();
+}
+
+function keypad() {
+  const press = (k) => {
+    if (k === "del") ui.typed = ui.typed.slice(0, -1);
+    else if (k === "ok") {
+      const n = Number(ui.typed);
+      if (conn.state?.tables[n]) return openTable(n);
+      toast(t("floor.no_table", { table: ui.typed || "–" }), "error");
+      return;
+    } else if (ui.typed.length < 5) ui.typed += k;
+    render();
+  };
+  const keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "del", "0", "ok"];
+  return h("div", { class: "pad" },
+    h("div", { class: "pad-display", role: "status", "aria-live": "polite", "aria-label": t("floor.table_number") },
+      ui.typed ? t("spot.table_only", { table: ui.typed }) : h("span", { class: "muted" }, t("floor.type_table"))),
+    h("div", { class: "pad-keys" }, keys.map((k) => h("button", {
+      type: "button", class: `key${k === "ok" ? " primary" : ""}`,
+      "aria-label": k === "del" ? t("floor.key_delete") : k === "ok" ? t("floor.key_open") : k,
+      onclick: () => press(k),
+    }, k === "del" ? "⌫" : k === "ok" ? t("floor.key_open") : k))));
+}
+
+function tableView() {
+  const s = conn.state;
+  const tb = s.tables[ui.table];
+  if (!tb) {
+    ui.table = null;
+    return keypad();
+  }
+  const view = tableViews(conn).find((v) => v.table === tb.number);
+  const seatEl = (seat) => {
+    const pid = tb.occupants[seat];
+    const selected = ui.seat === seat;
+    const dealer = tb.positions && tb.positions.button === seat;
+    return h("button", {
+      type: "button", class: `seat-btn${pid ? "" : " empty"}${selected ? " selected" : ""}`,
+      "aria-pressed": String(selected),
+      "aria-label": `${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${dealer ? `, ${t("floor.button_here")}` : ""}`,
+      onclick: () => { ui.seat = selected ? null : seat; ui.confirmBust = false; render(); },
+    }, h("span", { class: "seat-no" }, seat, dealer ? h("span", { class: "dealer-btn", "aria-hidden": "true" }, "D") : null),
+    h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty")));
+  };
+  const seats = [];
+  for (let i = 1; i <= tb.seats; i += 1) seats.push(seatEl(i));
+  const pid = ui.seat != null ? tb.occupants[ui.seat] : null;
+  const name = pid ? playerName(conn, pid) : null;
+  const where = ui.seat != null ? fmt.spot(tb.number, ui.seat) : "";
+  let actions = null;
+  if (ui.seat != null && ui.confirmBust && pid) {
+    actions = h("div", { class: "confirm-box", role: "alertdialog", "aria-label": t("floor.bust_confirm_title") },
+      h("p", {}, t("floor.bust_confirm", { name, where })),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "danger big", onclick: () => {
+          ui.confirmBust = false;
+          send({ type: "bust", table: tb.number, seat: ui.seat }, t("floor.bust_label", { name, where }));
+          ui.seat = null;
+          render();
+        } }, t("floor.bust_yes")),
+        h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = false; render(); } }, t("common.no"))));
+  } else if (ui.seat != null) {
+    actions = h("div", { class: "seat-actions" },
+      h("p", { class: "selected-seat" }, where, name ? ` · ${name}` : ` · ${t("floor.empty")}`),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "danger big", disabled: !pid, onclick: () => { ui.confirmBust = true; render(); } }, t("floor.bust")),
+        h("button", { type: "button", class: "big", disabled: !pid,
+          onclick: () => send({ type: "button", table: tb.number, seat: ui.seat }, t("floor.button_label", { where })) }, t("floor.report_button")),
+        principal.role !== "dealer" ? h("button", { type: "button", class: "warn big", disabled: !pid,
+          onclick: () => send({ type: "call_time", table: tb.number, seat: ui.seat }, t("floor.call_time_label", { where, name: name || "" })) }, t("floor.call_time")) : null));
+  }
+  const undoable = Object.values(s.players).filter((p) => p.busted && p.bust && p.bust.table === tb.number
+    && p.bust.hand === tb.hand && tb.occupants[p.bust.seat] == null);
+  return h("div", { class: "table-view" },
+    h("div", { class: "table-head" },
+      h("h2", {}, t("spot.table_only", { table: tb.number }), " ",
+        view && view.status !== "open" ? h("span", { class: `badge badge-${view.status}` }, t(`status.${view.status}`)) : null,
+        view?.final ? h("span", { class: "badge badge-final" }, t("wall.tag.final")) : null),
+      h("p", { class: "muted" }, t("floor.table_info", { n: Object.keys(tb.occupants).length, seats: tb.seats, hand: tb.hand })),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "big", onclick: () => send({ type: "hand", table: tb.number }, t("floor.hand_label", { table: tb.number })) }, t("floor.new_hand")),
+        h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table")))),
+    h("p", { class: "hint" }, t("floor.pick_a_seat")),
+    h("div", { class: "seat-grid seats" }, seats),
+    actions,
+    undoable.length && principal.role !== "dealer" ? h("div", { class: "undo card" }, h("h3", {}, t("floor.undo_title")),
+      undoable.map((p) => undoRow(p))) : null);
+}
+
+function undoRow(p) {
+  const input = h("input", { id: `undo-${p.id}`, value: t("floor.undo_default"), maxlength: 500 });
+  return h("form", { class: "undo-row", onsubmit: (ev) => {
+    ev.preventDefault();
+    const reason = input.value.trim() || t("floor.undo_default");
+    send({ type: "undo_bust", player: p.id, reason }, t("floor.undo_label", { name: p.name }));
+  } },
+  h("label", { for: `undo-${p.id}` }, t("floor.undo_reason", { name: p.name, where: fmt.spot(p.bust.table, p.bust.seat) })),
+  h("div", { class: "row" }, input, h("button", { type: "submit" }, t("floor.undo"))));
+}
+
+function renderTable() {
+  if (!conn.state) return [];
+  return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, ui.table == null ? keypad() : tableView()];
+}
+
+// Search -------------------------------------------------------------------------------------------
+
+const searchInput = h("input", { id: "floor-search", type: "search", autocomplete: "off", spellcheck: "false",
+  enterkeyhint: "search" });
+const searchResults = h("div", { class: "results", "aria-live": "polite" });
+const runSearch = debounce(async () => {
+  const q = searchInput.value.trim();
+  ui.search = q;
+  if (!q) {
+    ui.results = [];
+    return renderResults();
+  }
+  try {
+    ui.results = await api(`/api/t/${encodeURIComponent(tid)}/players?q=${encodeURIComponent(q)}`);
+  } catch (err) {
+    ui.results = localSearch(q);
+  }
+  renderResults();
+}, 200);
+searchInput.addEventListener("input", runSearch);
+
+/** Offline, search the copy of the state here (the same folding of diacritics). */
+function localSearch(q) {
+  const fold = (x) => x.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  const words = fold(q).split(/\s+/).filter(Boolean);
+  return Object.values(conn.state?.players || {}).filter((p) => words.every((w) => fold(p.name).includes(w)))
+    .slice(0, 20).map((p) => ({ id: p.id, name: p.name, table: p.table, seat: p.seat, busted: p.busted,
+      place: p.bust?.place ?? null, moving_to: null }));
+}
+
+function renderResults() {
+  const list = ui.results;
+  fill(searchResults, !ui.search ? null : list.length ? h("ul", { class: "result-list" }, list.map((p) => h("li", {},
+    h("button", { type: "button", class: "result", disabled: p.table == null,
+      onclick: () => openTable(p.table, p.seat) },
+    h("span", { class: "result-name" }, p.name),
+    h("span", { class: "result-where" }, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.place) })
+      : fmt.spot(p.table, p.seat)),
+    p.moving_to ? h("span", { class: "result-move" }, t("player.moving_to", { where: fmt.spot(p.moving_to.table, p.moving_to.seat) })) : null))))
+    : h("p", { class: "empty" }, t("search.none", { q: ui.search })));
+}
+
+function renderSearch() {
+  return [h("h2", {}, t("floor.search_title")),
+    h("div", { class: "field" }, h("label", { for: "floor-search" }, t("search.label")), searchInput,
+      h("p", { class: "hint" }, t("search.hint"))), searchResults];
+}
+
+// The outbox -----------------------------------------------------------------------------------------
+
+const STATUS_LABEL = { pending: "sent.pending", done: "sent.done", refused: "sent.refused", signin: "sent.signin", stale: "sent.stale" };
+
+function renderSent() {
+  const items = outbox.items;
+  return [h("div", { class: "account" }, userEl, signOutBtn), h("h2", {}, t("floor.sent_title")),
+    h("p", { class: "hint" }, t("sent.explain")),
+    items.length ? h("ul", { class: "sent-list" }, items.map((i) => h("li", { class: `sent-item ${i.status}` },
+      h("div", { class: "sent-head" }, h("span", { class: `badge badge-${i.status === "done" ? "ok" : i.status === "refused" ? "refused" : "paused"}` },
+        t(STATUS_LABEL[i.status] || i.status)), " ", h("strong", {}, i.label || i.command.type)),
+      h("div", { class: "muted small" }, fmt.timeOfDay(i.created / 1000, true), i.tries > 1 ? ` · ${t("sent.tries", { n: i.tries })}` : ""),
+      i.error ? h("p", { class: i.status === "refused" ? "error-text" : "muted" }, explainError(i.error)) : null,
+      i.status === "stale" || i.status === "refused" ? h("div", { class: "actions" },
+        i.status === "stale" ? h("button", { type: "button", onclick: () => outbox.retry(i.id) }, t("sent.send_anyway")) : null,
+        h("button", { type: "button", class: "ghost", onclick: () => outbox.discard(i.id) }, t("sent.discard"))) : null)))
+      : h("p", { class: "empty" }, t("sent.none")),
+    items.some((i) => i.status !== "pending") ? h("button", { type: "button", class: "ghost", onclick: () => outbox.clearAnswered() }, t("sent.clear")) : null];
+}
+
+// Navigation ---------------------------------------------------------------------------------------
+
+const TABS = [
+  { id: "moves", icon: "⇄" },
+  { id: "table", icon: "▦" },
+  { id: "search", icon: "⌕" },
+  { id: "sent", icon: "↑" },
+];
+
+function renderNav() {
+  const moves = (conn.plan.moves || []).length;
+  const counts = { moves, sent: outbox.waiting + outbox.problems };
+  fill(navEl, TABS.map((x) => h("button", {
+    type: "button", class: `nav-btn${tab === x.id ? " current" : ""}`, "aria-current": tab === x.id ? "page" : null,
+    onclick: () => { tab = x.id; render(); mainEl.focus(); if (x.id === "search") searchInput.focus(); },
+  }, h("span", { class: "nav-icon", "aria-hidden": "true" }, x.icon), h("span", { class: "nav-label" }, t(`floor.tab.${x.id}`)),
+  counts[x.id] ? h("span", { class: "count" }, counts[x.id], h("span", { class: "sr-only" }, ` ${t("floor.items")}`)) : null)));
+  navEl.setAttribute("aria-label", t("floor.nav"));
+}
+
+function renderMain() {
+  if (!conn.state && tab !== "sent") return fill(mainEl, h("p", { class: "empty" }, t("clock.waiting")));
+  const body = tab === "moves" ? renderMoves() : tab === "table" ? renderTable() : tab === "search" ? renderSearch() : renderSent();
+  fill(mainEl, body);
+}
+
+function render() {
+  if (principal.role === "public") return;
+  if (conn.state) {
+    bar.setTitle(`${t("floor.title")} · ${conn.state.name}`);
+    document.title = `${t("floor.title")} · ${conn.state.name}`;
+  }
+  renderUrgent();
+  renderMain();
+  renderNav();
+  renderOffline();
+}
+
+let queued = false;
+conn.on("change", () => {
+  if (queued) return;
+  queued = true;
+  requestAnimationFrame(() => {
+    queued = false;
+    // Never redraw under what the floorperson is typing (search, an undo reason).
+    const active = document.activeElement;
+    if (active && mainEl.contains(active) && active.matches("input, textarea, select")) {
+      renderUrgent();
+      renderNav();
+      renderOffline();
+      return;
+    }
+    render();
+  });
+});
+onLang(() => {
+  bar.querySelector(".conn")?.refresh?.();
+  signOutBtn.textContent = t("signin.signout");
+  userEl.textContent = whoAmI(principal);
+  render();
+});
+signOutBtn.textContent = t("signin.signout");
+start();
+window.floorPhone = { conn, outbox };

@@ -1,0 +1,84 @@
+// English and Czech. t("key", {params}) looks the key up in the chosen language, then in
+// English; `{name}` placeholders are filled in; a value that is an object picks the plural
+// form for `n` ({one, few, many, other}). The choice is remembered in localStorage and sets
+// the document's `lang`. Elements with data-i18n="key" (text) or data-i18n-attr=
+// "attr:key;attr:key" are translated by applyI18n().
+
+import { en } from "./lang/en.js";
+import { cs } from "./lang/cs.js";
+
+const DICTS = { en, cs };
+const KEY = "floor.lang";
+const listeners = [];
+
+function initial() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && DICTS[asked]) return asked;
+  const saved = localStorage.getItem(KEY);
+  if (saved && DICTS[saved]) return saved;
+  return (navigator.language || "").toLowerCase().startsWith("cs") ? "cs" : "en";
+}
+
+let lang = initial();
+document.documentElement.lang = lang;
+
+export function getLang() {
+  return lang;
+}
+
+export function setLang(code) {
+  if (!DICTS[code] || code === lang) return;
+  lang = code;
+  localStorage.setItem(KEY, code);
+  document.documentElement.lang = code;
+  applyI18n();
+  for (const fn of listeners) fn(code);
+}
+
+/** Call `fn` whenever the language changes. */
+export function onLang(fn) {
+  listeners.push(fn);
+}
+
+const rules = {};
+
+function pick(value, params) {
+  if (value && typeof value === "object") {
+    const n = Number(params?.n ?? 0);
+    rules[lang] ||= new Intl.PluralRules(lang);
+    return value[rules[lang].select(n)] ?? value.other;
+  }
+  return value;
+}
+
+export function t(key, params = {}, fallback) {
+  let value = DICTS[lang][key];
+  if (value === undefined) value = DICTS.en[key];
+  if (value === undefined) return fallback !== undefined ? fallback : key;
+  const text = pick(value, params);
+  return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] !== undefined ? String(params[name]) : m));
+}
+
+export function has(key) {
+  return DICTS[lang][key] !== undefined || DICTS.en[key] !== undefined;
+}
+
+export function applyI18n(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of el.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
+    }
+  }
+}
+
+/**
+ * The rule a move or halt follows, in the reader's language. The server sends the English
+ * citation (`why`, from floor/engine/reasons.py); known citations have a Czech text here, and
+ * anything else is shown as sent.
+ */
+export function why(text) {
+  if (!text || lang === "en") return text;
+  return DICTS[lang].why?.[text] ?? text;
+}

@@ -1,0 +1,48 @@
+// The start page: live tournaments, each with links to its four screens.
+
+import { onLang, t } from "./i18n.js";
+import { $, api, every, fill, h, langSwitch } from "./ui.js";
+
+const main = h("main", { class: "index-main" });
+const title = h("h1", { class: "title" });
+fill($("#app"), h("header", { class: "topbar" }, title, h("div", { class: "topbar-right" }, langSwitch())), main);
+let list = null;
+let failed = false;
+
+async function load() {
+  try {
+    list = await api("/api/tournaments");
+    failed = false;
+  } catch (err) {
+    failed = true;
+  }
+  render();
+}
+
+function screen(href, key, subKey) {
+  return h("a", { class: "button", href }, t(key), h("span", { class: "sub" }, t(subKey)));
+}
+
+function render() {
+  title.textContent = t("index.title");
+  document.title = t("index.title");
+  if (list == null) return fill(main, h("p", { class: "muted", role: "status" }, failed ? t("error.network") : t("clock.waiting")));
+  fill(main,
+    h("h2", {}, t("index.live")),
+    failed ? h("p", { class: "error-text", role: "alert" }, t("error.network")) : null,
+    list.length ? h("ul", { class: "t-list" }, list.map((x) => {
+      const e = encodeURIComponent(x.id);
+      return h("li", { class: "card t-item" },
+        h("h2", {}, x.name),
+        h("p", { class: "meta" }, `${x.id} · ${x.status === "live" ? t("director.live") : x.status}`),
+        h("nav", { class: "screens", "aria-label": t("index.screens_for", { name: x.name }) },
+          screen(`/wall/${e}`, "index.wall", "index.wall_sub"),
+          screen(`/floor/${e}`, "index.floor", "index.floor_sub"),
+          screen(`/player/${e}`, "index.player", "index.player_sub"),
+          screen(`/director?t=${e}`, "index.director", "index.director_sub")));
+    })) : h("p", { class: "muted" }, t("director.no_tournaments")),
+    h("p", {}, h("a", { href: "/director" }, t("index.director_link"))));
+}
+
+onLang(render);
+every(15000, load);

@@ -1,0 +1,269 @@
+// The player screen (a kiosk or a phone): find my table and seat by name (diacritics optional:
+// "Novak" finds "Novák"), follow my own name and be alerted the moment I am moved, the board of
+// recent moves and table breaks, the clock. Public: no staff controls, no staff data.
+// ?kiosk=1: no following, and the search clears itself after a minute of nobody touching it.
+
+import { Connection, tidFromPath } from "./conn.js";
+import { Board } from "./board.js";
+import { clockPanel } from "./clockview.js";
+import * as fmt from "./format.js";
+import { onLang, t } from "./i18n.js";
+import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
+
+const params = new URLSearchParams(location.search);
+const kiosk = params.get("kiosk") === "1";
+const tid = tidFromPath();
+const conn = new Connection(tid);
+const board = new Board(conn, { limit: 40 });
+const FOLLOW_KEY = `floor.follow.${tid}`;
+let follow = null;
+try {
+  follow = JSON.parse(localStorage.getItem(FOLLOW_KEY) || "null");
+} catch (err) {
+  follow = null;
+}
+let results = [];
+let query = "";
+let alert = null; // {kind: "moved"|"planned", table, seat}
+const announced = new Set();
+
+if (kiosk) document.body.classList.add("kiosk");
+
+// Layout -------------------------------------------------------------------------------------------
+
+const bar = topbar(t("player.title"), conn);
+const alertEl = h("div", { class: "player-alert", role: "alert", hidden: true });
+const followEl = h("section", { class: "card follow-card", hidden: true, "aria-live": "polite" });
+const searchInput = h("input", { id: "player-search", type: "search", autocomplete: "off", spellcheck: "false",
+  enterkeyhint: "search" });
+const searchLabel = h("label", { for: "player-search" });
+const searchHint = h("p", { class: "hint", id: "player-search-hint" });
+searchInput.setAttribute("aria-describedby", "player-search-hint");
+const resultsEl = h("div", { class: "results", "aria-live": "polite" });
+const searchCard = h("section", { class: "card search-card" }, h("h2", { class: "search-title" }),
+  h("div", { class: "field" }, searchLabel, searchInput, searchHint), resultsEl);
+const clockEl = h("section", { class: "card player-clock" });
+const boardEl = h("section", { class: "card player-board" });
+
+fill($("#app"), bar, alertEl, h("main", { class: "player-main" },
+  h("div", { class: "col-a" }, followEl, searchCard), h("div", { class: "col-b" }, clockEl, boardEl)));
+clockPanel(clockEl, conn, { stats: true });
+
+// Search -------------------------------------------------------------------------------------------
+
+const fold = (x) => x.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+
+function localSearch(q) {
+  const words = fold(q).split(/\s+/).filter(Boolean);
+  return Object.values(conn.state?.players || {}).filter((p) => words.every((w) => fold(p.name).includes(w)))
+    .slice(0, 20).map((p) => ({ id: p.id, name: p.name, table: p.table, seat: p.seat, busted: p.busted,
+      place: p.bust?.place ?? null, moving_to: null }));
+}
+
+const runSearch = debounce(async () => {
+  query = searchInput.value.trim();
+  if (query.length < 2) {
+    results = [];
+    return renderResults();
+  }
+  try {
+    results = await api(`/api/t/${encodeURIComponent(tid)}/players?q=${encodeURIComponent(query)}`);
+  } catch (err) {
+    results = localSearch(query);
+  }
+  renderResults();
+}, 250);
+searchInput.addEventListener("input", () => {
+  idle();
+  runSearch();
+});
+
+/** Where a player is now, from the live state (search results can be a few seconds old). */
+function whereNow(id, fallback) {
+  const p = conn.state?.players?.[id];
+  const move = (conn.plan.moves || []).find((m) => m.player === id);
+  if (!p) return { ...fallback, move: fallback.moving_to };
+  return { table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? null,
+    move: move ? { table: move.to.table, seat: move.to.seat } : null, name: p.name };
+}
+
+function seatBlock(w) {
+  if (w.busted) return h("div", { class: "seat-big busted" }, t("player.busted_place", { place: fmt.ordinal(w.place) }));
+  if (w.table == null) return h("div", { class: "seat-big waiting" }, t("player.no_seat_yet"));
+  return h("div", { class: "seat-big" },
+    h("span", { class: "seat-part" }, h("span", { class: "seat-label" }, t("player.table")), h("strong", {}, w.table)),
+    h("span", { class: "seat-part" }, h("span", { class: "seat-label" }, t("player.seat")), h("strong", {}, w.seat)));
+}
+
+function renderResults() {
+  if (!query || query.length < 2) return fill(resultsEl);
+  fill(resultsEl, results.length ? h("ul", { class: "result-list" }, results.map((r) => {
+    const w = whereNow(r.id, r);
+    const following = follow && follow.id === r.id;
+    return h("li", { class: "result-card" },
+      h("div", { class: "result-name" }, r.name),
+      seatBlock(w),
+      w.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
+      kiosk || w.busted ? null : h("button", { type: "button", class: following ? "ghost" : "primary big", "aria-pressed": String(!!following),
+        onclick: () => (following ? unfollow() : startFollow(r)) }, following ? t("player.following") : t("player.follow")));
+  })) : h("p", { class: "empty" }, t("search.none", { q: query })));
+}
+
+// Following ------------------------------------------------------------------------------------------
+
+function startFollow(r) {
+  follow = { id: r.id, name: r.name };
+  localStorage.setItem(FOLLOW_KEY, JSON.stringify(follow));
+  announced.clear();
+  // Ask now, while a finger is on the screen: some phones only allow vibration after a tap.
+  if (navigator.vibrate) navigator.vibrate(30);
+  renderFollow();
+  renderResults();
+}
+
+function unfollow() {
+  follow = null;
+  alert = null;
+  localStorage.removeItem(FOLLOW_KEY);
+  renderFollow();
+  renderAlert();
+  renderResults();
+}
+
+function renderFollow() {
+  followEl.hidden = !follow;
+  if (!follow) return;
+  const w = conn.state ? whereNow(follow.id, {}) : null;
+  fill(followEl,
+    h("h2", {}, t("player.following_title")),
+    h("div", { class: "result-name" }, w?.name || follow.name),
+    w ? seatBlock(w) : h("p", { class: "muted" }, t("clock.waiting")),
+    w?.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
+    h("p", { class: "hint" }, t("player.follow_hint")),
+    h("button", { type: "button", class: "ghost", onclick: unfollow }, t("player.unfollow")));
+}
+
+function renderAlert() {
+  alertEl.hidden = !alert;
+  if (!alert) return;
+  fill(alertEl,
+    h("div", { class: "alert-title" }, alert.kind === "moved" ? t("player.alert_moved") : t("player.alert_planned")),
+    h("div", { class: "alert-seat" }, h("span", {}, t("spot.table_only", { table: alert.table })),
+      alert.seat != null ? h("span", {}, t("floor.seat", { seat: alert.seat })) : null),
+    h("button", { type: "button", class: "primary big", onclick: () => { alert = null; renderAlert(); } }, t("player.alert_ok")));
+  alertEl.querySelector("button")?.focus();
+}
+
+function buzz(pattern) {
+  try {
+    if (navigator.vibrate) navigator.vibrate(pattern);
+  } catch (err) {
+    /* not allowed here */
+  }
+}
+
+conn.on("events", (events) => {
+  if (!follow) return;
+  for (const e of events) {
+    if (e.type !== "players_moved") continue;
+    const m = e.moves.find((x) => x.player === follow.id);
+    if (m) {
+      alert = { kind: "moved", table: m.to.table, seat: m.to.seat };
+      buzz([300, 120, 300, 120, 300]);
+      renderAlert();
+    }
+  }
+  // A planned move for me: get ready (told once per destination).
+  const planned = (conn.plan.moves || []).find((m) => m.player === follow.id);
+  if (planned) {
+    const key = `${planned.to.table}.${planned.to.seat}`;
+    if (!announced.has(key)) {
+      announced.add(key);
+      if (!alert || alert.kind !== "moved") {
+        alert = { kind: "planned", table: planned.to.table, seat: planned.to.seat };
+        buzz([150, 80, 150]);
+        renderAlert();
+      }
+    }
+  }
+});
+
+// The board ----------------------------------------------------------------------------------------
+
+function renderBoard() {
+  if (!conn.state) return fill(boardEl, h("h2", {}, t("player.board")), h("p", { class: "muted" }, t("clock.waiting")));
+  const pending = (conn.plan.moves || []).filter((m) => m.player).slice(0, 10);
+  const rows = [
+    ...pending.map((m) => h("li", { class: "move-row pending" },
+      h("div", { class: "who" }, playerName(conn, m.player)),
+      h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
+        h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
+      h("div", { class: "meta" }, h("span", { class: `badge badge-${m.reason}` }, t(`reason.${m.reason}`)),
+        h("span", { class: "badge badge-paused" }, t("wall.go_now"))))),
+    ...board.entries.slice(0, 25).map((e) => (e.kind === "move"
+      ? h("li", { class: "move-row" },
+        h("div", { class: "who" }, playerName(conn, e.player)),
+        h("div", { class: "route" }, fmt.spot(e.from.table, e.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
+          h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(e.to.table, e.to.seat))),
+        h("div", { class: "meta" }, h("span", { class: `badge badge-${e.reason}` }, t(`reason.${e.reason}`)),
+          e.at ? fmt.timeOfDay(e.at / 1000) : null))
+      : h("li", { class: "move-row event-row" }, h("div", { class: "who" }, t(`board.${e.kind}`, { table: e.table })),
+        h("div", { class: "meta" }, e.at ? fmt.timeOfDay(e.at / 1000) : null)))),
+  ];
+  fill(boardEl, h("h2", {}, t("player.board")),
+    rows.length ? h("ul", { class: "moves-list" }, rows) : h("p", { class: "muted" }, t("wall.no_changes")));
+}
+
+// Kiosk: back to an empty search after a minute --------------------------------------------------------
+
+let idleTimer = null;
+function idle() {
+  if (!kiosk) return;
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    searchInput.value = "";
+    query = "";
+    results = [];
+    renderResults();
+  }, 60000);
+}
+
+// Wiring ---------------------------------------------------------------------------------------------
+
+function texts() {
+  searchCard.querySelector(".search-title").textContent = t("player.find_title");
+  searchLabel.textContent = t("search.label");
+  searchHint.textContent = t("player.search_hint");
+  searchInput.placeholder = t("player.search_placeholder");
+}
+
+function render() {
+  if (conn.state) {
+    bar.setTitle(conn.state.name);
+    document.title = `${conn.state.name} · ${t("player.title")}`;
+  }
+  renderFollow();
+  renderResults();
+  renderBoard();
+}
+
+let queued = false;
+const schedule = () => {
+  if (queued) return;
+  queued = true;
+  requestAnimationFrame(() => {
+    queued = false;
+    render();
+  });
+};
+conn.on("change", schedule);
+board.onChange(schedule);
+onLang(() => {
+  texts();
+  render();
+  renderAlert();
+});
+texts();
+render();
+conn.start();
+window.floorPlayer = { conn, board };
