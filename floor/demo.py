@@ -221,6 +221,10 @@ class Floorperson:
             except StoreError as e:
                 log.warning("demo floor", extra={"error": e.message})
                 await asyncio.sleep(1)
+            except Exception:
+                # The show goes on: a surprise is logged and the floor keeps playing.
+                log.exception("demo floor")
+                await asyncio.sleep(1)
 
     async def _carry_out(self, t: object, now: float) -> None:
         from .engine.state import Tournament

@@ -7,12 +7,14 @@ embedded with ``msgspec.Raw`` so nothing is encoded twice.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import msgspec
 
 from .engine.events import Event
 from .engine.plan import Plan
 from .engine.state import Tournament
-from .engine.views import FieldStats, field_stats
+from .engine.views import FieldStats, TableView, field_stats, table_view
 
 
 class Sequenced(msgspec.Struct, frozen=True):
@@ -34,6 +36,8 @@ class EventsOut(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
     events: list[RawSequenced] = msgspec.field(default_factory=list)
     plan: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
     stats: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
+    #: The views of the tables these events touched (all of them in a catch-up).
+    tables: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"[]"))
 
 
 class EventsIn(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
@@ -43,6 +47,7 @@ class EventsIn(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
     events: list[Sequenced] = msgspec.field(default_factory=list)
     plan: Plan | None = None
     stats: FieldStats | None = None
+    tables: list[TableView] = msgspec.field(default_factory=list)
 
 
 class BatchHeader(msgspec.Struct, frozen=True):
@@ -67,14 +72,23 @@ def decode_event(data: bytes) -> Event:
     return _event_decoder.decode(data)
 
 
-def encode_derived(t: Tournament) -> tuple[bytes, bytes]:
-    """The plan and the field numbers after a change, encoded once for every screen."""
-    return _encoder.encode(t.plan), _encoder.encode(field_stats(t))
+Derived = tuple[bytes, bytes, bytes]
 
 
-def events_message(
-    tid: str, first: int, events: list[bytes], derived: tuple[bytes, bytes]
-) -> bytes:
+def encode_derived(t: Tournament, tables: Iterable[int] | None = None) -> Derived:
+    """The plan, the field numbers and the views of ``tables`` (None: every table) after a
+    change, encoded once for every screen."""
+    all_tables = t.state.tables
+    chosen = (
+        all_tables.values()
+        if tables is None
+        else [all_tables[n] for n in sorted(tables) if n in all_tables]
+    )
+    views = [table_view(t, table) for table in chosen]
+    return _encoder.encode(t.plan), _encoder.encode(field_stats(t)), _encoder.encode(views)
+
+
+def events_message(tid: str, first: int, events: list[bytes], derived: Derived) -> bytes:
     """The batch message for events already encoded, numbered from ``first``."""
     return _encoder.encode(
         EventsOut(
@@ -84,6 +98,7 @@ def events_message(
             events=[RawSequenced(first + i, msgspec.Raw(e)) for i, e in enumerate(events)],
             plan=msgspec.Raw(derived[0]),
             stats=msgspec.Raw(derived[1]),
+            tables=msgspec.Raw(derived[2]),
         )
     )
 

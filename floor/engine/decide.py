@@ -298,9 +298,15 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
 
 def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]:
     if c.player is not None:
-        if c.table is not None or c.seat is not None:
-            raise NotAllowed("name the player, or the table and seat, not both", field="player")
         p = _seated(t, c.player)
+        # Both given (a phone resending after an outage): only if the player is still
+        # there, so a late resend can never bust whoever sits in that seat now.
+        if (c.table is not None or c.seat is not None) and (c.table, c.seat) != (p.table, p.seat):
+            raise BadSeat(
+                f"{p.id} is not at table {c.table} seat {c.seat} "
+                f"(they sit at table {p.table} seat {p.seat})",
+                field="seat",
+            )
     else:
         if c.table is None or c.seat is None:
             raise NotAllowed("name the player, or the table and the seat", field="player")
@@ -311,7 +317,11 @@ def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]
         p = t.state.players[pid]
     assert p.table is not None and p.seat is not None
     table = t.table(p.table)
-    return [PlayerBusted(player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active)]
+    return [
+        PlayerBusted(
+            player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active, at=now
+        )
+    ]
 
 
 def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Random) -> list[Event]:
@@ -470,7 +480,7 @@ def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[
     to = Spot(move.to.table, seat)
     _target_free(t, to, p, {p.id}, "seat")
     moved = Moved(player=p.id, from_=Spot(p.table, p.seat), to=to)
-    return [PlayersMoved(moves=(moved,), reason=move.reason)]
+    return [PlayersMoved(moves=(moved,), reason=move.reason, at=now)]
 
 
 def _confirm_all(t: Tournament, c: ConfirmAll, now: float, rng: random.Random) -> list[Event]:
@@ -492,7 +502,7 @@ def _confirm_all(t: Tournament, c: ConfirmAll, now: float, rng: random.Random) -
         to = Spot(m.to.table, m.to.seat)
         _target_free(t, to, t.player(m.player), moving, "reason")
         out.append(Moved(player=m.player, from_=Spot(m.from_.table, m.from_.seat), to=to))
-    return [PlayersMoved(moves=tuple(out), reason=c.reason)]
+    return [PlayersMoved(moves=tuple(out), reason=c.reason, at=now)]
 
 
 def _cancel(t: Tournament, c: Cancel, now: float, rng: random.Random) -> list[Event]:
@@ -520,7 +530,7 @@ def _correct_seat(t: Tournament, c: CorrectSeat, now: float, rng: random.Random)
         )
     _in_play(table)
     moved = Moved(player=p.id, from_=Spot(p.table, p.seat), to=Spot(c.table, c.seat))
-    return [PlayersMoved(moves=(moved,), reason="correction")]
+    return [PlayersMoved(moves=(moved,), reason="correction", at=now)]
 
 
 # Tables -------------------------------------------------------------------------------------

@@ -144,6 +144,7 @@ class PlayersMoved(_Event, frozen=True, tag="players_moved"):
 
     moves: tuple[Moved, ...]
     reason: SeatChange
+    at: float = 0.0
 
 
 class MoveCancelled(_Event, frozen=True, tag="move_cancelled"):

@@ -6,13 +6,61 @@ Derived from the state and the plan, never stored; shared by ``floor scenario`` 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import msgspec
 
+from .events import (
+    Event,
+    FinalTableFormed,
+    GameChanged,
+    PlayersMoved,
+    SeatsAssigned,
+    SeatsDrawn,
+)
 from .model import FLOP_GAMES, PlayerId, ShownStatus
 from .positions import next_big_blind as _next_bb
 from .positions import waiting_seats
 from .prize import PrizePool, payouts, shared_prizes
 from .state import Player, Table, Tournament
+
+
+class TableView(msgspec.Struct, frozen=True, kw_only=True):
+    """What a screen shows of a table beyond its seats: status, next big blind, waiting."""
+
+    table: int
+    status: ShownStatus
+    players: int
+    next_big_blind: str | None
+    waiting: list[str]
+
+
+def table_view(t: Tournament, table: Table) -> TableView:
+    return TableView(
+        table=table.number,
+        status=shown_status(t, table),
+        players=table.count,
+        next_big_blind=next_big_blind(t, table),
+        waiting=waiting(t, table),
+    )
+
+
+def touched_tables(events: Iterable[Event]) -> set[int] | None:
+    """The tables whose view these events may change; None when it may be all of them."""
+    out: set[int] = set()
+    for e in events:
+        if isinstance(e, FinalTableFormed | GameChanged):
+            return None
+        table = getattr(e, "table", None)
+        if isinstance(table, int):
+            out.add(table)
+        if isinstance(e, PlayersMoved):
+            for m in e.moves:
+                out.add(m.from_.table)
+                out.add(m.to.table)
+        elif isinstance(e, SeatsDrawn | SeatsAssigned):
+            out.update(s.table for s in e.seats)
+    return out
 
 
 def shown_status(t: Tournament, table: Table) -> ShownStatus:

@@ -80,6 +80,8 @@ class Hub:
         self._pubsub: Any = redis.pubsub()
         self._cluster = is_cluster(redis)
         self._tasks: list[asyncio.Task[None]] = []
+        #: On a cluster: the read pending on each shard's pub/sub connection, by node name.
+        self._reads: dict[str, asyncio.Task[dict[str, Any] | None]] = {}
         self._wake = asyncio.Event()
         self._snapshots: dict[str, tuple[int, bytes]] = {}
 
@@ -97,6 +99,7 @@ class Hub:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self._cancel_reads()
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
 
@@ -138,7 +141,13 @@ class Hub:
             return
         channel = Keys(tid).channel
         self._channels[tid] = channel
-        await self._pubsub.ssubscribe(channel)
+        try:
+            await self._pubsub.ssubscribe(channel)
+        except BaseException:
+            # Not following after all (Redis away, a failover): forget the channel, or the
+            # next join would take it as followed and its screens would get nothing live.
+            self._channels.pop(tid, None)
+            raise
         self._wake.set()
         # Anything written before the subscription took effect is not in our copy.
         self.store.forget(tid)
@@ -214,7 +223,7 @@ class Hub:
             sub.seq = last
             self.metrics.messages_out += 1
 
-    async def _catch_up_safely(self, sub: Subscriber, since: int) -> None:
+    async def _catch_up_safely(self, sub: Subscriber, since: int | None) -> None:
         try:
             await self._catch_up(sub, since)
         except Exception:
@@ -225,49 +234,96 @@ class Hub:
 
     async def _read(self) -> None:
         backoff = 0.05
+        lost = False
         while True:
             if not self._channels:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
             try:
-                msg = await self._next_message()
+                if lost:
+                    await self._resubscribe()
+                    lost = False
+                messages = await self._next_messages()
                 backoff = 0.05
-            except (rex.ConnectionError, rex.TimeoutError, OSError) as e:
+            except Exception as e:
+                # Whatever the client raises here (the connection lost, a primary failed
+                # over, a cluster slot not served for a moment, a pub/sub left without a
+                # connection by a failed subscribe) the reader must not die: it starts
+                # over with a fresh subscription until one holds.
                 log.warning("pub/sub connection lost, reconnecting", extra={"error": str(e)})
+                lost = True
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 2.0)
-                await self._resubscribe()
                 continue
-            if msg is None or msg.get("type") != "smessage":
-                continue
-            await self._on_batch(msg["data"])
+            for msg in messages:
+                if msg.get("type") == "smessage":
+                    await self._on_batch(msg["data"])
 
-    async def _next_message(self) -> dict[str, Any] | None:
-        if self._cluster:
-            # A cluster keeps one pub/sub connection per shard; this reads from all of them.
-            msg: dict[str, Any] | None = await self._pubsub.get_sharded_message(timeout=1.0)
-        else:
-            msg = await self._pubsub.get_message(timeout=1.0)
-        return msg
+    async def _next_messages(self) -> list[dict[str, Any]]:
+        if not self._cluster:
+            msg: dict[str, Any] | None = await self._pubsub.get_message(timeout=1.0)
+            return [] if msg is None else [msg]
+        # A cluster keeps one pub/sub connection per shard. ClusterPubSub's own
+        # get_sharded_message polls them in turn, waiting out the timeout on each, so a
+        # batch on one shard would wait for the quiet ones (two seconds with three
+        # primaries). Instead one read is kept pending on every shard's connection and
+        # whichever answers first is taken; the others stay pending for the next call.
+        pubsub = self._pubsub
+        for name in list(pubsub.node_pubsub_mapping):
+            node = self.redis.get_node(node_name=name)  # type: ignore[attr-defined]
+            if name not in self._reads and node is not None:
+                self._reads[name] = asyncio.create_task(
+                    pubsub.get_sharded_message(target_node=node, timeout=1.0)
+                )
+        if not self._reads:
+            await asyncio.sleep(0.05)  # subscribing right now: nothing to read yet
+            return []
+        await asyncio.wait(self._reads.values(), return_when=asyncio.FIRST_COMPLETED)
+        out: list[dict[str, Any]] = []
+        error: BaseException | None = None
+        for name, task in list(self._reads.items()):
+            if task.done():
+                del self._reads[name]
+                if task.cancelled():
+                    continue
+                if task.exception() is not None:
+                    error = error or task.exception()
+                elif (msg := task.result()) is not None:
+                    out.append(msg)
+        if error is not None:
+            raise error  # what came with it is caught up after resubscribing
+        return out
+
+    async def _cancel_reads(self) -> None:
+        reads, self._reads = list(self._reads.values()), {}
+        for task in reads:
+            task.cancel()
+        await asyncio.gather(*reads, return_exceptions=True)
 
     async def _resubscribe(self) -> None:
-        """After losing pub/sub, batches may have been missed: catch every screen up."""
-        with contextlib.suppress(rex.RedisError, OSError):
+        """After losing pub/sub, batches may have been missed: subscribe afresh (raises
+        when that fails too), then give every screen a fresh snapshot.
+
+        A snapshot, not the events after the screen's number: the loss may have been a
+        failover, and replication is asynchronous, so the newest events a screen was sent
+        (published by the old primary) may be missing from the new primary's log, and
+        other events may take their numbers there. The screen replaces its state.
+        """
+        await self._cancel_reads()
+        with contextlib.suppress(Exception):
             await self._pubsub.aclose()
         self._pubsub = self.redis.pubsub()
         channels = list(self._channels.values())
-        try:
-            if channels:
-                await self._pubsub.ssubscribe(*channels)
-        except (rex.RedisError, OSError):
-            return
-        for tid, subs in list(self._subs.items()):
-            self.store.forget(tid)
+        if channels:
+            await self._pubsub.ssubscribe(*channels)
+        for tid in self._channels:
+            self.store.forget(tid)  # our copy may hold what the log lost, too
+        for subs in list(self._subs.values()):
             for sub in list(subs):
                 if sub.pending is None:
                     sub.pending = []
-                    asyncio.get_running_loop().create_task(self._catch_up_safely(sub, sub.seq))
+                    asyncio.get_running_loop().create_task(self._catch_up_safely(sub, None))
 
     async def _on_batch(self, data: bytes) -> None:
         try:

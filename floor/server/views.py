@@ -4,19 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
-from ..engine.model import ShownStatus
 from ..engine.plan import Plan
 from ..engine.rulebook import fold as fold_name
 from ..engine.state import Tournament, TournamentState
-from ..engine.views import FieldStats, field_stats, next_big_blind, shown_status, waiting
-
-
-class TableView(msgspec.Struct, frozen=True, kw_only=True):
-    table: int
-    status: ShownStatus
-    players: int
-    next_big_blind: str | None
-    waiting: list[str]
+from ..engine.views import FieldStats, TableView, field_stats, table_view
 
 
 class SnapshotOut(msgspec.Struct, frozen=True, kw_only=True, tag="snapshot", tag_field="type"):
@@ -45,16 +36,7 @@ _encoder = msgspec.json.Encoder()
 
 
 def table_views(t: Tournament) -> list[TableView]:
-    return [
-        TableView(
-            table=table.number,
-            status=shown_status(t, table),
-            players=table.count,
-            next_big_blind=next_big_blind(t, table),
-            waiting=waiting(t, table),
-        )
-        for table in t.state.tables.values()
-    ]
+    return [table_view(t, table) for table in t.state.tables.values()]
 
 
 def snapshot(tid: str, t: Tournament, seq: int) -> bytes:

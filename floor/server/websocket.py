@@ -58,6 +58,8 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello", tag_field="t
     role: str
     username: str | None = None
     table: int | None = None
+    #: Seconds between heartbeats: three missed ones mean the connection is dead.
+    heartbeat: float = 10.0
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True, tag="result", tag_field="type"):
@@ -168,6 +170,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
                 role=principal.role,
                 username=principal.username,
                 table=principal.table,
+                heartbeat=floor.settings.heartbeat,
             )
         )
     )

@@ -50,6 +50,18 @@ def _common(connect_timeout: float, call_timeout: float, retries: int) -> dict[s
     }
 
 
+class SentinelPrimary(aioredis.Redis):
+    """The primary a Sentinel names. Closing it closes the connections to the sentinels
+    too (the ``Sentinel`` that found it holds one client per sentinel, which nothing else
+    would close)."""
+
+    async def aclose(self, close_connection_pool: bool | None = None) -> None:
+        await super().aclose(close_connection_pool)
+        manager = getattr(self.connection_pool, "sentinel_manager", None)
+        for sentinel in getattr(manager, "sentinels", ()):
+            await sentinel.aclose()
+
+
 def _hosts(netloc: str, default_port: int) -> list[tuple[str, int]]:
     out = []
     for part in netloc.rpartition("@")[2].split(","):
@@ -85,6 +97,7 @@ def connect(
         sentinel = Sentinel(_hosts(parts.netloc, 26379), **common)  # type: ignore[no-untyped-call]
         primary: Client = sentinel.master_for(
             service,
+            redis_class=SentinelPrimary,
             password=unquote(parts.password) if parts.password else None,
             **common,
         )

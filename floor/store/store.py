@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import time
 from collections.abc import Callable
@@ -32,12 +33,21 @@ from ..engine.errors import FloorError, RuleError
 from ..engine.events import Event, TournamentCreated
 from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament, TournamentState
+from ..engine.views import touched_tables
 from ..protocol import decode_batch, decode_event, encode_derived, encode_event, events_message
+from .connection import is_cluster
 from .keys import ARCHIVE, TOURNAMENTS, Keys, check_command_id
 
 log = logging.getLogger(__name__)
 
 _APPEND = (Path(__file__).with_name("append.lua")).read_text()
+
+#: How many replicas must hold a command's events before it is acknowledged (0: none, the
+#: default). Redis replicates asynchronously: without this, a command acknowledged just
+#: before the primary dies may be missing on the replica Sentinel promotes.
+WAIT_REPLICAS_VARIABLE = "FLOOR_REDIS_WAIT_REPLICAS"
+#: How long a command waits for them before it is answered 503 (the phone resends it).
+WAIT_TIMEOUT = 1.0
 _REDIS_DOWN = (rex.ConnectionError, rex.TimeoutError, OSError, rex.BusyLoadingError)
 
 
@@ -134,6 +144,8 @@ class Store:
         snapshot_every: int = 500,
         result_ttl: int = 7 * 24 * 3600,
         max_attempts: int = 8,
+        wait_replicas: int | None = None,
+        wait_timeout: float = WAIT_TIMEOUT,
     ) -> None:
         self.redis = redis
         self.clock = clock
@@ -141,6 +153,12 @@ class Store:
         self.snapshot_every = snapshot_every
         self.result_ttl = result_ttl
         self.max_attempts = max_attempts
+        self.wait_replicas = _wait_replicas() if wait_replicas is None else wait_replicas
+        self.wait_timeout = wait_timeout
+        if self.wait_replicas and is_cluster(redis):
+            # WAIT must follow the script on the same connection to the same primary; a
+            # cluster client routes a keyless WAIT elsewhere, so it would prove nothing.
+            raise ValueError(f"{WAIT_REPLICAS_VARIABLE} is not supported on a cluster")
         self._append = redis.register_script(_APPEND)
         self._entries: dict[str, _Entry] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -310,26 +328,30 @@ class Store:
         due = version // self.snapshot_every != last // self.snapshot_every
         snapshot = _snapshot_encoder.encode(Snapshot(last, t.state)) if due else b""
         payload = (
-            events_message(keys.tid, version + 1, encoded, encode_derived(t)) if encoded else b""
+            events_message(
+                keys.tid, version + 1, encoded, encode_derived(t, touched_tables(events))
+            )
+            if encoded
+            else b""
         )
         outcome = Outcome(ok=True, first=version + 1, last=last)
         result = _outcome_encoder.encode(outcome)
         key_for_result = keys.command(command_id or f"anon-{self.rng.getrandbits(64):x}")
-        reply = await self._call(
-            self._append(
-                keys=[keys.meta, keys.events, keys.snapshot, key_for_result],
-                args=[
-                    version,
-                    len(encoded),
-                    keys.channel,
-                    payload,
-                    result,
-                    self.result_ttl,
-                    snapshot,
-                    *encoded,
-                ],
-            )
-        )
+        script_keys = [keys.meta, keys.events, keys.snapshot, key_for_result]
+        script_args: list[Any] = [
+            version,
+            len(encoded),
+            keys.channel,
+            payload,
+            result,
+            self.result_ttl,
+            snapshot,
+            *encoded,
+        ]
+        if self.wait_replicas:
+            reply = await self._call(self._append_replicated(script_keys, script_args))
+        else:
+            reply = await self._call(self._append(keys=script_keys, args=script_args))
         status, detail = reply[0], reply[1]
         if status == b"ok":
             return outcome
@@ -337,6 +359,48 @@ class Store:
             prior = _outcome_decoder.decode(detail)
             return msgspec.structs.replace(prior, duplicate=True)
         return Outcome(ok=False, first=0, last=int(detail))
+
+    async def _append_replicated(self, keys: list[str], args: list[Any]) -> Any:
+        """The append script, answered only once ``wait_replicas`` replicas hold its write.
+
+        ``WAIT`` counts the replicas that have every write made so far on its connection,
+        so it is pipelined behind the script on the same one. Raises ``Unavailable`` when
+        too few confirm in time: the events are written (and published) on the primary but
+        the command is not acknowledged; the phone resends it with the same command id,
+        and that retry is acknowledged once replicated (a failover may instead lose the
+        write, and the retry then writes it anew).
+        """
+        reply, acked = await self._replicated(
+            lambda pipe: pipe.evalsha(self._append.sha, len(keys), *keys, *args)
+        )
+        if reply[0] == b"dup":
+            # The first attempt may be on the primary only. Any later write on this
+            # connection comes after it in the replication stream: once that is
+            # replicated, so is the first attempt. Refreshing the result's expiry will do.
+            _, acked = await self._replicated(lambda pipe: pipe.expire(keys[3], self.result_ttl))
+        if reply[0] != b"conflict" and int(acked) < self.wait_replicas:
+            raise Unavailable(
+                f"written, but {acked} of {self.wait_replicas} replicas confirmed it within "
+                f"{self.wait_timeout:g} s: send the command again with the same id"
+            )
+        return reply
+
+    async def _replicated(self, queue: Callable[[Any], object]) -> tuple[Any, Any]:
+        """Run one command then ``WAIT`` in one pipeline: (its reply, replicas that have it)."""
+        for attempt in range(2):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                queue(pipe)
+                pipe.wait(self.wait_replicas, int(self.wait_timeout * 1000))
+                reply, acked = await pipe.execute(raise_on_error=False)
+            if isinstance(reply, rex.NoScriptError) and attempt == 0:
+                # A promoted replica (or a restarted server) has not seen the script yet.
+                await self.redis.script_load(_APPEND)
+                continue
+            for item in (reply, acked):
+                if isinstance(item, Exception):
+                    raise item
+            break
+        return reply, acked
 
     async def _refused(self, keys: Keys, command_id: str | None, refusal: Outcome) -> Outcome:
         """Keep a refusal under its command id too: a retry gets the first answer."""
@@ -381,6 +445,13 @@ class Store:
             for item in batch.events:
                 entry.t.apply(item.event)
             entry.version = batch.to
+
+
+def _wait_replicas() -> int:
+    raw = os.environ.get(WAIT_REPLICAS_VARIABLE, "").strip() or "0"
+    if not raw.isdigit():
+        raise ValueError(f"{WAIT_REPLICAS_VARIABLE} must be a number of replicas, not {raw!r}")
+    return int(raw)
 
 
 def stream_entries(raw: Any) -> list[tuple[int, bytes]]:

@@ -224,7 +224,8 @@ def test_a_structure_with_a_bad_payout_table_is_refused_naming_the_key(director:
     assert r.status_code == 422, r.text
     error = r.json()["error"]
     assert error["field"].startswith("structure.prize")
-    assert "payouts[0].percents: add up to 90, not 100" in f"{error['field']}.{error['message']}"
+    assert error["field"] == "structure.prize.payouts[0].percents"
+    assert error["message"] == "add up to 90, not 100"
 
 
 # --- bad input to the new commands: a clear error, nothing changed ------------------------------

@@ -102,9 +102,21 @@ def test_an_empty_seat_is_refused(floor: Floor, command: cmd.Command) -> None:
     assert refused.message == "table 2 seat 6 is empty"
 
 
-def test_a_bust_must_name_the_player_or_the_table_and_seat_not_both(floor: Floor) -> None:
-    floor.refuse(cmd.Bust(player="T1S1", table=1, seat=1), NotAllowed, "player")
+def test_a_bust_names_the_player_or_the_table_and_seat(floor: Floor) -> None:
     floor.refuse(cmd.Bust(table=1), NotAllowed, "player")
+    floor.refuse(cmd.Bust(seat=3), NotAllowed, "player")
+
+
+def test_a_bust_naming_player_and_seat_is_refused_when_they_no_longer_sit_there(
+    floor: Floor,
+) -> None:
+    refused = floor.refuse(cmd.Bust(player="T1S1", table=1, seat=2), BadSeat, "seat")
+    assert "T1S1 is not at table 1 seat 2 (they sit at table 1 seat 1)" in refused.message
+
+
+def test_a_bust_naming_player_and_seat_busts_when_they_sit_there(floor: Floor) -> None:
+    events = floor.do(cmd.Bust(player="T1S1", table=1, seat=1))
+    assert events[0].player == "T1S1"  # type: ignore[union-attr]
 
 
 # --- hands and buttons ------------------------------------------------------------------------

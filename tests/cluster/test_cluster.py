@@ -1,0 +1,319 @@
+"""floor on a real three-primary Valkey cluster: the store, then two `floor serve` processes.
+
+Every key of a tournament carries the hash tag ``{id}``, so a tournament lives on one
+primary: its append script, its stream, its command results and its sharded pub/sub
+channel. The tests pick tournament ids that land on each of the three primaries, and check
+that the cluster agrees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import msgspec
+import pytest
+import pytest_asyncio
+from redis import Redis
+
+from floor.engine import commands as cmd
+from floor.engine.autopilot import next_step
+from floor.engine.rules import Rules
+from floor.engine.state import Tournament
+from floor.protocol import decode_batch, decode_event
+from floor.store.connection import connect, is_cluster
+from floor.store.keys import Keys
+from floor.store.store import AlreadyExists, Store
+from tests.cluster.conftest import Cluster
+from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
+from tests.e2e.screens import Screen, state_json
+
+RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
+
+
+def encoded(t: Tournament) -> bytes:
+    return msgspec.msgpack.encode(t.state)
+
+
+async def seated(store: Store, tid: str, players: int) -> None:
+    await store.create(tid, tid, RULES)
+    for i in range(players):
+        await store.execute(tid, cmd.Register(name=f"Player {i}", player=f"P{i}"), f"reg-{i}")
+    assert (await store.execute(tid, cmd.DrawSeats(), "draw")).ok
+
+
+@pytest_asyncio.fixture
+async def stores(cluster: Cluster) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores, as two processes would hold them, each with its own cluster client."""
+    a = Store(connect(cluster.url), rng=random.Random(1), snapshot_every=20)
+    b = Store(connect(cluster.url), rng=random.Random(2), snapshot_every=20)
+    try:
+        yield a, b
+    finally:
+        await a.redis.aclose()
+        await b.redis.aclose()
+
+
+# The store on a cluster ------------------------------------------------------------------
+
+
+def test_every_key_of_a_tournament_is_in_one_slot_and_the_ids_cover_every_primary(
+    cluster: Cluster,
+) -> None:
+    tids = cluster.ids_on_every_primary("slots")
+    owners = set()
+    with Redis(port=cluster.ports[0]) as r:
+        for tid in tids:
+            k = Keys(tid)
+            names = [k.meta, k.events, k.snapshot, k.channel, k.command("phone-1:7")]
+            slots = {int(r.execute_command("CLUSTER", "KEYSLOT", n)) for n in names}
+            assert len(slots) == 1, (tid, slots)
+            owners.add(cluster.owner(k.meta))
+    assert owners == set(cluster.ports)
+
+
+async def test_the_store_on_a_cluster_creates_executes_reloads_and_replays(
+    cluster: Cluster, stores: tuple[Store, Store]
+) -> None:
+    a, _ = stores
+    assert is_cluster(a.redis)
+    for tid in cluster.ids_on_every_primary("store"):
+        await seated(a, tid, 30)
+        rng = random.Random(tid)
+        for i in range(60):
+            t, _ = await a.tournament(tid)
+            step = next_step(t, rng)
+            if step is None:
+                break
+            assert (await a.execute(tid, step, f"step-{i}")).ok
+        held, version = await a.tournament(tid)
+        loaded, loaded_version = await a.load(tid)
+        assert (loaded_version, encoded(loaded)) == (version, encoded(held))
+        raw = await a.redis.xrange(Keys(tid).events, "-", "+")
+        assert [int(i.split(b"-")[0]) for i, _ in raw] == list(range(1, version + 1))
+        replay = Tournament.fold(decode_event(f[b"e"]) for _, f in raw)
+        assert encoded(replay) == encoded(held)
+        # Snapshots were taken (every 20 events) and are in the tournament's slot too.
+        assert int(await a.redis.hget(Keys(tid).meta, "snapshot")) > 0
+        # The keys are really on the primary that owns the slot.
+        with Redis(port=cluster.owner(Keys(tid).meta)) as node:
+            assert node.exists(Keys(tid).meta, Keys(tid).events, Keys(tid).snapshot) == 3
+    listed = {s.id for s in await a.summaries()}
+    assert set(cluster.ids_on_every_primary("store")) <= listed
+
+
+async def test_conflicting_commands_from_two_stores_one_wins_and_retries_are_idempotent(
+    cluster: Cluster, stores: tuple[Store, Store]
+) -> None:
+    a, b = stores
+    for tid in cluster.ids_on_every_primary("race"):
+        await seated(a, tid, 20)
+        await b.tournament(tid)
+        results = await asyncio.gather(
+            a.execute(tid, cmd.Bust(player="P7"), "floor-a-1"),
+            b.execute(tid, cmd.Bust(player="P7"), "floor-b-1"),
+        )
+        assert sorted(r.ok for r in results) == [False, True]
+        refused = next(r for r in results if not r.ok)
+        assert refused.error is not None and refused.error.message == "P7 is already out"
+        first = await a.execute(tid, cmd.Bust(player="P1"), "phone-7:42")
+        again = await b.execute(tid, cmd.Bust(player="P1"), "phone-7:42")
+        assert first.ok and not first.duplicate
+        assert again.duplicate and (again.first, again.last) == (first.first, first.last)
+        _, version = await a.load(tid)
+        assert version == first.last
+        with pytest.raises(AlreadyExists):
+            await b.create(tid, "again", RULES, command_id="another")
+
+
+async def test_events_since_and_sharded_pubsub_follow_every_primary(
+    cluster: Cluster, stores: tuple[Store, Store]
+) -> None:
+    writer, reader = stores
+    tids = cluster.ids_on_every_primary("follow")
+    for tid in tids:
+        await seated(writer, tid, 20)
+        await reader.tournament(tid)
+    versions = {tid: (await writer.tournament(tid))[1] for tid in tids}
+    pubsub = reader.redis.pubsub()
+    try:
+        for tid in tids:
+            await pubsub.ssubscribe(Keys(tid).channel)
+        for tid in tids:
+            await writer.execute(tid, cmd.Bust(player="P2"), "b-2")
+            await writer.execute(tid, cmd.Bust(player="P3"), "b-3")
+        got: dict[str, int] = dict.fromkeys(tids, 0)
+        deadline = time.monotonic() + 10
+        while sum(got.values()) < 2 * len(tids):
+            assert time.monotonic() < deadline, f"batches not all published: {got}"
+            msg = await pubsub.get_sharded_message(timeout=0.1)
+            if msg is None or msg["type"] != "smessage":
+                continue
+            batch = decode_batch(msg["data"])
+            await reader.apply_published(msg["data"])
+            got[batch.tournament] += 1
+    finally:
+        await pubsub.aclose()
+    for tid in tids:
+        w, wv = await writer.tournament(tid)
+        r, rv = await reader.tournament(tid)
+        assert (rv, encoded(r)) == (wv, encoded(w))
+        missed = await reader.events_since(tid, versions[tid])
+        assert missed is not None and len(missed) == wv - versions[tid]
+        assert await reader.events_since(tid, 0, limit=5) is None
+
+
+# Two floor processes on the cluster ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def servers(
+    cluster: Cluster, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[ServerProcess]]:
+    logs = tmp_path_factory.mktemp("cluster-logs")
+    add_user(cluster.url, "boss", "director-secret", "director")
+    procs = [ServerProcess(cluster.url, logs / f"server-{i}.log") for i in range(2)]
+    try:
+        for p in procs:
+            p.start()
+        yield procs
+    finally:
+        for p in procs:
+            p.stop()
+
+
+@pytest.fixture(scope="module")
+def directors(servers: list[ServerProcess]) -> Iterator[list[Api]]:
+    apis = [Api(s, sign_in(s, "boss", "director-secret")) for s in servers]
+    yield apis
+    for api in apis:
+        api.client.close()
+
+
+def seq_of(api: Api, tid: str) -> int:
+    return int(api.state(tid)["seq"])  # type: ignore[call-overload]
+
+
+def settled(apis: list[Api], tid: str, timeout: float = 5.0) -> int:
+    """The sequence number once every process serves the same one (each follows the
+    others' writes through pub/sub, so a read right after a write elsewhere may lag)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seqs = {seq_of(api, tid) for api in apis}
+        if len(seqs) == 1:
+            return seqs.pop()
+        assert time.monotonic() < deadline, f"{tid}: the processes disagree: {seqs}"
+        time.sleep(0.02)
+
+
+async def test_commands_on_either_process_reach_screens_on_both_for_tournaments_on_every_primary(
+    cluster: Cluster, servers: list[ServerProcess], directors: list[Api]
+) -> None:
+    tids = cluster.ids_on_every_primary("live")
+    for i, tid in enumerate(tids):
+        directors[i % 2].create(tid, 30)
+    screens = {
+        tid: [await Screen.open(s.ws + f"/ws/t/{tid}") for s in servers for _ in range(2)]
+        for tid in tids
+    }
+    try:
+        for group in screens.values():
+            for s in group:
+                s.take(await s.receive())
+        starts = {tid: seq_of(directors[0], tid) for tid in tids}
+        # Staff on both processes, interleaved across the three primaries.
+        for n, pid in enumerate(("P1", "P2", "P3", "P4")):
+            for i, tid in enumerate(tids):
+                directors[(n + i) % 2].ok(tid, {"type": "bust", "player": pid})
+        for tid in tids:
+            end = settled(directors, tid)
+            assert end > starts[tid]
+            expected = directors[0].state(tid)["state"]
+            for s in screens[tid]:
+                await s.until(end)
+                assert s.seqs == list(range(starts[tid] + 1, end + 1))
+                assert s.t is not None
+                assert state_json(s.t) == expected
+    finally:
+        for group in screens.values():
+            for s in group:
+                await s.close()
+    # Reloading from the cluster gives what the processes serve.
+    store = Store(connect(cluster.url))
+    try:
+        for tid in tids:
+            t, version = await store.load(tid)
+            assert version == seq_of(directors[0], tid)
+            assert state_json(t) == directors[1].state(tid)["state"]
+    finally:
+        await store.redis.aclose()
+
+
+async def test_a_delivery_is_prompt_whichever_primary_holds_the_tournament(
+    cluster: Cluster, servers: list[ServerProcess], directors: list[Api]
+) -> None:
+    """A screen following tournaments on all three shards is not held up by the quiet ones."""
+    tids = cluster.ids_on_every_primary("prompt")
+    for tid in tids:
+        directors[0].create(tid, 10)
+    screens = [await Screen.open(servers[1].ws + f"/ws/t/{tid}") for tid in tids]
+    try:
+        for s in screens:
+            s.take(await s.receive())
+        for tid, s in zip(tids, screens, strict=True):
+            for pid in ("P1", "P2"):
+                start = time.monotonic()
+                directors[0].ok(tid, {"type": "bust", "player": pid})
+                await s.until(seq_of(directors[0], tid), timeout=5)
+                assert time.monotonic() - start < 0.5, f"{tid}: slow delivery"
+    finally:
+        for s in screens:
+            await s.close()
+
+
+def test_exactly_one_process_holds_the_clock_lease(
+    servers: list[ServerProcess], directors: list[Api]
+) -> None:
+    holders = [s for s in servers if httpx.get(s.base + "/healthz").json()["clock_lease"]]
+    assert len(holders) == 1
+
+
+async def test_the_clock_changes_level_by_itself_on_a_cluster(
+    cluster: Cluster, servers: list[ServerProcess], directors: list[Api]
+) -> None:
+    structure = {
+        "name": "quick",
+        "starting_stack": 1000,
+        "chips": [25, 100],
+        "levels": [
+            {"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 0.02},
+            {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 0.02},
+            {"type": "level", "small_blind": 100, "big_blind": 200, "minutes": 5},
+        ],
+    }
+    tids = cluster.ids_on_every_primary("clock")
+    watchers = []
+    for tid in tids:
+        r = directors[0].client.post(
+            "/api/tournaments",
+            json={"id": tid, "name": tid, "rules": "tda-2024", "structure": structure},
+        )
+        assert r.status_code == 201, r.text
+        w = await Screen.open(servers[1].ws + f"/ws/t/{tid}")
+        w.take(await w.receive())
+        watchers.append(w)
+    try:
+        for tid in tids:
+            directors[1].ok(tid, {"type": "clock_start"})
+        for w in watchers:
+            hit = await w.until_event("level_changed", timeout=10, level=2)
+            assert hit["event"]["by"] == "clock"
+        for tid, w in zip(tids, watchers, strict=True):
+            assert w.t is not None
+            assert state_json(w.t) == directors[0].state(tid)["state"]
+    finally:
+        for w in watchers:
+            await w.close()
