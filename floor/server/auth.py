@@ -465,7 +465,8 @@ class Accounts:
         await self._call(self.redis.set(key, _encoder.encode(stored), ex=self.session_ttl))
         # The account may have been removed, or its secret changed, while we hashed: then
         # that change's sign_out_all may have run before the session was indexed. Reading the
-        # account after writing the session closes the gap (everything is on one server).
+        # account after writing the session closes the gap: each of these keys is written
+        # before the next is read, so it holds key by key on a cluster too.
         now_raw = await self._call(self.redis.hget(STAFF, record.username))
         if now_raw is None or _text(now_raw) != _text(raw):
             await self._call(self.redis.delete(key))

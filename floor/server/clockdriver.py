@@ -24,7 +24,7 @@ import redis.exceptions as rex
 
 from ..engine.commands import Tick
 from ..engine.state import Tournament
-from ..store.store import Store, StoreError
+from ..store.store import _REDIS_DOWN, Store, StoreError
 from .hub import Hub
 
 log = logging.getLogger(__name__)
@@ -117,7 +117,9 @@ class ClockDriver:
                 self.holding = bool(
                     await self._lease(keys=[LEASE_KEY], args=[self.node, int(self.ttl * 1000)])
                 )
-            except (rex.RedisError, OSError) as e:
+            except (rex.RedisError, *_REDIS_DOWN) as e:
+                # (A cluster failing over also raises errors that are not RedisErrors; the
+                # driver must outlive them all.)
                 self.holding = False
                 log.warning("clock lease unavailable", extra={"error": str(e)})
                 await asyncio.sleep(renew_every)
@@ -145,8 +147,8 @@ class ClockDriver:
                 follower = Follower(tid)
                 try:
                     await self.hub.join(follower, None)
-                except StoreError:
-                    continue
+                except (StoreError, rex.RedisError, *_REDIS_DOWN):
+                    continue  # Redis away (or its shard failing over): next round
                 self._followers[tid] = follower
         for tid in list(self._followers):
             if tid not in tids:

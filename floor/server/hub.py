@@ -83,6 +83,8 @@ class Hub:
         #: On a cluster: the read pending on each shard's pub/sub connection, by node name.
         self._reads: dict[str, asyncio.Task[dict[str, Any] | None]] = {}
         self._wake = asyncio.Event()
+        #: Set when a subscription may have added a shard to read (on a cluster).
+        self._new_shard = asyncio.Event()
         self._snapshots: dict[str, tuple[int, bytes]] = {}
 
     # Life cycle ------------------------------------------------------------------------------
@@ -149,6 +151,7 @@ class Hub:
             self._channels.pop(tid, None)
             raise
         self._wake.set()
+        self._new_shard.set()
         # Anything written before the subscription took effect is not in our copy.
         self.store.forget(tid)
 
@@ -279,7 +282,15 @@ class Hub:
         if not self._reads:
             await asyncio.sleep(0.05)  # subscribing right now: nothing to read yet
             return []
-        await asyncio.wait(self._reads.values(), return_when=asyncio.FIRST_COMPLETED)
+        # Also wake when a new shard is subscribed, to start reading it too.
+        self._new_shard.clear()
+        new_shard = asyncio.ensure_future(self._new_shard.wait())
+        try:
+            await asyncio.wait(
+                [*self._reads.values(), new_shard], return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            new_shard.cancel()
         out: list[dict[str, Any]] = []
         error: BaseException | None = None
         for name, task in list(self._reads.items()):
@@ -313,6 +324,11 @@ class Hub:
         await self._cancel_reads()
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()
+        if self._cluster:
+            # A shard's primary may have failed over. Commands refresh the client's slot
+            # map when they hit the dead node, but a subscription routes by the cached
+            # map alone: without this it would keep asking the dead node for its slots.
+            await self.redis.nodes_manager.initialize()  # type: ignore[attr-defined]
         self._pubsub = self.redis.pubsub()
         channels = list(self._channels.values())
         if channels:

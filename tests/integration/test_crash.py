@@ -268,7 +268,7 @@ async def test_a_writer_killed_at_a_random_moment_loses_nothing_acknowledged(
     assert set(after) == set(results) | set(again.acks())
     first_new = min((a.first for a in again.acks().values() if not a.duplicate), default=None)
     if first_new is not None:
-        assert first_new > max(r.last for r in results.values())
+        assert first_new > max((r.last for r in results.values()), default=0)
 
 
 _RETRY = re.compile(r"retry (\S+) attempt=(\d+) took=([\d.]+) error=(.*)")
