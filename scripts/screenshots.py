@@ -11,8 +11,11 @@ server instead (``--user`` / ``--password`` of a director for the signed-in scre
     .venv/bin/python scripts/screenshots.py --url http://127.0.0.1:8200 --user director --password ...
 
 Besides the four screens and the start page it also shows: the wall's other pages (seat
-changes, charts), the wall in Czech, a time call on the wall, the floor's table pad, the
-player screen's alert after a move, and a 150-table room on one 1080p wall page.
+changes, prizes and results, charts), the wall in Czech, a time call on the wall, the floor's
+table pad, the floor tools (a chip race counted and its result, the pot calculator, the
+rulebook), the player screen's alert after a move, and a 150-table room on one 1080p wall
+page. The floor tools and the prizes page use two small tournaments of their own: one at a
+colour-up break, one down to the money with a shared place.
 
 Needs Playwright for Python and Chromium (``/usr/bin/chromium``, or ``--chromium``).
 """
@@ -70,7 +73,12 @@ def demo_server(pace: float) -> Iterator[tuple[str, str, str]]:
         env.pop("REDIS_URL", None)
         log = open(Path(data) / "demo.log", "w+")  # noqa: SIM115
         proc = subprocess.Popen(
-            command, cwd=data, env=env, stdout=subprocess.PIPE, stderr=log, text=True,
+            command,
+            cwd=data,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=log,
+            text=True,
             start_new_session=True,
         )
         try:
@@ -126,7 +134,9 @@ class Api:
         self.token: str | None = None
         self.n = 0
 
-    def call(self, method: str, path: str, body: Any = None, ok: tuple[int, ...] = (200, 201)) -> Any:
+    def call(
+        self, method: str, path: str, body: Any = None, ok: tuple[int, ...] = (200, 201)
+    ) -> Any:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, method=method)
         req.add_header("Content-Type", "application/json")
@@ -177,7 +187,9 @@ def big_room(api: Api, tables: int = 150) -> str:
     existing = api.snapshot(tid)
     if isinstance(existing, dict) and existing.get("state"):
         return tid
-    api.call("POST", "/api/tournaments", {"id": tid, "name": "Big room (150 tables)", "config": "demo"})
+    api.call(
+        "POST", "/api/tournaments", {"id": tid, "name": "Big room (150 tables)", "config": "demo"}
+    )
     players = tables * 9
     names = [f"Player {i:04d}" for i in range(1, players + 1)]
     for name in names:
@@ -195,6 +207,96 @@ def big_room(api: Api, tables: int = 150) -> str:
             api.command(tid, {"type": "bust", "player": occ[sorted(occ, key=int)[-1]]})
     api.command(tid, {"type": "break_table", "table": 150})
     api.command(tid, {"type": "clock_start"})
+    return tid
+
+
+#: Czech names, so that the screens show diacritics where players will see them.
+CZECH = [
+    "Jiří Dvořák", "Tomáš Novák", "Eva Svobodová", "Petr Černý", "Jana Nováková",
+    "Lukáš Procházka", "Anna Kučerová", "Martin Veselý", "Lucie Horáková", "Pavel Němec",
+    "Kateřina Marková", "Jan Pokorný", "Tereza Pospíšilová", "David Hájek", "Veronika Jelínková",
+    "Michal Král", "Barbora Růžičková", "Ondřej Beneš", "Zuzana Fialová", "Filip Šimek",
+    "Adéla Doležalová", "Vojtěch Zeman", "Klára Kolářová", "Matěj Navrátil", "Simona Urbanová",
+    "Radek Kříž", "Hana Bartošová",
+]  # fmt: skip
+
+#: A club night with money: rebuys until level 2, an add-on, one re-entry, a colour-up break.
+CLUB_STRUCTURE: dict[str, Any] = {
+    "name": "club-tools",
+    "starting_stack": 10_000,
+    "chips": [25, 100, 500, 1_000],
+    "levels": [
+        {"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 20},
+        {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 20},
+        {"type": "break", "name": "Colour-up", "minutes": 15, "color_up": [25]},
+        {"type": "level", "small_blind": 100, "big_blind": 200, "minutes": 20},
+    ],
+    "late_registration_until": 2,
+    "prize": {
+        "currency": "EUR",
+        "buy_in": 100,
+        "fee": 10,
+        "guarantee": 2_500,
+        "round_to": 10,
+        "rebuy": {"price": 100, "chips": 10_000, "until_level": 2},
+        "add_on": {"price": 50, "chips": 5_000, "level": 2},
+        "re_entry": {"max_per_player": 1},
+        "payouts": [
+            {"entries": 2, "percents": [100]},
+            {"entries": 10, "percents": [50, 30, 20]},
+            {"entries": 16, "percents": [40, 25, 15, 12, 8]},
+        ],
+    },
+}
+
+
+def club_room(api: Api, tid: str, players: int) -> dict[str, Any]:
+    """A small tournament of `players` Czech names with buttons at every table."""
+    existing = api.snapshot(tid)
+    if isinstance(existing, dict) and existing.get("state"):
+        return existing
+    api.call(
+        "POST",
+        "/api/tournaments",
+        {"id": tid, "name": "Club night", "rules": "tda-2024", "structure": CLUB_STRUCTURE},
+    )
+    for i in range(players):
+        api.command(tid, {"type": "register", "name": CZECH[i % len(CZECH)], "player": f"C{i + 1}"})
+    api.command(tid, {"type": "draw_seats"})
+    snap = api.snapshot(tid)
+    for n, table in snap["state"]["tables"].items():
+        seat = min(int(s) for s in table["occupants"])
+        api.command(tid, {"type": "button", "table": int(n), "seat": seat})
+    api.command(tid, {"type": "clock_start"})
+    return api.snapshot(tid)
+
+
+def tools_room(api: Api) -> str:
+    """The club night at its colour-up break, with a rebuy and an add-on sold."""
+    tid = "club"
+    club_room(api, tid, 18)
+    api.command(tid, {"type": "rebuy", "player": "C2"})
+    api.command(tid, {"type": "clock_level", "to": 2})
+    api.command(tid, {"type": "add_on", "player": "C4"})
+    return tid
+
+
+def results_room(api: Api) -> str:
+    """A club night down to the money: two out in the same hand share 5th-6th."""
+    tid = "results"
+    snap = club_room(api, tid, 20)
+    if snap["state"]["busted"]:
+        return tid
+    order = [f"C{i}" for i in (20, 3, 17, 8, 11, 14, 5, 19, 2, 9, 16, 12, 7, 1)]
+    for pid in order:
+        api.command(tid, {"type": "bust", "player": pid})
+    api.command(
+        tid,
+        {
+            "type": "bust_same_hand",
+            "players": [{"player": "C6", "stack": 21_000}, {"player": "C13", "stack": 21_000}],
+        },
+    )
     return tid
 
 
@@ -245,9 +347,11 @@ def shoot(args: argparse.Namespace, base: str, user: str, password: str, api: Ap
             page.on("pageerror", lambda e: errors.append(f"{path}: {e}"))
             page.on(
                 "console",
-                lambda m: errors.append(f"{path}: console {m.type}: {m.text}")
-                if m.type == "error"
-                else None,
+                lambda m: (
+                    errors.append(f"{path}: console {m.type}: {m.text}")
+                    if m.type == "error"
+                    else None
+                ),
             )
             page.goto(base + path)
             page.wait_for_timeout(settle * 1000)
@@ -316,9 +420,8 @@ def shoot(args: argparse.Namespace, base: str, user: str, password: str, api: Ap
                 ctx = context(size, False)
                 page = open_page(ctx, f"/player/{TID}")
                 snap = api.snapshot(TID)
-                seated = [
-                    pl for pl in snap["state"]["players"].values() if pl["table"] is not None
-                ]
+                seated = [pl for pl in snap["state"]["players"].values() if pl["table"] is not None]
+
                 # Typed without diacritics, as a player would on a phone.
                 # A surname with diacritics ("Novák"), typed without them ("novak").
                 def surname(pl: dict[str, Any]) -> str:
@@ -361,8 +464,94 @@ def shoot(args: argparse.Namespace, base: str, user: str, password: str, api: Ap
             ctx.close()
             api.command(
                 TID,
-                {"type": "end_time_call", "table": table["number"], "seat": seat, "outcome": "cancelled"},
+                {
+                    "type": "end_time_call",
+                    "table": table["number"],
+                    "seat": seat,
+                    "outcome": "cancelled",
+                },
             )
+
+        if want("wall-prizes-tv") or want("wall-prizes-phone"):
+            results = results_room(api)
+            for size in SIZES:
+                if want(f"wall-prizes-{size}"):
+                    ctx = context(size, False)
+                    page = open_page(ctx, f"/wall/{results}?pages=prizes", 3)
+                    if size == "phone":  # one column: the prizes are under the clock
+                        page.evaluate("document.querySelector('.page-prizes').scrollIntoView()")
+                        page.wait_for_timeout(300)
+                    save(page, f"wall-prizes-{size}")
+                    ctx.close()
+
+        if any(want(f"floor-{v}-{size}") for v in ("race", "pots", "rules") for size in SIZES):
+            club = tools_room(api)
+            for size in ("phone", "tv"):  # the phone counts the race, the TV shows it
+                ctx = context(size, True)
+                page = open_page(ctx, f"/floor/{club}", 3)
+                page.get_by_role("button", name=re.compile("^Tools")).click()
+                # The chip race: the leaving 25s counted at table 1, then the race as dealt.
+                page.get_by_role("button", name="Chip race", exact=True).click()
+                page.wait_for_timeout(300)
+                raced = page.get_by_role("button", name="Table 1: raced")
+                if raced.count():
+                    raced.click()
+                else:
+                    page.get_by_role("button", name="Table 1", exact=True).click()
+                    for count in ("7", "3", "0", "13", "2", "6", "9", "1", "5"):
+                        for digit in count:
+                            page.locator(
+                                ".race-pad-keys .key", has_text=re.compile(f"^{digit}$")
+                            ).click()
+                        page.get_by_role("button", name="Next seat").click()
+                    page.locator(".race-row").nth(2).locator(".race-count").click()
+                    page.wait_for_timeout(300)
+                    if size == "phone" and want("floor-race-count-phone"):
+                        save(page, "floor-race-count-phone")
+                    page.get_by_role("button", name="Race this table").click()
+                    page.get_by_role("button", name="Yes, race").click()
+                page.locator(".race-result-box .race-result").wait_for()
+                page.wait_for_timeout(2800)  # the notice of the command sent has gone
+                save(page, f"floor-race-{size}")
+                # The pot calculator: a three-way all-in with two side pots and an odd chip.
+                page.get_by_role("button", name="Pots", exact=True).click()
+                page.get_by_label("Smallest chip in play").fill("25")
+                page.get_by_label("Button seat").fill("4")
+                hand = {
+                    1: ("1000", "1"),
+                    3: ("2525", "2"),
+                    4: ("4000", "3"),
+                    6: ("4000", "2"),
+                    8: ("300", ""),
+                }
+                for seat, (amount, rank) in hand.items():
+                    page.get_by_label(f"Seat {seat}: chips put in").fill(amount)
+                    if rank:
+                        page.get_by_label(f"Seat {seat}: rank of the hand (1 = best)").fill(rank)
+                page.get_by_label("Seat 8 folded").check()
+                page.get_by_role("button", name="Split the pot").click()
+                page.locator(".pot-list").wait_for()
+                page.wait_for_timeout(300)
+                if size == "phone":
+                    page.evaluate("window.scrollTo(0, 0)")
+                    page.wait_for_timeout(500)
+                    save(page, "floor-pots-phone")
+                    page.evaluate("document.querySelector('.pots-result').scrollIntoView()")
+                    page.wait_for_timeout(500)
+                    save(page, "floor-pots-result-phone")
+                else:
+                    save(page, "floor-pots-tv")
+                # The rulebook: searched without diacritics, one rule opened.
+                page.get_by_role("button", name="Rulebook", exact=True).click()
+                page.get_by_label("Search the rules").fill("zetony")
+                page.locator(".rule-item").first.wait_for()
+                page.wait_for_timeout(400)
+                save(page, f"floor-rules-{size}")
+                page.locator(".rule-item").first.click()
+                page.locator(".rule-text").wait_for()
+                page.wait_for_timeout(300)
+                save(page, f"floor-rule-{size}")
+                ctx.close()
 
         if big and want("wall-150-tv"):
             ctx = context("tv", False)
@@ -387,7 +576,13 @@ def move_somewhere(api: Api, tid: str, player: str) -> None:
         for seat in range(1, table["seats"] + 1):
             if str(seat) not in table["occupants"] and (table["number"], seat) not in planned:
                 api.command(
-                    tid, {"type": "correct_seat", "player": player, "table": table["number"], "seat": seat}
+                    tid,
+                    {
+                        "type": "correct_seat",
+                        "player": player,
+                        "table": table["number"],
+                        "seat": seat,
+                    },
                 )
                 return
 
@@ -395,22 +590,26 @@ def move_somewhere(api: Api, tid: str, player: str) -> None:
 def strip(text: str) -> str:
     import unicodedata
 
-    return "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    )
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--url", help="a running server (default: start floor demo)")
     parser.add_argument("--user", default="director")
     parser.add_argument("--password", help="the director's password (with --url)")
     parser.add_argument("--out", default=str(ROOT / "docs" / "screens"))
     parser.add_argument("--wait", type=float, default=40, help="seconds to let the demo play first")
-    parser.add_argument("--pace", type=float, default=0.5, help="the demo floor's pace (lower: faster)")
+    parser.add_argument(
+        "--pace", type=float, default=0.5, help="the demo floor's pace (lower: faster)"
+    )
     parser.add_argument("--only", help="comma-separated screens: index,wall,floor,player,director")
     parser.add_argument(
-        "--big", action=argparse.BooleanOptionalAction, default=None,
+        "--big",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="also set up a 150-table tournament for the wall (default: only with a fresh demo)",
     )
     parser.add_argument("--chromium", default="/usr/bin/chromium")

@@ -48,7 +48,9 @@ export class Board {
       const key = `${seq}.${i}`;
       if (this._seen.has(key)) return;
       this._seen.add(key);
-      this.entries.push({ ...entry, key, seq, at: live ? at : null, live });
+      // The server's instant when the event has one (moves do), else when it arrived here.
+      const when = event.at ? event.at * 1000 : live ? at : null;
+      this.entries.push({ ...entry, key, seq, at: when, live });
     };
     switch (event.type) {
       case "players_moved":

@@ -17,6 +17,9 @@ export class Connection {
     this.plan = { moves: [], halted: [], final_table: null };
     this.stats = null;
     this.tables = [];
+    // The server's view of each table (status, next big blind, waiting players), by number:
+    // all of them from a snapshot, then those each batch touched.
+    this.views = new Map();
     this.seq = -1;
     this.offsetMs = 0;
     this.role = "public";
@@ -26,6 +29,7 @@ export class Connection {
     this.lastLive = null;
     this.lastHeard = 0;
     this.heartbeatMs = 10000;
+    this._heartbeatTold = false;
     this._beats = [];
     this._listeners = {};
     this._ws = null;
@@ -204,6 +208,11 @@ export class Connection {
         this.role = msg.role;
         this.username = msg.username ?? null;
         this.table = msg.table ?? null;
+        // The server says how often it beats; three missed beats mean a dead connection.
+        if (typeof msg.heartbeat === "number" && msg.heartbeat > 0) {
+          this.heartbeatMs = msg.heartbeat * 1000;
+          this._heartbeatTold = true;
+        }
         // Reconnected with nothing missed: the server sends no batch, and we are up to date.
         if (this.state) this._live();
         this._emit("hello", msg);
@@ -212,7 +221,8 @@ export class Connection {
         this.state = prepare(msg.state);
         this.plan = msg.plan;
         this.stats = msg.stats;
-        this.tables = msg.tables;
+        this.tables = msg.tables || [];
+        this.views = new Map(this.tables.map((v) => [v.table, v]));
         this.seq = msg.seq;
         this._resyncAt = 0;
         this._live();
@@ -227,7 +237,7 @@ export class Connection {
         const now = Date.now();
         this._beats.push(now);
         if (this._beats.length > 4) this._beats.shift();
-        if (this._beats.length >= 2) {
+        if (!this._heartbeatTold && this._beats.length >= 2) {
           const gaps = this._beats.slice(1).map((t, i) => t - this._beats[i]);
           this.heartbeatMs = Math.max(2000, Math.min(60000, Math.max(...gaps)));
         }
@@ -279,6 +289,7 @@ export class Connection {
     }
     if (msg.plan) this.plan = msg.plan;
     if (msg.stats) this.stats = msg.stats;
+    for (const v of msg.tables || []) this.views.set(v.table, v);
     this._resyncAt = 0;
     this._live();
     this._emit("events", applied, this);
@@ -301,7 +312,10 @@ export function tableViews(conn) {
     .map((t) => {
       let status = t.status;
       if (status === "open" && halted.has(t.number)) status = "halted";
+      const view = conn.views?.get(t.number);
       return {
+        nextBigBlind: view?.next_big_blind ?? null,
+        waiting: view?.waiting ?? [],
         table: t.number,
         seats: t.seats,
         status,

@@ -1,5 +1,6 @@
 // The director console: tournaments (list, create from a config or a rule set and a
-// structure), players (one by one or a pasted list, re-entries), the draw, the clock, tables
+// structure), players (one by one or a pasted list, re-entries, rebuys and add-ons), the draw,
+// the clock, the prize pool and results (with the results as a CSV download), tables
 // (break now, waive a halt, open one, start the final table), the plan, staff accounts and
 // the charts. The tournament is chosen with ?t=<id> (remembered).
 
@@ -9,6 +10,7 @@ import { clockPanel } from "./clockview.js";
 import { createCharts } from "./charts.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
+import { Prizes, finisherGroups, placeText, poolFacts } from "./prizes.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { $, api, icon, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 
@@ -17,6 +19,7 @@ const LAST_KEY = "floor.director.tournament";
 const tid = params.get("t") || localStorage.getItem(LAST_KEY) || "";
 const conn = tid ? new Connection(tid) : null;
 const outbox = tid ? new Outbox(tid) : null;
+const prizes = conn ? new Prizes(conn) : null;
 let principal = { role: "public" };
 let tournaments = [];
 let configLists = { rules: [], structures: [], tournaments: [] };
@@ -34,7 +37,7 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
 const signinEl = h("div", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "tables", "plan", "charts", "players", "staff"]) {
+for (const id of ["tournaments", "clock", "prizes", "tables", "plan", "charts", "players", "staff"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -187,6 +190,45 @@ function renderClock() {
     h("button", { type: "submit" }, t("director.go"))));
 }
 
+// Prizes and results ----------------------------------------------------------------------------------
+
+function renderPrizes() {
+  const el = sections.prizes;
+  if (!conn || !conn.state) return fill(el, heading("prizes", "director.prizes"));
+  const d = prizes.data;
+  const pool = d?.pool ?? null;
+  const csv = h("a", { class: "button", href: `/api/t/${encodeURIComponent(tid)}/results.csv`, download: `${tid}-results.csv` },
+    icon("⤓"), t("director.results_csv"));
+  if (!d) {
+    return fill(el, heading("prizes", "director.prizes"),
+      h("p", { class: "muted" }, prizes.failed ? t("error.network") : t("clock.waiting")), csv);
+  }
+  const money = (n) => fmt.money(n, pool?.currency);
+  const facts = pool ? h("dl", { class: "pool-facts" },
+    [...poolFacts(pool), [t("prizes.collected"), money(pool.collected)], [t("prizes.fees"), money(pool.fees)]]
+      .map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v)))) : null;
+  const payouts = pool ? h("div", {}, h("h3", {}, t("prizes.payouts")), h("div", { class: "scroll-box" },
+    h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, "%"),
+        h("th", { scope: "col" }, t("prizes.prize")))),
+      h("tbody", {}, pool.places.map((p) => h("tr", {}, h("td", {}, fmt.ordinal(p.place)),
+        h("td", {}, fmt.number(p.percent, p.percent % 1 ? 1 : 0)), h("td", {}, money(p.prize)))))))) : null;
+  const groups = finisherGroups(d.results);
+  const rows = groups.slice(0, 100).flatMap((g) => g.players.map((x) => h("tr", {},
+    h("td", {}, placeText(g.place, g.tied), g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
+    h("td", {}, x.name),
+    h("td", {}, x.prize ? money(x.prize) : "–"),
+    h("td", { class: "muted" }, t("prizes.buys_value", { entries: x.entries, rebuys: x.rebuys, add_ons: x.add_ons })))));
+  const results = h("div", {}, h("h3", {}, t("prizes.results")), groups.length
+    ? h("div", { class: "scroll-box" }, h("table", { class: "data" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, t("director.col_name")),
+        h("th", { scope: "col" }, t("prizes.prize")), h("th", { scope: "col" }, t("prizes.buys")))),
+      h("tbody", {}, rows)))
+    : h("p", { class: "muted" }, t("prizes.no_results")));
+  fill(el, heading("prizes", "director.prizes", pool ? fmt.money(pool.pool, pool.currency) : t("director.no_prize")),
+    facts, h("div", { class: "actions" }, csv), h("div", { class: "two-col" }, payouts, results));
+}
+
 // Players -----------------------------------------------------------------------------------------
 
 const playersListEl = h("div", { class: "player-table-wrap" });
@@ -285,6 +327,7 @@ function renderPlayerList() {
     .filter((p) => words.every((w) => fold(p.name).includes(w) || p.id.toLowerCase() === w))
     .sort((a, b) => (a.busted - b.busted) || (a.table ?? 1e9) - (b.table ?? 1e9) || (a.seat ?? 0) - (b.seat ?? 0));
   const shown = all.slice(0, 100);
+  const prize = conn.state.structure?.prize;
   fill(playersListEl, h("table", { class: "data" },
     h("caption", { class: "sr-only" }, t("director.players")),
     h("thead", {}, h("tr", {}, ["director.col_name", "director.col_id", "director.col_seat", "director.col_stack", "director.col_status", "director.col_actions"]
@@ -297,8 +340,16 @@ function renderPlayerList() {
       h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
         : p.table == null ? t("director.waiting_seat") : t("director.playing"),
       p.locked ? ` · ${t("director.locked")}` : ""),
-      h("td", {}, p.busted ? h("button", { type: "button", class: "small", onclick: () =>
-        send({ type: "register", name: p.name, player: p.id }, t("director.reentry_label", { name: p.name })) }, t("director.reentry")) : null))))),
+      h("td", { class: "row-actions" }, p.busted ? h("button", { type: "button", class: "small", onclick: () =>
+        send({ type: "register", name: p.name, player: p.id }, t("director.reentry_label", { name: p.name })) }, t("director.reentry"))
+        : p.table != null ? [
+          prize?.rebuy ? h("button", { type: "button", class: "small", onclick: () => {
+            if (confirm(t("sale.confirm.rebuy", { name: p.name }))) send({ type: "rebuy", player: p.id }, t("sale.label.rebuy", { name: p.name }));
+          } }, t("sale.button.rebuy")) : null,
+          prize?.add_on ? h("button", { type: "button", class: "small", onclick: () => {
+            if (confirm(t("sale.confirm.add_on", { name: p.name }))) send({ type: "add_on", player: p.id }, t("sale.label.add_on", { name: p.name }));
+          } }, t("sale.button.add_on")) : null,
+        ] : null))))),
   all.length > shown.length ? h("p", { class: "muted" }, t("director.more_players", { n: all.length - shown.length })) : null);
 }
 
@@ -416,7 +467,7 @@ function renderStaff() {
   h("p", { class: "hint" }, t("director.secret_hint")),
   h("button", { type: "submit", class: "primary" }, t("director.add")));
   fill(el, heading("staff", "director.staff"),
-    staff.length ? h("table", { class: "data" },
+    staff.length ? h("div", { class: "scroll-box" }, h("table", { class: "data" },
       h("thead", {}, h("tr", {}, ["signin.username", "director.role", "director.dealer_table", "director.secret_kind", "director.col_actions"]
         .map((k) => h("th", { scope: "col" }, t(k))))),
       h("tbody", {}, staff.map((a) => h("tr", {},
@@ -425,7 +476,7 @@ function renderStaff() {
         h("td", {}, h("button", { type: "button", class: "small danger", "aria-label": t("director.remove_named", { name: a.username }), onclick: async () => {
           if (!confirm(t("director.remove_confirm", { name: a.username }))) return;
           if (await call(`/api/staff/${encodeURIComponent(a.username)}`, { method: "DELETE" }, t("director.removed", { name: a.username }))) loadStaff();
-        } }, t("director.remove")))))))
+        } }, t("director.remove"))))))))
       : h("p", { class: "muted" }, t("director.no_staff")),
     form);
 }
@@ -462,6 +513,7 @@ function renderLive() {
     document.title = `${conn.state.name} · ${t("director.title")}`;
   }
   renderClock();
+  renderPrizes();
   renderPlayers();
   renderTables();
   renderPlan();
@@ -505,6 +557,7 @@ async function start() {
       if (st === "live") outbox.flush();
     });
     outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
+    prizes.onChange(() => renderPrizes());
     conn.start();
   }
 }

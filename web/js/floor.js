@@ -7,6 +7,9 @@
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { Outbox } from "./commands.js";
+import { ChipRaceTool, colourUp } from "./chiprace.js";
+import { PotsTool } from "./pots.js";
+import { RulebookClient, RulebookView } from "./rulebook.js";
 import { clockPanel, timeCalls } from "./clockview.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
@@ -28,6 +31,9 @@ const ui = {
   undoFor: null,
   search: "",
   results: [],
+  tool: "race", // the tools tab: "race", "pots" or "rules"
+  sale: null, // {player, kind: "rebuy"|"add_on"|"re_entry"}: asking to confirm
+  saleResult: null, // {player, kind, status, message}: the last answer, shown by the button
 };
 
 // Layout -----------------------------------------------------------------------------------------
@@ -97,6 +103,152 @@ async function send(command, label) {
   return item;
 }
 
+// The floor tools: the chip race, the pot calculator, the rulebook -------------------------------
+
+const rulebook = new RulebookClient();
+const rulesView = new RulebookView({ client: rulebook, getSet: ruleSet });
+const race = new ChipRaceTool({ conn, send, rerender: () => render(), openRule: (id) => openRule(ruleFor("chip_race") || id), canRace: () => canMove() });
+const pots = new PotsTool({ defaults: potDefaults, openRule });
+
+function ruleSet() {
+  return conn.state?.rules?.rulebook || "tda-2024";
+}
+
+/** Open rule `id` of the tournament's rulebook in full, on the tools tab. */
+function openRule(id) {
+  if (!id) return;
+  tab = "tools";
+  ui.tool = "rules";
+  rulesView.render();
+  rulesView.open(id);
+  render();
+  mainEl.focus({ preventScroll: true });
+  window.scrollTo({ top: 0 });
+}
+
+/** The pot calculator's starting values: the game dealt, the smallest chip in play, seats. */
+function potDefaults() {
+  const s = conn.state;
+  const game = s?.current_game === "stud" || s?.current_game === "razz" ? "stud" : "flop";
+  const inPlay = s?.structure ? fmt.chipsInPlay(s.structure, s.clock.level) : [];
+  const seats = Math.max(s?.rules?.seats || 10, s?.rules?.final_table || 0, 2);
+  return { game, unit: inPlay[0] ?? "", seats: Math.min(seats, 12) };
+}
+
+/** The rule linked to a decision ("waiting", "rebuy", ...): the rulebook's own `links` once
+ * read (at the first snapshot), these until then. */
+const DECISION_RULES = {
+  waiting: "new-player-waits", rebuy: "rebuys", add_on: "add-ons", re_entry: "late-registration",
+  chip_race: "chip-race", time_call: "time-call",
+};
+let ruleLinks = {};
+
+function ruleFor(decision) {
+  return ruleLinks[decision] || DECISION_RULES[decision];
+}
+
+conn.on("snapshot", () => {
+  const lang = document.documentElement.lang === "cs" ? "cs" : "en";
+  // Read the whole rule set once: its links, and a copy to open rules from offline.
+  rulebook.book(ruleSet(), lang).then((book) => { ruleLinks = book.links || {}; }).catch(() => {});
+});
+
+function openRace(table = null) {
+  tab = "tools";
+  ui.tool = "race";
+  if (table != null) race.start(table);
+  render();
+  mainEl.focus();
+}
+
+function renderTools() {
+  const tools = [
+    { id: "race", label: t("tools.race") },
+    { id: "pots", label: t("tools.pots") },
+    { id: "rules", label: t("tools.rules") },
+  ];
+  const body = ui.tool === "pots" ? pots.render() : ui.tool === "rules" ? rulesView.render() : race.render();
+  return [
+    h("div", { class: "segmented tool-switch", role: "group", "aria-label": t("tools.title") }, tools.map((x) => h("button", {
+      type: "button", "aria-pressed": String(ui.tool === x.id),
+      onclick: () => { ui.tool = x.id; render(); },
+    }, x.label))),
+    body,
+  ];
+}
+
+// Rebuys, add-ons and re-entries -------------------------------------------------------------------
+
+const SALES = {
+  rebuy: (p) => ({ type: "rebuy", player: p.id }),
+  add_on: (p) => ({ type: "add_on", player: p.id }),
+  re_entry: (p) => ({ type: "register", name: p.name, player: p.id }),
+};
+
+function prize() {
+  return conn.state?.structure?.prize || null;
+}
+
+/** Which of rebuy, add-on and re-entry the tournament offers a player (the server decides). */
+function salesFor(p) {
+  const pz = prize();
+  if (!p || !canMove()) return [];
+  if (p.busted) return !pz || pz.re_entry ? ["re_entry"] : [];
+  if (p.table == null) return [];
+  const out = [];
+  if (pz?.rebuy) out.push("rebuy");
+  if (pz?.add_on) out.push("add_on");
+  return out;
+}
+
+function saleTerms(kind) {
+  const pz = prize();
+  const money = (n) => fmt.money(n, pz?.currency);
+  if (kind === "rebuy" && pz?.rebuy) return t("sale.terms", { chips: fmt.chips(pz.rebuy.chips), price: money(pz.rebuy.price) });
+  if (kind === "add_on" && pz?.add_on) return t("sale.terms", { chips: fmt.chips(pz.add_on.chips), price: money(pz.add_on.price) });
+  if (kind === "re_entry" && pz) return t("sale.terms_entry", { price: money(pz.buy_in + (pz.fee || 0)) });
+  return "";
+}
+
+async function sell(p, kind) {
+  ui.sale = null;
+  ui.saleResult = { player: p.id, kind, status: "pending", message: t("sale.sending") };
+  render();
+  const item = await send(SALES[kind](p), t(`sale.label.${kind}`, { name: p.name }));
+  ui.saleResult = {
+    player: p.id, kind, status: item.status,
+    message: item.status === "done" ? t(`sale.done.${kind}`, { name: p.name })
+      : item.status === "refused" ? explainError(item.error)
+        : item.status === "pending" ? t("race.queued") : t("floor.signin_again"),
+  };
+  render();
+}
+
+/** Rebuy / add-on / re-entry buttons for a player, the confirmation, and the last answer. */
+function saleBlock(p) {
+  const kinds = salesFor(p);
+  if (!kinds.length) return null;
+  const result = ui.saleResult && ui.saleResult.player === p.id ? ui.saleResult : null;
+  let body;
+  if (ui.sale && ui.sale.player === p.id) {
+    const kind = ui.sale.kind;
+    body = h("div", { class: "confirm-box sale-confirm", role: "alertdialog", "aria-label": t(`sale.title.${kind}`) },
+      h("p", {}, t(`sale.confirm.${kind}`, { name: p.name }), " ", h("span", { class: "muted" }, saleTerms(kind))),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "primary big", onclick: () => sell(p, kind) }, t(`sale.yes.${kind}`)),
+        h("button", { type: "button", class: "big", onclick: () => { ui.sale = null; render(); } }, t("common.no"))));
+  } else {
+    body = h("div", { class: "actions sale-actions" }, kinds.map((kind) => h("button", {
+      type: "button", class: "big",
+      onclick: () => { ui.sale = { player: p.id, kind }; ui.saleResult = null; render(); },
+    }, t(`sale.button.${kind}`))),
+    h("button", { type: "button", class: "link-button", onclick: () => openRule(ruleFor(kinds[0])) }, t("floor.rule_link")));
+  }
+  return h("div", { class: "sale" }, body,
+    result ? h("p", { class: `sale-result ${result.status === "refused" ? "error-text" : result.status === "done" ? "ok-text" : "muted"}`,
+      role: result.status === "refused" ? "alert" : "status" }, result.message) : null);
+}
+
 outbox.onChange((box, why) => {
   bar.querySelector(".conn")?.refresh?.();
   if (why === "signin") {
@@ -133,7 +285,9 @@ function renderUrgent() {
     cards.push(h("div", { class: "urgent-card break" },
       h("strong", {}, h("span", { class: "badge badge-break" }, m.current.name || t("clock.break")), " ",
         fmt.clock(m.left)),
-      m.colorUp.length ? h("div", { class: "color-up" }, t("clock.color_up", { chips: m.colorUp.map(fmt.chips).join(", ") })) : null));
+      m.colorUp.length ? h("div", { class: "color-up" }, t("clock.color_up", { chips: m.colorUp.map(fmt.chips).join(", ") })) : null,
+      m.colorUp.length && canMove() && !(tab === "tools" && ui.tool === "race") ? h("div", { class: "actions" },
+        h("button", { type: "button", class: "primary", onclick: () => openRace() }, t("race.open"))) : null));
   }
   for (const halt of conn.plan.halted || []) {
     const key = `halt-${halt.table}`;
@@ -156,12 +310,13 @@ function renderUrgent() {
         onclick: () => send({ type: "confirm_all", reason: moves[0].reason }, t("floor.all_done_label", { table: v.table })) },
       t("floor.all_done", { n: ready }))) : null));
   }
-  for (const c of timeCalls(conn)) {
+  for (const c of timeCalls(conn).filter((x) => x.phase !== "over")) {
     cards.push(h("div", { class: `urgent-card timecall ${c.phase}` },
       h("div", {}, h("strong", {}, t("timecall.title")), " ", t("timecall.where", { table: c.table, seat: c.seat }),
         c.name ? ` · ${c.name}` : "", " ",
         h("strong", { class: "tc-left", dataset: { table: c.table, seat: c.seat } },
-          c.phase === "count" ? String(Math.ceil(c.left)) : fmt.clock(c.left))),
+          c.phase === "count" ? String(Math.ceil(c.left)) : fmt.clock(c.left)), " ",
+        h("span", { class: "tc-phase" }, t(c.phase === "count" ? "timecall.counting" : "timecall.minute"))),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "ok", onclick: () => send({ type: "end_time_call", table: c.table, seat: c.seat, outcome: "acted" },
           t("floor.acted_label", { table: c.table, seat: c.seat })) }, t("floor.acted")),
@@ -172,7 +327,7 @@ function renderUrgent() {
     // Elsewhere a one-line summary: the table pad and search keep the screen.
     const halted = (conn.plan.halted || []).length;
     const breaking = views.filter((x) => x.status === "breaking").length;
-    const calls = timeCalls(conn).length;
+    const calls = timeCalls(conn).filter((x) => x.phase !== "over").length;
     const parts = [
       m && m.onBreak ? t("clock.break") : null,
       halted ? t("floor.sum_halted", { n: halted }) : null,
@@ -185,10 +340,19 @@ function renderUrgent() {
   fill(urgentEl, cards.length ? h("h2", { class: "sr-only" }, t("floor.urgent")) : null, cards);
 }
 
-// The time call counts down between events.
+// The time call counts down between events: the minute, then the ten-second count; when the
+// count is over the card goes (the server's clock driver ends the call a moment later).
+let callPhases = "";
 every(250, () => {
+  const calls = timeCalls(conn);
+  const phases = calls.map((c) => `${c.table}.${c.seat}.${c.phase}`).join("|");
+  if (phases !== callPhases) {
+    callPhases = phases;
+    if (principal.role !== "public") renderUrgent();
+    return;
+  }
   for (const el of urgentEl.querySelectorAll(".tc-left")) {
-    const c = timeCalls(conn).find((x) => String(x.table) === el.dataset.table && String(x.seat) === el.dataset.seat);
+    const c = calls.find((x) => String(x.table) === el.dataset.table && String(x.seat) === el.dataset.seat);
     if (c) el.textContent = c.phase === "count" ? String(Math.ceil(c.left)) : fmt.clock(c.left);
   }
 });
@@ -214,7 +378,8 @@ function ruleText(rule) {
 function whyBlock(why, rule) {
   const full = ruleText(rule);
   return h("div", { class: "why" }, h("p", { class: "why-cite" }, whyText(why)),
-    full ? h("p", { class: "why-rule" }, full.title ? h("strong", {}, `${full.title}: `) : null, full.text) : null);
+    full ? h("p", { class: "why-rule" }, full.title ? h("strong", {}, `${full.title}: `) : null, full.text) : null,
+    rule ? h("button", { type: "button", class: "link-button why-open", onclick: () => openRule(rule) }, t("floor.open_rule")) : null);
 }
 
 function toggleWhy(key) {
@@ -398,7 +563,9 @@ function tableView() {
       h("div", { class: "actions" },
         h("button", { type: "button", class: "danger big", onclick: () => {
           ui.confirmBust = false;
-          send({ type: "bust", table: tb.number, seat: ui.seat }, t("floor.bust_label", { name, where }));
+          // The player is named with the seat: a late resend from the outbox is refused if
+          // somebody else sits there by then, instead of busting them.
+          send({ type: "bust", player: pid, table: tb.number, seat: ui.seat }, t("floor.bust_label", { name, where }));
           ui.seat = null;
           render();
         } }, t("floor.bust_yes")),
@@ -411,7 +578,8 @@ function tableView() {
         h("button", { type: "button", class: "big", disabled: !pid,
           onclick: () => send({ type: "button", table: tb.number, seat: ui.seat }, t("floor.button_label", { where })) }, t("floor.report_button")),
         principal.role !== "dealer" ? h("button", { type: "button", class: "warn big", disabled: !pid,
-          onclick: () => send({ type: "call_time", table: tb.number, seat: ui.seat }, t("floor.call_time_label", { where, name: name || "" })) }, t("floor.call_time")) : null));
+          onclick: () => send({ type: "call_time", table: tb.number, seat: ui.seat }, t("floor.call_time_label", { where, name: name || "" })) }, t("floor.call_time")) : null),
+      pid ? saleBlock(s.players[pid]) : null);
   }
   const undoable = Object.values(s.players).filter((p) => p.busted && p.bust && p.bust.table === tb.number
     && p.bust.hand === tb.hand && tb.occupants[p.bust.seat] == null);
@@ -421,14 +589,48 @@ function tableView() {
         view && view.status !== "open" ? h("span", { class: `badge badge-${view.status}` }, t(`status.${view.status}`)) : null,
         view?.final ? h("span", { class: "badge badge-final" }, t("wall.tag.final")) : null),
       h("p", { class: "muted" }, t("floor.table_info", { n: Object.keys(tb.occupants).length, seats: tb.seats, hand: tb.hand })),
+      positionsInfo(tb, view),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "big", onclick: () => send({ type: "hand", table: tb.number }, t("floor.hand_label", { table: tb.number })) }, t("floor.new_hand")),
-        h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table")))),
+        h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table"))),
+      raceOffer(tb)),
     h("p", { class: "hint" }, t("floor.pick_a_seat")),
     h("div", { class: "seat-grid seats" }, seats),
     actions,
     undoable.length && principal.role !== "dealer" ? h("div", { class: "undo card" }, h("h3", {}, t("floor.undo_title")),
       undoable.map((p) => undoRow(p))) : null);
+}
+
+/** The next big blind and the players waiting for it, as the server's table view has them. */
+function positionsInfo(tb, view) {
+  if (!view) return null;
+  const seatOf = (pid) => conn.state.players[pid]?.seat;
+  const bb = view.nextBigBlind;
+  const waiting = view.waiting || [];
+  if (bb == null && !waiting.length) return null;
+  return h("div", { class: "positions" },
+    bb != null ? h("p", { class: "next-bb" }, h("span", { class: "label" }, t("floor.next_bb")), " ",
+      h("strong", {}, playerName(conn, bb)), ` (${t("floor.seat", { seat: seatOf(bb) ?? "–" })})`) : null,
+    waiting.length ? h("div", { class: "waiting" },
+      h("p", {}, h("span", { class: "label" }, t("floor.waiting_players", { n: waiting.length })), " ",
+        waiting.map((pid, i) => [i ? ", " : "", h("strong", {}, playerName(conn, pid)), ` (${t("floor.seat", { seat: seatOf(pid) ?? "–" })})`])),
+      h("button", { type: "button", class: "link-button", onclick: () => openRule(ruleFor("waiting")) },
+        t("floor.why_waiting"))) : null);
+}
+
+/** At a colour-up break: race this table's leaving chips. */
+function raceOffer(tb) {
+  const setup = colourUp(conn.state);
+  if (!setup || !setup.atBreak || !canMove()) return null;
+  const raced = (conn.state.chip_races || []).some((r) => r.table === tb.number && setup.going.includes(r.result.leaving));
+  return h("div", { class: "actions race-offer" }, h("button", { type: "button", class: raced ? "ghost" : "primary",
+    onclick: () => {
+      if (raced) {
+        race.table = tb.number;
+        race.shown = { table: tb.number, leaving: (conn.state.chip_races || []).filter((r) => r.table === tb.number).pop().result.leaving };
+        openRace();
+      } else openRace(tb.number);
+    } }, raced ? t("race.show_result") : t("race.at_table", { table: tb.number, chips: setup.going.map(fmt.chips).join(", ") })));
 }
 
 function undoRow(p) {
@@ -479,17 +681,24 @@ function localSearch(q) {
 
 function renderResults() {
   const list = ui.results;
-  fill(searchResults, !ui.search ? null : list.length ? h("ul", { class: "result-list" }, list.map((p) => h("li", {},
-    h("button", { type: "button", class: "result", disabled: p.table == null,
-      onclick: () => openTable(p.table, p.seat) },
-    h("span", { class: "result-name" }, p.name),
-    h("span", { class: "result-where" }, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.place) })
-      : fmt.spot(p.table, p.seat)),
-    p.moving_to ? h("span", { class: "result-move" }, t("player.moving_to", { where: fmt.spot(p.moving_to.table, p.moving_to.seat) })) : null))))
+  fill(searchResults, !ui.search ? null : list.length ? h("ul", { class: "result-list" }, list.map((r) => {
+    // The live state is fresher than the search answer (a bust, a re-entry since).
+    const p = conn.state?.players?.[r.id];
+    const live = p ? { ...r, table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? r.place } : r;
+    return h("li", { class: "result-item" },
+      h("button", { type: "button", class: "result", disabled: live.table == null,
+        onclick: () => openTable(live.table, live.seat) },
+      h("span", { class: "result-name" }, r.name),
+      h("span", { class: "result-where" }, live.busted ? t("player.busted_place", { place: fmt.ordinal(live.place) })
+        : live.table == null ? t("player.no_seat_yet") : fmt.spot(live.table, live.seat)),
+      r.moving_to ? h("span", { class: "result-move" }, t("player.moving_to", { where: fmt.spot(r.moving_to.table, r.moving_to.seat) })) : null),
+      p ? saleBlock(p) : null);
+  }))
     : h("p", { class: "empty" }, t("search.none", { q: ui.search })));
 }
 
 function renderSearch() {
+  renderResults();
   return [h("h2", {}, t("floor.search_title")),
     h("div", { class: "field" }, h("label", { for: "floor-search" }, t("search.label")), searchInput,
       h("p", { class: "hint" }, t("search.hint"))), searchResults];
@@ -521,6 +730,7 @@ const TABS = [
   { id: "moves", icon: "⇄" },
   { id: "table", icon: "▦" },
   { id: "search", icon: "⌕" },
+  { id: "tools", icon: "✦" },
   { id: "sent", icon: "↑" },
 ];
 
@@ -537,7 +747,8 @@ function renderNav() {
 
 function renderMain() {
   if (!conn.state && tab !== "sent") return fill(mainEl, h("p", { class: "empty" }, t("clock.waiting")));
-  const body = tab === "moves" ? renderMoves() : tab === "table" ? renderTable() : tab === "search" ? renderSearch() : renderSent();
+  const body = tab === "moves" ? renderMoves() : tab === "table" ? renderTable() : tab === "search" ? renderSearch()
+    : tab === "tools" ? renderTools() : renderSent();
   fill(mainEl, body);
 }
 
@@ -554,6 +765,7 @@ function render() {
 }
 
 let queued = false;
+let lastToolKey = null;
 conn.on("change", () => {
   if (queued) return;
   queued = true;
@@ -561,7 +773,12 @@ conn.on("change", () => {
     queued = false;
     // Never redraw under what the floorperson is typing (search, an undo reason).
     const active = document.activeElement;
-    if (active && mainEl.contains(active) && active.matches("input, textarea, select")) {
+    const typing = active && mainEl.contains(active) && active.matches("input, textarea, select");
+    // A tool the change does not touch is left alone: nothing moves under a finger.
+    const toolKey = tab === "tools" ? (ui.tool === "race" ? race.stateKey() : ui.tool) : null;
+    const untouched = toolKey !== null && toolKey === lastToolKey;
+    lastToolKey = toolKey;
+    if (typing || untouched) {
       renderUrgent();
       renderNav();
       renderOffline();

@@ -18,7 +18,8 @@ function player(state, id, name) {
   if (!p) {
     p = {
       id, name: name || id, table: null, seat: null, busted: false, special_needs: false,
-      locked: false, moved: false, excused: false, stack: null, entries: 1, bust: null,
+      locked: false, moved: false, excused: false, stack: null, entries: 1, rebuys: 0, add_ons: 0,
+      bust: null,
     };
     state.players[id] = p;
     state.entries += 1;
@@ -86,7 +87,7 @@ const HANDLERS = {
       p = {
         id: e.player, name: e.name, table: null, seat: null, busted: false,
         special_needs: !!e.special_needs, locked: false, moved: false, excused: false,
-        stack: e.stack ?? null, entries: 1, bust: null,
+        stack: e.stack ?? null, entries: 1, rebuys: 0, add_ons: 0, bust: null,
       };
       s.players[e.player] = p;
     } else {
@@ -239,14 +240,14 @@ const HANDLERS = {
   },
   rebuy_made(s, e) {
     const p = s.players[e.player];
-    p.rebuys = e.rebuy;
+    p.rebuys = e.count;
     p.stack = e.stack ?? null;
     s.rebuys = (s.rebuys ?? 0) + 1;
     s.chips_added = (s.chips_added ?? 0) + e.chips;
   },
   add_on_made(s, e) {
     const p = s.players[e.player];
-    p.add_ons = e.add_on;
+    p.add_ons = e.count;
     p.stack = e.stack ?? null;
     s.add_ons = (s.add_ons ?? 0) + 1;
     s.chips_added = (s.chips_added ?? 0) + e.chips;
@@ -255,7 +256,8 @@ const HANDLERS = {
     const who = new Map(e.players.map((r) => [r.seat, r.player]));
     for (const r of e.result.seats) s.players[who.get(r.seat)].stack = r.stack;
     s.chips_added = (s.chips_added ?? 0) + e.change;
-    (s.chip_races ||= []).push({ table: e.table, at: e.at ?? 0, result: e.result });
+    // Who sat where is kept too (the server's record has only the seats), for showing names.
+    (s.chip_races ||= []).push({ table: e.table, at: e.at ?? 0, result: e.result, players: e.players });
   },
 };
 

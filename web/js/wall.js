@@ -2,8 +2,9 @@
 //
 // Left: the clock (time left, blinds now and next, the next break), the field (players left of
 // entries, average stack in chips and big blinds) and the latest seat changes. Right: pages
-// that rotate every few seconds: the map of every table, the board of moves, the charts.
-// URL options: ?pages=tables,moves,charts (which pages, in order; one page = no rotation),
+// that rotate every few seconds: the map of every table, the board of moves, the prizes and
+// results, the charts.
+// URL options: ?pages=tables,moves,prizes,charts (which pages, in order; one page = no rotation),
 // ?rotate=20 (seconds per page), ?lang=cs.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
@@ -12,14 +13,16 @@ import { createCharts } from "./charts.js";
 import { clockPanel, timeCalls } from "./clockview.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
+import { Prizes, finisherGroups, payoutRows, placeText, placesText, poolFacts } from "./prizes.js";
 import { $, every, fill, h, playerName, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
 const conn = new Connection(tid);
 const board = new Board(conn, { limit: 120 });
+const prizes = new Prizes(conn);
 const ROTATE = Math.max(5, Number(params.get("rotate")) || 18) * 1000;
-const ALL_PAGES = ["tables", "moves", "charts"];
+const ALL_PAGES = ["tables", "moves", "prizes", "charts"];
 const PAGES = (params.get("pages") || ALL_PAGES.join(","))
   .split(",").map((p) => p.trim()).filter((p) => ALL_PAGES.includes(p));
 if (!PAGES.length) PAGES.push(...ALL_PAGES);
@@ -50,6 +53,11 @@ const tablesPage = h("section", { class: "page page-tables", dataset: { page: "t
 const movesHead = h("div", { class: "page-head" });
 const movesBody = h("div", { class: "wall-moves" });
 const movesPage = h("section", { class: "page page-moves", dataset: { page: "moves" } }, movesHead, movesBody);
+const prizesHead = h("div", { class: "page-head" });
+const payoutsBox = h("section", { class: "prize-box payouts" });
+const resultsBox = h("section", { class: "prize-box results" });
+const prizesPage = h("section", { class: "page page-prizes", dataset: { page: "prizes" } }, prizesHead,
+  h("div", { class: "wall-prizes" }, payoutsBox, resultsBox));
 const fieldCanvas = h("canvas", { role: "img" });
 const bbCanvas = h("canvas", { role: "img" });
 const chartsTitle1 = h("h2", {});
@@ -60,6 +68,7 @@ const chartsPage = h("section", { class: "page page-charts", dataset: { page: "c
 const pagesEl = h("main", { class: "wall-pages" },
   PAGES.includes("tables") ? tablesPage : null,
   PAGES.includes("moves") ? movesPage : null,
+  PAGES.includes("prizes") ? prizesPage : null,
   PAGES.includes("charts") ? chartsPage : null);
 const callsEl = h("aside", { class: "time-calls", "aria-live": "assertive", "aria-label": t("wall.time_calls") });
 const progress = h("div", { class: "page-progress", "aria-hidden": "true" });
@@ -106,6 +115,7 @@ function showPage() {
     for (const el of pagesEl.children) el.hidden = false;
     renderTiles();
     renderMoves();
+    renderPrizes();
     charts.update();
     return;
   }
@@ -114,6 +124,7 @@ function showPage() {
   if (r.page === "tables") renderTiles();
   if (r.page === "charts") charts.update();
   if (r.page === "moves") renderMoves();
+  if (r.page === "prizes") renderPrizes();
   renderNav();
 }
 
@@ -124,6 +135,8 @@ function nextPage() {
     const r = rotation[current];
     // The moves page is skipped while there is nothing on it.
     if (r.page === "moves" && !moving && !board.entries.length) continue;
+    // So is the prizes page of a tournament without prize settings or results.
+    if (r.page === "prizes" && !hasPrizes()) continue;
     break;
   }
   pageStarted = Date.now();
@@ -294,7 +307,7 @@ function trimToFit(box) {
   let guard = 200;
   while (box.scrollHeight > box.clientHeight + 1 && guard > 0) {
     guard -= 1;
-    const lists = [...box.querySelectorAll("ul")].filter((ul) => ul.children.length);
+    const lists = [...box.querySelectorAll("ul, tbody")].filter((ul) => ul.children.length);
     const last = lists[lists.length - 1];
     if (!last) break;
     last.lastElementChild.remove();
@@ -319,6 +332,53 @@ function renderLatest() {
     : h("p", { class: "muted" }, t("wall.no_changes")));
   if (!document.body.classList.contains("narrow")) trimToFit(latestEl);
 }
+
+// Prizes and results -------------------------------------------------------------------------------
+
+function hasPrizes() {
+  const d = prizes.data;
+  return !!d && (d.pool != null || (d.results || []).length > 0);
+}
+
+function renderPrizes() {
+  const d = prizes.data;
+  const pool = d?.pool ?? null;
+  fill(prizesHead, h("h2", {}, t("wall.page.prizes")),
+    pool ? h("ul", { class: "prize-facts" }, poolFacts(pool).map(([k, v]) => h("li", {}, h("span", { class: "k" }, k), " ", h("strong", {}, v))))
+      : null);
+  if (!d) {
+    fill(payoutsBox, h("p", { class: "muted" }, prizes.failed ? t("error.network") : t("clock.waiting")));
+    fill(resultsBox);
+    return;
+  }
+  payoutsBox.hidden = !pool;
+  if (pool) {
+    const rows = payoutRows(pool);
+    fill(payoutsBox, h("h3", {}, t("prizes.payouts")),
+      h("table", { class: `payout-table${rows.length > 12 ? " two-col" : ""}` },
+        h("caption", { class: "sr-only" }, t("prizes.payouts")),
+        h("tbody", {}, rows.map((r) => h("tr", {},
+          h("th", { scope: "row" }, placesText(r.from, r.to)),
+          h("td", {}, fmt.money(r.prize, pool.currency), r.to > r.from ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null))))));
+  }
+  const groups = finisherGroups(d.results);
+  const paid = (pool?.places || []).length;
+  fill(resultsBox, h("h3", {}, t("prizes.results")),
+    groups.length ? h("table", { class: "finish-table" },
+      h("caption", { class: "sr-only" }, t("prizes.results")),
+      h("tbody", {}, groups.map((g) => h("tr", { class: `finish${g.place <= paid ? " paid" : ""}${g.place === 1 ? " winner" : ""}` },
+        h("th", { scope: "row", class: "finish-place" }, placeText(g.place, g.tied)),
+        h("td", { class: "finish-names" }, g.players.map((x) => x.name).join(" · "),
+          g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
+        h("td", { class: "finish-prize" }, g.prize ? fmt.money(g.prize, pool?.currency) : "–",
+          g.tied > 1 && g.prize ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null)))))
+      : h("p", { class: "muted" }, t("prizes.no_results")));
+  if (!document.body.classList.contains("narrow") && !prizesPage.hidden) trimToFit(resultsBox);
+}
+
+prizes.onChange(() => {
+  if (document.body.classList.contains("narrow") || !prizesPage.hidden) renderPrizes();
+});
 
 // Time calls ----------------------------------------------------------------------------------------
 
@@ -387,4 +447,4 @@ conn.start();
 setInterval(() => {
   if (!chartsPage.hidden) charts.update();
 }, 10000);
-window.floorWall = { conn, board, whyText };
+window.floorWall = { conn, board, prizes, whyText };

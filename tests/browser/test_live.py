@@ -1,0 +1,313 @@
+"""How it must be shown: the screens in a real Chromium, live, against real server processes.
+
+The floor phone (signed in as floor staff) does things by clicking; the wall display and the
+player screen (public, on the other server process) must show them within a second.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import (
+    FLOOR,
+    TOOLS_STRUCTURE,
+    Api,
+    Pages,
+    ServerProcess,
+    name_of,
+    new_tournament,
+    occupants,
+    open_table,
+    pick_seat,
+    strip_accents,
+    wait_for,
+)
+
+pytestmark = pytest.mark.browser
+
+#: Everything a screen must show after a click on another screen, in milliseconds.
+WITHIN = 1000
+
+
+def tile_count(wall: Page, table: int) -> Any:
+    return wall.locator(f'.tile[aria-label^="Table {table},"] .tile-count')
+
+
+def test_a_bust_and_a_move_on_the_floor_view_appear_on_the_wall_and_player_views_within_a_second(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    # 17 players at two tables of 9 and 8: a bust at the short one leaves 9 against 7, and the
+    # next big blind of the full table is planned to move.
+    state = new_tournament(director, "live", 17)
+    tables = state["state"]["tables"]
+    short = min(tables.values(), key=lambda t: len(t["occupants"]))["number"]
+    seat, busted = sorted(occupants(director, "live", short).items())[0]
+    busted_name = name_of(director, "live", busted)
+
+    wall = pages.open(servers[1], "/wall/live?pages=tables", size="tv")
+    player = pages.open(servers[0], "/player/live")
+    floor = pages.open(servers[0], "/floor/live", user=FLOOR)
+    player.fill("#player-search", strip_accents(busted_name.split()[-1]).lower())
+    card = player.locator(".result-card", has_text=busted_name)
+    expect(card.locator(".seat-big")).to_contain_text(str(short))
+    expect(tile_count(wall, short)).to_have_text("8/9")
+
+    open_table(floor, short)
+    pick_seat(floor, seat)
+    floor.get_by_role("button", name="Bust-out").click()
+    floor.get_by_role("button", name="Yes, busted").click()
+
+    expect(tile_count(wall, short)).to_have_text("7/9", timeout=WITHIN)
+    expect(card.locator(".seat-big")).to_have_text("Out in 17th place", timeout=WITHIN)
+
+    (move,) = director.state("live")["plan"]["moves"]  # type: ignore[index]
+    mover = name_of(director, "live", move["player"])
+    floor.get_by_role("button", name=re.compile("^Moves")).click()
+    floor.locator(".move-card", has_text=mover).get_by_role("button", name="Done").click()
+
+    to = f"T{move['to']['table']} S{move['to']['seat']}"
+    latest = wall.locator(".latest-list li:not(.pending)").first
+    expect(latest).to_contain_text(mover, timeout=WITHIN)
+    expect(latest).to_contain_text(to, timeout=WITHIN)
+    board = player.locator(".player-board .move-row:not(.pending)").first
+    expect(board).to_contain_text(mover, timeout=WITHIN)
+    expect(board).to_contain_text(to, timeout=WITHIN)
+    assert director.state("live")["plan"]["moves"] == []  # type: ignore[index]
+
+
+def test_the_player_search_finds_a_seat_typed_without_diacritics(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    state = new_tournament(director, "search", 12, buttons=False)
+    me = next(p for p in state["state"]["players"].values() if p["name"] == "Jiří Dvořák")
+    player = pages.open(servers[1], "/player/search")
+
+    player.fill("#player-search", "jiri dvorak")
+
+    card = player.locator(".result-card")
+    expect(card).to_have_count(1)
+    expect(card.locator(".result-name")).to_have_text("Jiří Dvořák")
+    expect(card.locator(".seat-big")).to_have_text(f"Table{me['table']}Seat{me['seat']}")
+
+
+def test_the_clock_counts_down_and_changes_level(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    structure = {
+        "name": "seconds",
+        "starting_stack": 5_000,
+        "chips": [25, 100],
+        "levels": [
+            {"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 0.05},
+            {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 10},
+        ],
+    }
+    new_tournament(director, "clock", 4, buttons=False, structure=structure)
+    wall = pages.open(servers[1], "/wall/clock?pages=tables", size="tv")
+    level = wall.locator(".wall-clock .clock-level")
+    time_left = wall.locator(".wall-clock .clock-time")
+    expect(level).to_have_text("Level 1")
+    expect(time_left).to_have_text("0:03")
+
+    director.ok("clock", {"type": "clock_start"})
+
+    expect(time_left).to_have_text(re.compile(r"^0:0[12]$"), timeout=2500)
+    expect(level).to_have_text("Level 2", timeout=5000)
+    expect(wall.locator(".wall-clock .clock-blinds")).to_contain_text("50 / 100")
+    expect(time_left).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+
+
+def test_a_public_page_has_no_way_to_change_anything(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "public", 10)
+    before = director.state("public")
+    staff = re.compile(
+        r"bust|done|call time|rebuy|add-on|re-entry|chip race|undo|confirm|new hand|"
+        r"button here|break|final|register|draw|start|pause|level|split",
+        re.IGNORECASE,
+    )
+    for path in ("/wall/public", "/player/public", "/wall/public?pages=prizes"):
+        page = pages.open(servers[0], path, size="tv" if "wall" in path else "phone")
+        page.wait_for_timeout(300)
+        assert page.locator("form").count() == 0, path
+        labels = page.locator("button:visible").all_inner_texts()
+        assert not [x for x in labels if staff.search(x)], (path, labels)
+        # A command sent from the page by hand is refused: the public only reads.
+        answer = page.evaluate(
+            """async () => {
+                const r = await fetch('/api/t/public/commands', {
+                  method: 'POST', headers: {'Content-Type': 'application/json'},
+                  body: JSON.stringify({id: 'public-1', command: {type: 'bust', player: 'P1'}}),
+                });
+                return [r.status, (await r.json()).error.code];
+            }"""
+        )
+        assert answer == [403, "forbidden"], path
+    # The floor phone, not signed in, shows the sign-in form and nothing else.
+    floor = pages.open(servers[0], "/floor/public", live=False)
+    expect(floor.locator("form.signin")).to_be_visible()
+    expect(floor.locator(".bottom-nav")).to_be_hidden()
+    expect(floor.locator(".floor-app")).to_be_hidden()
+    assert floor.locator("button:visible").all_inner_texts() == ["EN", "CS", "Sign in"]
+    assert director.state("public") == before
+
+
+def test_the_floor_phones_outbox_survives_an_offline_moment(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "offline", 12)
+    seat, player = sorted(occupants(director, "offline", 1).items())[0]
+    floor = pages.open(servers[0], "/floor/offline", user=FLOOR)
+    open_table(floor, 1)
+    pick_seat(floor, seat)
+    floor.get_by_role("button", name="Bust-out").click()
+
+    floor.context.set_offline(True)
+    floor.get_by_role("button", name="Yes, busted").click()
+
+    expect(floor.locator(".offline-bar")).to_contain_text("1 command waits")
+    floor.wait_for_timeout(1500)  # the outbox tries again meanwhile, and cannot
+    assert not director.state("offline")["state"]["players"][player]["busted"]  # type: ignore[index]
+
+    floor.context.set_offline(False)
+
+    wait_for(lambda: director.state("offline")["state"]["players"][player]["busted"], floor)  # type: ignore[index]
+    expect(floor.locator(".conn")).to_have_attribute("data-status", "live")
+    expect(floor.locator(".offline-bar")).to_be_hidden()
+    floor.get_by_role("button", name=re.compile("^Sent")).click()
+    expect(floor.locator(".sent-item").first).to_contain_text("Done")
+    busts = [
+        e
+        for e in director.client.get("/api/t/offline/events?since=0").json()["events"]
+        if e["event"]["type"] == "player_busted"
+    ]
+    assert [e["event"]["player"] for e in busts] == [player]
+
+
+def test_a_command_whose_answer_is_lost_is_sent_again_and_applied_once(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "lost", 12)
+    seat, player = sorted(occupants(director, "lost", 2).items())[-1]
+    floor = pages.open(servers[0], "/floor/lost", user=FLOOR)
+    sent: list[str] = []
+
+    def lose_the_first_answer(route: Any) -> None:
+        sent.append(route.request.post_data_json["id"])
+        if len(sent) == 1:
+            route.fetch()  # the server applies it...
+            route.abort("connectionreset")  # ...and the phone never hears back
+        else:
+            route.continue_()
+
+    floor.route("**/api/t/lost/commands", lose_the_first_answer)
+    open_table(floor, 2)
+    pick_seat(floor, seat)
+    floor.get_by_role("button", name="Bust-out").click()
+    floor.get_by_role("button", name="Yes, busted").click()
+
+    wait_for(lambda: len(sent) >= 2, floor)
+    floor.get_by_role("button", name=re.compile("^Sent")).click()
+    expect(floor.locator(".sent-item").first).to_contain_text("Done")
+    assert sent[0] == sent[1]  # the same command id both times
+    busts = [
+        e
+        for e in director.client.get("/api/t/lost/events?since=0").json()["events"]
+        if e["event"]["type"] == "player_busted"
+    ]
+    assert [e["event"]["player"] for e in busts] == [player]
+
+
+def test_a_chip_race_entered_on_the_floor_view_updates_the_average_stack_on_the_wall_view(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "race", 20, structure=TOOLS_STRUCTURE)
+    director.ok("race", {"type": "clock_start"})
+    director.ok("race", {"type": "clock_level", "to": 1})  # the colour-up break: 25s leave
+    (_, first), (b, second) = sorted(occupants(director, "race", 1).items())[:2]
+    wall = pages.open(servers[1], "/wall/race?pages=tables", size="tv")
+    average = wall.locator(".wall-clock .stat", has_text="Average stack").locator("dd strong")
+    expect(average).to_have_text("10,000")
+    floor = pages.open(servers[0], "/floor/race", user=FLOOR)
+
+    floor.get_by_role("button", name=re.compile("^Tools")).click()
+    floor.get_by_role("button", name="Chip race", exact=True).click()
+    expect(floor.locator(".race-leaving")).to_contain_text("The 25s leave play; 100s replace them.")
+    floor.get_by_role("button", name="Table 1", exact=True).click()
+    # One odd 25 at each of the first two seats: half a 100, which rounds up to one chip raced.
+    floor.locator(".race-pad-keys .key", has_text=re.compile("^1$")).click()
+    floor.get_by_role("button", name="Next seat").click()
+    floor.locator(".race-pad-keys .key", has_text=re.compile("^1$")).click()
+    expect(
+        floor.get_by_role("button", name=re.compile(f"^Seat {b}, .*: 1 chips of 25$"))
+    ).to_be_visible()
+    floor.get_by_role("button", name="Race this table").click()
+    floor.get_by_role("button", name="Yes, race").click()
+
+    result = floor.locator(".race-result-box .race-result")
+    expect(result.locator(".race-summary")).to_contain_text(
+        "2 odd chips of 25 (50): 1 chip of 100 raced"
+    )
+    expect(result.locator(".pcard")).to_have_count(2)
+    for card in result.locator(".pcard").all():
+        assert re.fullmatch(
+            r"(two|three|four|five|six|seven|eight|nine|ten|jack|queen|king|ace) of "
+            r"(spades|hearts|diamonds|clubs)",
+            card.get_attribute("aria-label") or "",
+        )
+        assert card.locator(".pcard-letter").inner_text().lower() in "shdc"
+    expect(result.locator(".badge", has_text="Won a 100")).to_have_count(1)
+    stats = director.state("race")["stats"]
+    assert stats["chips"] == 20 * 10_000 + 50  # type: ignore[index]
+    expect(average).to_have_text(f"{stats['average_stack']:,}", timeout=WITHIN)  # type: ignore[index]
+    names = {name_of(director, "race", first), name_of(director, "race", second)}
+    assert set(result.locator(".rs-name").all_inner_texts()[:2]) == names
+
+
+def test_a_time_call_shows_on_the_wall_and_ends_by_itself(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(
+        director, "timecall", 12, overrides={"time_call_seconds": 5, "time_call_count": 4}
+    )
+    seat, player = sorted(occupants(director, "timecall", 1).items())[1]
+    wall = pages.open(servers[1], "/wall/timecall?pages=tables", size="tv")
+    floor = pages.open(servers[0], "/floor/timecall", user=FLOOR)
+    open_table(floor, 1)
+    pick_seat(floor, seat)
+
+    floor.get_by_role("button", name="Call time").click()
+
+    call = wall.locator(".time-call")
+    expect(call).to_be_visible(timeout=WITHIN)
+    expect(call.locator(".tc-where")).to_have_text(
+        f"Table 1 · seat {seat} · {name_of(director, 'timecall', player)}"
+    )
+    expect(call.locator(".tc-phase")).to_have_text("to act")
+    expect(call.locator(".tc-count")).to_have_text(re.compile(r"^0:0[1-5]$"))
+    # The floor phone shows it too: a line on the table pad, the whole call on the moves tab.
+    expect(floor.locator(".urgent-summary")).to_contain_text("1 time call")
+    floor.get_by_role("button", name=re.compile("^Moves")).click()
+    phone = floor.locator(".urgent-card.timecall")
+    expect(phone).to_contain_text(f"Table 1 · seat {seat}")
+    expect(phone.locator(".tc-phase")).to_have_text("to act")
+    # The minute (here five seconds), then the count in red, then it ends by itself.
+    expect(wall.locator(".time-call.count .tc-phase")).to_have_text(
+        "ten-second count", timeout=6000
+    )
+    expect(wall.locator(".time-call.count .tc-count")).to_have_text(re.compile(r"^[1-4]$"))
+    expect(phone.locator(".tc-phase")).to_have_text("ten-second count")
+    expect(call).to_have_count(0, timeout=7000)
+    expect(phone).to_have_count(0)
+    wait_for(lambda: director.state("timecall")["state"]["time_calls"] == [], wall)  # type: ignore[index]
+    ended = [
+        e["event"]
+        for e in director.client.get("/api/t/timecall/events?since=0").json()["events"]
+        if e["event"]["type"] == "time_call_ended"
+    ]
+    assert [e["outcome"] for e in ended] == ["dead"]

@@ -1,0 +1,382 @@
+// The chip race at a colour-up break, on the floor phone (PFP 20, TDA 24).
+//
+// Pick the table, count each seat's chips of the leaving denomination on a number pad, send
+// `chip_race`; the server exchanges what it can, deals the cards for the odd chips from its
+// own random source and answers with the race (`chips_raced`), which is shown here as the
+// table sees it: the exchange, every seat's cards, who won a chip, who was kept in, the new
+// stacks. Past races come from `state.chip_races`. The leaving chip is the one the structure
+// colours up at the break the clock is at (`structure.levels[clock.level].color_up`).
+
+import { cards } from "./cards.js";
+import { tableViews } from "./conn.js";
+import * as fmt from "./format.js";
+import { t } from "./i18n.js";
+import { explainError, fill, h, playerName } from "./ui.js";
+
+/** The colour-up now: the chips leaving at this break and the chips in play before it. */
+export function colourUp(state) {
+  const st = state?.structure;
+  if (!st) return null;
+  const i = state.clock.level;
+  const step = st.levels[i];
+  const going = step?.type === "break" ? [...(step.color_up || [])] : [];
+  const before = i > 0 ? fmt.chipsInPlay(st, i - 1) : [...st.chips];
+  return { going, before, atBreak: going.length > 0 };
+}
+
+/** The chip that replaces `leaving`: the smallest larger chip still in play after the break. */
+export function nextUp(setup, leaving) {
+  if (!setup || leaving == null) return null;
+  const staying = setup.before.filter((d) => d !== leaving && !setup.going.includes(d));
+  return staying.filter((d) => d > leaving).sort((a, b) => a - b)[0] ?? null;
+}
+
+export class ChipRaceTool {
+  constructor({ conn, send, rerender, openRule, canRace }) {
+    this.conn = conn;
+    this.send = send;
+    this.rerender = rerender;
+    this.openRule = openRule;
+    this.canRace = canRace;
+    this.table = null;
+    this.leaving = null;
+    this.counts = {};
+    this.stacks = {};
+    this.sel = null; // {seat, field: "chips" | "stack"}
+    this.confirming = false;
+    this.sending = false;
+    this.error = null; // {field, message}
+    this.shown = null; // {table, leaving}: the result on screen
+    this.openPast = new Set();
+  }
+
+  /** Start counting at `table` (from the table view, a break card). */
+  start(table) {
+    this.table = table;
+    this.counts = {};
+    this.stacks = {};
+    this.sel = null;
+    this.error = null;
+    this.confirming = false;
+    this.shown = null;
+    const seats = this._seats();
+    if (seats.length) this.sel = { seat: seats[0].seat, field: "chips" };
+  }
+
+  /** What the tool shows of the tournament: it is drawn again only when this changes. */
+  stateKey() {
+    const s = this._state();
+    if (!s) return "";
+    const tb = this.table != null ? s.tables[this.table] : null;
+    const seated = tb ? Object.entries(tb.occupants).map(([seat, pid]) => [seat, pid, s.players[pid]?.stack]) : null;
+    const tables = this.table == null ? tableViews(this.conn).map((v) => [v.table, v.players, v.status]) : null;
+    return JSON.stringify([s.clock.level, (s.chip_races || []).length, seated, tables, this.canRace(),
+      document.documentElement.lang]);
+  }
+
+  _state() {
+    return this.conn.state;
+  }
+
+  _leaving(setup) {
+    if (this.leaving != null && (setup.going.length ? setup.going.includes(this.leaving) : setup.before.includes(this.leaving))) {
+      return this.leaving;
+    }
+    return setup.going.length === 1 ? setup.going[0] : null;
+  }
+
+  _raced(table, leaving) {
+    const races = this._state()?.chip_races || [];
+    for (let i = races.length - 1; i >= 0; i -= 1) {
+      if (races[i].table === table && races[i].result.leaving === leaving) return races[i];
+    }
+    return null;
+  }
+
+  _seats() {
+    const tb = this._state()?.tables?.[this.table];
+    if (!tb) return [];
+    return Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid }))
+      .sort((a, b) => a.seat - b.seat);
+  }
+
+  render() {
+    const s = this._state();
+    if (!s) return h("p", { class: "empty" }, t("clock.waiting"));
+    const setup = colourUp(s);
+    if (!setup) return h("div", {}, h("h2", {}, t("race.title")), h("p", { class: "empty" }, t("clock.no_structure")));
+    const leaving = this._leaving(setup);
+    const next = nextUp(setup, leaving);
+    const body = [];
+    body.push(h("div", { class: "race-head" },
+      h("h2", {}, t("race.title"), this.table != null ? ` · ${t("spot.table_only", { table: this.table })}` : ""),
+      h("button", { type: "button", class: "link-button", onclick: () => this.openRule("chip-race") }, t("race.rule"))));
+    body.push(this._leavingBlock(setup, leaving, next));
+    if (this.shown) body.push(this._resultBlock());
+    else if (leaving != null && this.table == null) body.push(this._picker(leaving));
+    else if (leaving != null) body.push(this._counter(leaving, next));
+    body.push(this._past());
+    return h("div", { class: "race-tool" }, body);
+  }
+
+  _leavingBlock(setup, leaving, next) {
+    const parts = [];
+    if (!setup.atBreak) {
+      parts.push(h("p", { class: "notice" }, t("race.not_at_break")));
+    }
+    const options = setup.going.length ? setup.going
+      : setup.before.filter((d) => nextUp({ ...setup, going: [] }, d) != null);
+    if (options.length > 1 || !setup.atBreak) {
+      parts.push(h("div", { class: "field" },
+        h("span", { class: "label", id: "race-leaving-label" }, t("race.pick_leaving")),
+        h("div", { class: "segmented", role: "group", "aria-labelledby": "race-leaving-label" }, options.map((d) => h("button", {
+          type: "button", "aria-pressed": String(d === leaving),
+          onclick: () => { this.leaving = d; this.error = null; this.rerender(); },
+        }, fmt.chips(d))))));
+    }
+    if (leaving != null) {
+      parts.push(h("p", { class: "race-leaving" },
+        h("span", { class: "chip chip-leaving" }, fmt.chips(leaving)),
+        next != null ? [h("span", { class: "arrow", "aria-hidden": "true" }, "→"), h("span", { class: "chip" }, fmt.chips(next))] : null,
+        h("span", { class: "race-leaving-text" }, next != null ? t("race.leaving_for", { chip: fmt.chips(leaving), next: fmt.chips(next) })
+          : t("race.leaving_only", { chip: fmt.chips(leaving) }))));
+    }
+    if (this.error?.field === "leaving") parts.push(h("p", { class: "error-text", role: "alert" }, this.error.message));
+    return h("div", { class: "race-leaving-box" }, parts);
+  }
+
+  _picker(leaving) {
+    const views = tableViews(this.conn).filter((v) => v.status !== "broken" && v.players > 0);
+    const done = views.filter((v) => this._raced(v.table, leaving)).length;
+    return h("div", { class: "race-pick" },
+      h("p", { class: "hint" }, t("race.pick_table", { done, n: views.length })),
+      h("div", { class: "table-pick" }, views.map((v) => {
+        const raced = !!this._raced(v.table, leaving);
+        return h("button", {
+          type: "button", class: `table-btn${raced ? " raced" : ""}`,
+          "aria-label": `${t("spot.table_only", { table: v.table })}${raced ? `: ${t("race.raced")}` : ""}`,
+          onclick: () => {
+            if (raced) {
+              this.table = v.table;
+              this.shown = { table: v.table, leaving };
+            } else this.start(v.table);
+            this.rerender();
+          },
+        }, h("span", { class: "table-no" }, v.table), h("span", { class: "table-sub" }, raced ? `✓ ${t("race.raced")}` : t("race.players", { n: v.players })));
+      })));
+  }
+
+  _counter(leaving, next) {
+    const seats = this._seats();
+    if (!seats.length) {
+      return h("div", {}, h("p", { class: "empty" }, t("race.no_players")), this._backButton());
+    }
+    const raced = this._raced(this.table, leaving);
+    if (raced) {
+      return h("div", {}, h("p", { class: "notice" }, t("race.already", { table: this.table, chip: fmt.chips(leaving) })),
+        h("div", { class: "actions" },
+          h("button", { type: "button", class: "big", onclick: () => { this.shown = { table: this.table, leaving }; this.rerender(); } }, t("race.show_result")),
+          this._backButton()));
+    }
+    const s = this._state();
+    const errorAt = {};
+    if (this.error) {
+      const m = /^seats\[(\d+)\]\.(\w+)$/.exec(this.error.field || "");
+      if (m && this.error.seats?.[Number(m[1])] != null) errorAt[this.error.seats[Number(m[1])]] = { field: m[2], message: this.error.message };
+    }
+    const rows = seats.map(({ seat, pid }) => {
+      const p = s.players[pid];
+      const count = this.counts[seat] ?? "";
+      const stackTyped = this.stacks[seat];
+      const stack = stackTyped !== undefined ? stackTyped : p?.stack != null ? String(p.stack) : "";
+      const selChips = this.sel?.seat === seat && this.sel.field === "chips";
+      const selStack = this.sel?.seat === seat && this.sel.field === "stack";
+      const err = errorAt[seat];
+      return h("li", { class: `race-row${selChips || selStack ? " selected" : ""}` },
+        h("span", { class: "race-seat" }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, p?.name ?? pid)),
+        h("button", {
+          type: "button", class: `race-count${selChips ? " selected" : ""}`, "aria-pressed": String(selChips),
+          "aria-label": t("race.count_label", { seat, name: p?.name ?? pid, chip: fmt.chips(leaving), n: count || "0" }),
+          onclick: () => { this.sel = { seat, field: "chips" }; this.rerender(); },
+        }, h("span", { class: "race-count-n" }, count || "0"), h("span", { class: "race-count-x" }, `× ${fmt.chips(leaving)}`)),
+        h("button", {
+          type: "button", class: `race-stack${selStack ? " selected" : ""}${stack ? "" : " missing"}`, "aria-pressed": String(selStack),
+          "aria-label": t("race.stack_label", { seat, stack: stack ? fmt.chips(Number(stack)) : t("race.unknown") }),
+          onclick: () => { this.sel = { seat, field: "stack" }; this.rerender(); },
+        }, h("span", { class: "race-stack-label" }, t("race.stack")), h("span", {}, stack ? fmt.chips(Number(stack)) : "?")),
+        err ? h("p", { class: "error-text race-error", role: "alert" }, err.message) : null);
+    });
+    const general = this.error && !Object.keys(errorAt).length && this.error.field !== "leaving"
+      ? h("p", { class: "error-text", role: "alert" }, this.error.message) : null;
+    return h("div", { class: "race-count-box" },
+      h("p", { class: "hint" }, t("race.count_hint", { chip: fmt.chips(leaving) })),
+      h("ul", { class: "race-rows" }, rows),
+      this._pad(seats),
+      general,
+      this.confirming
+        ? h("div", { class: "confirm-box", role: "alertdialog", "aria-label": t("race.confirm_title") },
+          h("p", {}, t("race.confirm", { table: this.table, chip: fmt.chips(leaving), n: this._total(seats) })),
+          h("div", { class: "actions" },
+            h("button", { type: "button", class: "primary big", disabled: this.sending, onclick: () => this._send(leaving, seats) }, t("race.race_now")),
+            h("button", { type: "button", class: "big", onclick: () => { this.confirming = false; this.rerender(); } }, t("common.no"))))
+        : h("div", { class: "actions" },
+          h("button", { type: "button", class: "primary big", disabled: !this.canRace() || this.sending,
+            onclick: () => { this.confirming = true; this.error = null; this.rerender(); } }, t("race.send")),
+          this._backButton()));
+  }
+
+  _total(seats) {
+    return seats.reduce((n, { seat }) => n + Number(this.counts[seat] || 0), 0);
+  }
+
+  _backButton() {
+    return h("button", { type: "button", class: "ghost big", onclick: () => { this.table = null; this.shown = null; this.error = null; this.confirming = false; this.rerender(); } },
+      t("race.other_table"));
+  }
+
+  _pad(seats) {
+    const press = (k) => {
+      if (!this.sel) return;
+      const { seat, field } = this.sel;
+      const store = field === "chips" ? this.counts : this.stacks;
+      let v = store[seat] ?? (field === "stack" ? "" : "");
+      if (k === "del") v = v.slice(0, -1);
+      else if (k === "next") {
+        const i = seats.findIndex((x) => x.seat === seat);
+        const nextSeat = seats[(i + 1) % seats.length];
+        this.sel = { seat: nextSeat.seat, field: "chips" };
+        this.rerender();
+        reveal(".race-row.selected", "center");
+        return;
+      } else if (v.length < (field === "chips" ? 5 : 9)) v = (v === "0" ? "" : v) + k;
+      store[seat] = v;
+      this.confirming = false;
+      this.rerender();
+    };
+    const keys = ["1", "2", "3", "4", "5", "del", "6", "7", "8", "9", "0", "next"];
+    const target = this.sel
+      ? t(this.sel.field === "chips" ? "race.typing_count" : "race.typing_stack", { seat: this.sel.seat })
+      : t("race.pick_seat");
+    return h("div", { class: "race-pad" },
+      h("p", { class: "race-pad-target", "aria-live": "polite" }, target),
+      h("div", { class: "race-pad-keys" }, keys.map((k) => h("button", {
+        type: "button", class: `key${k === "next" ? " primary" : ""}`, disabled: !this.sel,
+        "aria-label": k === "del" ? t("floor.key_delete") : k === "next" ? t("race.next_seat") : k,
+        onclick: () => press(k),
+      }, k === "del" ? "⌫" : k === "next" ? t("race.next") : k))));
+  }
+
+  async _send(leaving, seats) {
+    const s = this._state();
+    // A stack the floor has not given and the server does not know: ask for it here.
+    for (const { seat, pid } of seats) {
+      if (this.stacks[seat] === undefined && s.players[pid]?.stack == null) {
+        this.sel = { seat, field: "stack" };
+        this.confirming = false;
+        this.error = { field: `seats[${seats.findIndex((x) => x.seat === seat)}].stack`, message: t("race.need_stack"), seats: seats.map((x) => x.seat) };
+        this.rerender();
+        return;
+      }
+    }
+    const list = seats.map(({ seat }) => {
+      const entry = { seat, chips: Number(this.counts[seat] || 0) };
+      if (this.stacks[seat] !== undefined && this.stacks[seat] !== "") entry.stack = Number(this.stacks[seat]);
+      return entry;
+    });
+    const table = this.table;
+    this.sending = true;
+    this.confirming = false;
+    this.rerender();
+    const item = await this.send({ type: "chip_race", table, seats: list, leaving },
+      t("race.label", { table, chip: fmt.chips(leaving) }));
+    this.sending = false;
+    if (item.status === "done") {
+      this.error = null;
+      this.shown = { table, leaving };
+      this.rerender();
+      reveal(".race-tool", "start");
+      return;
+    } else if (item.status === "refused") {
+      this.error = { field: item.error?.field, message: explainError(item.error), seats: list.map((x) => x.seat) };
+    } else if (item.status === "pending") {
+      this.error = { field: null, message: t("race.queued") };
+    }
+    this.rerender();
+  }
+
+  _resultBlock() {
+    const { table, leaving } = this.shown;
+    const record = this._raced(table, leaving);
+    return h("div", { class: "race-result-box" },
+      record ? raceResult(record, this.conn) : h("p", { class: "muted", role: "status" }, t("race.waiting_result")),
+      h("div", { class: "actions" }, this._backButton()));
+  }
+
+  _past() {
+    const races = (this._state()?.chip_races || []).slice().reverse().slice(0, 30);
+    if (!races.length) return null;
+    return h("section", { class: "race-past" }, h("h3", {}, t("race.past", { n: races.length })),
+      races.map((r) => {
+        const key = `${r.table}.${r.result.leaving}.${r.at}`;
+        const d = h("details", { class: "race-past-item", open: this.openPast.has(key) },
+          h("summary", {}, t("spot.table_only", { table: r.table }), " · ",
+            `${fmt.chips(r.result.leaving)} → ${fmt.chips(r.result.next_up)}`, " · ",
+            t("race.raced_n", { n: r.result.chips_raced }), r.at ? ` · ${fmt.timeOfDay(r.at)}` : ""),
+          this.openPast.has(key) ? raceResult(r, this.conn, { compact: true }) : null);
+        d.addEventListener("toggle", () => {
+          if (d.open === this.openPast.has(key)) return;
+          if (d.open) this.openPast.add(key);
+          else this.openPast.delete(key);
+          this.rerender();
+        });
+        return d;
+      }));
+  }
+}
+
+/** Scroll the element matching `selector` into view (after a redraw moved things). */
+function reveal(selector, block) {
+  const el = document.querySelector(selector);
+  if (el && el.scrollIntoView) el.scrollIntoView({ block, behavior: "instant" });
+}
+
+/** A race as the table sees it: the exchange, each seat's cards, the winners, the new stacks. */
+export function raceResult(record, conn, { compact = false } = {}) {
+  const r = record.result;
+  const who = new Map((record.players || []).map((p) => [p.seat, p.player]));
+  const occupants = conn.state?.tables?.[record.table]?.occupants || {};
+  const name = (seat) => {
+    const pid = who.get(seat) ?? (record.players ? null : occupants[seat]);
+    return pid ? playerName(conn, pid) : "";
+  };
+  const before = new Map((record.players || []).map((p) => [p.seat, p.stack]));
+  return h("div", { class: `race-result${compact ? " compact" : ""}` },
+    h("p", { class: "race-summary" },
+      h("strong", {}, t("race.summary", {
+        odd: fmt.chips(r.odd_chips), chip: fmt.chips(r.leaving), value: fmt.chips(r.odd_value),
+        n: r.chips_raced, next: fmt.chips(r.next_up),
+      }))),
+    h("ol", { class: "race-seats" }, r.seats.map((x) => (!x.exchanged && !x.odd_chips && !x.won && !x.kept_in
+      // A seat that had none of the leaving chips: one line.
+      ? h("li", { class: "race-seat-result none" },
+        h("div", { class: "rs-head" },
+          h("span", { class: "rs-seat" }, t("floor.seat", { seat: x.seat })),
+          h("span", { class: "rs-name" }, name(x.seat)),
+          h("span", { class: "muted small" }, t("race.none_of", { chip: fmt.chips(r.leaving) })),
+          h("span", { class: "rs-stack-inline" }, fmt.chips(x.stack))))
+      : h("li", { class: `race-seat-result${x.won ? " won" : ""}${x.kept_in ? " kept" : ""}` },
+      h("div", { class: "rs-head" },
+        h("span", { class: "rs-seat" }, t("floor.seat", { seat: x.seat })),
+        h("span", { class: "rs-name" }, name(x.seat)),
+        x.won ? h("span", { class: "badge badge-ok" }, t("race.won", { chip: fmt.chips(r.next_up) })) : null,
+        x.kept_in ? h("span", { class: "badge badge-paused" }, t("race.kept_in")) : null),
+      h("div", { class: "rs-body" },
+        h("span", { class: "rs-exchange" }, t("race.exchanged", { n: x.exchanged, chip: fmt.chips(r.next_up) })),
+        x.odd_chips ? h("span", { class: "rs-odd" }, t("race.odd", { n: x.odd_chips })) : null),
+      x.cards.length ? h("div", { class: "rs-cards" }, h("span", { class: "sr-only" }, `${t("race.cards")}: `), cards(x.cards, { size: compact ? "" : "big" }))
+        : h("div", { class: "rs-cards muted small" }, t("race.no_cards")),
+      h("div", { class: "rs-stack" }, h("span", { class: "muted" }, t("race.new_stack")), " ",
+        h("strong", {}, fmt.chips(x.stack)),
+        before.has(x.seat) ? h("span", { class: "muted small" }, ` (${t("race.was", { stack: fmt.chips(before.get(x.seat)) })})`) : null))))));
+}
+

@@ -1,0 +1,188 @@
+// The rulebook on the floor phone: the tournament's rule set (state.rules.rulebook), searched
+// in English or Czech without diacritics (GET /api/rulebook?set=&q=&lang=), and one rule opened
+// in full (GET /api/rulebook/{rule}). Every "why" on the floor links here. The whole set is
+// kept once it was read, so a rule can still be opened and searched offline.
+
+import { getLang, t } from "./i18n.js";
+import { api, debounce, fill, h } from "./ui.js";
+
+const fold = (x) => String(x || "").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+
+export class RulebookClient {
+  constructor() {
+    this.books = new Map();
+    this.rules = new Map();
+  }
+
+  /** The whole set in `lang` ({set, title, rules, links}); cached. */
+  async book(set, lang) {
+    const key = `${set}/${lang}`;
+    if (!this.books.has(key)) {
+      const p = api(`/api/rulebook?set=${encodeURIComponent(set)}&lang=${lang}`);
+      this.books.set(key, p);
+      p.catch(() => this.books.delete(key));
+    }
+    return this.books.get(key);
+  }
+
+  /** The rules matching `q` (every word, either language, no diacritics needed). */
+  async search(set, q, lang) {
+    try {
+      return await api(`/api/rulebook?set=${encodeURIComponent(set)}&lang=${lang}&q=${encodeURIComponent(q)}`);
+    } catch (err) {
+      // Offline: the same kind of search in the copy read earlier.
+      const book = await this.book(set, lang);
+      const words = fold(q).split(/\s+/).filter(Boolean);
+      const rules = book.rules.filter((r) => {
+        const text = fold([r.cite, r.title_en, r.title_cs, r.text_en, r.text_cs, ...(r.keywords || [])].join(" "));
+        return words.every((w) => text.includes(w));
+      });
+      return { ...book, query: q, count: rules.length, rules };
+    }
+  }
+
+  /** One rule in `lang`; cached. */
+  async rule(set, id, lang) {
+    const key = `${set}/${id}/${lang}`;
+    if (!this.rules.has(key)) {
+      const p = api(`/api/rulebook/${encodeURIComponent(id)}?set=${encodeURIComponent(set)}&lang=${lang}`)
+        .catch(async (err) => {
+          const book = await this.book(set, lang).catch(() => null);
+          const found = book?.rules.find((r) => r.id === id);
+          if (found) return found;
+          throw err;
+        });
+      this.rules.set(key, p);
+      p.catch(() => this.rules.delete(key));
+    }
+    return this.rules.get(key);
+  }
+}
+
+/** The rulebook tool: a search box, the matching rules, one rule opened. */
+export class RulebookView {
+  constructor({ client, getSet, onOpen }) {
+    this.client = client;
+    this.getSet = getSet;
+    this.onOpen = onOpen || (() => {});
+    this.el = h("div", { class: "rulebook" });
+    this.query = "";
+    this.list = null;
+    this.openId = null;
+    this.openRule = null;
+    this.error = null;
+    this.lang = null;
+    this.set = null;
+    this.searchSeq = 0;
+    this._search = debounce(() => this._load(), 200);
+  }
+
+  render() {
+    const lang = lang2();
+    const set = this.getSet();
+    if (this.lang !== lang || this.set !== set) {
+      this.lang = lang;
+      this.set = set;
+      this._build();
+      this._load();
+      if (this.openId) this.open(this.openId);
+    }
+    return this.el;
+  }
+
+  _build() {
+    this.input = h("input", { id: "rule-search", type: "search", autocomplete: "off", spellcheck: "false",
+      enterkeyhint: "search", value: this.query, "aria-describedby": "rule-search-hint" });
+    this.input.addEventListener("input", () => {
+      this.query = this.input.value.trim();
+      this._search();
+    });
+    this.titleEl = h("h2", {}, t("rules.title"));
+    this.listEl = h("div", { class: "rule-results", "aria-live": "polite" });
+    this.detailEl = h("article", { class: "rule-detail card", tabindex: "-1", hidden: true });
+    this.searchBox = h("div", { class: "rule-search" },
+      h("div", { class: "field" }, h("label", { for: "rule-search" }, t("rules.search")), this.input,
+        h("p", { class: "hint", id: "rule-search-hint" }, t("rules.search_hint"))),
+      this.listEl);
+    fill(this.el, this.titleEl, this.detailEl, this.searchBox);
+    this._showList();
+  }
+
+  async _load() {
+    const seq = (this.searchSeq += 1);
+    const set = this.set;
+    const lang = this.lang;
+    try {
+      const answer = this.query ? await this.client.search(set, this.query, lang) : await this.client.book(set, lang);
+      if (seq !== this.searchSeq) return;
+      this.list = answer;
+      this.error = null;
+    } catch (err) {
+      if (seq !== this.searchSeq) return;
+      this.error = err.message || t("error.network");
+    }
+    this._showList();
+  }
+
+  _showList() {
+    if (!this.listEl) return;
+    if (this.error) return fill(this.listEl, h("p", { class: "error-text" }, this.error));
+    if (!this.list) return fill(this.listEl, h("p", { class: "muted" }, t("clock.waiting")));
+    const rules = this.list.rules || [];
+    fill(this.listEl,
+      h("p", { class: "muted small" }, this.query ? t("rules.found", { n: rules.length, q: this.query })
+        : t("rules.all", { n: rules.length, set: this.list.title || this.set })),
+      rules.length ? h("ul", { class: "rule-list" }, rules.map((r) => h("li", {},
+        h("button", { type: "button", class: "rule-item", onclick: () => this.open(r.id) },
+          h("span", { class: "rule-cite" }, r.cite),
+          h("span", { class: "rule-title" }, r.title),
+          r.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null))))
+        : h("p", { class: "empty" }, t("rules.none", { q: this.query })));
+  }
+
+  /** Open rule `id` of the tournament's set in full. */
+  async open(id) {
+    this.openId = id;
+    this.openRule = null;
+    this.detailEl.hidden = false;
+    this.searchBox.hidden = true;
+    fill(this.detailEl, h("p", { class: "muted" }, t("clock.waiting")));
+    this.onOpen(id);
+    try {
+      const rule = await this.client.rule(this.set, id, this.lang);
+      if (this.openId !== id) return;
+      this.openRule = rule;
+      this._showRule(rule);
+    } catch (err) {
+      if (this.openId !== id) return;
+      fill(this.detailEl, this._back(), h("p", { class: "error-text" }, err.message || t("error.network")));
+    }
+  }
+
+  close() {
+    this.openId = null;
+    this.openRule = null;
+    this.detailEl.hidden = true;
+    this.searchBox.hidden = false;
+    this.input.focus();
+  }
+
+  _back() {
+    return h("button", { type: "button", class: "ghost", onclick: () => this.close() }, "← ", t("rules.back"));
+  }
+
+  _showRule(rule) {
+    fill(this.detailEl,
+      this._back(),
+      h("p", { class: "rule-cite" }, rule.cite, rule.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null),
+      h("h3", { class: "rule-heading" }, rule.title),
+      h("div", { class: "rule-text" }, rule.text),
+      this.lang === "cs" && rule.title_en ? h("p", { class: "muted small" }, `EN: ${rule.title_en}`) : null,
+      this.lang === "en" && rule.title_cs ? h("p", { class: "muted small", lang: "cs" }, `CS: ${rule.title_cs}`) : null);
+    this.detailEl.focus({ preventScroll: true });
+  }
+}
+
+function lang2() {
+  return getLang() === "cs" ? "cs" : "en";
+}
