@@ -39,6 +39,7 @@ from .events import (
     PlayerRegistered,
     PlayerSeated,
     PlayersMoved,
+    RacedPlayer,
     RebuyMade,
     SeatLockSet,
     SeatsAssigned,
@@ -149,6 +150,8 @@ class RaceRecord(msgspec.Struct, frozen=True, kw_only=True):
     table: TableNo
     at: float
     result: ChipRaceResult
+    #: Who sat in each seat and their stack before, so the race can be shown after moves.
+    players: tuple[RacedPlayer, ...] = ()
 
 
 class FieldPoint(msgspec.Struct, array_like=True, frozen=True):
@@ -722,4 +725,6 @@ class Tournament:
         for r in e.result.seats:
             players[who[r.seat]].stack = r.stack
         self.state.chips_added += e.change
-        self.state.chip_races.append(RaceRecord(table=e.table, at=e.at, result=e.result))
+        self.state.chip_races.append(
+            RaceRecord(table=e.table, at=e.at, result=e.result, players=e.players)
+        )

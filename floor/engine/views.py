@@ -105,6 +105,39 @@ class FieldStats(msgspec.Struct, frozen=True, kw_only=True):
     prize_pool: int | None = None
     currency: str | None = None
     places_paid: int = 0
+    #: What can be sold at the clock's level now (screens grey out the rest).
+    registration_open: bool = True
+    re_entry_open: bool = False
+    rebuy_open: bool = False
+    add_on_open: bool = False
+
+
+def _sales_open(t: Tournament) -> dict[str, bool]:
+    """Late registration, re-entry, rebuys and the add-on at the clock's current step.
+
+    The same windows ``decide`` enforces (it also counts a level change due but not yet
+    written, which a view cannot: the next batch corrects it within a tick).
+    """
+    s = t.state
+    structure = s.structure
+    prize = structure.prize if structure is not None else None
+    if structure is None:
+        return {"registration_open": True, "re_entry_open": True}
+    level, at_break = structure.level_played(s.clock.level) if s.clock.started else (1, False)
+    until = structure.late_registration_until
+    registration = until is None or not s.clock.started or level <= until
+    out = {"registration_open": registration, "re_entry_open": registration and prize is None}
+    if prize is None:
+        return out
+    if prize.re_entry is not None:
+        last = prize.re_entry.until_level
+        out["re_entry_open"] = registration and (last is None or level <= last)
+    if prize.rebuy is not None:
+        out["rebuy_open"] = level <= prize.rebuy.until_level
+    if prize.add_on is not None:
+        a = prize.add_on
+        out["add_on_open"] = level == a.level and (at_break or not a.at_break)
+    return out
 
 
 def chips_in_play(t: Tournament) -> int | None:
@@ -139,6 +172,7 @@ def field_stats(t: Tournament) -> FieldStats:
         prize_pool=None if pool is None else pool.pool,
         currency=None if pool is None else pool.currency,
         places_paid=0 if pool is None else len(pool.places),
+        **_sales_open(t),
     )
 
 

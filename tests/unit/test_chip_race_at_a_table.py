@@ -76,6 +76,7 @@ def test_a_chip_race_with_a_player_who_would_be_raced_out() -> None:
     assert not floor.t.player("T1S2").busted
     # The table can see its cards again after a reload: the race is kept in the state.
     assert floor.t.state.chip_races[-1].result == result
+    assert floor.t.state.chip_races[-1].players == event.players
 
 
 def test_a_chip_race_changes_the_chips_in_play_that_the_wall_averages() -> None:

@@ -256,3 +256,28 @@ def test_a_tournament_without_prize_settings_shows_no_pool() -> None:
 
     assert (stats.prize_pool, stats.currency, stats.places_paid) == (None, None, 0)
     assert stats.chips == 80_000
+
+
+# --- what the screens may offer now -----------------------------------------------------------
+
+
+def test_the_stats_say_what_can_be_sold_at_each_step_of_the_clock() -> None:
+    def offered(step: int) -> tuple[bool, bool, bool, bool]:
+        stats = field_stats(at_step(table(), step).t)
+        return (stats.registration_open, stats.re_entry_open, stats.rebuy_open, stats.add_on_open)
+
+    # level 1: registration, re-entry and rebuys; the add-on waits for the break after level 2
+    assert offered(0) == (True, True, True, False)
+    assert offered(2) == (True, True, True, True)  # the break after level 2
+    assert offered(3) == (False, False, False, False)  # level 3: all closed
+
+
+def test_a_freezeout_offers_no_re_entry_rebuy_or_add_on() -> None:
+    freezeout = msgspec.structs.replace(PRIZE, rebuy=None, add_on=None, re_entry=None)
+    stats = field_stats(at_step(table(freezeout), 0).t)
+    assert (stats.registration_open, stats.re_entry_open, stats.rebuy_open, stats.add_on_open) == (
+        True,
+        False,
+        False,
+        False,
+    )
