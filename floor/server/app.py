@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -28,10 +29,18 @@ from ..engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from ..engine.rules import Rules, Structure
 from ..store.connection import connect
 from ..store.keys import check_command_id, check_tournament_id
-from ..store.store import Outcome, Store, Unavailable
+from ..store.store import AlreadyExists, NotFound, Outcome, Store, Unavailable
 from . import auth, edges, tools, views
 from .clockdriver import ClockDriver
-from .edges import BadRequest, decode, error_response, for_error, json_response, read_body
+from .edges import (
+    BadRequest,
+    check_numbers,
+    decode,
+    error_response,
+    for_error,
+    json_response,
+    read_body,
+)
 from .hub import Hub
 from .metrics import Metrics
 from .settings import Settings, from_env
@@ -175,6 +184,7 @@ async def run_command(
     """Authorize and execute one command; the outcome says what it did or why not."""
     if command_id is not None:
         check_command_id(command_id)
+    check_numbers(command)  # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots
     t, _ = await floor.store.tournament(tid)
     auth.authorize(principal, command, t)
     start = time.perf_counter()
@@ -250,11 +260,40 @@ async def create_tournament(request: Request) -> Response:
     principal = await _staff(request)
     auth.require_director(principal)
     spec = decode(await read_body(request, floor.settings.max_body), NewTournament, config_keys())
+    # A starting stack or rebuy of 2**64 - 1 overflows the snapshots like a stack does.
+    check_numbers(spec)
     tid = check_tournament_id(spec.id)
     rules, structure, name = _tournament_setup(spec)
+    again = await _created_before(floor, tid, name, rules, structure)
+    if again is not None:
+        return json_response(again, 201)
     outcome = await floor.store.create(tid, name, rules, structure)
     log.info("tournament created", extra={"tournament": tid, "by": principal.username})
     return json_response(outcome, 201)
+
+
+async def _created_before(
+    floor: Floor, tid: str, name: str, rules: Rules, structure: Structure | None
+) -> Outcome | None:
+    """The answer to a retry of the request that created ``tid``; None if there is no ``tid``.
+
+    ``store.create`` answers any request for an existing id as a retry of the first one (201,
+    ``duplicate``) and lists the tournament again under the new request's name and time: a
+    second "create" with other settings created nothing, said it had, and renamed the
+    tournament in the list (or listed an archived one as live again). Now other settings are
+    refused (409), and a true retry is answered without touching the list.
+    """
+    try:
+        t, _ = await floor.store.tournament(tid)
+    except NotFound:
+        return None
+    s = t.state
+    if (s.name, s.rules, s.structure) != (name, rules, structure):
+        raise AlreadyExists(
+            f"tournament {tid} already exists, with other settings: choose another id",
+            field="id",
+        )
+    return Outcome(ok=True, first=1, last=1, duplicate=True)
 
 
 def config_keys() -> frozenset[str]:
@@ -299,9 +338,15 @@ def _tournament_setup(spec: NewTournament) -> tuple[Rules, Structure | None, str
                     code="invalid",
                     field="rules",
                 )
-            rules = configs.resolve_rules(spec.rules) if isinstance(spec.rules, str) else spec.rules
+            rules = (
+                configs.resolve_rules(_shipped(spec.rules, configs.rule_sets(), "rules"))
+                if isinstance(spec.rules, str)
+                else spec.rules
+            )
             structure = (
-                configs.resolve_structure(spec.structure)
+                configs.resolve_structure(
+                    _shipped(spec.structure, configs.structures(), "structure")
+                )
                 if isinstance(spec.structure, str)
                 else spec.structure
             )
@@ -319,6 +364,24 @@ def _tournament_setup(spec: NewTournament) -> tuple[Rules, Structure | None, str
     except ConfigError as e:
         raise BadRequest(e.message, code="invalid", field=e.field) from None
     return rules, structure, name
+
+
+def _shipped(name: str, shipped: dict[str, Path], field: str) -> Path:
+    """A shipped rule set or structure named in a request body.
+
+    Only the shipped names: ``config.resolve_rules`` also takes a path to any file, which is
+    for the command line. Over HTTP a path let a request read any file the server can (and
+    "/dev/zero" read forever); a NUL in it was a 500.
+    """
+    path = shipped.get(name)
+    if path is None:
+        known = ", ".join(sorted(shipped))
+        raise BadRequest(
+            f"there is no shipped {field} {name!r}; known: {known} (or give the settings)",
+            code="invalid",
+            field=field,
+        )
+    return path
 
 
 @handle_errors
@@ -341,6 +404,10 @@ async def find_players(request: Request) -> Response:
     return json_response(views.find_players(t, query))
 
 
+#: The largest sequence number a Redis stream id can carry (ids are ``<seq>-0``, 64 bits).
+_LAST_SEQ = 2**64 - 1
+
+
 @handle_errors
 async def events_since(request: Request) -> Response:
     """The events after ``since`` as stored (a screen that fell behind can also use the
@@ -348,11 +415,14 @@ async def events_since(request: Request) -> Response:
     floor = _floor(request)
     tid = _tid(request)
     raw = request.query_params.get("since", "0")
-    if not raw.isdigit():
+    # ASCII digits only: str.isdigit() also passes "²", which int() refuses (a 500 before).
+    if not (raw.isascii() and raw.isdigit()):
         raise BadRequest("since is a sequence number", code="invalid", field="since")
     since = int(raw)
     t, _ = await floor.store.tournament(tid)
-    missed = await floor.store.events_since(tid, since, limit=5000)
+    # A since past the largest stream id has nothing after it; asking Redis for it anyway
+    # was a ResponseError ("Invalid stream ID") and a 500.
+    missed = [] if since >= _LAST_SEQ else await floor.store.events_since(tid, since, limit=5000)
     if missed is None:
         raise BadRequest(
             "more than 5000 events: page with a later since", code="invalid", field="since"
@@ -585,7 +655,25 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes.append(Mount("/static", StaticFiles(directory=WEB), name="static"))
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_exception_handler(Unavailable, _unavailable)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     return app
+
+
+#: What the router answers by itself: error code and message, by status.
+_ROUTER_ERRORS = {
+    404: ("not_found", "there is no such endpoint: see docs/protocol.md or GET /api/schema"),
+    405: ("method_not_allowed", "this endpoint does not take that method"),
+}
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    """The router's own 404 and 405 (``/api/t/a/b``, ``PUT /api/staff``): under ``/api`` a
+    JSON error like every other answer there, not Starlette's plain text."""
+    known = _ROUTER_ERRORS.get(exc.status_code)
+    if known is None or not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
+    code, message = known
+    return error_response(code, message, headers=dict(exc.headers) if exc.headers else None)
 
 
 async def _unavailable(request: Request, exc: Unavailable) -> Response:

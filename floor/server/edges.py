@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import msgspec
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from ..engine import commands
@@ -29,6 +29,7 @@ STATUS = {
     "no_such_account": 404,
     "unknown_table": 404,
     "not_found": 404,
+    "method_not_allowed": 405,
     "bad_seat": 409,
     "not_allowed": 409,
     "no_planned_move": 409,
@@ -47,6 +48,10 @@ STATUS = {
 _encoder = msgspec.json.Encoder()
 _KEYS = field_names(*commands.Command.__args__)
 _COMMAND_TAGS = [str(c.__struct_config__.tag) for c in commands.Command.__args__]
+
+
+#: The answer to JSON nested deeper than the decoder's stack.
+TOO_DEEP = "the body is nested too deeply to be read"
 
 
 class BadRequest(FloorError):
@@ -86,12 +91,50 @@ async def read_body(request: Request, limit: int) -> bytes:
         raise BadRequest(f"the body is larger than {limit} bytes", code="too_large")
     chunks = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise BadRequest(f"the body is larger than {limit} bytes", code="too_large")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise BadRequest(f"the body is larger than {limit} bytes", code="too_large")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client hung up before the body was complete (a phone losing the wifi, a
+        # Content-Length larger than what was sent). Nobody reads the answer, but without
+        # this it was an unhandled exception: a 500 and a traceback in the log each time.
+        raise BadRequest("the body ended before its Content-Length", code="malformed") from None
     return b"".join(chunks)
+
+
+#: The largest whole number a request may carry: JavaScript's ``Number.MAX_SAFE_INTEGER``,
+#: so that the screens show it exactly, and far enough below 2**64 that stacks grown by
+#: rebuys and add-ons still fit the 64-bit integers of the msgpack snapshots.
+MAX_INT = 2**53 - 1
+
+
+def check_numbers(value: Any, where: str = "") -> None:
+    """Refuse (422, naming the field) a number beyond ``MAX_INT`` anywhere in a decoded body.
+
+    The types bound what they can, but not chip counts: a stack of 2**64 - 1 was accepted,
+    a rebuy then made it 2**64 + 9,999, and every command that came to write the tournament's
+    next snapshot failed with a 500 (msgpack holds 64 bits), until somebody set that stack
+    back by hand.
+    """
+    if isinstance(value, msgspec.Struct):
+        value = msgspec.to_builtins(value)
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
+        raise BadRequest(
+            f"{value} is out of range: numbers up to {MAX_INT:,} are accepted",
+            code="invalid",
+            field=where or None,
+        )
+    if isinstance(value, dict):
+        for k, v in value.items():
+            check_numbers(v, f"{where}.{k}" if where else str(k))
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            check_numbers(v, f"{where}[{i}]")
 
 
 def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
@@ -100,10 +143,17 @@ def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
         raise BadRequest("the body is empty: send a JSON object", code="malformed")
     try:
         return msgspec.json.decode(data, type=type_)
+    except RecursionError:
+        # Nested deeper than the decoder goes (``[[[[...`` a thousand times, where any JSON
+        # value is allowed): msgspec raises RecursionError, not a DecodeError.
+        raise BadRequest(TOO_DEEP, code="malformed") from None
     except msgspec.ValidationError as e:
         try:
             raw = msgspec.json.decode(data)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
+            # Decoded again only to quote the bad value: a body nested too deeply to decode
+            # untyped (the typed decoder stopped at its first level) is not quoted. Before,
+            # the RecursionError escaped and the answer was a 500.
             raw = None
         field, problem = explain(str(e), raw, keys)
         if field.endswith("type") and problem.startswith("Invalid value"):

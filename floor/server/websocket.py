@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -35,7 +35,9 @@ BAD_DATA, POLICY, INTERNAL, NO_TOURNAMENT, TOO_SLOW = 1003, 1008, 1011, 4004, 40
 class Resync(msgspec.Struct, frozen=True, tag="resync", tag_field="type"):
     """The screen saw a gap: send what came after ``since`` (or a snapshot)."""
 
-    since: int | None = None
+    #: A sequence number, never negative: -2 and below made the catch-up ask Redis for the
+    #: stream id "-1-0", which failed, and the screen was closed with 1011 (internal error).
+    since: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
 class CommandMessage(
@@ -80,6 +82,19 @@ ServerMessage = Hello | Result | Pong | ErrorMessage
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(ClientMessage)
 
+#: The most reason a close frame carries: 125 bytes of payload less the 2 of the code.
+MAX_REASON = 123
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to fit a close frame, counted in bytes of UTF-8 on a character boundary.
+
+    It was cut to 120 characters: a reason quoting a non-ASCII value ("bad message: Invalid
+    value 'ééé...'") ran past 123 bytes, the close raised (suppressed in ``write``), and the
+    screen saw the connection drop with no code at all (1006) instead of 1003 and the reason.
+    """
+    return text.encode()[:MAX_REASON].decode(errors="ignore")
+
 
 class WsClient:
     """One screen: a bounded queue and a writer task, so nobody waits on a slow screen."""
@@ -122,7 +137,7 @@ class WsClient:
             item = await self.queue.get()
             if isinstance(item, tuple):
                 with contextlib.suppress(Exception):
-                    await ws.close(code=item[0], reason=item[1])
+                    await ws.close(code=item[0], reason=close_reason(item[1]))
                 return
             await ws.send_bytes(item)
 
@@ -138,7 +153,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     try:
         tid = check_tournament_id(ws.path_params["tid"])
     except FloorError as e:
-        await ws.close(code=POLICY, reason=e.message[:120])
+        await ws.close(code=POLICY, reason=close_reason(e.message))
         return
     if not auth.origin_allowed(
         ws.headers.get("origin"), ws.headers.get("host"), floor.settings.allowed_origins
@@ -146,18 +161,19 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await ws.close(code=POLICY, reason="this origin may not connect")
         return
     since_raw = ws.query_params.get("since")
-    since = int(since_raw) if since_raw and since_raw.isdigit() else None
+    # ASCII digits: "²".isdigit() is True but int("²") raises (the handshake was a 500).
+    since = int(since_raw) if since_raw and since_raw.isascii() and since_raw.isdigit() else None
     try:
         principal, _ = await floor.principal(ws)
         await floor.store.tournament(tid)
     except NotFound as e:
         await ws.accept()
-        await ws.close(code=NO_TOURNAMENT, reason=e.message[:120])
+        await ws.close(code=NO_TOURNAMENT, reason=close_reason(e.message))
         return
     except FloorError as e:
         await ws.accept()
         await ws.close(
-            code=INTERNAL if isinstance(e, StoreError) else POLICY, reason=e.message[:120]
+            code=INTERNAL if isinstance(e, StoreError) else POLICY, reason=close_reason(e.message)
         )
         return
     await ws.accept()
@@ -181,7 +197,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     except StoreError as e:
-        client.drop(INTERNAL, e.message[:120])
+        client.drop(INTERNAL, e.message)
     finally:
         floor.hub.leave(client)
         if client.closing is None:
@@ -201,7 +217,13 @@ async def _receive(ws: WebSocket, floor: Any, client: WsClient, run_command: Any
         try:
             msg = _decoder.decode(data)
         except msgspec.MsgspecError as e:
-            client.drop(BAD_DATA, f"bad message: {e}"[:120])
+            client.drop(BAD_DATA, f"bad message: {e}")
+            return
+        except RecursionError:
+            # JSON nested deeper than msgspec decodes (an unknown field of a ping holding
+            # "[[[[...", which it skips recursively) raises RecursionError, not a MsgspecError:
+            # it ended the handler with a traceback, and the screen was told 1000 "bye".
+            client.drop(BAD_DATA, "bad message: nested too deeply")
             return
         if isinstance(msg, Ping):
             client.push(_encoder.encode(Pong(server_time=time.time())))

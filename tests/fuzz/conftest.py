@@ -57,6 +57,7 @@ def server_log(server: ServerProcess) -> LogWatch:
 def clean_server(server: ServerProcess, server_log: LogWatch) -> Iterator[LogWatch]:
     """After the test: the server still answers, and logged no error while it ran."""
     server_log.trouble()  # what came before is another test's
+    server_log.allow = None
     yield server_log
     alive(server)
     server_log.assert_clean("during this test")

@@ -9,6 +9,8 @@ The inputs tried are counted and printed (``-s``, and in the terminal summary).
 
 from __future__ import annotations
 
+import json
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -36,6 +38,9 @@ from tests.fuzz.strategies import (
     scaled,
     url_quote,
 )
+
+#: Hypothesis warns when a failing example's repr is large (a 60 KiB string): it is the input.
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr")
 
 TALLY = module_tally("HTTP")
 #: Inputs the whole module must have tried (the issue asks for thousands).
@@ -72,18 +77,19 @@ def target(director: Api) -> Target:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _report() -> Iterator[None]:
+def _report(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     print(f"\n{TALLY.report()}")
-    if len(TALLY.counts) == len(KINDS) and scaled(1) >= 1:  # the whole module ran
+    whole = len(TALLY.counts) == len(KINDS) and scaled(100) >= 100  # not a selection
+    if whole and request.session.testsfailed == 0:
         assert TALLY.total >= AT_LEAST, TALLY.report()
 
 
 @pytest.fixture
-def fuzz(target: Target, clean_server: LogWatch) -> Iterator[Target]:
+def fuzz(target: Target, clean_server: LogWatch) -> Target:
     """The target, its state read fresh (another test may have moved it on)."""
     target.view = target.look()
-    yield target
+    return target
 
 
 KINDS = (
@@ -146,6 +152,7 @@ def send(
             raw_path=f"{url}?{query}".encode("ascii")
         )
     r = client.request(method, target, content=content, headers=headers)
+    TALLY.answer(r.status_code)
     answered(r, f"{method} {url} {params or ''} {_short(content)} {headers or ''}")
     return r
 
@@ -257,20 +264,23 @@ def test_valid_commands_aimed_at_random_players_tables_and_seats(
     envelope = {"command": command} if cid is None else {"id": cid, "command": command}
     body = encode(envelope)
     r = send(fuzz.api.client, "valid-commands", "POST", f"/api/t/{fuzz.tid}/commands", content=body)
-    assert r.status_code in (200, 403, 404, 409, 422), r.text
+    assert r.status_code in (200, 400, 403, 404, 409, 422), r.text
     if command["type"] == "tick":
-        assert r.status_code == 403, r.text  # the clock's own: never accepted from outside
+        assert r.status_code != 200, r.text  # the clock's own: never accepted from outside
     settle(fuzz, r, _short(body))
 
 
-# Header values h11 will send: visible ASCII, spaces and tabs inside, and obs-text bytes.
+# Header values h11 will send: visible ASCII, spaces and tabs inside, and obs-text bytes
+# (the raw framing test sends what h11 will not).
 header_values = st.one_of(
-    st.text(alphabet=st.characters(min_codepoint=0x21, max_codepoint=0x7E), max_size=120),
-    st.binary(max_size=40).map(lambda b: bytes(c for c in b if c >= 0x80 or 0x21 <= c <= 0x7E)),
-    st.sampled_from(["", "0", "-1", "a b", "x" * 500, "é".encode("latin-1"), "\t"]),
-)
+    st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=120),
+    st.binary(max_size=40).map(lambda b: bytes(c for c in b if c >= 0x80 or 0x20 <= c <= 0x7E)),
+    st.sampled_from(["", "0", "-1", "a b", "a\tb", "x" * 500, "é".encode("latin-1")]),
+).map(lambda v: v.strip(b" \t") if isinstance(v, bytes) else v.strip(" \t"))
 idempotency_keys = st.one_of(
-    command_ids.filter(lambda v: v is not None and v.isascii() and v.isprintable()),
+    command_ids.filter(lambda v: v is not None and v.isascii() and v.isprintable()).map(
+        lambda v: v.strip(" \t")
+    ),
     header_values,
 )
 
@@ -286,8 +296,9 @@ def test_commands_by_kind_with_odd_fields_and_idempotency_keys(
 ) -> None:
     command_type = BY_TAG.get(kind)
     if command_type is not None:
-        fields = from_type(command_type, refs).map(lambda d: {k: v for k, v in d.items()
-                                                              if k != "type"})
+        fields = from_type(command_type, refs).map(
+            lambda d: {k: v for k, v in d.items() if k != "type"}
+        )
         body_value = data.draw(st.one_of(fields, mutated(fields, TAGS)), label="fields")
     else:
         body_value = data.draw(json_values, label="fields")
@@ -344,7 +355,7 @@ ODD_HEADERS = st.dictionaries(
                 "keep-alive, Upgrade",
             ]
         ),
-    ),
+    ).map(lambda v: v.strip(b" \t") if isinstance(v, bytes) else v.strip(" \t")),
     max_size=4,
 )
 
@@ -353,29 +364,41 @@ ODD_HEADERS = st.dictionaries(
 @given(
     headers=ODD_HEADERS,
     body=st.one_of(envelopes.map(encode), mutated(envelopes, TAGS).map(encode), raw_bodies),
-    path=st.sampled_from(["/api/t/{tid}/commands", "/api/t/{tid}/commands/hand", "/api/staff",
-                          "/api/tournaments", "/api/pots"]),
+    path=st.sampled_from(
+        [
+            "/api/t/{tid}/commands",
+            "/api/t/{tid}/commands/hand",
+            "/api/staff",
+            "/api/tournaments",
+            "/api/pots",
+        ]
+    ),
 )
 def test_odd_headers_are_answered_cleanly(
     fuzz: Target, headers: dict[str, Any], body: bytes, path: str
 ) -> None:
     url = path.format(tid=fuzz.tid)
     r = send(fuzz.api.client, "headers", "POST", url, content=body, headers=headers)
-    if "Authorization" in headers and r.status_code not in (401, 413) and r.status_code < 300:
-        # A token we did not issue never passes: only the public (read-only) is left.
-        assert not url.startswith("/api/t/") or r.json().get("ok") is not True, r.text
+    if "Authorization" in headers and url.startswith("/api/t/"):
+        # A token we did not issue never passes (401), or is not a bearer token and leaves
+        # the public, who may not send commands (403): nothing is ever accepted.
+        assert r.status_code != 200, r.text
     settle(fuzz, r, f"{url} {headers} {_short(body)}")
 
 
 # Raw framing: what httpx will not send -------------------------------------------------------
 
 
-def _raw_request(server: ServerProcess, data: bytes, timeout: float = 3.0) -> bytes:
-    """Send bytes as they are, stop writing, and read whatever comes back."""
+def _raw_request(
+    server: ServerProcess, data: bytes, timeout: float = 3.0, *, half_close: bool = True
+) -> bytes:
+    """Send bytes as they are, stop writing (``half_close``: the server then sees the end
+    of what it was promised), and read whatever comes back."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=timeout) as sock:
         try:
             sock.sendall(data)
-            sock.shutdown(socket.SHUT_WR)
+            if half_close:
+                sock.shutdown(socket.SHUT_WR)
         except OSError:
             return b""  # the server closed first: a clean refusal
         chunks = []
@@ -391,6 +414,12 @@ def _raw_request(server: ServerProcess, data: bytes, timeout: float = 3.0) -> by
         return b"".join(chunks)
 
 
+CLOSED_UNDER_US = re.compile(
+    r"RuntimeError: unable to perform operation on <TCPTransport closed=True[^>]*>; "
+    r"the handler is closed"
+)
+
+
 @st.composite
 def framings(draw: st.DrawFn) -> tuple[str, bytes, bytes]:
     """A request line, headers and a body that disagree with each other."""
@@ -402,8 +431,20 @@ def framings(draw: st.DrawFn) -> tuple[str, bytes, bytes]:
         )
     )
     how = draw(
-        st.sampled_from(["length", "two-lengths", "chunked", "chunked-garbage", "no-length",
-                         "http10", "pipelined", "long-header", "nul-header", "bad-line"])
+        st.sampled_from(
+            [
+                "length",
+                "two-lengths",
+                "chunked",
+                "chunked-garbage",
+                "no-length",
+                "http10",
+                "pipelined",
+                "long-header",
+                "nul-header",
+                "bad-line",
+            ]
+        )
     )
     head = "POST /api/t/{tid}/commands HTTP/1.1"
     lines = [head, "Host: 127.0.0.1", "Authorization: {auth}"]
@@ -428,21 +469,33 @@ def framings(draw: st.DrawFn) -> tuple[str, bytes, bytes]:
     elif how == "nul-header":
         lines.append("X-Nul: a\x00b")
     else:
-        lines[0] = draw(st.sampled_from(["POST  /api HTTP/1.1", "\x00", "GET", "POST /api/t/{tid}/commands HTTP/9.9",
-                                          "PO ST / HTTP/1.1", "POST http://x/ HTTP/1.1"]))
+        lines[0] = draw(
+            st.sampled_from(
+                [
+                    "POST  /api HTTP/1.1",
+                    "\x00",
+                    "GET",
+                    "POST /api/t/{tid}/commands HTTP/9.9",
+                    "PO ST / HTTP/1.1",
+                    "POST http://x/ HTTP/1.1",
+                ]
+            )
+        )
     return how, "\r\n".join(lines).encode("latin-1"), tail
 
 
 @settings(FUZZ, max_examples=scaled(120))
 @given(framing=framings())
 def test_requests_framed_wrongly_are_refused(
-    fuzz: Target, server: ServerProcess, framing: tuple[str, bytes, bytes]
+    fuzz: Target, server: ServerProcess, clean_server: LogWatch, framing: tuple[str, bytes, bytes]
 ) -> None:
     how, head, body = framing
     auth = fuzz.api.client.headers["Authorization"].encode()
     tid = fuzz.tid.encode()
-    data = head.replace(b"{tid}", tid).replace(b"{auth}", auth) + b"\r\n\r\n" + body.replace(
-        b"{tid}", tid
+    data = (
+        head.replace(b"{tid}", tid).replace(b"{auth}", auth)
+        + b"\r\n\r\n"
+        + body.replace(b"{tid}", tid)
     )
     TALLY.add("framing")
     answer = _raw_request(server, data)
@@ -452,10 +505,16 @@ def test_requests_framed_wrongly_are_refused(
         assert len(parts) >= 2 and parts[0].startswith(b"HTTP/"), f"{how}: {answer[:200]!r}"
         assert int(parts[1]) < 500, f"{how} {data[:300]!r} -> {answer[:500]!r}"
     # Whatever was accepted went through the log: the state never changes without an event.
-    after = fuzz.look()
+    after = fuzz.settled()
     if after.seq == fuzz.view.seq:
         assert after.state == fuzz.view.state, f"{how}: the state changed without an event"
     fuzz.view = after
+    # uvicorn (httptools on uvloop) answers unparseable bytes after a request with its own
+    # 400 and closes the connection while the app may still be answering the request before
+    # them; that write then fails inside uvicorn and is logged as "Exception in ASGI
+    # application" (Kludex/uvicorn#1251). The client got its 400; nothing in floor to fix.
+    clean_server.allow = CLOSED_UNDER_US
+    clean_server.assert_clean(how)
 
 
 # Paths -----------------------------------------------------------------------------------------
@@ -463,9 +522,36 @@ def test_requests_framed_wrongly_are_refused(
 odd_ids = st.one_of(
     st.text(max_size=50).map(url_quote),
     st.text(max_size=20).map(lambda s: url_quote(s, safe="/")),
-    st.sampled_from(["", ".", "..", "%2e%2e", "%2F", "a%2Fb", "a/b", "a/../b", "%00", "%ff",
-                     "%", "%zz", "%C3%A4", "a" * 41, "A" * 4000, "-a", "_a", "a;b", "a?b=1",
-                     "a#b", "%20", "fz-1%00", "FZ-1", "fz-1/", "fz-1/..", "*"]),
+    st.sampled_from(
+        [
+            "",
+            ".",
+            "..",
+            "%2e%2e",
+            "%2F",
+            "a%2Fb",
+            "a/b",
+            "a/../b",
+            "%00",
+            "%ff",
+            "%",
+            "%zz",
+            "%C3%A4",
+            "a" * 41,
+            "A" * 4000,
+            "-a",
+            "_a",
+            "a;b",
+            "a?b=1",
+            "a#b",
+            "%20",
+            "fz-1%00",
+            "FZ-1",
+            "fz-1/",
+            "fz-1/..",
+            "*",
+        ]
+    ),
 )
 
 
@@ -500,13 +586,58 @@ def test_odd_paths_are_answered_cleanly(
         x = "not-boss"  # removing the signed-in director is allowed: just not here
     path = template.replace("{tid}", fuzz.tid).replace("{x}", x)
     TALLY.add("paths")
-    url = httpx.URL(fuzz.api.server.base).copy_with(raw_path=path.encode("ascii"))
-    r = fuzz.api.client.request(method, url, content=body)
-    if path.startswith("/api/"):
-        answered(r, f"{method} {path}")
+    # Over a socket: httpx refuses to send some of these paths at all.
+    auth = fuzz.api.client.headers["Authorization"]
+    status, headers, content = _exchange(fuzz.api.server, method, path, auth, body)
+    what = f"{method} {path[:300]}"
+    assert status < 500, f"{what} -> {status} {content[:300]!r}"
+    if path.startswith("/api/") and status >= 400 and method != "HEAD":
+        assert headers.get("content-type", "").startswith("application/json"), (
+            f"{what} -> {status} not JSON: {content[:300]!r}"
+        )
+        error = json.loads(content)["error"]
+        assert error["code"] and error["message"], content
+    outcome = json.loads(content) if status == 200 and "/commands" in path else None
+    if isinstance(outcome, dict) and outcome.get("ok") is True:
+        fuzz.changed(outcome, what)
     else:
-        assert r.status_code < 500, f"{method} {path} -> {r.status_code} {r.text[:300]}"
-    settle(fuzz, r, f"{method} {path}")
+        fuzz.unchanged(what)
+
+
+def _exchange(
+    server: ServerProcess, method: str, path: str, auth: str, body: bytes | None
+) -> tuple[int, dict[str, str], bytes]:
+    """One request as written, over its own connection: status, headers and body."""
+    head = [
+        f"{method} {path} HTTP/1.1",
+        "Host: 127.0.0.1",
+        f"Authorization: {auth}",
+        "Connection: close",
+    ]
+    if body is not None:
+        head.append(f"Content-Length: {len(body)}")
+    data = "\r\n".join(head).encode("latin-1") + b"\r\n\r\n" + (body or b"")
+    answer = _raw_request(server, data, half_close=False)
+    assert answer, f"no answer to {data[:200]!r}"
+    top, _, content = answer.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    if headers.get("transfer-encoding") == "chunked":
+        content = _unchunk(content)
+    return status, headers, content
+
+
+def _unchunk(data: bytes) -> bytes:
+    out = []
+    while data:
+        size_line, _, data = data.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out.append(data[:size])
+        data = data[size + 2 :]
+    return b"".join(out)
 
 
 # The other endpoints -----------------------------------------------------------------------------
@@ -522,8 +653,15 @@ def _tournament_refs(name: str) -> st.SearchStrategy[Any] | None:
         return st.one_of(
             st.sampled_from(names[name]),
             st.sampled_from(EDGE_STRINGS),
-            st.sampled_from(["config/rules/tda-2024.toml", "/etc/hostname", "pyproject.toml",
-                             "../config/rules/tda-2024.toml", "a/\x00b"]),
+            st.sampled_from(
+                [
+                    "config/rules/tda-2024.toml",
+                    "/etc/hostname",
+                    "pyproject.toml",
+                    "../config/rules/tda-2024.toml",
+                    "a/\x00b",
+                ]
+            ),
             from_type(NewTournament).map(lambda d: d["id"]),
             st.none(),
         )
@@ -543,7 +681,10 @@ def test_new_tournaments_are_created_whole_or_not_at_all(fuzz: Target, spec: Any
     body = encode(spec)
     r = send(client, "tournaments", "POST", "/api/tournaments", content=body)
     after = client.get("/api/tournaments").json()
-    if r.status_code == 201:
+    if r.status_code == 201 and r.json()["duplicate"]:
+        # A retry of the request that made it: answered as first, and nothing changes.
+        assert after == before, f"{_short(body)}: a retry changed the list"
+    elif r.status_code == 201:
         assert len(after) == len(before) + 1, r.text
         created = {t["id"] for t in after} - {t["id"] for t in before}
         (tid,) = created
@@ -552,7 +693,7 @@ def test_new_tournaments_are_created_whole_or_not_at_all(fuzz: Target, spec: Any
         assert after == before, f"{_short(body)}: refused ({r.status_code}) but listed"
         if isinstance(spec, dict) and isinstance(spec.get("id"), str):
             tid = spec["id"]
-            if tid and tid not in {t["id"] for t in before} and "/" not in tid:
+            if 0 < len(tid) <= 40 and tid not in {t["id"] for t in before} and "/" not in tid:
                 got = client.get(f"/api/t/{url_quote(tid)}")
                 assert got.status_code in (404, 422), f"{tid!r} exists after a refusal"
     settle(fuzz, r, _short(body))
@@ -633,8 +774,12 @@ def pot_hands(draw: st.DrawFn) -> dict[str, Any]:
             high[-1].append(s)
         else:
             high.append([s])
-    hand: dict[str, Any] = {"game": game, "odd_chip_unit": unit, "contributions": contributions,
-                            "high": high}
+    hand: dict[str, Any] = {
+        "game": game,
+        "odd_chip_unit": unit,
+        "contributions": contributions,
+        "high": high,
+    }
     if game.startswith("flop"):
         hand["button"] = draw(st.integers(1, 10))
     if game.endswith("hilo"):
@@ -652,15 +797,19 @@ def pot_hands(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @settings(FUZZ, max_examples=scaled(250))
-@given(hand=st.one_of(pot_hands(), mutated(pot_hands()), from_type(PotInput),
-                      mutated(from_type(PotInput))))
+@given(
+    hand=st.one_of(
+        pot_hands(), mutated(pot_hands()), from_type(PotInput), mutated(from_type(PotInput))
+    )
+)
 def test_the_pot_calculator_answers_or_names_the_problem(fuzz: Target, hand: Any) -> None:
     body = encode(hand)
     r = send(fuzz.api.client, "pots", "POST", "/api/pots", content=body)
     if r.status_code == 200:
         answer = r.json()
         paid = sum(a["amount"] for a in answer["totals"])
-        put_in = sum(c["contributed"] for c in hand["contributions"])
+        sent = json.loads(body)  # as the server read it (a duplicated key: the last one)
+        put_in = sum(c["contributed"] for c in sent["contributions"])
         assert paid == put_in, f"{_short(body)}: {paid} paid out of {put_in}"
     settle(fuzz, r, _short(body))
 
@@ -676,8 +825,20 @@ query_values = st.one_of(
 @settings(FUZZ, max_examples=scaled(300))
 @given(
     read=st.sampled_from(
-        ["players", "events", "rulebook", "rule", "prizes", "results", "tournaments", "me",
-         "schema", "config", "healthz", "metrics"]
+        [
+            "players",
+            "events",
+            "rulebook",
+            "rule",
+            "prizes",
+            "results",
+            "tournaments",
+            "me",
+            "schema",
+            "config",
+            "healthz",
+            "metrics",
+        ]
     ),
     value=query_values,
     other=query_values,
@@ -719,8 +880,7 @@ def test_the_state_is_checked_against_the_server_not_a_cache(fuzz: Target) -> No
     r = fuzz.api.command(fuzz.tid, {"type": "bust", "player": "NOBODY"})
     assert r.status_code == 404, r.text
     fuzz.unchanged("bust NOBODY")
+    fuzz.view = View(fuzz.view.seq - 1, fuzz.view.state)
     with pytest.raises(AssertionError, match="changed"):
-        fuzz.view = View(fuzz.view.seq - 1, fuzz.view.state)
         fuzz.unchanged("a pretend refusal after an accepted command")
     fuzz.view = fuzz.look()
-
