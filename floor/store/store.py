@@ -182,9 +182,17 @@ class Store:
     # Reading ---------------------------------------------------------------------------------
 
     async def tournament(self, tid: str) -> tuple[Tournament, int]:
-        """The tournament as this process holds it, and its version (loaded when missing)."""
-        entry = await self._entry(tid)
-        return entry.t, entry.version
+        """The tournament as this process holds it, and its version (loaded when missing).
+
+        A command being written holds the entry's lock with its events already applied to
+        our copy: a reader waits for the write, so it never sees a change that may not land.
+        Use the result before the next ``await``: later changes are applied to it in place.
+        """
+        while True:
+            entry = await self._entry(tid)
+            async with entry.lock:
+                if self._entries.get(tid) is entry:
+                    return entry.t, entry.version
 
     async def _entry(self, tid: str) -> _Entry:
         entry = self._entries.get(tid)

@@ -1,8 +1,7 @@
 """What the fuzzing found (issue #7), one test per input, against a real ``floor serve``.
 
 Each test names the input and what the server did before the fix. The last test documents a
-bug found by the fuzzing that is not fixed here (it is in ``floor/store``): strict xfail, so
-that it fails as soon as somebody fixes it and the marker can go.
+bug found by the fuzzing in ``floor/store``.
 """
 
 from __future__ import annotations
@@ -349,11 +348,6 @@ def test_a_screen_connecting_with_since_superscript_two_gets_a_snapshot(
 RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="floor/store: Store.execute applies a command's events to the tournament it holds "
-    "before the write to Redis, and Store.tournament() reads it without the entry's lock",
-)
 async def test_a_read_never_sees_a_command_that_is_not_written_yet(
     redis: aioredis.Redis,
 ) -> None:
@@ -376,12 +370,14 @@ async def test_a_read_never_sees_a_command_that_is_not_written_yet(
     command = store.execute("race", cmd.Register(name="Late", player="LATE"), "reg-late")
     task = asyncio.ensure_future(command)
     await asyncio.wait_for(writing.wait(), 5)
+    # A read during the write waits for it, then sees the command with its version.
+    reader = asyncio.ensure_future(store.tournament("race"))
     try:
-        t, version = await asyncio.wait_for(store.tournament("race"), 1)
-        assert "LATE" not in t.state.players or version >= 2, (
-            f"LATE is in the tournament at version {version}, before it is written"
-        )
+        await asyncio.sleep(0.05)
+        assert not reader.done(), "the read did not wait for the write in flight"
     finally:
         release.set()
         outcome = await task
+    t, version = await asyncio.wait_for(reader, 5)
+    assert (version, "LATE" in t.state.players) == (2, True)
     assert outcome.ok and outcome.last == 2
