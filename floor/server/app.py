@@ -7,6 +7,7 @@ to the store, translate the outcome (see ``edges``).
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -17,6 +18,7 @@ from typing import Any
 import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -41,6 +43,7 @@ from .edges import (
     json_response,
     read_body,
 )
+from .fanout import ExposeProtocol
 from .hub import Hub
 from .metrics import Metrics
 from .settings import Settings, from_env
@@ -619,6 +622,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         except Exception as e:
             log.warning("Redis is not reachable yet", extra={"error": str(e)})
         await floor.start()
+        # Everything loaded so far lives as long as the process: keep the collector off it,
+        # or a full collection stalls a fan-out to thousands of screens (bench/wsload).
+        gc.freeze()
         log.info("floor serving", extra={"redis": _redact(settings.redis_url)})
         try:
             yield
@@ -653,7 +659,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     if WEB.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=WEB), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # Outermost, so that it sees uvicorn's own send: the fan-out writes frames through it.
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(ExposeProtocol)])
     app.add_exception_handler(Unavailable, _unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     return app

@@ -53,7 +53,7 @@ class Follower:
         self.seq = 0
         self.pending: list[tuple[int, int, bytes]] | None = None
 
-    def push(self, data: bytes) -> bool:
+    def push(self, data: bytes, framed: bytes | None = None) -> bool:
         return True
 
     def drop(self, code: int, reason: str) -> None:

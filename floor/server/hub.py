@@ -27,6 +27,7 @@ from ..store.connection import is_cluster
 from ..store.keys import Keys
 from ..store.store import Store
 from . import views
+from .fanout import frame
 from .metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -44,8 +45,9 @@ class Subscriber(Protocol):
     #: Batches held back while it is being caught up; None when live.
     pending: list[tuple[int, int, bytes]] | None
 
-    def push(self, data: bytes) -> bool:
-        """Queue a message without waiting; False when the screen is too far behind."""
+    def push(self, data: bytes, framed: bytes | None = None) -> bool:
+        """Send without waiting (``framed``: the same message as a websocket frame, built
+        once for everybody); False when the screen is too far behind."""
         ...
 
     def drop(self, code: int, reason: str) -> None:
@@ -211,7 +213,9 @@ class Hub:
         self._snapshots[tid] = (version, data)
         return data
 
-    def _deliver(self, sub: Subscriber, first: int, last: int, data: bytes) -> None:
+    def _deliver(
+        self, sub: Subscriber, first: int, last: int, data: bytes, framed: bytes | None = None
+    ) -> None:
         if sub.pending is not None:
             sub.pending.append((first, last, data))
             return
@@ -222,7 +226,7 @@ class Hub:
             since = sub.seq
             asyncio.get_running_loop().create_task(self._catch_up_safely(sub, since))
             return
-        if sub.push(data):
+        if sub.push(data, framed):
             sub.seq = last
             self.metrics.messages_out += 1
 
@@ -352,8 +356,9 @@ class Hub:
         if not subs:
             return
         start = time.perf_counter()
+        framed = frame(data)
         for sub in list(subs):
-            self._deliver(sub, header.from_, header.to, data)
+            self._deliver(sub, header.from_, header.to, data, framed)
         spent = time.perf_counter() - start
         self.metrics.fanout.observe(spent)
         self.metrics.fanout_per_client.observe(spent / len(subs))
@@ -362,6 +367,7 @@ class Hub:
         while True:
             await asyncio.sleep(self.heartbeat)
             data = _encoder.encode(Heartbeat(server_time=self.clock()))
+            framed = frame(data)
             for subs in list(self._subs.values()):
                 for sub in list(subs):
-                    sub.push(data)
+                    sub.push(data, framed)

@@ -24,6 +24,7 @@ from ..engine.errors import FloorError
 from ..store.keys import check_tournament_id
 from ..store.store import ErrorInfo, NotFound, Outcome, StoreError
 from . import auth
+from .fanout import FrameWriter, frame
 
 log = logging.getLogger(__name__)
 
@@ -97,30 +98,66 @@ def close_reason(text: str) -> str:
 
 
 class WsClient:
-    """One screen: a bounded queue and a writer task, so nobody waits on a slow screen."""
+    """One screen, written to without waiting on it.
 
-    __slots__ = ("closing", "pending", "principal", "queue", "seq", "tid", "writer", "ws")
+    Normally each frame is written straight to the connection's transport (``fanout``); a
+    screen whose unsent bytes pile up past the limit is closed and resynchronises. Where
+    the transport cannot be reached, messages go through a bounded queue and a writer task
+    instead. Either way nobody waits on a slow screen.
+    """
 
-    def __init__(self, ws: WebSocket, tid: str, principal: auth.Principal, size: int) -> None:
+    __slots__ = (
+        "closing",
+        "frames",
+        "metrics",
+        "pending",
+        "principal",
+        "queue",
+        "seq",
+        "tid",
+        "writer",
+        "ws",
+    )
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        tid: str,
+        principal: auth.Principal,
+        size: int,
+        frames: FrameWriter | None = None,
+    ) -> None:
         self.ws = ws
         self.tid = tid
         self.principal = principal
+        self.frames = frames
+        self.metrics = floor_metrics(ws)
         self.seq = 0
         self.pending: list[tuple[int, int, bytes]] | None = None
         self.queue: asyncio.Queue[bytes | tuple[int, str]] = asyncio.Queue(size)
         self.closing: tuple[int, str] | None = None
         self.writer: asyncio.Task[None] | None = None
 
-    def push(self, data: bytes) -> bool:
+    def push(self, data: bytes, framed: bytes | None = None) -> bool:
+        """Send ``data`` (``framed``: the same, already a websocket frame) without waiting."""
         if self.closing is not None:
+            return False
+        if self.frames is not None:
+            if self.frames.write(framed if framed is not None else frame(data)):
+                return True
+            if self.frames.open:
+                self._too_slow()
             return False
         try:
             self.queue.put_nowait(data)
         except asyncio.QueueFull:
-            floor_metrics(self.ws).queue_drops += 1
-            self.drop(TOO_SLOW, "too slow: reconnect to resynchronise")
+            self._too_slow()
             return False
         return True
+
+    def _too_slow(self) -> None:
+        self.metrics.queue_drops += 1
+        self.drop(TOO_SLOW, "too slow: reconnect to resynchronise")
 
     def drop(self, code: int, reason: str) -> None:
         if self.closing is not None:
@@ -136,8 +173,14 @@ class WsClient:
         while True:
             item = await self.queue.get()
             if isinstance(item, tuple):
-                with contextlib.suppress(Exception):
-                    await ws.close(code=item[0], reason=close_reason(item[1]))
+                try:
+                    # A screen too slow to read its frames may not read the close either.
+                    await asyncio.wait_for(
+                        ws.close(code=item[0], reason=close_reason(item[1])), 5.0
+                    )
+                except Exception:
+                    if self.frames is not None:
+                        self.frames.transport.abort()
                 return
             await ws.send_bytes(item)
 
@@ -177,7 +220,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         )
         return
     await ws.accept()
-    client = WsClient(ws, tid, principal, floor.settings.client_queue)
+    # Unsent bytes a screen may fall behind by: about the queue's length in messages.
+    frames = FrameWriter.for_scope(ws.scope, floor.settings.client_queue * 4096)
+    client = WsClient(ws, tid, principal, floor.settings.client_queue, frames)
     client.push(
         _encoder.encode(
             Hello(

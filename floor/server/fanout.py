@@ -1,0 +1,84 @@
+"""Writing one encoded frame to many screens without awaiting any of them.
+
+Measured in ``bench/wsload`` (RESULTS.md): handing each screen its message through the ASGI
+``send`` (a bounded queue and a writer task per screen) costs 1.3 to 2.3 times a bare
+``websockets.broadcast``; building the websocket frame once and writing it straight to every
+connection's transport costs 0.8 to 0.9 times. So the hub writes frames itself, the way
+``websockets.broadcast`` does, and keeps the queue path only as a fallback.
+
+Reaching the transport needs uvicorn's protocol object, which the ASGI ``send`` callable is a
+bound method of: ``ExposeProtocol`` puts it into the scope. It is checked against what this
+module expects (the ``websockets-sansio`` implementation of the pinned uvicorn) and ignored
+otherwise. Direct writes bypass uvicorn's flow control, so ``FrameWriter`` looks at the
+transport's write buffer itself: a screen that falls further behind is closed (4008) and
+resynchronises when it reconnects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+from websockets.protocol import State
+
+PROTOCOL_KEY = "floor.ws_protocol"
+
+
+def frame(payload: bytes, opcode: int = 0x2) -> bytes:
+    """One unmasked, unfragmented server frame (binary by default) carrying ``payload``."""
+    n = len(payload)
+    first = 0x80 | opcode
+    if n < 126:
+        head = bytes((first, n))
+    elif n < 65536:
+        head = bytes((first, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((first, 127)) + n.to_bytes(8, "big")
+    return head + payload
+
+
+class ExposeProtocol:
+    """The outermost ASGI middleware: uvicorn's websocket protocol object into the scope."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            scope[PROTOCOL_KEY] = getattr(send, "__self__", None)
+        await self.app(scope, receive, send)
+
+
+class FrameWriter:
+    """Direct frame writes to one connection, if its protocol is the one we know."""
+
+    __slots__ = ("limit", "proto", "transport")
+
+    def __init__(self, proto: Any, limit: int) -> None:
+        self.proto = proto
+        self.transport = proto.transport
+        self.limit = limit
+
+    @classmethod
+    def for_scope(cls, scope: Scope, limit: int) -> FrameWriter | None:
+        proto = scope.get(PROTOCOL_KEY)
+        if proto is None or not all(
+            hasattr(proto, name) for name in ("conn", "transport", "close_sent")
+        ):
+            return None
+        if not hasattr(proto.conn, "state") or not hasattr(proto.transport, "write"):
+            return None
+        return cls(proto, limit)
+
+    @property
+    def open(self) -> bool:
+        return bool(self.proto.conn.state is State.OPEN and not self.proto.close_sent)
+
+    def write(self, data: bytes) -> bool:
+        """Write a whole frame; False when the connection is closed or too far behind."""
+        if not self.open or self.transport.is_closing():
+            return False
+        if self.transport.get_write_buffer_size() > self.limit:
+            return False
+        self.transport.write(data)
+        return True
