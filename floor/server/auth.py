@@ -62,6 +62,8 @@ SIGNIN_USER_PREFIX = "floor:signin:user:"
 #: dies on time however busily it is used (a sliding lifetime would keep it alive, and cost a
 #: write per request). The director can end any account's sessions before that.
 SESSION_TTL = 12 * 3600
+#: Seconds a process trusts a session it has just read (see ``Accounts.principal``).
+SESSION_CACHE = 2.0
 #: The rate-limit window and how many failed sign-ins it allows. Only failures count: a
 #: venue where all the phones share one address (NAT) is not locked out by its own sign-ins.
 WINDOW = 5 * 60
@@ -318,6 +320,8 @@ class Accounts:
         self.clock = clock
         # argon2 holds the CPU for tens of milliseconds: it runs in a thread, a few at a time.
         self._hashing = asyncio.Semaphore(hash_concurrency)
+        #: Sessions recently read: token digest -> (principal, trusted until, expires at).
+        self._seen: dict[str, tuple[Principal, float, float]] = {}
         # Checked when the username is unknown, so that answering takes as long as for a
         # wrong secret. Made now, with the same parameters as every new hash.
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
@@ -476,21 +480,45 @@ class Accounts:
         return Session(token=token, principal=principal, expires_at=stored.expires_at)
 
     async def principal(self, token: str) -> Principal | None:
-        """Who holds ``token``, or None for no (or an expired, or a signed-out) session."""
+        """Who holds ``token``, or None for no (or an expired, or a signed-out) session.
+
+        A session seen in the last ``SESSION_CACHE`` seconds is not read again: a phone
+        sends a command every few seconds, and a Redis round trip per request is most of
+        what a command costs besides its write. A sign-out made through another process
+        takes effect here within that time; one made here at once.
+        """
         if not token or len(token) > _MAX_TOKEN:
             return None
-        raw = await self._call(self.redis.get(SESSION_PREFIX + _token_hash(token)))
+        digest = _token_hash(token)
+        now = time.monotonic()
+        cached = self._seen.get(digest)
+        if cached is not None and cached[1] > now and cached[2] > self.clock():
+            return cached[0]
+        raw = await self._call(self.redis.get(SESSION_PREFIX + digest))
         if raw is None:
+            self._seen.pop(digest, None)
             return None
         s = _session_decoder.decode(raw)
         if s.expires_at <= self.clock():
             return None
-        return Principal(username=s.username, role=s.role, table=s.table)
+        principal = Principal(username=s.username, role=s.role, table=s.table)
+        if len(self._seen) > 10_000:
+            self._seen.clear()
+        self._seen[digest] = (principal, now + SESSION_CACHE, s.expires_at)
+        return principal
+
+    def _forget_sessions(self, username: str | None = None, digest: str | None = None) -> None:
+        if digest is not None:
+            self._seen.pop(digest, None)
+        if username is not None:
+            for key in [k for k, v in self._seen.items() if v[0].username == username]:
+                del self._seen[key]
 
     async def sign_out(self, token: str) -> None:
         if not token or len(token) > _MAX_TOKEN:
             return
         digest = _token_hash(token)
+        self._forget_sessions(digest=digest)
         raw = await self._call(self.redis.getdel(SESSION_PREFIX + digest))
         if raw is not None:
             username = _session_decoder.decode(raw).username
@@ -499,6 +527,7 @@ class Accounts:
     async def sign_out_all(self, username: str) -> int:
         """End every session of an account; how many there were."""
         name = check_username(username)
+        self._forget_sessions(username=name)
         index = SESSIONS_OF_PREFIX + name
         digests = await self._call(self.redis.smembers(index))
         if not digests:

@@ -178,6 +178,9 @@ class Store:
         self._loading: dict[str, asyncio.Lock] = {}
         #: Redis round trips made, for the benchmarks.
         self.round_trips = 0
+        #: Called with each batch this process wrote, as soon as Redis has it: the hub hands
+        #: it to this process's screens at once instead of waiting for its pub/sub echo.
+        self.on_written: Callable[[bytes], None] | None = None
 
     # Reading ---------------------------------------------------------------------------------
 
@@ -376,6 +379,8 @@ class Store:
             reply = await self._call(self._append(keys=script_keys, args=script_args))
         status, detail = reply[0], reply[1]
         if status == b"ok":
+            if payload and self.on_written is not None:
+                self.on_written(payload)
             return outcome
         if status == b"dup":
             prior = _outcome_decoder.decode(detail)
