@@ -92,7 +92,9 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: Playwright's sync API keeps an event loop running while it is
+# open, and the async tests that run after this package need the thread's loop free.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     path = chromium_path()
     if path is None:
