@@ -316,6 +316,9 @@ def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]
             raise BadSeat(f"table {c.table} seat {c.seat} is empty", field="seat")
         p = t.state.players[pid]
     assert p.table is not None and p.seat is not None
+    if t.active <= 1:
+        # Two phones reporting the heads-up bust-out: the second would bust the winner.
+        raise NotAllowed(f"{p.id} is the last player left: the winner", field="player")
     table = t.table(p.table)
     return [
         PlayerBusted(

@@ -89,6 +89,7 @@ class Hub:
         self._new_shard = asyncio.Event()
         self._snapshots: dict[str, tuple[int, bytes]] = {}
         store.on_written = self._written
+        store.before_load = self._subscribe
 
     # Life cycle ------------------------------------------------------------------------------
 
@@ -142,8 +143,19 @@ class Hub:
             asyncio.get_running_loop().create_task(self._unfollow_later(sub.tid))
 
     async def _follow(self, tid: str) -> None:
+        """Follow a tournament's batches; a copy held from before is dropped (reloaded)."""
+        if await self._subscribe(tid):
+            # Anything written before the subscription took effect is not in our copy.
+            self.store.forget(tid)
+
+    async def _subscribe(self, tid: str) -> bool:
+        """Subscribe to the tournament's channel; True if it was not followed yet.
+
+        The store awaits this before it loads a tournament, so a process keeps every
+        tournament it holds current, also one it only answers reads for.
+        """
         if tid in self._channels:
-            return
+            return False
         channel = Keys(tid).channel
         self._channels[tid] = channel
         try:
@@ -155,8 +167,7 @@ class Hub:
             raise
         self._wake.set()
         self._new_shard.set()
-        # Anything written before the subscription took effect is not in our copy.
-        self.store.forget(tid)
+        return True
 
     async def _unfollow_later(self, tid: str, grace: float = 30.0) -> None:
         await asyncio.sleep(grace)

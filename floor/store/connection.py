@@ -108,7 +108,17 @@ def connect(
         return primary
     # TCP keepalive notices a server that vanished without closing; a unix socket cannot.
     tcp = {} if scheme == "unix" else {"socket_keepalive": True}
-    return aioredis.from_url(url, health_check_interval=15, max_connections=64, **common, **tcp)
+    # A burst (hundreds of screens catching up after a restart) waits for a free connection
+    # rather than failing the 65th call at once with "Too many connections" (bench/chaos).
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=64,
+        timeout=call_timeout,
+        health_check_interval=15,
+        **common,
+        **tcp,
+    )
+    return aioredis.Redis.from_pool(pool)
 
 
 def is_cluster(client: Client) -> bool:

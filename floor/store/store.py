@@ -19,7 +19,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,14 @@ from ..engine.events import Event, TournamentCreated
 from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament, TournamentState
 from ..engine.views import touched_tables
-from ..protocol import decode_batch, decode_event, encode_derived, encode_event, events_message
+from ..protocol import (
+    EventsIn,
+    decode_batch,
+    decode_event,
+    encode_derived,
+    encode_event,
+    events_message,
+)
 from .connection import is_cluster
 from .keys import ARCHIVE, TOURNAMENTS, Keys, check_command_id
 
@@ -181,6 +188,10 @@ class Store:
         #: Called with each batch this process wrote, as soon as Redis has it: the hub hands
         #: it to this process's screens at once instead of waiting for its pub/sub echo.
         self.on_written: Callable[[bytes], None] | None = None
+        #: Awaited before a tournament is loaded into memory: the hub subscribes to it there,
+        #: so that every process keeps what it holds current, screens or not.
+        self.before_load: Callable[[str], Awaitable[object]] | None = None
+        self._arriving: dict[str, list[EventsIn]] = {}
 
     # Reading ---------------------------------------------------------------------------------
 
@@ -204,9 +215,24 @@ class Store:
         lock = self._loading.setdefault(tid, asyncio.Lock())
         async with lock:
             entry = self._entries.get(tid)
-            if entry is None:
-                t, version = await self.load(tid)
-                entry = self._entries[tid] = _Entry(t, version)
+            while entry is None:
+                if self.before_load is not None:
+                    # Only for a tournament that exists: a follow for any id asked for
+                    # would let a stranger pile up subscriptions.
+                    if not await self._call(self.redis.exists(Keys(tid).meta)):
+                        raise NotFound(f"there is no tournament {tid}", field="tournament")
+                    # Follow the tournament's batches first, so none falls between what the
+                    # load reads and the first batch we hear of.
+                    await self.before_load(tid)
+                self._arriving[tid] = []
+                try:
+                    t, version = await self.load(tid)
+                    arrived = self._arriving[tid]
+                finally:
+                    del self._arriving[tid]
+                caught_up = _catch_up(t, version, arrived)
+                if caught_up is not None:
+                    entry = self._entries[tid] = _Entry(t, caught_up)
         return entry
 
     def forget(self, tid: str) -> None:
@@ -458,10 +484,16 @@ class Store:
     # Keeping in step with other processes ---------------------------------------------------
 
     async def apply_published(self, payload: bytes) -> None:
-        """Fold a batch another process (or this one) published into our copy, if held."""
+        """Fold a batch another process (or this one) published into our copy, if held.
+
+        While the copy is being loaded the batch is kept, and folded once the load is in.
+        """
         batch = decode_batch(payload)
         entry = self._entries.get(batch.tournament)
         if entry is None:
+            arriving = self._arriving.get(batch.tournament)
+            if arriving is not None:
+                arriving.append(batch)
             return
         async with entry.lock:
             if self._entries.get(batch.tournament) is not entry or batch.to <= entry.version:
@@ -472,6 +504,21 @@ class Store:
             for item in batch.events:
                 entry.t.apply(item.event)
             entry.version = batch.to
+
+
+def _catch_up(t: Tournament, version: int, batches: list[EventsIn]) -> int | None:
+    """Fold the batches that came in while ``t`` was loaded at ``version``; the new version,
+    or None when one is missing (the caller loads again)."""
+    for batch in sorted(batches, key=lambda b: b.from_):
+        if batch.to <= version:
+            continue
+        if batch.from_ > version + 1:
+            return None
+        for item in batch.events:
+            if item.seq > version:
+                t.apply(item.event)
+                version = item.seq
+    return version
 
 
 def _wait_replicas() -> int:

@@ -90,6 +90,23 @@ async def test_a_command_on_one_server_reaches_clients_of_the_other(
     await other.close()
 
 
+def test_a_server_with_no_screens_answers_reads_with_the_current_state(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("reads", 20)
+    elsewhere = Api(servers[1], dict(director.client.headers))
+    assert seq_of(elsewhere, "reads") == seq_of(director, "reads")  # loaded there now
+    for pid in ("P1", "P2", "P3"):
+        director.ok("reads", {"type": "bust", "player": pid})
+    target = seq_of(director, "reads")
+    deadline = time.monotonic() + 5
+    while seq_of(elsewhere, "reads") != target:
+        assert time.monotonic() < deadline, "the other server kept an old copy"
+        time.sleep(0.02)
+    assert elsewhere.state("reads") == director.state("reads")
+    elsewhere.client.close()
+
+
 async def test_the_public_cannot_change_anything_and_a_dealer_only_their_own_table(
     servers: list[ServerProcess], director: Api
 ) -> None:

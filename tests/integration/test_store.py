@@ -219,3 +219,27 @@ async def test_redis_unreachable_fails_fast_with_a_clear_error() -> None:
         await store.execute("t1", cmd.Bust(player="P1"), "x")
     assert loop.time() - start < 3.0
     await store.redis.aclose()
+
+
+async def test_a_batch_published_while_the_copy_is_loading_is_not_lost(redis_url: str) -> None:
+    writer = Store(connect(redis_url), rng=random.Random(1))
+    reader = Store(connect(redis_url), rng=random.Random(2))
+    await seated(writer, "t1", 30)
+    published: list[bytes] = []
+    writer.on_written = published.append
+    real_load = reader.load
+
+    async def load_then_a_batch_lands(tid: str) -> tuple[Tournament, int]:
+        loaded = await real_load(tid)  # the copy as Redis has it now ...
+        await writer.execute(tid, cmd.Bust(player="P4"), "b-4")  # ... then a write lands
+        await reader.apply_published(published[-1])  # and its batch arrives mid-load
+        return loaded
+
+    reader.load = load_then_a_batch_lands  # type: ignore[method-assign]
+    held, version = await reader.tournament("t1")
+    w, wv = await writer.tournament("t1")
+    assert version == wv
+    assert encoded(held) == encoded(w)
+    assert held.player("P4").busted
+    await writer.redis.aclose()
+    await reader.redis.aclose()

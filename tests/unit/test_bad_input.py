@@ -289,3 +289,10 @@ def test_the_larger_of_seats_and_final_table_bounds_a_reserved_seat() -> None:
     )
 
     assert rules.reserved() == {(1, 7)}
+
+
+def test_the_last_player_left_cannot_be_busted() -> None:
+    floor = Floor({1: "1-2 pos 1/2/1"})
+    floor.do(cmd.Bust(player="T1S1"))
+    refused = floor.refuse(cmd.Bust(player="T1S2"), NotAllowed, "player")
+    assert "T1S2 is the last player left" in refused.message
