@@ -1,0 +1,126 @@
+"""A worker process of watching screens: ``python -m bench.chaos.watchers '<config JSON>'``.
+
+Config: ``{"tid", "servers": [ws base URLs], "first": global index of its first screen,
+"count", "full": [global indexes that fold], "ramp": seconds over which the screens join,
+"seed"}``. Screen ``i`` watches server ``i % len(servers)`` first.
+
+stdout, JSON lines: ``{"type": "status", ...}`` every second, then ``{"type": "report",
+"screens": [...]}`` once asked. stdin, JSON lines: ``{"type": "finish", "target": V,
+"timeout": s}``: wait (up to ``timeout``) until every screen is connected and shows ``V``,
+then report and exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from .screen import Screen, watchdog
+
+
+def emit(obj: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def status(screens: list[Screen], started: int) -> dict[str, Any]:
+    counts: Counter[str] = Counter()
+    for s in screens:
+        counts.update(s.counts)
+    seqs = [s.seq for s in screens if s.seq >= 0]
+    return {
+        "type": "status",
+        "started": started,
+        "connected": sum(1 for s in screens if s.connected),
+        "min_seq": min(seqs) if seqs else -1,
+        "max_seq": max(seqs) if seqs else -1,
+        "counts": dict(counts),
+    }
+
+
+async def main(cfg: dict[str, Any]) -> None:
+    loop = asyncio.get_running_loop()
+    commands: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    def read_stdin() -> None:
+        for line in sys.stdin:
+            if line.strip():
+                loop.call_soon_threadsafe(commands.put_nowait, json.loads(line))
+        loop.call_soon_threadsafe(commands.put_nowait, {"type": "eof"})
+
+    threading.Thread(target=read_stdin, daemon=True).start()
+
+    servers: list[str] = cfg["servers"]
+    full = set(cfg.get("full", []))
+    first, count = cfg["first"], cfg["count"]
+    dump = Path(cfg["dump"]) if cfg.get("dump") else None
+    screens = [
+        Screen(
+            i, servers, cfg["tid"], i % len(servers), full=i in full, seed=cfg["seed"], dump=dump
+        )
+        for i in range(first, first + count)
+    ]
+    ramp = float(cfg.get("ramp", 0.0))
+    tasks: list[asyncio.Task[None]] = []
+
+    async def start_all() -> None:
+        t0 = loop.time()
+        for k, s in enumerate(screens):
+            at = t0 + ramp * k / max(1, len(screens))
+            delay = at - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            tasks.append(loop.create_task(s.run()))
+
+    starter = loop.create_task(start_all())
+    dog = loop.create_task(watchdog(screens))
+
+    async def report_status() -> None:
+        while True:
+            emit(status(screens, len(tasks)))
+            await asyncio.sleep(1.0)
+
+    reporter = loop.create_task(report_status())
+    while True:
+        command = await commands.get()
+        if command["type"] == "eof":
+            return
+        if command["type"] == "finish":
+            break
+    await starter
+    target = int(command["target"])
+    deadline = loop.time() + float(command.get("timeout", 60.0))
+    while loop.time() < deadline:
+        if all(s.connected and s.seq >= target for s in screens):
+            break
+        await asyncio.sleep(0.1)
+    reporter.cancel()
+    dog.cancel()
+    # Each screen's record as it stands at this instant, before closing anything.
+    reports = [s.report() for s in screens]
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    emit({"type": "report", "screens": reports, "at": time.time()})
+
+
+def run() -> None:
+    cfg = json.loads(sys.argv[1])
+    gc.freeze()
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main(cfg))
+        return
+    uvloop.run(main(cfg))
+
+
+if __name__ == "__main__":
+    run()

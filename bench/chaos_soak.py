@@ -1,0 +1,736 @@
+"""Chaos soak (issue #7): a tournament played to its winner while its servers are killed.
+
+A simulated 2,000-player tournament plays to its winner through the HTTP API, with 1,000
+websocket screens watching, while ``floor serve`` processes and the Redis server (the embedded
+Valkey, ``appendfsync always``) are SIGKILLed and restarted at random moments. All on loopback,
+bounded in time. At the end it checks that every acknowledged command is in the log, that
+replaying the log gives the servers' state, and that every screen shows exactly that state;
+it prints what it did and exits 1 (loudly) if anything is off.
+
+    .venv/bin/python bench/chaos_soak.py            # full: 2,000 players, 1,000 screens
+    .venv/bin/python bench/chaos_soak.py --quick    # smoke run, ~2 minutes
+    .venv/bin/python bench/chaos_soak.py --seed 42 --players 500 --clients 200 --keep
+
+The pieces (``bench/chaos/``):
+
+* Topology: one Valkey (own temp data dir, TCP port), ``--servers`` ``floor serve`` processes
+  on it (``FLOOR_HEARTBEAT`` short so screens notice a dead connection fast), a director
+  account made with ``floor user add``.
+* The floor: ``--floorpersons`` floorpersons (``floorperson.py``). They create the
+  tournament (an inline structure of ``--level-minutes`` levels; the clock runs, so the clock
+  driver writes level changes and its lease moves when its server dies), register the
+  players (split between them), draw, start the clock, then each follows the tournament on
+  a websocket of its own, asks the autopilot (``floor.engine.autopilot.next_step``) for the
+  next command and POSTs it with a unique command id, resending the same id to the next
+  server on a network error or a 503 until answered. 409s (the other floorperson got there
+  first) are counted. After the winner the clock is paused, so the log stops growing.
+* The watchers: ``--clients`` screens in ``--workers`` processes (``watchers.py``), each
+  following ``/ws/t/{id}`` on its home server, reconnecting with ``?since=<seq>`` (with
+  backoff, moving to the next server after three failures), recording digests of what they
+  applied (``screen.py``); ``--full-screens`` of them also fold every event.
+* Chaos (``cluster.py``): ``--server-kills`` SIGKILLs of a random floor server (restarted on
+  the same port after 0.2-2 s) and ``--valkey-kills`` SIGKILLs of Valkey (restarted on the
+  same data dir after 0.2-3 s), one of them with a floor server down at the same time,
+  at random points of the tournament's progress (seeded; the seed is printed).
+* The checks (``verify.py``): see its docstring. Besides: every answer a 5xx other than 503
+  (or a 401) fails the soak, and so does a server's Redis connection pool running out
+  ("Too many connections" in a close reason or the servers' logs, Redis being up).
+* ``python -m bench.chaos.repro``: deterministic reproductions of what it found in ``floor/``.
+
+Prints the chaos as it happens and a status line every ``--status-every`` seconds, then a
+summary (kills and restarts, commands sent/acknowledged/refused/retried and why, screens'
+connects/reconnects/snapshots/resyncs and how their connections ended, what was verified),
+then PASSED, or FAILED with one line per problem (exit status 1; the run directory with the
+servers' logs, the AOF and every distinct snapshot a screen got is kept for a look).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.chaos.cluster import FloorServer, Valkey, add_user  # noqa: E402
+from bench.chaos.floorperson import Ack, Floorperson, Ledger, Phone, SoakFailure  # noqa: E402
+from bench.chaos.screen import Screen, watchdog  # noqa: E402
+from bench.chaos.verify import Verdict, check_log, check_screens, check_servers  # noqa: E402
+
+SECRET = "chaos-director-secret"
+
+_T0 = time.monotonic()
+
+
+def say(text: str) -> None:
+    print(f"[{time.monotonic() - _T0:7.1f}s] {text}", flush=True)
+
+
+def structure(level_minutes: float, levels: int = 60) -> dict[str, Any]:
+    return {
+        "name": "chaos-soak",
+        "starting_stack": 20000,
+        "chips": [25, 100, 500, 1000, 5000, 25000],
+        "levels": [
+            {
+                "type": "level",
+                "small_blind": 25 * (i + 1),
+                "big_blind": 50 * (i + 1),
+                "minutes": level_minutes,
+            }
+            for i in range(levels)
+        ],
+    }
+
+
+# -- the watcher processes ------------------------------------------------------------------
+
+
+class Watchers:
+    """One worker process of screens (``bench.chaos.watchers``)."""
+
+    def __init__(self, n: int, cfg: dict[str, Any], log: Path) -> None:
+        self.n = n
+        self.cfg = cfg
+        self.log = log
+        self.proc: asyncio.subprocess.Process | None = None
+        self.status: dict[str, Any] = {}
+        self.report: dict[str, Any] | None = None
+        self.done = asyncio.Event()
+        self.reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        with self.log.open("ab") as err:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bench.chaos.watchers",
+                json.dumps(self.cfg),
+                cwd=ROOT,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=err,
+                limit=1 << 28,
+                start_new_session=True,
+            )
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            msg = json.loads(line)
+            if msg["type"] == "status":
+                self.status = msg
+            elif msg["type"] == "report":
+                self.report = msg
+        self.done.set()
+
+    async def finish(self, target: int, within: float) -> list[dict[str, Any]]:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write(
+            json.dumps({"type": "finish", "target": target, "timeout": within}).encode() + b"\n"
+        )
+        await self.proc.stdin.drain()
+        try:
+            await asyncio.wait_for(self.done.wait(), within + 60)
+        except TimeoutError:
+            raise SoakFailure(f"watcher process {self.n} did not report; see {self.log}") from None
+        if self.report is None:
+            raise SoakFailure(
+                f"watcher process {self.n} exited ({self.proc.returncode}) without a report; "
+                f"see {self.log}"
+            )
+        screens: list[dict[str, Any]] = self.report["screens"]
+        return screens
+
+    async def kill(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+# -- chaos ------------------------------------------------------------------------------------
+
+
+class Chaos:
+    """Kills at random points of the tournament's progress (0 = created, 1 = a winner)."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        valkey: Valkey,
+        servers: list[FloorServer],
+        server_kills: int,
+        valkey_kills: int,
+        progress: Callable[[], float],
+        seq: Callable[[], int],
+    ) -> None:
+        self.rng = rng
+        self.valkey = valkey
+        self.servers = servers
+        self.progress = progress
+        self.seq = seq
+        kinds = ["server"] * server_kills + ["valkey"] * valkey_kills
+        if server_kills and valkey_kills:
+            kinds[-1] = "both"  # one Valkey outage with a floor server down at the same time
+        rng.shuffle(kinds)
+        # One point per equal slice of the progress, so that they spread over the whole run.
+        lo, hi = 0.02, 0.95
+        width = (hi - lo) / max(1, len(kinds))
+        self.plan = [(lo + width * (i + rng.random()), k) for i, k in enumerate(kinds)]
+        self.done: list[str] = []
+        self.counts: Counter[str] = Counter()
+        self.stopping = asyncio.Event()
+        self.busy = False
+
+    def describe(self) -> str:
+        return ", ".join(f"{k}@{p:.2f}" for p, k in self.plan)
+
+    async def run(self) -> None:
+        for at, kind in self.plan:
+            while self.progress() < at:
+                if self.stopping.is_set():
+                    return
+                await asyncio.sleep(0.05)
+            if self.stopping.is_set():
+                return
+            await asyncio.sleep(self.rng.uniform(0.0, 0.5))  # a random moment, mid-command
+            self.busy = True
+            try:
+                await self.act(kind)
+            finally:
+                self.busy = False
+
+    async def act(self, kind: str) -> None:
+        rng = self.rng
+        if kind in ("server", "both"):
+            server = rng.choice(self.servers)
+            pid = server.pid
+            await server.kill()
+            self.counts["server_kills"] += 1
+            say(f"CHAOS: SIGKILL {server.name} (pid {pid}, port {server.port}) at seq {self.seq()}")
+        if kind in ("valkey", "both"):
+            pid = self.valkey.pid
+            await self.valkey.kill()
+            self.counts["valkey_kills"] += 1
+            say(f"CHAOS: SIGKILL valkey (pid {pid}, port {self.valkey.port}) at seq {self.seq()}")
+            pause = rng.uniform(0.2, 3.0)
+            await asyncio.sleep(pause)
+            took = await self.valkey.start()
+            self.counts["valkey_restarts"] += 1
+            say(
+                f"CHAOS: valkey restarted after {pause:.2f}s down (pid {self.valkey.pid}, "
+                f"AOF loaded and answering in {took:.2f}s)"
+            )
+        if kind in ("server", "both"):
+            pause = rng.uniform(0.2, 2.0)
+            await asyncio.sleep(pause)
+            took = await server.start()
+            self.counts["server_restarts"] += 1
+            say(
+                f"CHAOS: {server.name} restarted after {pause:.2f}s down "
+                f"(pid {server.pid}, answering in {took:.2f}s)"
+            )
+        self.done.append(kind)
+
+    async def stop(self, task: asyncio.Task[None]) -> None:
+        """No new kills; wait for the one under way to restart what it killed."""
+        self.stopping.set()
+        await task
+
+
+# -- the run ----------------------------------------------------------------------------------
+
+
+async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[str, Any]) -> None:
+    """The run; ``v`` and ``info`` are filled as it goes (so a failure still reports)."""
+    seed: int = args.seed
+    rng = random.Random(seed)
+    tid = f"chaos-{seed}"[:40]
+    run = f"s{seed}"
+
+    valkey = Valkey(run_dir / "valkey")
+    servers = [
+        FloorServer(f"server-{i}", valkey.url, run_dir / f"server-{i}.log", args.heartbeat)
+        for i in range(args.servers)
+    ] + [
+        FloorServer(f"bare-{i}", valkey.url, run_dir / f"bare-{i}.log", args.heartbeat)
+        for i in range(args.bare_servers)
+    ]
+    watchers: list[Watchers] = []
+    tasks: list[asyncio.Task[Any]] = []
+    phones: list[Phone] = []
+    try:
+        await valkey.start()
+        await asyncio.to_thread(add_user, valkey.url, "boss", SECRET, "director")
+        await asyncio.gather(*(s.start() for s in servers))
+        say(
+            f"valkey on port {valkey.port} (appendfsync always, {run_dir / 'valkey'}); "
+            + ", ".join(f"{s.name} on port {s.port}" for s in servers)
+        )
+        bases = [s.base for s in servers]
+        # Screens watch the first --servers; the bare ones get commands only.
+        ws_bases = [s.ws for s in servers[: args.servers]]
+        ledger = Ledger()
+        info["ledger"] = ledger
+        info["valkey"] = valkey
+        info["servers"] = servers
+        phones = [
+            Phone(
+                f"floorperson {k}", bases, "boss", SECRET, tid, ledger, k % len(servers), seed=seed
+            )
+            for k in range(args.floorpersons)
+        ]
+
+        body = {
+            "id": tid,
+            "name": f"Chaos soak {seed}",
+            "rules": "tda-2024",
+            "structure": structure(args.level_minutes),
+        }
+        r = await phones[0].request("POST", "/api/tournaments", body, "create")
+        if r.status_code != 201:
+            raise SoakFailure(f"creating the tournament: {r.status_code} {r.text}")
+        created = r.json()
+        ledger.acks[f"create-{tid}"] = Ack(
+            f"create-{tid}",
+            "create",
+            True,
+            created["first"],
+            created["last"],
+            None,
+            created["duplicate"],
+            1,
+            201,
+        )
+        say(f"tournament {tid} created; {args.players} players to register")
+
+        # The floorpersons' own screens (full folds, in this process).
+        dump = run_dir / "snapshots"
+        dump.mkdir()
+        views = [
+            Screen(-1 - k, ws_bases, tid, k % len(ws_bases), full=True, seed=seed, dump=dump)
+            for k in range(args.floorpersons)
+        ]
+        tasks += [asyncio.create_task(s.run()) for s in views]
+        tasks.append(asyncio.create_task(watchdog(views)))
+        floor = [
+            Floorperson(k, phones[k], views[k], run, seed, args.bust_chance)
+            for k in range(args.floorpersons)
+        ]
+        view = views[0]
+
+        # The watchers, joining over --ramp seconds.
+        per = [
+            args.clients // args.workers + (1 if w < args.clients % args.workers else 0)
+            for w in range(args.workers)
+        ]
+        step = max(1, args.clients // max(1, args.full_screens))
+        full = list(range(0, args.clients, step))[: args.full_screens]
+        first = 0
+        for w, count in enumerate(per):
+            cfg = {
+                "tid": tid,
+                "servers": ws_bases,
+                "first": first,
+                "count": count,
+                "full": [i for i in full if first <= i < first + count],
+                "ramp": args.ramp,
+                "seed": seed,
+                "dump": str(dump),
+            }
+            watchers.append(Watchers(w, cfg, run_dir / f"watchers-{w}.log"))
+            first += count
+        await asyncio.gather(*(w.start() for w in watchers))
+        say(
+            f"{args.clients} screens in {args.workers} processes joining over {args.ramp:g}s "
+            f"({len(full)} of them fold every event)"
+        )
+
+        players: int = args.players
+
+        def progress() -> float:
+            t = view.t
+            if t is None:
+                return 0.0
+            return float(t.state.entries + t.state.busted) / (2 * players)
+
+        chaos = Chaos(
+            rng, valkey, servers, args.server_kills, args.valkey_kills, progress, lambda: view.seq
+        )
+        info["chaos"] = chaos
+        say(f"chaos plan (kind@progress): {chaos.describe()}")
+        chaos_task = asyncio.create_task(chaos.run())
+        info["chaos_task"] = chaos_task
+        status_task = asyncio.create_task(print_status(view, ledger, watchers, chaos, args))
+        tasks.append(status_task)
+
+        t_play = time.monotonic()
+        await asyncio.gather(
+            *(fp.register(list(range(k, players, len(floor)))) for k, fp in enumerate(floor))
+        )
+        draw = await floor[0].send({"type": "draw_seats"}, f"{run}-draw")
+        if not draw.ok:
+            raise SoakFailure(f"the draw was refused: {draw}")
+        say(f"{players} registered and drawn (seq {draw.last}) in {time.monotonic() - t_play:.1f}s")
+        info["registration_s"] = time.monotonic() - t_play
+        clock = await floor[0].send({"type": "clock_start"}, f"{run}-clock-start")
+        if not clock.ok:
+            raise SoakFailure(f"clock_start was refused: {clock}")
+        for fp in floor:
+            fp.need = clock.last
+        t_game = time.monotonic()
+        await asyncio.gather(*(fp.play() for fp in floor))
+        info["play_s"] = time.monotonic() - t_game
+        pause = await floor[0].send({"type": "clock_pause"}, f"{run}-clock-pause")
+        say(
+            f"a winner after {info['play_s']:.1f}s of play; clock paused "
+            f"({'ok' if pause.ok else pause.code}); stopping the chaos"
+        )
+        await chaos.stop(chaos_task)
+        info["kills_missed"] = len(chaos.plan) - len(chaos.done)
+
+        # Settle: every process up and answering; the log no longer grows.
+        for s in servers:
+            if not s.running:
+                await s.start()
+        deadline = time.monotonic() + 60
+        while not all([await s.healthy() for s in servers]):
+            if time.monotonic() > deadline:
+                raise SoakFailure("the servers are not healthy 60 s after the chaos stopped")
+            await asyncio.sleep(0.2)
+        version = await settled_version(valkey.url, tid)
+        say(f"settled: the log ends at seq {version}; waiting for every screen")
+        for fp in floor:
+            await fp.caught_up(version, "the end", within=60)
+        reports: list[dict[str, Any]] = []
+        for part in await asyncio.gather(*(w.finish(version, 60.0) for w in watchers)):
+            reports += part
+        status_task.cancel()
+        info["reports"] = reports
+        info["views"] = [s.report() for s in views]
+
+        # The checks.
+        say("verifying")
+        stream, fold = await check_log(valkey.url, tid, ledger.acks, v)
+        if fold is not None:
+            await check_servers({s.name: s.base for s in servers}, tid, version, fold, v)
+            info["screen_stats"] = check_screens(stream, fold, reports, version, v, "screen", dump)
+            v.facts["screen_closes_pool_exhausted"] = info["screen_stats"].get("pool_closes", 0)
+            check_screens(stream, fold, info["views"], version, v, "floorperson screen", dump)
+        info["logs"] = scan_logs(servers, v)
+        if info["kills_missed"]:
+            v.notes.append(f"{info['kills_missed']} planned kills did not happen before the end")
+    finally:
+        chaos_run = info.get("chaos_task")
+        if chaos_run is not None and not chaos_run.done():
+            # Not cancelled: a restart under way runs in a thread, which would outlive it.
+            info["chaos"].stopping.set()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(chaos_run), 30)
+        if "ledger" in info:
+            ledger = info["ledger"]
+            if ledger.counts["unexpected_answers"]:
+                v.fail(
+                    f"{ledger.counts['unexpected_answers']} answers were a 5xx other than 503 or a "
+                    f"401 (each was resent, as a phone would): {ledger.findings[:3]}"
+                )
+            else:
+                v.notes += ledger.findings
+        if servers and "logs" not in info:
+            info["logs"] = scan_logs(servers, v)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for p in phones:
+            await p.close()
+        await asyncio.gather(*(w.kill() for w in watchers), return_exceptions=True)
+        await asyncio.gather(*(s.stop() for s in servers), return_exceptions=True)
+        await valkey.stop()
+
+
+def scan_logs(servers: list[FloorServer], v: Verdict) -> Counter[str]:
+    """What the servers logged, by level and message; errors and tracebacks become notes.
+
+    Redis calls refused by the servers' own connection pool ("Too many connections": the
+    pool does not wait for a free connection) fail the soak: Redis was not away.
+    """
+    seen: Counter[str] = Counter()
+    pool = 0
+    for s in servers:
+        if not s.log.exists():
+            continue
+        for line in s.log.read_text(errors="replace").splitlines():
+            if line.startswith("--- chaos soak:"):
+                continue
+            try:
+                record = json.loads(line)
+                key = f"{record.get('level')}: {record.get('msg')}"
+            except ValueError:
+                record = None
+                key = "not JSON (a traceback?)"
+            seen[key] += 1
+            if "Too many connections" in line:
+                pool += 1
+            if (record is None or record.get("level") in ("error", "critical")) and seen[key] <= 3:
+                if record is not None:
+                    error = str(record.get("error", "")).strip().splitlines()
+                    line = f"{record.get('time')} {key}" + (f" ({error[-1]})" if error else "")
+                v.notes.append(f"{s.name} logged: {line[:300]}")
+    closes = v.facts.get("screen_closes_pool_exhausted", 0)
+    if pool or closes:
+        v.fail(
+            f"the servers' Redis connection pool ran out ('Too many connections', Redis being up): "
+            f"{pool} log lines, {closes} screens closed with that reason (more were closed with "
+            "'could not catch up'); see python -m bench.chaos.repro pool"
+        )
+    return seen
+
+
+async def settled_version(redis_url: str, tid: str) -> int:
+    """The log's last sequence number once it has not changed for a second."""
+    from floor.store.connection import connect
+    from floor.store.keys import Keys
+
+    client = connect(redis_url)
+    try:
+        last = -1
+        while True:
+            version = int(await client.hget(Keys(tid).meta, "version") or 0)
+            if version == last:
+                return version
+            last = version
+            await asyncio.sleep(1.0)
+    finally:
+        await client.aclose()
+
+
+async def print_status(
+    view: Screen, ledger: Ledger, watchers: list[Watchers], chaos: Chaos, args: argparse.Namespace
+) -> None:
+    while True:
+        await asyncio.sleep(args.status_every)
+        t = view.t
+        left = t.active if t is not None and t.state.drawn else None
+        st = [w.status for w in watchers if w.status]
+        connected = sum(s["connected"] for s in st)
+        started = sum(s["started"] for s in st)
+        seqs = [s["min_seq"] for s in st if s["min_seq"] >= 0]
+        c = ledger.counts
+        say(
+            f"seq {view.seq}"
+            + (
+                f", {left} players left"
+                if left is not None
+                else f", {t.state.entries if t else 0} registered"
+            )
+            + f" | commands acked {c['acknowledged']} refused {c['refused']} retried "
+            f"{c['commands_retried']} | screens {connected}/{started} connected, slowest at "
+            f"{min(seqs) if seqs else '-'} | kills {len(chaos.done)}/{len(chaos.plan)}"
+        )
+
+
+def summary(args: argparse.Namespace, v: Verdict, info: dict[str, Any], took: float) -> None:
+    print()
+    print("=" * 78)
+    bare = f" (+{args.bare_servers} without screens)" if args.bare_servers else ""
+    print(
+        f"chaos soak, seed {args.seed}: {args.players} players, {args.clients} screens in "
+        f"{args.workers} processes, {args.servers} floor servers{bare}, {args.floorpersons} "
+        f"floorpersons; {took:.1f}s"
+    )
+    chaos: Chaos | None = info.get("chaos")
+    if chaos is not None:
+        valkey: Valkey = info["valkey"]
+        servers: list[FloorServer] = info["servers"]
+        print(
+            f"chaos:    floor servers killed {sum(s.kills for s in servers)} and restarted "
+            f"{sum(s.starts for s in servers) - len(servers)} times ("
+            + ", ".join(f"{s.name}: {s.kills}" for s in servers)
+            + f"); valkey killed {valkey.kills} and restarted {valkey.starts - 1} times"
+        )
+    ledger: Ledger | None = info.get("ledger")
+    if ledger is not None:
+        c = ledger.counts
+        print(
+            f"commands: sent {c['commands_sent']}, acknowledged {c['acknowledged']}, refused "
+            f"{c['refused']}, retried {c['commands_retried']} ({c['retries']} resends; "
+            f"answered as duplicates {c['answered_as_duplicate']}); sign-ins {c['sign_ins']}"
+        )
+        print(
+            "          resent after: "
+            + ", ".join(f"{k} {n}" for k, n in ledger.retry_reasons.most_common())
+        )
+        print(
+            "          refusals: "
+            + (", ".join(f"{k} {n}" for k, n in ledger.refusals.most_common()) or "none")
+        )
+        print("          by type: " + ", ".join(f"{k} {n}" for k, n in ledger.kinds.most_common()))
+        if "registration_s" in info:
+            print(
+                f"          registration + draw {info['registration_s']:.1f}s, "
+                f"play {info.get('play_s', 0):.1f}s"
+            )
+    reports: list[dict[str, Any]] | None = info.get("reports")
+    if reports is not None:
+        counts: Counter[str] = Counter()
+        closes: Counter[str] = Counter()
+        reasons: Counter[str] = Counter()
+        for r in reports:
+            counts.update(r["counts"])
+            closes.update(r["closes"])
+            reasons.update(r.get("close_reasons", {}))
+        print(
+            f"screens:  {len(reports)}: connects {counts['connects']}, reconnects "
+            f"{counts['reconnects']} (with since {counts['reconnects_with_since']}), failed "
+            f"connects {counts['failed_connects']}, server switches {counts['server_switches']}, "
+            f"silences {counts['silences']}"
+        )
+        print(
+            f"          snapshots {counts['snapshots']}, batches {counts['batches']}, events "
+            f"applied {counts['events']} (skipped as seen {counts['events_skipped']}), gaps -> "
+            f"resyncs {counts['resyncs']}, regressions {counts['regressions']}, heartbeats "
+            f"{counts['heartbeats']}"
+        )
+        print(
+            "          connections ended by: "
+            + ", ".join(f"{k} {n}" for k, n in closes.most_common())
+        )
+        if reasons:
+            print(
+                "          closed by the server because: "
+                + "; ".join(f"{k!r} x{n}" for k, n in reasons.most_common(5))
+            )
+        stats = info.get("screen_stats", {})
+        if stats:
+            print(
+                f"          verified {stats.get('segments', 0)} segments covering "
+                f"{stats.get('events_verified', 0)} applied events; {stats.get('full_folds', 0)} "
+                f"full folds compared"
+            )
+    views: list[dict[str, Any]] | None = info.get("views")
+    if views:
+        late = sorted(got - due for _, due, got in views[0]["level_changes"])
+        if late:
+            print(
+                f"clock:    {len(late)} level changes seen by floorperson 0's screen, "
+                f"{late[len(late) // 2]:.2f}s after they were due (median), at most {late[-1]:.2f}s"
+            )
+    logs: Counter[str] | None = info.get("logs")
+    if logs:
+        print("servers:  logged " + ", ".join(f"{k!r} x{n}" for k, n in logs.most_common(8)))
+    for k, (name, value) in enumerate(sorted(v.facts.items())):
+        print(("log:      " if k == 0 else "          ") + f"{name} {value}")
+    for note in v.notes:
+        print(f"NOTE:     {note}")
+    print("=" * 78)
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="a smoke run of a minute or two")
+    p.add_argument("--seed", type=int, default=None, help="default: random (printed)")
+    p.add_argument("--players", type=int, default=None, help="default 2000 (quick 1000)")
+    p.add_argument("--clients", type=int, default=None, help="default 1000 (quick 300)")
+    p.add_argument(
+        "--workers", type=int, default=None, help="screen processes, default 4 (quick 2)"
+    )
+    p.add_argument("--servers", type=int, default=2, help="floor serve processes (default 2)")
+    p.add_argument(
+        "--bare-servers",
+        type=int,
+        default=0,
+        help="more floor serve processes that get commands and reads but no screens",
+    )
+    p.add_argument("--floorpersons", type=int, default=2)
+    p.add_argument("--full-screens", type=int, default=None, help="screens that fold (8; quick 4)")
+    p.add_argument("--server-kills", type=int, default=None, help="default 10 (quick 5)")
+    p.add_argument("--valkey-kills", type=int, default=None, help="default 6 (quick 3)")
+    p.add_argument("--budget", type=float, default=None, help="seconds, default 600 (quick 240)")
+    p.add_argument("--bust-chance", type=float, default=0.8, help="autopilot: bust vs deal a hand")
+    p.add_argument("--level-minutes", type=float, default=0.25, help="of each blind level")
+    p.add_argument("--heartbeat", type=float, default=2.0, help="FLOOR_HEARTBEAT of the servers")
+    p.add_argument("--ramp", type=float, default=None, help="seconds the screens take to join")
+    p.add_argument("--status-every", type=float, default=5.0)
+    p.add_argument("--keep", action="store_true", help="keep the run directory (logs, AOF)")
+    args = p.parse_args(argv)
+    quick = args.quick
+    defaults = {
+        "players": (2000, 1000),
+        "clients": (1000, 300),
+        "workers": (4, 2),
+        "full_screens": (8, 4),
+        "server_kills": (10, 5),
+        "valkey_kills": (6, 3),
+        "budget": (600.0, 240.0),
+        "ramp": (20.0, 10.0),
+    }
+    for name, (full, small) in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, small if quick else full)
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(1, 10**6)
+    return args
+
+
+async def amain(args: argparse.Namespace) -> int:
+    run_dir = Path(tempfile.mkdtemp(prefix=f"floor-chaos-{args.seed}-"))
+    say(
+        f"chaos soak: seed {args.seed} (repeat with --seed {args.seed}); budget "
+        f"{args.budget:g}s; run directory {run_dir}"
+    )
+    t0 = time.monotonic()
+    info: dict[str, Any] = {}
+    v = Verdict()
+    try:
+        await asyncio.wait_for(soak(args, run_dir, v, info), args.budget)
+    except TimeoutError:
+        v.fail(f"the soak did not finish within its budget of {args.budget:g}s")
+    except SoakFailure as e:
+        v.fail(str(e))
+    except Exception as e:  # the soak itself broke: say so, as loudly
+        import traceback
+
+        traceback.print_exc()
+        v.fail(f"the soak crashed: {type(e).__name__}: {e}")
+    took = time.monotonic() - t0
+    summary(args, v, info, took)
+    if v.failures:
+        print("\n" + "!" * 78)
+        print(f"CHAOS SOAK FAILED (seed {args.seed}): {len(v.failures)} problem(s)")
+        for f in v.failures:
+            print(f"  FAIL: {f}")
+        print(f"logs and the AOF are kept in {run_dir}")
+        print("!" * 78)
+        return 1
+    print(f"CHAOS SOAK PASSED (seed {args.seed}) in {took:.1f}s")
+    if args.keep:
+        print(f"run directory kept: {run_dir}")
+    else:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(amain(args))
+    return uvloop.run(amain(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
