@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -41,53 +42,36 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _user_add(args: argparse.Namespace) -> int:
-    import asyncio
     import getpass
 
-    from .engine.errors import FloorError
-    from .serve import redis_for_tools
     from .server.auth import Accounts
-    from .store.connection import connect
 
     secret = sys.stdin.readline().rstrip("\n") if args.secret_stdin else None
     if secret is None:
         secret = getpass.getpass(f"{'PIN' if args.pin else 'password'} for {args.username}: ")
-    url, server = redis_for_tools()
 
-    async def add() -> None:
-        redis = connect(url)
-        try:
-            await Accounts(redis).add(args.username, secret, args.role, args.table, pin=args.pin)
-        finally:
-            await redis.aclose()
+    async def add(redis: Any) -> None:
+        await Accounts(redis).add(args.username, secret, args.role, args.table, pin=args.pin)
+        print(f"{args.role} {args.username} can sign in now")
 
-    try:
-        asyncio.run(add())
-    except FloorError as e:
-        print(f"floor user add: {e}", file=sys.stderr)
-        return 2
-    finally:
-        if server is not None:
-            server.stop()
-    print(f"{args.role} {args.username} can sign in now")
-    return 0
+    return _with_redis(add)
 
 
-def _with_store(work: object) -> int:
-    """Run ``work(store)`` against the configured Redis; FloorErrors exit with status 2."""
+def _with_redis(work: Callable[[Any], Awaitable[None]]) -> int:
+    """Run ``work(redis)`` on the configured Redis (REDIS_URL, the running embedded Valkey,
+    or one started for the while); a FloorError exits with status 2 and one line."""
     import asyncio
 
     from .engine.errors import FloorError
     from .serve import redis_for_tools
     from .store.connection import connect
-    from .store.store import Store
 
     url, server = redis_for_tools()
 
     async def run() -> None:
         redis = connect(url)
         try:
-            await work(Store(redis))  # type: ignore[operator]
+            await work(redis)
         finally:
             await redis.aclose()
 
@@ -102,11 +86,20 @@ def _with_store(work: object) -> int:
     return 0
 
 
+def _with_store(work: Callable[[Any], Awaitable[None]]) -> int:
+    from .store.store import Store
+
+    async def with_store(redis: Any) -> None:
+        await work(Store(redis))
+
+    return _with_redis(with_store)
+
+
 def _export(args: argparse.Namespace) -> int:
     from .backup import export
 
-    async def work(store: object) -> None:
-        n = await export(store, args.tournament, Path(args.file))  # type: ignore[arg-type]
+    async def work(store: Any) -> None:
+        n = await export(store, args.tournament, Path(args.file))
         print(f"exported {args.tournament}: {n} events to {args.file}")
 
     return _with_store(work)
@@ -115,8 +108,8 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from .backup import import_
 
-    async def work(store: object) -> None:
-        tid, n = await import_(store, Path(args.file), args.new_id)  # type: ignore[arg-type]
+    async def work(store: Any) -> None:
+        tid, n = await import_(store, Path(args.file), args.new_id)
         print(f"imported {tid}: {n} events from {args.file}")
 
     return _with_store(work)

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import config as configs
 from ..engine import commands
-from ..engine.errors import ConfigError, FloorError
+from ..engine.errors import ConfigError
 from ..engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from ..engine.rules import Rules, Structure
 from ..store.connection import connect
@@ -39,9 +39,10 @@ from .edges import (
     check_numbers,
     decode,
     error_response,
-    for_error,
+    handle_errors,
     json_response,
     read_body,
+    search_query,
 )
 from .fanout import ExposeProtocol
 from .hub import Hub
@@ -152,19 +153,6 @@ async def _staff(request: Request) -> auth.Principal:
 
 def _tid(request: Request) -> str:
     return check_tournament_id(request.path_params["tid"])
-
-
-def handle_errors(endpoint: Any) -> Any:
-    async def wrapped(request: Request) -> Response:
-        try:
-            response: Response = await endpoint(request)
-            return response
-        except FloorError as e:
-            return for_error(e)
-
-    wrapped.__name__ = endpoint.__name__
-    wrapped.__doc__ = endpoint.__doc__
-    return wrapped
 
 
 # Commands ------------------------------------------------------------------------------------
@@ -400,9 +388,7 @@ async def get_tournament(request: Request) -> Response:
 async def find_players(request: Request) -> Response:
     floor = _floor(request)
     tid = _tid(request)
-    query = request.query_params.get("q", "")
-    if len(query) > 80:
-        raise BadRequest("the search is longer than 80 characters", code="invalid", field="q")
+    query = search_query(request)
     t, _ = await floor.store.tournament(tid)
     return json_response(views.find_players(t, query))
 

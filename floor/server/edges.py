@@ -6,6 +6,7 @@ mapping): a 4xx with ``{"error": {"code", "message", "field"}}`` that names the 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import msgspec
@@ -60,6 +61,31 @@ class BadRequest(FloorError):
     def __init__(self, message: str, *, code: str, field: str | None = None) -> None:
         super().__init__(message, field=field)
         self.code = code
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def handle_errors(endpoint: Endpoint) -> Endpoint:
+    """Domain errors raised by ``endpoint`` answered as 4xx (and 503) with the message."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except FloorError as e:
+            return for_error(e)
+
+    wrapped.__name__ = endpoint.__name__
+    wrapped.__doc__ = endpoint.__doc__
+    return wrapped
+
+
+def search_query(request: Request, limit: int = 80) -> str:
+    """The ``q`` of a search, refused when longer than a name could be."""
+    query = request.query_params.get("q", "")
+    if len(query) > limit:
+        raise BadRequest(f"the search is longer than {limit} characters", code="invalid", field="q")
+    return query
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Awaitable, Callable
 from typing import Final, Literal
 
 import msgspec
@@ -26,7 +25,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
-from ..engine.errors import ConfigError, FloorError, RuleError
+from ..engine.errors import ConfigError, RuleError
 from ..engine.pots import Award, Contribution, Pot, PotInput, split_pot
 from ..engine.prize import PrizePool
 from ..engine.reasons import RULE_IDS
@@ -35,30 +34,13 @@ from ..engine.state import Tournament
 from ..engine.views import Finish, prize_pool, results
 from ..errortext import field_names
 from ..store.keys import check_tournament_id
-from .edges import BadRequest, decode, for_error, json_response, read_body
-
-Endpoint = Callable[[Request], Awaitable[Response]]
+from .edges import BadRequest, decode, handle_errors, json_response, read_body, search_query
 
 #: The pot calculator's body is small: a dozen seats at most.
 MAX_POT_BODY: Final = 16 * 1024
 _POT_KEYS: Final = field_names(PotInput, Contribution)
 #: The rule set the rulebook opens with when none is named.
 DEFAULT_SET: Final = "tda-2024"
-
-
-def _errors(endpoint: Endpoint) -> Endpoint:
-    """Domain errors as 4xx answers (``app.handle_errors``, which this module cannot import:
-    ``app`` imports it to mount its routes)."""
-
-    async def wrapped(request: Request) -> Response:
-        try:
-            return await endpoint(request)
-        except FloorError as e:
-            return for_error(e)
-
-    wrapped.__name__ = endpoint.__name__
-    wrapped.__doc__ = endpoint.__doc__
-    return wrapped
 
 
 async def _tournament(request: Request) -> Tournament:
@@ -82,7 +64,7 @@ class Prizes(msgspec.Struct, frozen=True, kw_only=True):
     rule: str = RULE_IDS["prize_pool"]
 
 
-@_errors
+@handle_errors
 async def get_prizes(request: Request) -> Response:
     t = await _tournament(request)
     pool = prize_pool(t)
@@ -97,7 +79,7 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
-@_errors
+@handle_errors
 async def get_results_csv(request: Request) -> Response:
     """The results, best place first: a row per player, a shared place on each of its rows."""
     t = await _tournament(request)
@@ -141,7 +123,7 @@ class PotAnswer(msgspec.Struct, frozen=True, kw_only=True):
     rules: tuple[str, ...] = (RULE_IDS["side_pots"], RULE_IDS["odd_chip"])
 
 
-@_errors
+@handle_errors
 async def post_pots(request: Request) -> Response:
     """Main and side pots from each player's contribution and the showdown (FLOOR-RULES 9)."""
     body = await read_body(request, MAX_POT_BODY)
@@ -210,14 +192,12 @@ def _lang(request: Request) -> Literal["en", "cs"]:
     raise BadRequest("lang is en or cs", code="invalid", field="lang")
 
 
-@_errors
+@handle_errors
 async def get_rulebook(request: Request) -> Response:
     """The rules of a set matching ``q`` (every word, either language, no diacritics)."""
     book = _book(request)
     lang = _lang(request)
-    query = request.query_params.get("q", "")
-    if len(query) > 80:
-        raise BadRequest("the search is longer than 80 characters", code="invalid", field="q")
+    query = search_query(request)
     found = search(book, query)
     return json_response(
         RulebookAnswer(
@@ -233,7 +213,7 @@ async def get_rulebook(request: Request) -> Response:
     )
 
 
-@_errors
+@handle_errors
 async def get_rule(request: Request) -> Response:
     book = _book(request)
     rule_id = request.path_params["rule"]
