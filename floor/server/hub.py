@@ -370,13 +370,11 @@ class Hub:
         self._fan_out(header.tournament, header.from_, header.to, data)
 
     def _written(self, data: bytes) -> None:
-        """A batch this process just wrote: to its screens right after the writer's answer;
-        the pub/sub echo is then skipped (the screens already have those numbers), while
-        other processes' screens get the echo."""
+        """A batch this process just wrote: to its screens at once, before the writer's own
+        answer (its phone is one of the screens too); the pub/sub echo is then skipped (the
+        screens already have those numbers), while other processes' screens get the echo."""
         header = batch_header(data)
-        asyncio.get_running_loop().call_soon(
-            self._fan_out, header.tournament, header.from_, header.to, data
-        )
+        self._fan_out(header.tournament, header.from_, header.to, data)
 
     def _fan_out(self, tid: str, first: int, last: int, data: bytes) -> None:
         subs = self._subs.get(tid)
