@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-SHARED_SCENARIOS = "../shared/scenarios"
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_SCENARIOS = ROOT.parent / "shared" / "scenarios"
+# A copy, so that a clone checked out away from ../shared still runs every scenario instead
+# of silently collecting none; test_scenarios checks the copy against ../shared when present.
+VENDORED_SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def scenario_paths() -> list[Path]:
+    """Every scenario: those of ../shared/scenarios, and the copies of any it lacks."""
+    found = {p.name: p for p in VENDORED_SCENARIOS.glob("*.json")}
+    if SHARED_SCENARIOS.is_dir():
+        found.update({p.name: p for p in SHARED_SCENARIOS.glob("*.json")})
+    if not found:
+        raise RuntimeError(f"no scenarios in {SHARED_SCENARIOS} or {VENDORED_SCENARIOS}")
+    return sorted(found.values(), key=lambda p: p.name)
 
 
 def _table(out: dict[str, Any], n: str | int) -> dict[str, Any]:

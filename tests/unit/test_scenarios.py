@@ -1,4 +1,6 @@
-"""Every scenario in ../shared/scenarios passes, through the engine and through the CLI."""
+"""Every scenario in ../shared/scenarios passes, through the engine and through the CLI.
+
+A copy lives in tests/scenarios for clones checked out without ../shared beside them."""
 
 from __future__ import annotations
 
@@ -10,10 +12,15 @@ from pathlib import Path
 import pytest
 
 from floor.scenario import ScenarioError, run
-from tests.scenario_expect import check
+from tests.scenario_expect import (
+    SHARED_SCENARIOS,
+    VENDORED_SCENARIOS,
+    check,
+    scenario_paths,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = sorted((ROOT.parent / "shared" / "scenarios").glob("*.json"))
+SCENARIOS = scenario_paths()
 
 
 def _load(path: Path) -> dict:
@@ -65,3 +72,17 @@ def test_floor_scenario_command_prints_json_or_exits_2(path: Path) -> None:
     else:
         assert proc.returncode == 0, proc.stderr
         check(json.loads(proc.stdout), sc.get("expect", {}), sc["rules"])
+
+
+def test_the_copied_scenarios_are_those_of_the_shared_folder() -> None:
+    copies = sorted(VENDORED_SCENARIOS.glob("*.json"))
+    assert len(copies) >= 14
+    if not SHARED_SCENARIOS.is_dir():
+        return
+    stale = [
+        p.name
+        for p in copies
+        if not (SHARED_SCENARIOS / p.name).is_file()
+        or (SHARED_SCENARIOS / p.name).read_bytes() != p.read_bytes()
+    ]
+    assert not stale, f"tests/scenarios differs from {SHARED_SCENARIOS}: {stale}; copy them again"
