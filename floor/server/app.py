@@ -444,7 +444,9 @@ async def sign_in(request: Request) -> Response:
         max_age=max(1, int(session.expires_at - time.time())),
         httponly=True,
         samesite="strict",
-        secure=floor.settings.secure_cookies,
+        # Over HTTPS (also as a trusted proxy's X-Forwarded-Proto says) the cookie is never
+        # to travel in clear; the setting forces it for proxies that do not say so.
+        secure=floor.settings.secure_cookies or request.url.scheme == "https",
         path="/",
     )
     return response

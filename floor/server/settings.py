@@ -29,7 +29,11 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "extra origins (comma-separated) allowed to open websockets "
         "and send commands with a session cookie; the page's own origin always is",
     ),
-    ("FLOOR_SECURE_COOKIES", "0", "1 behind TLS: the session cookie is sent over HTTPS only"),
+    (
+        "FLOOR_SECURE_COOKIES",
+        "0",
+        "1: the session cookie is always HTTPS-only (it is anyway for a request over HTTPS)",
+    ),
     ("FLOOR_LOG_LEVEL", "info", "debug, info, warning or error; logs are JSON lines on stderr"),
     (
         "FLOOR_CLIENT_QUEUE",

@@ -1,7 +1,7 @@
 """Browser fixtures: Playwright for Python driving Chromium against real ``floor serve``
 processes on a Valkey of each test module's own (the fixtures of ``tests/e2e/conftest.py``).
 
-Chromium is ``$FLOOR_CHROMIUM``, else ``chromium`` on the PATH (``scripts/install --browser``
+Chromium is ``$FLOOR_CHROMIUM``, else ``chromium`` on the PATH (``scripts/install --tests``
 installs Debian's), else ``/usr/bin/chromium``. Staff pages are signed in through the context's
 own request (the session cookie), as a phone would after the sign-in form.
 """
@@ -99,7 +99,7 @@ def browser() -> Iterator[Browser]:
     path = chromium_path()
     if path is None:
         # A missing browser is a broken set-up, not a reason to pass: CI installs it.
-        pytest.fail("no Chromium: run scripts/install --browser or set FLOOR_CHROMIUM")
+        pytest.fail("no Chromium: run scripts/install --tests or set FLOOR_CHROMIUM")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         try:
