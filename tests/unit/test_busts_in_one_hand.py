@@ -154,3 +154,55 @@ def test_everybody_left_cannot_bust_in_one_hand() -> None:
     refused = floor.refuse(same_hand(("T1S1", 100), ("T1S2", 100)), NotAllowed, "players")
 
     assert "somebody wins the hand" in refused.message
+
+
+# --- places with entries after the first bust-outs --------------------------------------------
+
+
+def full_room() -> Floor:
+    """Three full tables of nine: 27 entries, late registration open."""
+    return Floor({n: "1-9 pos 1/2/3" for n in (1, 2, 3)}, structure=STRUCTURE)
+
+
+def test_a_late_entry_moves_everyone_already_out_one_place_down() -> None:
+    floor = full_room()
+    floor.bust("T1S1")  # 27th of 27
+    floor.register("L1")  # a 28th entry: T1S1 is now 28th
+
+    floor.bust("T1S2")
+
+    assert places(floor) == {"T1S1": (28, 1), "T1S2": (27, 1)}
+    assert [(f.player, f.place, f.tied) for f in results(floor.t)] == [
+        ("T1S2", 27, 1),
+        ("T1S1", 28, 1),
+    ]
+
+
+def test_players_out_in_different_hands_never_share_a_place_whatever_entered_between() -> None:
+    floor = full_room()
+    floor.bust("T1S1")
+    floor.bust("T1S2")
+    floor.register("L1")
+    floor.register("L2")
+    floor.bust("T1S3")
+    floor.bust("T1S4")
+
+    assert places(floor) == {
+        "T1S1": (29, 1),
+        "T1S2": (28, 1),
+        "T1S3": (27, 1),
+        "T1S4": (26, 1),
+    }
+    assert msgspec.msgpack.encode(Tournament.fold(floor.log).state) == floor.snapshot()
+
+
+def test_undoing_a_bust_after_a_late_entry_moves_only_those_out_after_it() -> None:
+    floor = full_room()
+    floor.bust("T1S1")
+    floor.register("L1")
+    floor.bust("T2S1")
+    floor.bust("T3S1")  # T1S1 28th, T2S1 27th, T3S1 26th
+
+    floor.do(cmd.UndoBust(player="T2S1", reason="wrong player"))
+
+    assert places(floor) == {"T1S1": (28, 1), "T3S1": (27, 1)}

@@ -12,7 +12,7 @@ from floor.engine.events import AddOnMade, RebuyMade
 from floor.engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from floor.engine.rules import Break, Level, Structure
 from floor.engine.state import Tournament
-from floor.engine.views import field_stats
+from floor.engine.views import field_stats, results
 from tests.unit.builders import Floor
 
 PRIZE = Prize(
@@ -281,3 +281,19 @@ def test_a_freezeout_offers_no_re_entry_rebuy_or_add_on() -> None:
         False,
         False,
     )
+
+
+def test_a_re_entry_finishes_as_a_new_entry_and_nobody_shares_a_place_by_it() -> None:
+    floor = table()
+    floor.bust("T1S2")  # 4th of 4
+    floor.bust("T1S3")  # 3rd of 4
+    floor.register("T1S2")  # the 5th entry: T1S3 is now 4th
+    floor.bust("T1S4")
+    floor.bust("T1S2")
+
+    assert [(f.place, f.tied, f.player) for f in results(floor.t)] == [
+        (1, 1, "T1S1"),
+        (2, 1, "T1S2"),
+        (3, 1, "T1S4"),
+        (4, 1, "T1S3"),
+    ]
