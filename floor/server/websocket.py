@@ -280,8 +280,27 @@ async def _receive(ws: WebSocket, floor: Any, client: WsClient, run_command: Any
 
 async def _command(floor: Any, client: WsClient, msg: CommandMessage, run_command: Any) -> bytes:
     try:
-        outcome = await run_command(floor, client.tid, client.principal, msg.command, msg.id)
+        principal = await _still_signed_in(floor, client)
+        outcome = await run_command(floor, client.tid, principal, msg.command, msg.id)
     except FloorError as e:
         info = ErrorInfo(code=getattr(e, "code", "refused"), message=e.message, field=e.field)
         outcome = Outcome(ok=False, error=info)
     return _encoder.encode(Result(id=msg.id, outcome=outcome))
+
+
+async def _still_signed_in(floor: Any, client: WsClient) -> auth.Principal:
+    """The staff member behind this socket, as the sessions say now.
+
+    A socket outlives the check at its handshake: an account removed, a password changed, a
+    sign-out or an expired session must end its rights too, so every command asks again (the
+    sessions are cached for a second or two, and kept in Redis for every process).
+    """
+    before = client.principal
+    if before.username is None:
+        return before
+    now: auth.Principal
+    now, _ = await floor.principal(client.ws)
+    if now.username != before.username:
+        raise auth.SignedOut(f"the session of {before.username} has ended: sign in again")
+    client.principal = now
+    return now

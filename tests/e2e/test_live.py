@@ -10,6 +10,7 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 
+from floor.server.auth import SESSION_CACHE
 from tests.e2e.conftest import Api, ServerProcess, sign_in
 from tests.e2e.screens import Screen, state_json
 
@@ -139,6 +140,47 @@ async def test_the_public_cannot_change_anything_and_a_dealer_only_their_own_tab
     await screen.close()
     public.client.close()
     dealer.client.close()
+
+
+async def _ws_command(screen: Screen, cid: str, command: dict[str, object]) -> dict[str, object]:
+    await screen.ws.send(json.dumps({"type": "command", "id": cid, "command": command}))
+    while True:
+        message = await screen.receive()
+        if message["type"] == "result":
+            outcome: dict[str, object] = message["outcome"]
+            return outcome
+
+
+async def test_a_removed_staff_members_open_sockets_lose_their_rights(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("revoked", 20)
+    r = director.client.post(
+        "/api/staff", json={"username": "leaver", "secret": "leaver-secret", "role": "floor"}
+    )
+    assert r.status_code in (200, 201), r.text
+    screens = []
+    for server in servers:
+        token = sign_in(server, "leaver", "leaver-secret")
+        screens.append(await Screen.open(server.ws + "/ws/t/revoked", additional_headers=token))
+    for screen in screens:
+        assert screen.hello["role"] == "floor"
+    ok = await _ws_command(screens[0], "leaver-1", {"type": "lock_seat", "player": "P1"})
+    assert ok["ok"] is True, ok
+    before = seq_of(director, "revoked")
+
+    r = director.client.delete("/api/staff/leaver")
+    assert r.status_code == 200, r.text
+    # The other process may trust its copy of the session for SESSION_CACHE seconds.
+    await asyncio.sleep(SESSION_CACHE + 0.5)
+
+    for n, screen in enumerate(screens):
+        refused = await _ws_command(screen, f"leaver-2-{n}", {"type": "lock_seat", "player": "P2"})
+        assert refused["ok"] is False
+        assert refused["error"]["code"] == "signed_out", refused  # type: ignore[index]
+        assert "sign in again" in refused["error"]["message"]  # type: ignore[index]
+        await screen.close()
+    assert seq_of(director, "revoked") == before
 
 
 BAD_INPUTS = [
