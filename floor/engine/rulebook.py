@@ -92,10 +92,38 @@ class Book(msgspec.Struct, frozen=True, kw_only=True):
         return None
 
 
+# Letters Unicode does not decompose into a base and a mark: a player types them plainly
+# (``Lukasz`` for ``Łukasz``, ``Soren`` for ``Søren``). web/js/ui.js folds the same way.
+_PLAIN = str.maketrans(
+    {
+        "ł": "l",
+        "Ł": "L",
+        "ø": "o",
+        "Ø": "O",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "Ð": "D",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "þ": "th",
+        "Þ": "TH",
+        "ı": "i",
+        "ħ": "h",
+        "Ħ": "H",
+        "ŧ": "t",
+        "Ŧ": "T",
+    }
+)
+
+
 def fold(text: str) -> str:
     """Text as compared in search: no diacritics, no case (``Rozpadání`` finds ``rozpadani``,
-    ``Novák`` finds ``novak``); player search folds names the same way."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    ``Novák`` finds ``novak``, ``Łukasz`` finds ``lukasz``); player search folds names the
+    same way."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_PLAIN))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 

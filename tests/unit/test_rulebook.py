@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from floor import config
+from floor.engine import commands as cmd
 from floor.engine.errors import ConfigError
 from floor.engine.reasons import RULE_IDS, rule_id
 from floor.engine.rulebook import search
+from floor.server.views import find_players
 from tests.unit.builders import Floor
 
 
@@ -185,3 +187,22 @@ def test_a_loop_of_rule_sets_extending_each_other_is_refused(
 
     with pytest.raises(ConfigError, match="in a loop"):
         config.load_rulebook("a")
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("novak", "Jan Novák"),
+        ("lukasz", "Zoë Łukasz"),
+        ("zoe", "Zoë Łukasz"),
+        ("soren", "Søren Kierkegaard"),
+        ("aeroskobing", "Ærøskøbing"),
+        ("dordevic", "Đorđević"),
+        ("strasse", "Straße"),
+    ],
+)
+def test_a_name_typed_in_plain_letters_finds_the_player(typed: str, name: str) -> None:
+    floor = Floor({1: "1-2 pos 1/2/2"})
+    floor.do(cmd.Register(player="X1", name=name))
+
+    assert [p.id for p in find_players(floor.t, typed)] == ["X1"]

@@ -12,7 +12,7 @@ import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { Prizes, finisherGroups, placeText, poolFacts } from "./prizes.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
-import { $, api, icon, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+import { $, api, icon, explainError, fill, foldText, h, me, playerName, toast, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
 const LAST_KEY = "floor.director.tournament";
@@ -321,10 +321,9 @@ function parseTables(text) {
 
 function renderPlayerList() {
   if (!conn?.state) return;
-  const fold = (x) => x.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-  const words = fold(playerFilter).split(/\s+/).filter(Boolean);
+  const words = foldText(playerFilter).split(/\s+/).filter(Boolean);
   const all = Object.values(conn.state.players)
-    .filter((p) => words.every((w) => fold(p.name).includes(w) || p.id.toLowerCase() === w))
+    .filter((p) => words.every((w) => foldText(p.name).includes(w) || p.id.toLowerCase() === w))
     .sort((a, b) => (a.busted - b.busted) || (a.table ?? 1e9) - (b.table ?? 1e9) || (a.seat ?? 0) - (b.seat ?? 0));
   const shown = all.slice(0, 100);
   const prize = conn.state.structure?.prize;

@@ -14,7 +14,7 @@ import { clockPanel, timeCalls } from "./clockview.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
-import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+import { $, api, icon, debounce, every, explainError, fill, findPlayers, h, me, playerName, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
 const conn = new Connection(tid);
@@ -672,11 +672,7 @@ searchInput.addEventListener("input", runSearch);
 
 /** Offline, search the copy of the state here (the same folding of diacritics). */
 function localSearch(q) {
-  const fold = (x) => x.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-  const words = fold(q).split(/\s+/).filter(Boolean);
-  return Object.values(conn.state?.players || {}).filter((p) => words.every((w) => fold(p.name).includes(w)))
-    .slice(0, 20).map((p) => ({ id: p.id, name: p.name, table: p.table, seat: p.seat, busted: p.busted,
-      place: p.bust?.place ?? null, moving_to: null }));
+  return findPlayers(conn.state?.players, q);
 }
 
 function renderResults() {

@@ -8,7 +8,7 @@ import { Board } from "./board.js";
 import { clockPanel } from "./clockview.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
-import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
+import { $, api, debounce, fill, findPlayers, h, playerName, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
 const kiosk = params.get("kiosk") === "1";
@@ -51,13 +51,8 @@ clockPanel(clockEl, conn, { stats: true });
 
 // Search -------------------------------------------------------------------------------------------
 
-const fold = (x) => x.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-
 function localSearch(q) {
-  const words = fold(q).split(/\s+/).filter(Boolean);
-  return Object.values(conn.state?.players || {}).filter((p) => words.every((w) => fold(p.name).includes(w)))
-    .slice(0, 20).map((p) => ({ id: p.id, name: p.name, table: p.table, seat: p.seat, busted: p.busted,
-      place: p.bust?.place ?? null, moving_to: null }));
+  return findPlayers(conn.state?.players, q);
 }
 
 const runSearch = debounce(async () => {

@@ -191,3 +191,23 @@ export function topbar(title, conn, { extra, right } = {}) {
   };
   return bar;
 }
+
+// Search -------------------------------------------------------------------------------------------
+
+// Letters Unicode does not decompose into a base and a mark (as floor/engine/rulebook.py folds).
+const PLAIN = { ł: "l", Ł: "l", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", Ð: "d", æ: "ae", Æ: "ae",
+  œ: "oe", Œ: "oe", þ: "th", Þ: "th", ı: "i", ħ: "h", Ħ: "h", ŧ: "t", Ŧ: "t" };
+
+/** Text as the search compares it: no diacritics, no case (`Novak` finds `Novák`). */
+export function foldText(x) {
+  return x.replace(/[łŁøØđĐðÐæÆœŒþÞıħĦŧŦ]/g, (c) => PLAIN[c]).normalize("NFKD")
+    .replace(/\p{M}/gu, "").toLowerCase();
+}
+
+/** The players whose names hold every typed word, from a copy of the state (offline search). */
+export function findPlayers(players, q, limit = 20) {
+  const words = foldText(q).split(/\s+/).filter(Boolean);
+  return Object.values(players || {}).filter((p) => words.every((w) => foldText(p.name).includes(w)))
+    .slice(0, limit).map((p) => ({ id: p.id, name: p.name, table: p.table, seat: p.seat, busted: p.busted,
+      place: p.bust?.place ?? null, moving_to: null }));
+}
