@@ -161,7 +161,7 @@ def test_everybody_left_cannot_bust_in_one_hand() -> None:
 
 def full_room() -> Floor:
     """Three full tables of nine: 27 entries, late registration open."""
-    return Floor({n: "1-9 pos 1/2/3" for n in (1, 2, 3)}, structure=STRUCTURE)
+    return Floor(dict.fromkeys((1, 2, 3), "1-9 pos 1/2/3"), structure=STRUCTURE)
 
 
 def test_a_late_entry_moves_everyone_already_out_one_place_down() -> None:
