@@ -74,7 +74,7 @@ from .events import (
     TimeCalled,
     TimeCallEnded,
 )
-from .model import FLOP_GAMES, PlayerId, SeatNo, Spot, TableNo
+from .model import FLOP_GAMES, MAX_CHIPS, PlayerId, SeatNo, Spot, TableNo
 from .plan import PlannedMove
 from .planner import choose_final_table, housekeep
 from .positions import next_hand, reported_button
@@ -290,6 +290,16 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
     number = c.table if c.table is not None else max(s.tables, default=0) + 1
     if number in s.tables:
         raise NotAllowed(f"table {number} already exists", field="table")
+    fill = s.rules.fill
+    if s.drawn and s.final_table is None and t.active <= t.open_count * fill:
+        # The planner breaks a table as soon as the field fits one table fewer: this one
+        # would be opened and broken in the same step.
+        raise NotAllowed(
+            f"the {t.active} players left fit at the {t.open_count} open tables ({fill} a "
+            f"table): a new table would break at once; a registration that finds no free "
+            f"seat opens one by itself",
+            field="table",
+        )
     return [TableOpened(table=number, seats=c.seats or s.rules.seats)]
 
 
@@ -678,6 +688,12 @@ def _sale(
     kind: type[RebuyMade | AddOnMade], p: Player, chips: int, price: int, count: int, now: float
 ) -> Event:
     stack = None if p.stack is None else p.stack + chips
+    if stack is not None and stack > MAX_CHIPS:
+        raise NotAllowed(
+            f"{p.id} would have {stack:,} chips, more than the {MAX_CHIPS:,} a stack may hold: "
+            f"correct the stack on record first",
+            field="player",
+        )
     return kind(player=p.id, chips=chips, price=price, count=count, stack=stack, at=now)
 
 
@@ -805,6 +821,12 @@ def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> li
     pid = table.occupants.get(_seat(table, c.seat))
     if pid is None:
         raise BadSeat(f"table {table.number} seat {c.seat} is empty", field="seat")
+    for call in t.state.time_calls:
+        if (call.table, call.seat) == (table.number, c.seat):
+            # A second call would restart the clock and give the player more time.
+            raise NotAllowed(
+                f"time is already called at table {table.number} seat {c.seat}", field="seat"
+            )
     seconds = c.seconds if c.seconds is not None else t.rules.time_call_seconds
     count = c.count if c.count is not None else t.rules.time_call_count
     return [

@@ -5,7 +5,7 @@ Every other engine module speaks in these names, so a reader meets each idea onc
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -17,6 +17,9 @@ SeatNo = int
 Game = Literal["holdem", "omaha", "stud", "razz", "mixed"]
 #: What is dealt at a table in one hand (a mixed event deals one of these at a time).
 DealtGame = Literal["holdem", "omaha", "stud", "razz"]
+#: The most chips a stack may hold: what every JSON reader (a browser's too) holds exactly.
+MAX_CHIPS: Final = 2**53 - 1
+
 FLOP_GAMES: frozenset[str] = frozenset({"holdem", "omaha"})
 STUD_GAMES: frozenset[str] = frozenset({"stud", "razz"})
 

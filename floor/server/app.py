@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from .. import config as configs
 from ..engine import commands
-from ..engine.errors import ConfigError
+from ..engine.errors import ConfigError, FloorError
 from ..engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from ..engine.rules import Rules, Structure
 from ..store.connection import connect
@@ -175,7 +175,8 @@ async def run_command(
     """Authorize and execute one command; the outcome says what it did or why not."""
     if command_id is not None:
         check_command_id(command_id)
-    check_numbers(command)  # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots
+    # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots.
+    check_numbers(command, "command")
     t, _ = await floor.store.tournament(tid)
     auth.authorize(principal, command, t)
     start = time.perf_counter()
@@ -249,11 +250,14 @@ async def list_tournaments(request: Request) -> Response:
 async def create_tournament(request: Request) -> Response:
     floor = _floor(request)
     principal = await _staff(request)
-    auth.require_director(principal)
+    auth.require_director(principal, "creates tournaments")
     spec = decode(await read_body(request, floor.settings.max_body), NewTournament, config_keys())
     # A starting stack or rebuy of 2**64 - 1 overflows the snapshots like a stack does.
     check_numbers(spec)
-    tid = check_tournament_id(spec.id)
+    try:
+        tid = check_tournament_id(spec.id)
+    except FloorError as e:
+        raise BadRequest(e.message, code="invalid", field="id") from None
     rules, structure, name = _tournament_setup(spec)
     again = await _created_before(floor, tid, name, rules, structure)
     if again is not None:

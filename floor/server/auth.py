@@ -616,10 +616,10 @@ def _name(command: Command) -> str:
     return str(type(command).__struct_config__.tag)
 
 
-def require_director(principal: Principal) -> None:
-    """Staff accounts (and anything else outside the commands) are the director's alone."""
+def require_director(principal: Principal, what: str = "manages staff accounts") -> None:
+    """Staff accounts and new tournaments (what is outside the commands) are the director's."""
     if principal.role != "director":
-        raise Forbidden("only the director manages staff accounts")
+        raise Forbidden(f"only the director {what}")
 
 
 def authorize(principal: Principal, command: Command, t: Tournament | None) -> None:

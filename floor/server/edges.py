@@ -6,6 +6,7 @@ mapping): a 4xx with ``{"error": {"code", "message", "field"}}`` that names the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -36,6 +37,7 @@ STATUS = {
     "no_planned_move": 409,
     "refused": 409,
     "already_exists": 409,
+    "id_reused": 409,
     "account_exists": 409,
     "bad_credentials": 401,
     "signed_out": 401,
@@ -163,6 +165,9 @@ def check_numbers(value: Any, where: str = "") -> None:
             check_numbers(v, f"{where}[{i}]")
 
 
+_MISSING = re.compile(r"Object missing required field `(?P<name>[^`]+)`")
+
+
 def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
     """Decode JSON into ``type_``; a clear BadRequest naming the field otherwise."""
     if not data:
@@ -182,6 +187,11 @@ def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
             # the RecursionError escaped and the answer was a 500.
             raw = None
         field, problem = explain(str(e), raw, keys)
+        missing = _MISSING.fullmatch(problem)
+        if missing:
+            # The field a client must add, as a path like any other bad field's.
+            name = missing["name"]
+            field, problem = (f"{field}.{name}" if field else name), f"{name} is required"
         if field.endswith("type") and problem.startswith("Invalid value"):
             problem += "; the command types are " + ", ".join(sorted(_COMMAND_TAGS))
         raise BadRequest(problem, code="invalid", field=field or None) from None

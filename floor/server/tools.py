@@ -34,7 +34,15 @@ from ..engine.state import Tournament
 from ..engine.views import Finish, prize_pool, results
 from ..errortext import field_names
 from ..store.keys import check_tournament_id
-from .edges import BadRequest, decode, handle_errors, json_response, read_body, search_query
+from .edges import (
+    BadRequest,
+    check_numbers,
+    decode,
+    handle_errors,
+    json_response,
+    read_body,
+    search_query,
+)
 
 #: The pot calculator's body is small: a dozen seats at most.
 MAX_POT_BODY: Final = 16 * 1024
@@ -128,6 +136,7 @@ async def post_pots(request: Request) -> Response:
     """Main and side pots from each player's contribution and the showdown (FLOOR-RULES 9)."""
     body = await read_body(request, MAX_POT_BODY)
     pot = decode(body, PotInput, _POT_KEYS)
+    check_numbers(pot)
     try:
         result = split_pot(pot)
     except RuleError as e:

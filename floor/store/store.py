@@ -15,6 +15,7 @@ keeps it current from the events other processes publish (``apply_published``).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import random
@@ -93,6 +94,12 @@ class AlreadyExists(StoreError):
     code = "already_exists"
 
 
+class IdReused(StoreError):
+    """A command id already answered a different command: the new one was not applied."""
+
+    code = "id_reused"
+
+
 class Busy(StoreError):
     """Other writers kept winning the race; the command was not applied."""
 
@@ -147,8 +154,34 @@ class _Entry:
         self.lock = asyncio.Lock()
 
 
+class _Kept(Outcome, frozen=True, kw_only=True):
+    """An outcome as kept under its command id, with a digest of the command it answered:
+    a client that reuses an id for another command is told so, not handed the first
+    answer as if its command had been applied. (Kept results without one still match.)"""
+
+    digest: str = ""
+
+
+def command_digest(command: Command) -> str:
+    return hashlib.sha256(msgspec.json.encode(command)).hexdigest()[:24]
+
+
 _outcome_encoder = msgspec.json.Encoder()
-_outcome_decoder = msgspec.json.Decoder(Outcome)
+_kept_decoder = msgspec.json.Decoder(_Kept)
+
+
+def _answer_again(raw: bytes, command_id: str | None, digest: str) -> Outcome:
+    """The first answer to a retried command id, or ``IdReused`` for another command."""
+    kept = _kept_decoder.decode(raw)
+    if digest and kept.digest and kept.digest != digest:
+        raise IdReused(
+            f"the command id {command_id} was already used for another command: this one was "
+            f"not applied; send it with a new id",
+            field="id",
+        )
+    return Outcome(ok=kept.ok, first=kept.first, last=kept.last, error=kept.error, duplicate=True)
+
+
 _snapshot_encoder = msgspec.msgpack.Encoder()
 _snapshot_decoder = msgspec.msgpack.Decoder(Snapshot)
 
@@ -336,6 +369,7 @@ class Store:
         """
         keys = Keys(tid)
         cid = check_command_id(command_id) if command_id else None
+        digest = command_digest(command) if cid else ""
         for _ in range(self.max_attempts):
             entry = await self._entry(tid)
             async with entry.lock:
@@ -346,11 +380,11 @@ class Store:
                     events = decide(entry.t, command, self.clock(), self.rng)
                 except RuleError as e:
                     refusal = Outcome(ok=False, error=_error_info(e))
-                    return await self._refused(keys, cid, refusal)
+                    return await self._refused(keys, cid, refusal, digest)
                 if not events and cid is None:
                     return Outcome(ok=True, first=version + 1, last=version)
                 try:
-                    outcome = await self._write(keys, version, events, entry.t, cid)
+                    outcome = await self._write(keys, version, events, entry.t, cid, digest)
                 except BaseException:
                     # The events may or may not be in Redis, and they are in our copy:
                     # reload before anybody reads it again.
@@ -372,6 +406,7 @@ class Store:
         events: list[Event],
         t: Tournament,
         command_id: str | None,
+        digest: str = "",
     ) -> Outcome:
         """Run the append script. ``ok=False`` without error means a version conflict."""
         encoded = [encode_event(e) for e in events]
@@ -386,7 +421,8 @@ class Store:
             else b""
         )
         outcome = Outcome(ok=True, first=version + 1, last=last)
-        result = _outcome_encoder.encode(outcome)
+        kept = _Kept(ok=True, first=version + 1, last=last, digest=digest)
+        result = _outcome_encoder.encode(kept)
         key_for_result = keys.command(command_id or f"anon-{self.rng.getrandbits(64):x}")
         script_keys = [keys.meta, keys.events, keys.snapshot, key_for_result]
         script_args: list[Any] = [
@@ -409,8 +445,7 @@ class Store:
                 self.on_written(payload)
             return outcome
         if status == b"dup":
-            prior = _outcome_decoder.decode(detail)
-            return msgspec.structs.replace(prior, duplicate=True)
+            return _answer_again(detail, command_id, digest)
         return Outcome(ok=False, first=0, last=int(detail))
 
     async def _append_replicated(self, keys: list[str], args: list[Any]) -> Any:
@@ -455,14 +490,16 @@ class Store:
             break
         return reply, acked
 
-    async def _refused(self, keys: Keys, command_id: str | None, refusal: Outcome) -> Outcome:
+    async def _refused(
+        self, keys: Keys, command_id: str | None, refusal: Outcome, digest: str = ""
+    ) -> Outcome:
         """Keep a refusal under its command id too: a retry gets the first answer."""
         if command_id is None:
             return refusal
         prior = await self._call(
             self.redis.set(
                 keys.command(command_id),
-                _outcome_encoder.encode(refusal),
+                _outcome_encoder.encode(_Kept(ok=False, error=refusal.error, digest=digest)),
                 ex=self.result_ttl,
                 nx=True,
                 get=True,
@@ -470,7 +507,7 @@ class Store:
         )
         if prior is None:
             return refusal
-        return msgspec.structs.replace(_outcome_decoder.decode(prior), duplicate=True)
+        return _answer_again(prior, command_id, digest)
 
     async def _call(self, awaitable: Any) -> Any:
         self.round_trips += 1

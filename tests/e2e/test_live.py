@@ -213,6 +213,19 @@ BAD_INPUTS = [
         422,
         "command_id",
     ),
+    ("missing field", {"id": "b8", "command": {"type": "register"}}, 422, "command.name"),
+    (
+        "blank name",
+        {"id": "b9", "command": {"type": "register", "name": "  "}},
+        422,
+        "command.name",
+    ),
+    (
+        "number too large",
+        {"id": "b10", "command": {"type": "set_stack", "player": "P1", "stack": 2**60}},
+        422,
+        "command.stack",
+    ),
 ]
 
 

@@ -16,7 +16,7 @@ from floor.engine.state import Tournament
 from floor.protocol import decode_batch, decode_event
 from floor.store.connection import connect
 from floor.store.keys import Keys
-from floor.store.store import AlreadyExists, NotFound, Snapshot, Store, Unavailable
+from floor.store.store import AlreadyExists, IdReused, NotFound, Snapshot, Store, Unavailable
 
 RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
 
@@ -150,6 +150,25 @@ async def test_a_retried_refusal_is_answered_with_the_first_refusal(store: Store
     assert not first.ok and first.error is not None
     assert first.error.code == "unknown_player"
     assert again.duplicate and again.error == first.error
+
+
+async def test_a_command_id_reused_for_another_command_is_refused_and_applies_nothing(
+    store: Store,
+) -> None:
+    await seated(store, "t1", 20)
+    first = await store.execute("t1", cmd.LockSeat(player="P1"), "k1")
+    refused_first = await store.execute("t1", cmd.Bust(player="nobody"), "k2")
+    _, version = await store.load("t1")
+
+    for other, cid in ((cmd.LockSeat(player="P2"), "k1"), (cmd.Bust(player="P3"), "k2")):
+        with pytest.raises(IdReused) as caught:
+            await store.execute("t1", other, cid)
+        assert f"the command id {cid} was already used for another command" in caught.value.message
+    t, after = await store.load("t1")
+
+    assert first.ok and not refused_first.ok
+    assert after == version
+    assert not t.player("P2").locked and not t.player("P3").busted
 
 
 async def test_a_second_process_follows_the_published_events(redis_url: str) -> None:

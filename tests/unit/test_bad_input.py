@@ -15,6 +15,7 @@ from floor.engine import commands as cmd
 from floor.engine.errors import BadSeat, NoPlannedMove, NotAllowed, UnknownPlayer, UnknownTable
 from floor.engine.rules import Rules
 from tests.unit.builders import Floor
+from tests.unit.test_entries_and_buys import at_step, table
 
 TWO_TABLES = {1: "1-9 pos 4/5/6", 2: "1-5,7,9 pos 2/3/4"}
 
@@ -244,6 +245,59 @@ def test_drawing_seats_twice_is_refused(floor: Floor) -> None:
 
 def test_opening_a_table_that_exists_is_refused(floor: Floor) -> None:
     floor.refuse(cmd.OpenTable(table=2), NotAllowed, "table")
+
+
+def test_opening_a_table_the_field_does_not_need_is_refused_saying_it_would_break_at_once(
+    floor: Floor,
+) -> None:
+    refused = floor.refuse(cmd.OpenTable(table=3), NotAllowed, "table")
+
+    assert refused.message.startswith(
+        "the 16 players left fit at the 2 open tables (9 a table): a new table would break"
+    )
+
+
+def test_a_table_for_one_is_refused_naming_the_seats() -> None:
+    with pytest.raises(msgspec.ValidationError, match=r"seats"):
+        msgspec.json.decode(b'{"type": "open_table", "seats": 1}', type=cmd.Command)
+
+
+def test_time_called_twice_on_a_seat_is_refused_and_the_first_call_runs_on(floor: Floor) -> None:
+    floor.do(cmd.CallTime(table=1, seat=3))
+
+    refused = floor.refuse(cmd.CallTime(table=1, seat=3), NotAllowed, "seat")
+
+    assert refused.message == "time is already called at table 1 seat 3"
+
+
+def test_a_rebuy_or_add_on_past_the_largest_stack_is_refused() -> None:
+
+    floor = at_step(table(), 2)
+    floor.do(cmd.SetStack(player="T1S1", stack=2**53 - 1))
+
+    refused = floor.refuse(cmd.AddOn(player="T1S1"), NotAllowed, "player")
+
+    assert "more than the 9,007,199,254,740,991 a stack may hold" in refused.message
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "says"),
+    [
+        ({"name": "   "}, "name", "at least one letter or digit"),
+        ({"name": "\u202eevil"}, "name", "invisible marks"),
+        ({"name": "a\u0000b"}, "name", "control characters"),
+        ({"name": "Ok", "player": "a b/c"}, "player", "a player id is letters"),
+    ],
+)
+def test_a_registration_with_a_name_or_id_no_screen_can_show_is_refused(
+    body: dict[str, str], field: str, says: str
+) -> None:
+    raw = msgspec.json.encode({"type": "register", **body})
+    with pytest.raises(msgspec.ValidationError) as caught:
+        msgspec.json.decode(raw, type=cmd.Command)
+
+    assert str(caught.value).startswith(f"{field}: ")
+    assert says in str(caught.value)
 
 
 # --- invalid rules ----------------------------------------------------------------------------

@@ -181,7 +181,7 @@ export class ChipRaceTool {
     const s = this._state();
     const errorAt = {};
     if (this.error) {
-      const m = /^seats\[(\d+)\]\.(\w+)$/.exec(this.error.field || "");
+      const m = /^(?:command\.)?seats\[(\d+)\]\.(\w+)$/.exec(this.error.field || "");
       if (m && this.error.seats?.[Number(m[1])] != null) errorAt[this.error.seats[Number(m[1])]] = { field: m[2], message: this.error.message };
     }
     const rows = seats.map(({ seat, pid }) => {
