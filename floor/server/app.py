@@ -499,8 +499,16 @@ async def add_staff(request: Request) -> Response:
 @handle_errors
 async def remove_staff(request: Request) -> Response:
     floor = _floor(request)
-    auth.require_director(await _staff(request))
-    await floor.accounts.remove(request.path_params["username"])
+    principal = await _staff(request)
+    auth.require_director(principal)
+    name = auth.check_username(request.path_params["username"])
+    if name == principal.username:
+        # The page would go on as a director it no longer is; another director can do it.
+        raise auth.BadAccount(
+            "you cannot remove the account you are signed in with: another director can",
+            field="username",
+        )
+    await floor.accounts.remove(name)
     return json_response({"ok": True})
 
 

@@ -183,6 +183,14 @@ async def test_a_removed_staff_members_open_sockets_lose_their_rights(
     assert seq_of(director, "revoked") == before
 
 
+def test_a_director_cannot_remove_the_account_they_are_signed_in_with(director: Api) -> None:
+    r = director.client.delete("/api/staff/boss")
+
+    assert r.status_code == 422
+    assert r.json()["error"]["message"].startswith("you cannot remove the account you are signed")
+    assert director.client.get("/api/me").json()["role"] == "director"
+
+
 BAD_INPUTS = [
     ("not json", b'{"id": "x", "command":', 400, None),
     ("unknown field", {"id": "b1", "command": {"type": "bust", "playr": "P1"}}, 422, "command"),

@@ -88,7 +88,7 @@ function screenLinks(id) {
 
 function renderTournaments() {
   const el = sections.tournaments;
-  const idIn = h("input", { id: "new-id", required: true, pattern: "[A-Za-z0-9_.-]{1,64}", autocapitalize: "none", spellcheck: "false" });
+  const idIn = h("input", { id: "new-id", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,39}", autocapitalize: "none", spellcheck: "false" });
   const nameIn = h("input", { id: "new-name" });
   const mode = h("select", { id: "new-mode" },
     h("option", { value: "config" }, t("director.from_config")),
@@ -339,8 +339,10 @@ function renderPlayerList() {
       h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
         : p.table == null ? t("director.waiting_seat") : t("director.playing"),
       p.locked ? ` · ${t("director.locked")}` : ""),
-      h("td", { class: "row-actions" }, p.busted ? h("button", { type: "button", class: "small", onclick: () =>
-        send({ type: "register", name: p.name, player: p.id }, t("director.reentry_label", { name: p.name })) }, t("director.reentry"))
+      h("td", { class: "row-actions" }, p.busted ? (prize?.re_entry ? h("button", { type: "button", class: "small", onclick: () => {
+        // A re-entry is a paid entry: asked first, as a rebuy and an add-on are.
+        if (confirm(t("sale.confirm.re_entry", { name: p.name }))) send({ type: "register", name: p.name, player: p.id }, t("director.reentry_label", { name: p.name }));
+      } }, t("director.reentry")) : null)
         : p.table != null ? [
           prize?.rebuy ? h("button", { type: "button", class: "small", onclick: () => {
             if (confirm(t("sale.confirm.rebuy", { name: p.name }))) send({ type: "rebuy", player: p.id }, t("sale.label.rebuy", { name: p.name }));

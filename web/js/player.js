@@ -160,6 +160,11 @@ function buzz(pattern) {
 conn.on("events", (events) => {
   if (!follow) return;
   for (const e of events) {
+    // Out of the tournament: a seat to go to no longer means anything.
+    if (e.type === "player_busted" && e.player === follow.id && alert) {
+      alert = null;
+      renderAlert();
+    }
     if (e.type !== "players_moved") continue;
     const m = e.moves.find((x) => x.player === follow.id);
     if (m) {
