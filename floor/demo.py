@@ -17,6 +17,7 @@ import os
 import random
 import secrets
 import time
+from collections.abc import Callable
 
 import msgspec
 import uvicorn
@@ -177,17 +178,30 @@ async def set_up(store: Store, accounts: Accounts, players: int, rng: random.Ran
 class Floorperson:
     """Plays the tournament: busts, hands, and the plan carried out after a short delay."""
 
-    def __init__(self, store: Store, rng: random.Random, pace: float) -> None:
-        self.store = store
+    def __init__(self, stores: Callable[[], Store | None], rng: random.Random, pace: float) -> None:
+        # The server's own store, once it runs: the hub keeps its copy current. A store of
+        # the demo's own was only refreshed when one of its writes lost a race, so through a
+        # break (when the floor writes nothing) it never saw the break end, and the demo
+        # stood still for good.
+        self.stores = stores
         self.rng = rng
         self.pace = pace
         self.planned_since: dict[str, float] = {}
+
+    @property
+    def store(self) -> Store:
+        store = self.stores()
+        if store is None:
+            raise StoreError("the server is starting")
+        return store
 
     async def run(self) -> None:
         next_bust = time.monotonic() + 3 * self.pace
         next_hand = time.monotonic() + 2
         while True:
             await asyncio.sleep(0.5)
+            if self.stores() is None:
+                continue
             try:
                 t, _ = await self.store.tournament(TID)
                 if t.active < 2:
@@ -232,14 +246,19 @@ class Floorperson:
         assert isinstance(t, Tournament)
         plan = t.plan
         keys = {f"{m.player}>{m.to.table}" for m in plan.moves}
+        # A table that needs its button reported waits as long as a move does.
+        keys |= {
+            f"button@{tb.number}"
+            for tb in t.open_tables()
+            if tb.positions is None and tb.count >= 2
+        }
         for k in list(self.planned_since):
             if k not in keys:
                 del self.planned_since[k]
         for k in keys:
             self.planned_since.setdefault(k, now)
         oldest = min(self.planned_since.values(), default=now)
-        positions_unknown = any(tb.positions is None and tb.count >= 2 for tb in t.open_tables())
-        if (plan.moves or positions_unknown) and now - oldest >= 4 * self.pace:
+        if keys and now - oldest >= 4 * self.pace:
             action = next_floor_action(t, self.rng)
             if action is not None:
                 await self.store.execute(TID, action, None)
@@ -277,7 +296,11 @@ async def _main(host: str, port: int, url: str, players: int, pace: float) -> No
             lifespan="on",
         )
     )
-    floor = asyncio.create_task(Floorperson(store, rng, pace).run())
+
+    def server_store() -> Store | None:
+        return getattr(getattr(app.state, "floor", None), "store", None)
+
+    floor = asyncio.create_task(Floorperson(server_store, rng, pace).run())
     try:
         await server.serve()
     finally:
