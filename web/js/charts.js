@@ -155,10 +155,6 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
       const span = Math.max(60, f[f.length - 1].x - f[0].x);
       const steps = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600];
       field.options.scales.x.ticks.stepSize = steps.find((st) => span / st <= 6) || 21600;
-      // Bounds given, not left to the data: a single point let the scale start at 0 (1970),
-      // and whole-minute ticks from there ran into the millions.
-      field.options.scales.x.min = f[0].x;
-      field.options.scales.x.max = f[0].x + span;
     }
     bb.data.labels = b.map((p) => p.label);
     bb.data.datasets[0].data = b.map((p) => p.value);
