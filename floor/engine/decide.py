@@ -398,11 +398,13 @@ def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> li
             "the right to dispute has ended (TDA rule 19)",
             field="player",
         )
-    if table.status != "open" or t.state.final_table is not None:
+    # A breaking table still deals until its players leave: the player sits down again and
+    # is drawn a break seat like the others (or waits for one, FLOOR-RULES 10.4).
+    if table.status not in ("open", "breaking") or t.state.final_table is not None:
         raise NotAllowed(
-            f"table {table.number} is {table.status}"
-            if table.status != "open"
-            else "the final table has been drawn",
+            f"table {table.number} is {table.status}: {c.player} has no seat to return to"
+            if table.status not in ("open", "breaking")
+            else "the final table has been drawn: its seats are taken by the final draw",
             field="player",
         )
     taken = table.occupants.get(record.seat)

@@ -365,3 +365,17 @@ def test_the_director_cannot_start_a_final_table_too_early_or_twice(
     refused = floor.refuse(cmd.StartFinal(), NotAllowed, None)
 
     assert message in refused.message
+
+
+def test_a_bust_at_a_breaking_table_can_be_undone_and_the_player_is_drawn_a_break_seat() -> None:
+    floor = Floor(THREE_TABLES)
+    floor.bust("T1S8")  # 18 left: table 3 breaks
+    assert floor.status(3) == "breaking"
+    floor.bust("T3S1")
+
+    floor.do(cmd.UndoBust(player="T3S1", reason="wrong seat busted"))
+
+    assert floor.where("T3S1") == (3, 1)
+    move = floor.move_of("T3S1")
+    assert move is not None and move[3] == "break"
+    assert_seats_distinct_and_free(floor, floor.moves())
