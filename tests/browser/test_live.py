@@ -311,3 +311,32 @@ def test_a_time_call_shows_on_the_wall_and_ends_by_itself(
         if e["event"]["type"] == "time_call_ended"
     ]
     assert [e["outcome"] for e in ended] == ["dead"]
+
+
+def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_czech(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "czech", 12)
+    floor = pages.open(servers[0], "/floor/czech?lang=cs", user=FLOOR)
+    floor.get_by_role("button", name=re.compile("^Nástroje")).click()
+    floor.get_by_role("button", name="Poty", exact=True).click()
+    amounts, ranks = floor.locator(".pot-amount"), floor.locator(".pot-rank")
+    amounts.nth(0).fill("500")
+    amounts.nth(1).fill("1000")
+    ranks.nth(0).fill("2")
+    ranks.nth(1).fill("1")
+    floor.get_by_label("Místo buttonu").fill("3")
+    floor.locator("#pots-total").fill("999")
+    floor.get_by_role("button", name="Rozdělit pot").click()
+    expect(floor.locator("#pots-err-total")).to_contain_text(
+        "vklady dávají dohromady 1,500, ne 999 v potu"
+    )
+
+    floor.locator("#pots-total").fill("")
+    floor.get_by_role("button", name="Rozdělit pot").click()
+
+    notes = floor.locator(".pot-note")
+    expect(notes.first).to_be_visible()
+    text = " ".join(notes.all_inner_texts())
+    assert "hlavní pot: místo 2 bere 1,000" in text, text
+    assert "posledních 500 od místa 2 nikdo nedorovnal" in text, text

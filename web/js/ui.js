@@ -3,6 +3,7 @@
 
 import { getLang, onLang, setLang, t } from "./i18n.js";
 import { errorOf } from "./commands.js";
+import { messageCs } from "./lang/server-cs.js";
 
 /** Build an element: h("button", {class: "big", onclick: fn}, "text", child, ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -94,9 +95,14 @@ export function langSwitch() {
 
 // HTTP -----------------------------------------------------------------------------------------
 
+/** A sentence from the server in the reader's language (the server speaks English). */
+export function serverText(message) {
+  return getLang() === "cs" ? messageCs(message) : message;
+}
+
 export class HttpError extends Error {
   constructor(status, error) {
-    super(error.message);
+    super(serverText(error.message));
     this.status = status;
     this.code = error.code;
     this.field = error.field;
@@ -142,7 +148,8 @@ export async function me() {
 export function explainError(error) {
   if (!error) return "";
   const known = t(`code.${error.code}`, {}, "");
-  return known ? `${known}: ${error.message}` : error.message;
+  const message = serverText(error.message);
+  return known ? `${known}: ${message}` : message;
 }
 
 // Notices --------------------------------------------------------------------------------------
