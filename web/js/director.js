@@ -319,6 +319,12 @@ function parseTables(text) {
   return out;
 }
 
+/** Free seats at the other open (or halted) tables. */
+function roomElsewhere(views, v) {
+  return views.filter((o) => o !== v && (o.status === "open" || o.status === "halted"))
+    .reduce((sum, o) => sum + Math.max(0, o.seats - o.players), 0);
+}
+
 function renderPlayerList() {
   if (!conn?.state) return;
   const words = foldText(playerFilter).split(/\s+/).filter(Boolean);
@@ -403,7 +409,10 @@ function renderTables() {
           tb.halt_waived ? ` · ${t("director.halt_waived")}` : ""),
         v.halt ? h("p", { class: "why small" }, whyText(v.halt.why)) : null,
         h("div", { class: "actions" },
-          v.status === "open" || v.status === "halted" ? h("button", { type: "button", class: "small", onclick: () => {
+          v.status === "open" || v.status === "halted" ? h("button", { type: "button", class: "small",
+            // Offered only where the other tables have a seat for everybody at this one.
+            disabled: roomElsewhere(views, v) < v.players, title: roomElsewhere(views, v) < v.players
+              ? t("director.break_no_room", { free: roomElsewhere(views, v), n: v.players }) : null, onclick: () => {
             if (confirm(t("director.break_confirm", { table: v.table }))) send({ type: "break_table", table: v.table }, t("director.break_label", { table: v.table }));
           } }, t("director.break_now")) : null,
           v.status === "halted" || tb.halt_waived ? h("button", { type: "button", class: "small", onclick: () =>
@@ -544,6 +553,12 @@ async function start() {
   if (tid) localStorage.setItem(LAST_KEY, tid);
   renderAll();
   await Promise.all([loadTournaments(), loadStaff()]);
+  const live = tournaments.filter((x) => x.status === "live");
+  if (!tid && live.length === 1) {
+    // One tournament running: that is the one the director came for.
+    location.replace(`?t=${encodeURIComponent(live[0].id)}`);
+    return;
+  }
   if (conn) {
     let queued = false;
     conn.on("change", () => {

@@ -318,6 +318,7 @@ export const en = {
   "director.table_players": "{n} / {seats} players",
   "director.halt_waived": "halt waived",
   "director.break_now": "Break now",
+  "director.break_no_room": "The other tables have {free} free seats for {n} players",
   "director.break_confirm": "Break table {table} now?",
   "director.break_label": "Break table {table}",
   "director.waive": "Waive the halt",
