@@ -91,7 +91,8 @@ function seatBlock(w) {
 }
 
 function renderResults() {
-  if (!query || query.length < 2) return fill(resultsEl);
+  if (!query) return fill(resultsEl);
+  if (query.length < 2) return fill(resultsEl, h("p", { class: "empty" }, t("player.search_more")));
   fill(resultsEl, results.length ? h("ul", { class: "result-list" }, results.map((r) => {
     const w = whereNow(r.id, r);
     const following = follow && follow.id === r.id;

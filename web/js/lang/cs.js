@@ -240,6 +240,7 @@ export const cs = {
 
   "player.title": "Najděte své místo",
   "player.find_title": "Najděte svůj stůl a místo",
+  "player.search_more": "Napište aspoň dvě písmena jména.",
   "player.search_hint": "Napište část jména; diakritika není nutná („Novak“ najde „Novák“).",
   "player.search_placeholder": "např. Novak",
   "player.table": "Stůl",

@@ -225,6 +225,7 @@ export const en = {
   // The player screen
   "player.title": "Find your seat",
   "player.find_title": "Find your table and seat",
+  "player.search_more": "Type at least two letters of the name.",
   "player.search_hint": "Type part of your name; accents are optional (“Novak” finds “Novák”).",
   "player.search_placeholder": "e.g. Novak",
   "player.table": "Table",
