@@ -76,7 +76,7 @@ from .events import (
 )
 from .model import FLOP_GAMES, MAX_CHIPS, PlayerId, SeatNo, Spot, TableNo
 from .plan import PlannedMove
-from .planner import choose_final_table, housekeep
+from .planner import choose_final_table, housekeep, room
 from .positions import next_hand, reported_button
 from .prize import Prize
 from .rules import Break
@@ -290,13 +290,12 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
     number = c.table if c.table is not None else max(s.tables, default=0) + 1
     if number in s.tables:
         raise NotAllowed(f"table {number} already exists", field="table")
-    fill = s.rules.fill
-    if s.drawn and s.final_table is None and t.active <= t.open_count * fill:
+    if s.drawn and s.final_table is None and t.active <= (space := room(t)):
         # The planner breaks a table as soon as the field fits one table fewer: this one
         # would be opened and broken in the same step.
         raise NotAllowed(
-            f"the {t.active} players left fit at the {t.open_count} open tables ({fill} a "
-            f"table): a new table would break at once; a registration that finds no free "
+            f"the {t.active} players left fit at the {t.open_count} open tables ({space} "
+            f"seats): a new table would break at once; a registration that finds no free "
             f"seat opens one by itself",
             field="table",
         )

@@ -232,9 +232,8 @@ def housekeep(t: Tournament, rng: random.Random) -> list[Event]:
         if seats:
             emit(SeatsAssigned(reason="final", seats=tuple(seats)))
     else:
-        while t.open_count > 1 and t.active <= (t.open_count - 1) * rules.fill:
-            first = min(t.open_tables(), key=lambda tb: t.break_rank(tb.number))
-            emit(TableBreaking(table=first.number))
+        while (first := next_to_break(t)) is not None:
+            emit(TableBreaking(table=first))
         if t.breaking:
             for _, seats, dropped in draw_break_seats(t, rng):
                 emit(SeatsAssigned(reason="break", seats=tuple(seats), withdrawn=tuple(dropped)))
@@ -242,6 +241,38 @@ def housekeep(t: Tournament, rng: random.Random) -> list[Event]:
         if t.table(n).count == 0:
             emit(TableBroken(table=n))
     return events
+
+
+def room(t: Tournament, without: TableNo | None = None) -> int:
+    """Players the open tables (but ``without``) can seat at the break fill: a free seat kept
+    for special needs is no seat for the others (FLOOR-RULES 5: the others "can seat
+    everybody"), so a table of 6 with one such seat free holds 5.
+
+    Counted as the full fill less what the few small or reserved tables lack, so that the
+    check costs nothing in a room of a thousand plain tables.
+    """
+    fill = t.rules.fill
+    kept: dict[TableNo, int] = {}
+    for n, seat in t.rules.reserved():
+        table = t.state.tables.get(n)
+        if table is not None and seat not in table.occupants:
+            kept[n] = kept.get(n, 0) + 1
+    short = 0
+    for n in t.small_tables | kept.keys():
+        table = t.state.tables[n]
+        if n != without and table.status == "open":
+            short += max(0, fill - (table.seats - kept.get(n, 0)))
+    tables = t.open_count - (1 if without is not None else 0)
+    return tables * fill - short
+
+
+def next_to_break(t: Tournament) -> TableNo | None:
+    """The table that breaks now, if the others can seat everybody (FLOOR-RULES 5)."""
+    # The count alone rules it out after almost every bust-out, without a look at the tables.
+    if t.open_count <= 1 or t.active > (t.open_count - 1) * t.rules.fill:
+        return None
+    first = min(t.open_tables(), key=lambda tb: t.break_rank(tb.number)).number
+    return first if t.active <= room(t, without=first) else None
 
 
 def choose_final_table(t: Tournament) -> TableNo | None:

@@ -229,6 +229,7 @@ class Tournament:
         "breaking",
         "nonempty",
         "open_count",
+        "small_tables",
         "state",
     )
 
@@ -314,6 +315,8 @@ class Tournament:
         self.open_count = 0
         #: Tables being broken, so that housekeeping need not scan the room.
         self.breaking: set[TableNo] = set()
+        #: Tables with fewer seats than the break fill (opened small), for the same reason.
+        self.small_tables: set[TableNo] = set()
         for table in s.tables.values():
             self._index_table(table)
 
@@ -326,6 +329,8 @@ class Tournament:
         ko = rules.break_order
         # Tables missing from an explicit break order (opened later) break first.
         self._break_rank[n] = ko.index(n) if ko and n in ko else -(n + 1_000_000 if ko else n)
+        if table.seats < rules.fill:
+            self.small_tables.add(n)
         self.active += table.count
         if table.count:
             self.nonempty += 1
@@ -644,6 +649,8 @@ class Tournament:
         final = s.tables[e.table]
         self._bucket_remove(final)
         final.seats = max(final.seats, e.seats)
+        if final.seats >= s.rules.fill:
+            self.small_tables.discard(final.number)
         final.positions = None
         self._bucket_add(final)
         for table in s.tables.values():

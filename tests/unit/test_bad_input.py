@@ -253,7 +253,7 @@ def test_opening_a_table_the_field_does_not_need_is_refused_saying_it_would_brea
     refused = floor.refuse(cmd.OpenTable(table=3), NotAllowed, "table")
 
     assert refused.message.startswith(
-        "the 16 players left fit at the 2 open tables (9 a table): a new table would break"
+        "the 16 players left fit at the 2 open tables (18 seats): a new table would break"
     )
 
 

@@ -379,3 +379,22 @@ def test_a_bust_at_a_breaking_table_can_be_undone_and_the_player_is_drawn_a_brea
     move = floor.move_of("T3S1")
     assert move is not None and move[3] == "break"
     assert_seats_distinct_and_free(floor, floor.moves())
+
+
+def test_a_free_seat_kept_for_special_needs_is_no_room_for_others_when_a_table_could_break() -> (
+    None
+):
+    floor = Floor(
+        {1: "2-6 pos 2/3/4", 2: "1-6 pos 1/2/3"},
+        seats=6,
+        final_table=6,
+        halt_short=0,
+        reserved_seats=[{"table": 1, "seat": 1}, {"table": 2, "seat": 1}],
+    )
+
+    floor.register("L0")  # no free seat but the kept one: a third table opens for L0
+
+    assert floor.where("L0") is not None and floor.where("L0")[0] == 3  # type: ignore[index]
+    # 12 players; tables 1 and 2 seat 5 + 6 of them: table 3 plays on.
+    assert floor.status(3) == "open"
+    assert floor.moves("break") == []
