@@ -306,6 +306,9 @@ function renderUrgent() {
     cards.push(h("div", { class: "urgent-card breaking" },
       h("div", {}, h("span", { class: "badge badge-breaking" }, t("status.breaking")), " ",
         h("strong", {}, t("floor.breaking_table", { table: v.table, n: v.players }))),
+      // Nobody is lost from sight: a player the other tables have no seat for yet (a bust-out
+      // undone meanwhile) waits at the breaking table until a seat frees (FLOOR-RULES 10.4).
+      v.players > moves.length ? h("p", { class: "why small" }, t("floor.breaking_waiting", { n: v.players - moves.length })) : null,
       ready > 1 && canMove() ? h("div", { class: "actions" }, h("button", { type: "button", class: "ok",
         onclick: () => send({ type: "confirm_all", reason: moves[0].reason }, t("floor.all_done_label", { table: v.table })) },
       t("floor.all_done", { n: ready }))) : null));

@@ -158,6 +158,7 @@ export const cs = {
     one: "Stůl {table} zastaven: chybí {n} hráč", few: "Stůl {table} zastaven: chybí {n} hráči",
     many: "Stůl {table} zastaven: chybí {n} hráče", other: "Stůl {table} zastaven: chybí {n} hráčů",
   },
+  "floor.breaking_waiting": { one: "{n} hráč tu čeká: ostatní stoly zatím nemají volné místo", few: "{n} hráči tu čekají: ostatní stoly zatím nemají volné místo", many: "{n} hráče tu čeká: ostatní stoly zatím nemají volné místo", other: "{n} hráčů tu čeká: ostatní stoly zatím nemají volné místo" },
   "floor.breaking_table": {
     one: "Stůl {table} se ruší: přesadit {n} hráče", few: "Stůl {table} se ruší: přesadit {n} hráče",
     many: "Stůl {table} se ruší: přesadit {n} hráče", other: "Stůl {table} se ruší: přesadit {n} hráčů",

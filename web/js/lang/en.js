@@ -145,6 +145,7 @@ export const en = {
   "floor.show": "Show",
   "floor.urgent": "Needs attention",
   "floor.halted_table": { one: "Table {table} halted: {n} player short", other: "Table {table} halted: {n} players short" },
+  "floor.breaking_waiting": { one: "{n} player waits here: the other tables have no free seat yet", other: "{n} players wait here: the other tables have no free seat yet" },
   "floor.breaking_table": { one: "Table {table} is breaking: {n} player to seat", other: "Table {table} is breaking: {n} players to seat" },
   "floor.open_table": "Open table {table}",
   "floor.all_done": { one: "All {n} move done", other: "All {n} moves done" },
