@@ -6,7 +6,6 @@ events); ``decide`` turns one into events or refuses it with the reason.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Literal
 
 import msgspec
@@ -15,30 +14,6 @@ from msgspec import Meta
 from .model import DealtGame, MoveReason
 
 Name = Annotated[str, Meta(min_length=1, max_length=80)]
-
-#: Characters no name shows: controls, and the invisible format marks that reorder or hide
-#: text (a right-to-left override turns "Jan" on the wall display into anything).
-_UNSHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
-#: Player ids are typed by the floor and printed on the board: letters, digits, . _ : -
-_PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
-
-
-def check_name(name: str) -> None:
-    """A name a screen can show: something visible, nothing hidden (ValueError otherwise)."""
-    if not name.strip():
-        raise ValueError("name: a name needs at least one letter or digit")
-    if _UNSHOWN.search(name):
-        raise ValueError("name: a name may not hold control characters or invisible marks")
-
-
-def check_player_id(pid: str | None, key: str = "player") -> None:
-    if pid is not None and not _PLAYER_ID.fullmatch(pid):
-        raise ValueError(
-            f"{key}: a player id is letters, digits, '.', '_', ':' or '-', "
-            f"starting with a letter or digit, got {pid!r}"
-        )
-
-
 Reason = Annotated[str, Meta(min_length=1, max_length=500)]
 Table_ = Annotated[int, Meta(ge=1, le=100_000)]
 Seat_ = Annotated[int, Meta(ge=1, le=12)]
@@ -57,10 +32,6 @@ class Register(_Command, frozen=True, tag="register"):
     name: Name
     player: PlayerRef | None = None
     special_needs: bool = False
-
-    def __post_init__(self) -> None:
-        check_name(self.name)
-        check_player_id(self.player)
 
 
 class DrawSeats(_Command, frozen=True, tag="draw_seats"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 from itertools import groupby
 
@@ -47,7 +48,15 @@ from .commands import (
     UndoBust,
     WaiveHalt,
 )
-from .errors import BadSeat, NoPlannedMove, NotAllowed, RuleError, UnknownPlayer, UnknownTable
+from .errors import (
+    BadSeat,
+    BadValue,
+    NoPlannedMove,
+    NotAllowed,
+    RuleError,
+    UnknownPlayer,
+    UnknownTable,
+)
 from .events import (
     AddOnMade,
     BustUndone,
@@ -76,7 +85,7 @@ from .events import (
 )
 from .model import FLOP_GAMES, MAX_CHIPS, PlayerId, SeatNo, Spot, TableNo
 from .plan import PlannedMove
-from .planner import choose_final_table, housekeep, room
+from .planner import choose_final_table, housekeep, next_to_break, room
 from .positions import next_hand, reported_button
 from .prize import Prize
 from .rules import Break
@@ -143,32 +152,65 @@ def _dealing_flop(t: Tournament) -> bool:
 # Entries and the draw -------------------------------------------------------------------------
 
 
+#: Characters no name shows: controls, and the invisible format marks that reorder or hide
+#: text (a right-to-left override turns "Jan" on the wall display into anything). The joiners
+#: U+200C and U+200D stay: Persian and Indic names need them.
+_UNSHOWN = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u00ad\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff]"
+)
+#: Player ids are typed by the floor and printed on the board: letters, digits, . _ : -
+_PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
+
+
+def shown_name(name: str) -> str:
+    """The name as screens show it: runs of spaces and tabs (a list pasted from two columns)
+    made one space; nothing blank, nothing hidden (``BadValue`` otherwise)."""
+    plain = " ".join(name.split())
+    if not plain:
+        raise BadValue("a name needs at least one letter or digit", field="name")
+    if _UNSHOWN.search(plain):
+        raise BadValue("a name may not hold control characters or invisible marks", field="name")
+    return plain
+
+
 def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> list[Event]:
     s = t.state
     pid = c.player
     entry = 1
+    name = c.name
     if pid is not None and pid in s.players:
         existing = s.players[pid]
         if not existing.busted:
             raise NotAllowed(f"{pid} is already in the tournament", field="player")
         _re_entry_open(t, existing, now)
         entry = existing.entries + 1
+        # A re-entry names the player as on record: that name (and id) stood before.
+        if name != existing.name:
+            name = shown_name(name)
     else:
+        name = shown_name(name)
+        if pid is not None and not _PLAYER_ID.fullmatch(pid):
+            raise BadValue(
+                "a player id is letters, digits, '.', '_', ':' or '-', starting with a letter "
+                f"or digit, got {pid!r}",
+                field="player",
+            )
         _late_registration_open(t, now)
         if pid is None:
             pid = _new_id(t)
     events: list[Event] = [
         PlayerRegistered(
             player=pid,
-            name=c.name,
+            name=name,
             special_needs=c.special_needs,
             entry=entry,
             stack=s.structure.starting_stack if s.structure else None,
+            shifts_places=True,
         )
     ]
     if not s.drawn:
         return events
-    probe = Player(id=pid, name=c.name, special_needs=c.special_needs)
+    probe = Player(id=pid, name=name, special_needs=c.special_needs)
     spot = registration_seat(t, probe, _planned_seats(t), rng)
     if spot is None:
         if s.final_table is not None:
@@ -290,16 +332,20 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
     number = c.table if c.table is not None else max(s.tables, default=0) + 1
     if number in s.tables:
         raise NotAllowed(f"table {number} already exists", field="table")
-    if s.drawn and s.final_table is None and t.active <= (space := room(t)):
-        # The planner breaks a table as soon as the field fits one table fewer: this one
-        # would be opened and broken in the same step.
-        raise NotAllowed(
-            f"the {t.active} players left fit at the {t.open_count} open tables ({space} "
-            f"seats): a new table would break at once; a registration that finds no free "
-            f"seat opens one by itself",
-            field="table",
-        )
-    return [TableOpened(table=number, seats=c.seats or s.rules.seats)]
+    opened = TableOpened(table=number, seats=c.seats or s.rules.seats)
+    if s.drawn and s.final_table is None and t.active <= room(t):
+        # The planner breaks a table as soon as the others can seat everybody: asked on a
+        # copy with the table open (a rare command; the copy costs a few milliseconds).
+        after = t.copy()
+        after.apply(opened)
+        if next_to_break(after) == number:
+            raise NotAllowed(
+                f"the {t.active} players left fit at the {t.open_count} open tables "
+                f"({room(t)} seats): table {number} would break at once; a registration "
+                f"that finds no free seat opens one by itself",
+                field="table",
+            )
+    return [opened]
 
 
 # Bust-outs ------------------------------------------------------------------------------------
@@ -397,8 +443,9 @@ def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> li
             "the right to dispute has ended (TDA rule 19)",
             field="player",
         )
-    # A breaking table still deals until its players leave: the player sits down again and
-    # is drawn a break seat like the others (or waits for one, FLOOR-RULES 10.4).
+    # A breaking table deals no more hands, so its bust-outs stay open to dispute until it is
+    # broken: the player sits down again and is drawn a break seat like the others (or waits
+    # for one, FLOOR-RULES 10.4).
     if table.status not in ("open", "breaking") or t.state.final_table is not None:
         raise NotAllowed(
             f"table {table.number} is {table.status}: {c.player} has no seat to return to"
@@ -823,8 +870,11 @@ def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> li
     if pid is None:
         raise BadSeat(f"table {table.number} seat {c.seat} is empty", field="seat")
     for call in t.state.time_calls:
-        if (call.table, call.seat) == (table.number, c.seat):
-            # A second call would restart the clock and give the player more time.
+        # A second call would restart the clock and give the player more time; one that has
+        # run out (its end not yet written by the clock) or was on another player does not.
+        if (call.table, call.seat, call.player) == (table.number, c.seat, pid) and (
+            call.ends_at > now
+        ):
             raise NotAllowed(
                 f"time is already called at table {table.number} seat {c.seat}", field="seat"
             )

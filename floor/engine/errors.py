@@ -9,6 +9,7 @@ Tree::
         ├── UnknownTable
         ├── BadSeat          a seat that does not exist or is not free
         ├── NotAllowed       the command does not fit the tournament as it stands
+        ├── BadValue         a value no screen can use (a blank name, a bad player id)
         └── NoPlannedMove
 
 Each carries ``field`` (the part of the request it is about, when there is one) so that
@@ -55,6 +56,10 @@ class BadSeat(RuleError):
 
 class NotAllowed(RuleError):
     code = "not_allowed"
+
+
+class BadValue(RuleError):
+    code = "invalid"
 
 
 class NoPlannedMove(RuleError):

@@ -78,6 +78,10 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
     special_needs: bool = False
     stack: int | None = None
     entry: int = 1
+    #: This entry moves every recorded place one down (a place is the players still in at
+    #: the bust, and this one is in too). Said by the event, so that logs written before
+    #: entries did so fold to the same state as when they were written.
+    shifts_places: bool = False
 
 
 class SeatsDrawn(_Event, frozen=True, tag="seats_drawn"):

@@ -505,9 +505,10 @@ class Tournament:
         # A new entry finishes above everyone already out: a place is the players still in when
         # the bust came, so each later entry moves every recorded place one down (a re-entry's
         # own earlier finish too, though its record is replaced below).
-        for other in self.state.players.values():
-            if other.busted and other.bust is not None:
-                other.bust.place += 1
+        if e.shifts_places:
+            for other in self.state.players.values():
+                if other.busted and other.bust is not None:
+                    other.bust.place += 1
         p = self.state.players.get(e.player)
         if p is None:
             p = Player(id=e.player, name=e.name, special_needs=e.special_needs, stack=e.stack)

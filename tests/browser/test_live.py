@@ -340,3 +340,30 @@ def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_c
     text = " ".join(notes.all_inner_texts())
     assert "hlavní pot: místo 2 bere 1,000" in text, text
     assert "posledních 500 od místa 2 nikdo nedorovnal" in text, text
+
+
+def test_a_screen_folds_late_entries_and_bust_outs_to_the_places_the_server_holds(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    """The screens keep their own copy of the state (web/js/fold.js): after bust-outs with
+    late entries between them, its places are the server's, none shared."""
+    new_tournament(director, "places", 20)
+    wall = pages.open(servers[1], "/wall/places", size="tv")
+    director.ok("places", {"type": "bust", "player": "P1"})
+    director.ok("places", {"type": "register", "name": "Late One", "player": "L1"})
+    director.ok("places", {"type": "bust", "player": "P2"})
+    director.ok("places", {"type": "register", "name": "Late Two", "player": "L2"})
+    last = director.ok("places", {"type": "bust", "player": "P3"})["last"]
+
+    server = {
+        pid: p["bust"]["place"]
+        for pid, p in director.state("places")["state"]["players"].items()  # type: ignore[union-attr]
+        if p["bust"]
+    }
+    wait_for(lambda: wall.evaluate("window.floorWall.conn.seq") >= last, wall)
+    screen = wall.evaluate(
+        "Object.fromEntries(Object.values(window.floorWall.conn.state.players)"
+        ".filter((p) => p.bust).map((p) => [p.id, p.bust.place]))"
+    )
+    assert server == {"P1": 22, "P2": 21, "P3": 20}
+    assert screen == server

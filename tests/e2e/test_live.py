@@ -226,7 +226,7 @@ BAD_INPUTS = [
         "blank name",
         {"id": "b9", "command": {"type": "register", "name": "  "}},
         422,
-        "command.name",
+        "name",
     ),
     (
         "number too large",

@@ -63,3 +63,15 @@ def test_a_plan_and_a_time_call_from_an_older_client_decode() -> None:
 
     assert (plan.moves[0].rule, plan.halted[0].rule) == ("", "")
     assert isinstance(call, cmd.CallTime) and (call.seconds, call.count) == (None, None)
+
+
+def test_an_entry_written_before_entries_moved_places_leaves_the_places_as_they_were() -> None:
+    late = b'{"type": "player_registered", "player": "D", "name": "D", "entry": 1}'
+    events = [msgspec.json.decode(raw, type=Event) for raw in (OLD_CREATED, OLD_TABLE, OLD_BUST)]
+    events.append(msgspec.json.decode(late, type=Event))
+
+    t = Tournament.fold(events)
+
+    # As it folded when it was written (an export's check compares exactly this).
+    bust = t.player("C").bust
+    assert bust is not None and bust.place == 3

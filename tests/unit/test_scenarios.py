@@ -61,7 +61,10 @@ def test_floor_scenario_command_prints_json_or_exits_2(path: Path) -> None:
     sc = _load(path)
     proc = subprocess.run(
         [sys.executable, "-m", "floor", "scenario", str(path), "--seed", "3"],
-        capture_output=True, text=True, check=False, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
     )
     if sc.get("expect", {}).get("error"):
         assert proc.returncode == 2

@@ -141,7 +141,7 @@ def test_a_busted_player_may_enter_again_and_the_entry_number_goes_up() -> None:
 
     events = floor.register("T1S3")
 
-    assert PlayerRegistered(player="T1S3", name="T1S3", entry=2) in events
+    assert PlayerRegistered(player="T1S3", name="T1S3", entry=2, shifts_places=True) in events
     player = floor.t.player("T1S3")
     assert (player.busted, player.entries) == (False, 2)
     assert floor.where("T1S3") is not None

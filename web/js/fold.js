@@ -82,6 +82,10 @@ const HANDLERS = {
     s.drawn = true;
   },
   player_registered(s, e) {
+    // A new entry moves every recorded place one down (floor/engine/state.py says why).
+    if (e.shifts_places) {
+      for (const other of Object.values(s.players)) if (other.busted && other.bust) other.bust.place += 1;
+    }
     let p = s.players[e.player];
     if (!p) {
       p = {
