@@ -158,8 +158,6 @@ def _dealing_flop(t: Tournament) -> bool:
 _UNSHOWN = re.compile(
     r"[\x00-\x1f\x7f-\x9f\u00ad\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff]"
 )
-#: Player ids are typed by the floor and printed on the board: letters, digits, . _ : -
-_PLAYER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
 
 
 def shown_name(name: str) -> str:
@@ -189,10 +187,12 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
             name = shown_name(name)
     else:
         name = shown_name(name)
-        if pid is not None and not _PLAYER_ID.fullmatch(pid):
+        # Ids are the house's own (card numbers, the scenario format's "A1"), in any script:
+        # only what no board can print is refused.
+        if pid is not None and (pid != pid.strip() or _UNSHOWN.search(pid)):
             raise BadValue(
-                "a player id is letters, digits, '.', '_', ':' or '-', starting with a letter "
-                f"or digit, got {pid!r}",
+                f"a player id may not hold control characters, invisible marks or spaces at "
+                f"either end, got {pid!r}",
                 field="player",
             )
         _late_registration_open(t, now)

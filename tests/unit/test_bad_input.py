@@ -294,7 +294,8 @@ def test_a_rebuy_or_add_on_past_the_largest_stack_is_refused() -> None:
         (cmd.Register(name="   "), "name", "at least one letter or digit"),
         (cmd.Register(name="\u202eevil"), "name", "invisible marks"),
         (cmd.Register(name="a\u0000b"), "name", "control characters"),
-        (cmd.Register(name="Ok", player="a b/c"), "player", "a player id is letters"),
+        (cmd.Register(name="Ok", player="a\u0000b"), "player", "a player id may not hold"),
+        (cmd.Register(name="Ok", player=" N1"), "player", "spaces at either end"),
     ],
 )
 def test_a_registration_with_a_name_or_id_no_screen_can_show_is_refused(
@@ -303,6 +304,12 @@ def test_a_registration_with_a_name_or_id_no_screen_can_show_is_refused(
     refused = floor.refuse(command, BadValue, field)
 
     assert says in refused.message
+
+
+def test_a_player_id_in_any_script_and_with_inner_spaces_is_accepted(floor: Floor) -> None:
+    floor.do(cmd.Register(name="Jana Nováková", player="Nováková 7"))
+
+    assert floor.where("Nováková 7") is not None
 
 
 def test_a_name_pasted_with_tabs_and_spaces_is_kept_with_single_spaces(floor: Floor) -> None:

@@ -56,6 +56,8 @@ const MESSAGES = [
   [/^a name needs at least one letter or digit$/, "jméno potřebuje aspoň jedno písmeno nebo číslici"],
   [/^a name may not hold control characters or invisible marks$/, "jméno nesmí obsahovat řídicí znaky ani neviditelné značky"],
   [/^(\w+) is required$/, "chybí povinné pole $1"],
+  [/^a player id may not hold control characters, invisible marks or spaces at either end, got (.+)$/,
+    "id hráče nesmí obsahovat řídicí znaky, neviditelné značky ani mezery na začátku či konci: $1"],
   [/^the contributions add up to ([\d,]+), not the ([\d,]+) in the pot$/, "vklady dávají dohromady $1, ne $2 v potu"],
   [/^([\d,]+) is not a multiple of the smallest chip in play \(([\d,]+)\)$/, "$1 není násobek nejmenšího žetonu ve hře ($2)"],
   [/^a contribution cannot be negative \((.+)\)$/, "vklad nemůže být záporný ($1)"],
