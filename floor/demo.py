@@ -16,6 +16,7 @@ import logging
 import os
 import random
 import secrets
+import signal
 import time
 from collections.abc import Callable
 
@@ -314,6 +315,9 @@ def demo(host: str, port: int, players: int, pace: float) -> int:
     settings = from_env()
     configure(settings.log_level)
     url, valkey = (settings.redis_url, None) if settings.redis_url else server_for(os.environ)
+    # uvicorn shuts down on SIGTERM, then raises it again: as `floor serve` does, make that a
+    # KeyboardInterrupt, so that the Valkey started here is stopped too (it was left running).
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         import uvloop
 

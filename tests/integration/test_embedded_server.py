@@ -359,3 +359,40 @@ def test_floor_appendfsync_sets_the_fsync_policy(tmp_path: Path) -> None:
         server.stop()
     with pytest.raises(ValueError, match="FLOOR_APPENDFSYNC"):
         server_for({"FLOOR_APPENDFSYNC": "sometimes"}, tmp_path)
+
+
+@pytest.mark.parametrize("command", [["serve"], ["demo", "--players", "30"]])
+def test_floor_stopped_with_sigterm_stops_the_valkey_it_started(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """systemd, `timeout` and `docker stop` send SIGTERM: the demo left its Valkey running."""
+    from floor.store.embedded import free_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env["FLOOR_DATA_DIR"] = str(tmp_path / "var")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "floor", *command, "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        pid = int((tmp_path / "var" / PID_NAME).read_text())
+        proc.terminate()
+        assert proc.wait(20) is not None
+        deadline = time.monotonic() + 10
+        while _alive(pid):
+            assert time.monotonic() < deadline, f"valkey-server {pid} still runs"
+            time.sleep(0.1)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
