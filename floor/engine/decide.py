@@ -333,7 +333,7 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
     if number in s.tables:
         raise NotAllowed(f"table {number} already exists", field="table")
     opened = TableOpened(table=number, seats=c.seats or s.rules.seats)
-    if s.drawn and s.final_table is None and t.active <= room(t):
+    if s.drawn and s.final_table is None and t.active <= (space := room(t)):
         # The planner breaks a table as soon as the others can seat everybody: asked on a
         # copy with the table open (a rare command; the copy costs a few milliseconds).
         after = t.copy()
@@ -341,7 +341,7 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
         if next_to_break(after) == number:
             raise NotAllowed(
                 f"the {t.active} players left fit at the {t.open_count} open tables "
-                f"({room(t)} seats): table {number} would break at once; a registration "
+                f"({space} seats): table {number} would break at once; a registration "
                 f"that finds no free seat opens one by itself",
                 field="table",
             )

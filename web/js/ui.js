@@ -205,9 +205,11 @@ export function topbar(title, conn, { extra, right } = {}) {
 const PLAIN = { ł: "l", Ł: "l", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", Ð: "d", æ: "ae", Æ: "ae",
   œ: "oe", Œ: "oe", þ: "th", Þ: "th", ı: "i", ħ: "h", Ħ: "h", ŧ: "t", Ŧ: "t" };
 
+const PLAIN_LETTERS = new RegExp(`[${Object.keys(PLAIN).join("")}]`, "g");
+
 /** Text as the search compares it: no diacritics, no case (`Novak` finds `Novák`). */
 export function foldText(x) {
-  return x.replace(/[łŁøØđĐðÐæÆœŒþÞıħĦŧŦ]/g, (c) => PLAIN[c]).normalize("NFKD")
+  return x.replace(PLAIN_LETTERS, (c) => PLAIN[c]).normalize("NFKD")
     .replace(/\p{M}/gu, "").toLowerCase();
 }
 
