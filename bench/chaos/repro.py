@@ -53,10 +53,12 @@ server answering seq N-1 at the end (its screens, fed by the hub, were at N).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import sys
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -70,16 +72,33 @@ from .cluster import FloorServer, Valkey, add_user
 SECRET = "repro-director-secret"
 
 
-async def _setup(tmp: Path) -> tuple[Valkey, FloorServer, httpx.AsyncClient]:
-    valkey = Valkey(tmp / "valkey")
-    await valkey.start()
-    await asyncio.to_thread(add_user, valkey.url, "boss", SECRET, "director")
-    server = FloorServer("server", valkey.url, tmp / "server.log", heartbeat=2.0)
-    await server.start()
-    client = httpx.AsyncClient(base_url=server.base, timeout=30.0)
-    r = await client.post("/api/signin", json={"username": "boss", "secret": SECRET})
-    client.headers["Authorization"] = f"Bearer {r.json()['token']}"
-    return valkey, server, client
+@contextlib.asynccontextmanager
+async def _workdir() -> AsyncIterator[Path]:
+    tmp = Path(tempfile.mkdtemp(prefix="floor-repro-"))
+    try:
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.asynccontextmanager
+async def _one_server() -> AsyncIterator[tuple[Valkey, FloorServer, httpx.AsyncClient]]:
+    """A Valkey, one floor server and the director's client, all stopped afterwards."""
+    async with _workdir() as tmp:
+        valkey = Valkey(tmp / "valkey")
+        await valkey.start()
+        await asyncio.to_thread(add_user, valkey.url, "boss", SECRET, "director")
+        server = FloorServer("server", valkey.url, tmp / "server.log", heartbeat=2.0)
+        await server.start()
+        client = httpx.AsyncClient(base_url=server.base, timeout=30.0)
+        try:
+            r = await client.post("/api/signin", json={"username": "boss", "secret": SECRET})
+            client.headers["Authorization"] = f"Bearer {r.json()['token']}"
+            yield valkey, server, client
+        finally:
+            await client.aclose()
+            await server.stop()
+            await valkey.stop()
 
 
 async def _command(
@@ -89,88 +108,83 @@ async def _command(
 
 
 async def skew() -> bool:
-    tmp = Path(tempfile.mkdtemp(prefix="floor-repro-"))
-    valkey, server, client = await _setup(tmp)
-    redis = connect_redis(valkey.url)
+    async with _one_server() as (valkey, server, client):
+        redis = connect_redis(valkey.url)
+        try:
+            return await _skew(server, client, redis)
+        finally:
+            await redis.aclose()
+
+
+async def _skew(server: FloorServer, client: httpx.AsyncClient, redis: Any) -> bool:
     tid = "skew"
-    try:
-        r = await client.post("/api/tournaments", json={"id": tid, "rules": "tda-2024"})
-        assert r.status_code == 201, r.text
-        # A screen, so that the server follows the tournament (its copy is kept, not reloaded).
-        ws1 = await connect(f"{server.ws}/ws/t/{tid}", compression=None, max_size=None)
-        await ws1.recv()
-        await ws1.recv()
-        r = await _command(client, tid, "r1", {"type": "register", "name": "A", "player": "A"})
-        print("register A:", r.status_code, r.json())
-        # Writes (and the append script) wait for 2 s; reads (the session lookup) go on.
-        await redis.execute_command("CLIENT", "PAUSE", 2000, "WRITE")  # type: ignore[no-untyped-call]
-        post = asyncio.create_task(
-            _command(client, tid, "r2", {"type": "register", "name": "B", "player": "B"})
+    r = await client.post("/api/tournaments", json={"id": tid, "rules": "tda-2024"})
+    assert r.status_code == 201, r.text
+    # A screen, so that the server follows the tournament (its copy is kept, not reloaded).
+    ws1 = await connect(f"{server.ws}/ws/t/{tid}", compression=None, max_size=None)
+    await ws1.recv()
+    await ws1.recv()
+    r = await _command(client, tid, "r1", {"type": "register", "name": "A", "player": "A"})
+    print("register A:", r.status_code, r.json())
+    # Writes (and the append script) wait for 2 s; reads (the session lookup) go on.
+    await redis.execute_command("CLIENT", "PAUSE", 2000, "WRITE")  # type: ignore[no-untyped-call]
+    post = asyncio.create_task(
+        _command(client, tid, "r2", {"type": "register", "name": "B", "player": "B"})
+    )
+    await asyncio.sleep(0.5)
+    snap = json.loads((await client.get(f"/api/t/{tid}")).content)
+    print(
+        f"GET while 'register B' is in flight: seq {snap['seq']}, players "
+        f"{sorted(snap['state']['players'])}, entries {snap['state']['entries']}"
+    )
+    ws = await connect(f"{server.ws}/ws/t/{tid}", compression=None, max_size=None)
+    json.loads(await ws.recv())  # hello
+    first = json.loads(await ws.recv())
+    print(
+        f"a screen joining now gets: snapshot seq {first['seq']}, players "
+        f"{sorted(first['state']['players'])}, entries {first['state']['entries']}"
+    )
+    r = await post
+    print("the phone's answer:", r.status_code, r.text[:120])
+    later = []
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 3.0
+    while (left := deadline - loop.time()) > 0:
+        try:
+            message = json.loads(await asyncio.wait_for(ws.recv(), left))
+        except TimeoutError:
+            break
+        if message["type"] == "events":
+            later += [e for e in message["events"] if e["seq"] > first["seq"]]
+    print(
+        "then the screen gets: "
+        + (
+            ", ".join(f"{e['seq']} {e['event']['type']} {e['event'].get('player')}" for e in later)
+            or "nothing more"
         )
-        await asyncio.sleep(0.5)
-        snap = json.loads((await client.get(f"/api/t/{tid}")).content)
-        print(
-            f"GET while 'register B' is in flight: seq {snap['seq']}, players "
-            f"{sorted(snap['state']['players'])}, entries {snap['state']['entries']}"
-        )
-        ws = await connect(f"{server.ws}/ws/t/{tid}", compression=None, max_size=None)
-        json.loads(await ws.recv())  # hello
-        first = json.loads(await ws.recv())
-        print(
-            f"a screen joining now gets: snapshot seq {first['seq']}, players "
-            f"{sorted(first['state']['players'])}, entries {first['state']['entries']}"
-        )
-        r = await post
-        print("the phone's answer:", r.status_code, r.text[:120])
-        later = []
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 3.0
-        while (left := deadline - loop.time()) > 0:
-            try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), left))
-            except TimeoutError:
-                break
-            if message["type"] == "events":
-                later += [e for e in message["events"] if e["seq"] > first["seq"]]
-        print(
-            "then the screen gets: "
-            + (
-                ", ".join(
-                    f"{e['seq']} {e['event']['type']} {e['event'].get('player')}" for e in later
-                )
-                or "nothing more"
-            )
-        )
-        entries = first["state"]["entries"] + sum(
-            1 for e in later if e["event"]["type"] == "player_registered"
-        )
-        final = json.loads((await client.get(f"/api/t/{tid}")).content)
-        print(
-            f"applying them as docs/protocol.md says, the screen counts {entries} entries; "
-            f"the server {final['state']['entries']} (seq {final['seq']})"
-        )
-        await ws.close()
-        await ws1.close()
-        bad = first["seq"] < final["seq"] and "B" in first["state"]["players"]
-        print(
-            "BUG REPRODUCED: the snapshot held an event numbered after its seq"
-            if bad
-            else "not reproduced"
-        )
-        return bad
-    finally:
-        await redis.aclose()
-        await client.aclose()
-        await server.stop()
-        await valkey.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
+    )
+    entries = first["state"]["entries"] + sum(
+        1 for e in later if e["event"]["type"] == "player_registered"
+    )
+    final = json.loads((await client.get(f"/api/t/{tid}")).content)
+    print(
+        f"applying them as docs/protocol.md says, the screen counts {entries} entries; "
+        f"the server {final['state']['entries']} (seq {final['seq']})"
+    )
+    await ws.close()
+    await ws1.close()
+    bad = first["seq"] < final["seq"] and "B" in first["state"]["players"]
+    print(
+        "BUG REPRODUCED: the snapshot held an event numbered after its seq"
+        if bad
+        else "not reproduced"
+    )
+    return bad
 
 
 async def last_bust() -> bool:
-    tmp = Path(tempfile.mkdtemp(prefix="floor-repro-"))
-    valkey, server, client = await _setup(tmp)
     tid = "lastbust"
-    try:
+    async with _one_server() as (_, _, client):
         r = await client.post("/api/tournaments", json={"id": tid, "rules": "tda-2024"})
         assert r.status_code == 201, r.text
         for p in ("A", "B"):
@@ -189,18 +203,11 @@ async def last_bust() -> bool:
         bad = b.status_code == 200
         print("BUG REPRODUCED: the winner was busted (expected 409)" if bad else "not reproduced")
         return bad
-    finally:
-        await client.aclose()
-        await server.stop()
-        await valkey.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 async def pool() -> bool:
-    tmp = Path(tempfile.mkdtemp(prefix="floor-repro-"))
-    valkey, server, client = await _setup(tmp)
     tid = "pool"
-    try:
+    async with _one_server() as (valkey, server, client):
         r = await client.post("/api/tournaments", json={"id": tid, "rules": "tda-2024"})
         assert r.status_code == 201, r.text
         for i in range(20):
@@ -231,11 +238,6 @@ async def pool() -> bool:
         bad = any("Too many connections" in o for o in outcomes)
         print("BUG REPRODUCED: the Redis pool ran out" if bad else "not reproduced")
         return bad
-    finally:
-        await client.aclose()
-        await server.stop()
-        await valkey.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 async def stale() -> bool:

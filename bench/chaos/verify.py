@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -229,13 +230,10 @@ async def check_servers(
         v.facts["servers_checked"] = len(bases)
 
 
-def _state_digests(
-    stream: list[tuple[int, bytes]], seqs: set[int], plan: bool = False
-) -> dict[int, str]:
-    """sha256 of the JSON of the fold of the log (or its plan) at each of ``seqs``."""
-    out: dict[int, str] = {}
+def _folds_at(stream: list[tuple[int, bytes]], seqs: set[int]) -> Iterator[tuple[int, Tournament]]:
+    """The fold of the log at each of ``seqs``, in order (one tournament, folded on)."""
     if not seqs:
-        return out
+        return
     events = (decode_event(e) for _, e in stream)
     t = Tournament.fold([next(events)])
     at = 1
@@ -243,8 +241,17 @@ def _state_digests(
         for _ in range(seq - at):
             t.apply(next(events))
         at = seq
-        out[seq] = digest(_encoder.encode(t.plan if plan else t.state))
-    return out
+        yield seq, t
+
+
+def _state_digests(
+    stream: list[tuple[int, bytes]], seqs: set[int], plan: bool = False
+) -> dict[int, str]:
+    """sha256 of the JSON of the fold of the log (or its plan) at each of ``seqs``."""
+    return {
+        seq: digest(_encoder.encode(t.plan if plan else t.state))
+        for seq, t in _folds_at(stream, seqs)
+    }
 
 
 def json_diff(
@@ -276,18 +283,7 @@ def json_diff(
 
 
 def _states_json(stream: list[tuple[int, bytes]], seqs: set[int]) -> dict[int, bytes]:
-    out: dict[int, bytes] = {}
-    if not seqs:
-        return out
-    events = (decode_event(e) for _, e in stream)
-    t = Tournament.fold([next(events)])
-    at = 1
-    for seq in sorted(seqs):
-        for _ in range(seq - at):
-            t.apply(next(events))
-        at = seq
-        out[seq] = _encoder.encode(t.state)
-    return out
+    return {seq: _encoder.encode(t.state) for seq, t in _folds_at(stream, seqs)}
 
 
 def check_screens(

@@ -36,26 +36,12 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
-from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State
 
 from bench.wsload.common import add_common_args, reply, setup_process, snapshot
 from bench.wsload.receivers import encode_frame
-
-PROTOCOL_KEY = "wsbench.protocol"
-
-
-class ExposeProtocol:
-    """Outermost ASGI middleware: put uvicorn's websocket protocol object into the scope."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            scope[PROTOCOL_KEY] = getattr(send, "__self__", None)
-        await self.app(scope, receive, send)
+from floor.server.fanout import PROTOCOL_KEY, ExposeProtocol
 
 
 class Client:
