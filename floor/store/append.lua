@@ -1,7 +1,8 @@
 -- Append one command's events to a tournament, atomically, if it is still at the version the
 -- command was decided against. One round trip does it all: the idempotency check, the
 -- version check, the events, the version bump, the snapshot when due, the command's result
--- (kept for retries) and the publication to every server process.
+-- (kept for retries) and the publication to every server process. With no events it keeps
+-- a refusal, again only if the refusal was decided at the current version.
 --
 -- KEYS: 1 meta, 2 events stream, 3 snapshot, 4 command result
 -- ARGV: 1 expected version, 2 event count n, 3 channel, 4 payload to publish,
@@ -18,7 +19,9 @@ local n = tonumber(ARGV[2])
 for i = 1, n do
   redis.call('XADD', KEYS[2], (version + i) .. '-0', 'e', ARGV[7 + i])
 end
-redis.call('HSET', KEYS[1], 'version', version + n)
+if n > 0 then
+  redis.call('HSET', KEYS[1], 'version', version + n)
+end
 if ARGV[7] ~= '' then
   redis.call('SET', KEYS[3], ARGV[7])
   redis.call('HSET', KEYS[1], 'snapshot', version + n)

@@ -380,7 +380,14 @@ class Store:
                     events = decide(entry.t, command, self.clock(), self.rng)
                 except RuleError as e:
                     refusal = Outcome(ok=False, error=_error_info(e))
-                    return await self._refused(keys, cid, refusal, digest)
+                    if cid is None:
+                        return refusal
+                    kept = await self._keep_refusal(keys, version, cid, refusal, digest)
+                    if kept is not None:
+                        return kept
+                    # Decided on a copy that was behind: the command may apply now.
+                    self.forget(tid)
+                    continue
                 if not events and cid is None:
                     return Outcome(ok=True, first=version + 1, last=version)
                 try:
@@ -490,24 +497,36 @@ class Store:
             break
         return reply, acked
 
-    async def _refused(
-        self, keys: Keys, command_id: str | None, refusal: Outcome, digest: str = ""
-    ) -> Outcome:
-        """Keep a refusal under its command id too: a retry gets the first answer."""
-        if command_id is None:
-            return refusal
-        prior = await self._call(
-            self.redis.set(
-                keys.command(command_id),
-                _outcome_encoder.encode(_Kept(ok=False, error=refusal.error, digest=digest)),
-                ex=self.result_ttl,
-                nx=True,
-                get=True,
+    async def _keep_refusal(
+        self, keys: Keys, version: int, command_id: str, refusal: Outcome, digest: str
+    ) -> Outcome | None:
+        """Keep a refusal under its command id, so a retry gets the first answer; but only
+        if it was decided at the tournament's current version (None when it was not).
+
+        The append script with no events does it: a refusal decided on a stale copy would
+        otherwise be the answer to every retry, even once the command applies.
+        """
+        kept = _Kept(ok=False, error=refusal.error, digest=digest)
+        reply = await self._call(
+            self._append(
+                keys=[keys.meta, keys.events, keys.snapshot, keys.command(command_id)],
+                args=[
+                    version,
+                    0,
+                    keys.channel,
+                    b"",
+                    _outcome_encoder.encode(kept),
+                    self.result_ttl,
+                    b"",
+                ],
             )
         )
-        if prior is None:
+        status, detail = reply[0], reply[1]
+        if status == b"ok":
             return refusal
-        return _answer_again(prior, command_id, digest)
+        if status == b"dup":
+            return _answer_again(detail, command_id, digest)
+        return None
 
     async def _call(self, awaitable: Any) -> Any:
         self.round_trips += 1

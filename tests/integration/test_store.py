@@ -152,6 +152,28 @@ async def test_a_retried_refusal_is_answered_with_the_first_refusal(store: Store
     assert again.duplicate and again.error == first.error
 
 
+async def test_a_refusal_decided_on_a_copy_that_was_behind_is_decided_again(
+    redis_url: str,
+) -> None:
+    """Process B still holds the tournament from before A registered a late player: B's
+    bust of that player is decided again on the new state, and neither it nor its retry
+    is answered with the stale "unknown player"."""
+    a = Store(connect(redis_url), rng=random.Random(1))
+    b = Store(connect(redis_url), rng=random.Random(2))
+    await seated(a, "t1", 20)
+    await b.tournament("t1")
+    late = await a.execute("t1", cmd.Register(name="Late Comer", player="LATE"), "reg-late")
+    assert late.ok
+    first = await b.execute("t1", cmd.Bust(player="LATE"), "bust-late")
+    again = await b.execute("t1", cmd.Bust(player="LATE"), "bust-late")
+    assert first.ok, first
+    assert again.duplicate and again.ok and (again.first, again.last) == (first.first, first.last)
+    t, _ = await a.load("t1")
+    assert t.player("LATE").busted
+    await a.redis.aclose()
+    await b.redis.aclose()
+
+
 async def test_a_command_id_reused_for_another_command_is_refused_and_applies_nothing(
     store: Store,
 ) -> None:
