@@ -229,7 +229,13 @@ async def post_command_kind(request: Request) -> Response:
     principal = await _staff(request)
     body = await read_body(request, floor.settings.max_body)
     fields = decode(body or b"{}", dict[str, Any])
-    fields["type"] = kind
+    if fields.setdefault("type", kind) != kind:
+        # A body written for another command must not run as this one with its fields.
+        raise BadRequest(
+            f"the body's type {fields['type']!r} is not the command {kind!r} of the path",
+            code="invalid",
+            field="type",
+        )
     command: commands.Command = decode(msgspec.json.encode(fields), commands.Command)  # type: ignore[arg-type]
     command_id = request.headers.get("idempotency-key")
     outcome = await run_command(floor, tid, principal, command, command_id)
@@ -267,6 +273,19 @@ async def create_tournament(request: Request) -> Response:
     return json_response(outcome, 201)
 
 
+@handle_errors
+async def archive_tournament(request: Request) -> Response:
+    """Move a tournament from the list to the archive (``GET /api/tournaments?archived=1``);
+    its log, its screens and its backup stay as they are."""
+    floor = _floor(request)
+    tid = _tid(request)
+    principal = await _staff(request)
+    auth.require_director(principal, "archives tournaments")
+    summary = await floor.store.archive(tid)
+    log.info("tournament archived", extra={"tournament": tid, "by": principal.username})
+    return json_response(summary)
+
+
 async def _created_before(
     floor: Floor, tid: str, name: str, rules: Rules, structure: Structure | None
 ) -> Outcome | None:
@@ -288,6 +307,8 @@ async def _created_before(
             f"tournament {tid} already exists, with other settings: choose another id",
             field="id",
         )
+    # The first request may have written the log and failed before listing it.
+    await floor.store.list_again(tid, s.name, s.created_at)
     return Outcome(ok=True, first=1, last=1, duplicate=True)
 
 
@@ -648,6 +669,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/api/t/{tid}", get_tournament),
         Route("/api/t/{tid}/players", find_players),
         Route("/api/t/{tid}/events", events_since),
+        Route("/api/t/{tid}/archive", archive_tournament, methods=["POST"]),
         Route("/api/t/{tid}/commands", post_command, methods=["POST"]),
         Route("/api/t/{tid}/commands/{kind}", post_command_kind, methods=["POST"]),
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),

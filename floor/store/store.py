@@ -350,16 +350,33 @@ class Store:
         await self._call(self.redis.hset(TOURNAMENTS, tid, msgspec.json.encode(summary)))
         return outcome
 
-    async def archive(self, tid: str) -> None:
-        """Move a finished tournament from the list to the archive; its log stays."""
+    async def list_again(self, tid: str, name: str, created_at: float) -> None:
+        """List a tournament whose creation is retried, unless it is listed or archived."""
+        keys = Keys(tid)
+        if await self._call(self.redis.hget(keys.meta, "status")) == b"archived":
+            return
+        summary = Summary(id=tid, name=name, created_at=created_at)
+        await self._call(self.redis.hsetnx(TOURNAMENTS, tid, msgspec.json.encode(summary)))
+
+    async def archive(self, tid: str) -> Summary:
+        """Move a finished tournament from the list to the archive; its log stays.
+
+        The list, the archive and the tournament's keys live in different cluster slots, so
+        this is three writes, ordered so that a retry after a failure between them finishes
+        the move: archived first, unlisted last, and an archived one answers again.
+        """
         keys = Keys(tid)
         raw = await self._call(self.redis.hget(TOURNAMENTS, tid))
         if raw is None:
+            kept = await self._call(self.redis.hget(ARCHIVE, tid))
+            if kept is not None:
+                return msgspec.json.decode(kept, type=Summary)
             raise NotFound(f"there is no live tournament {tid}", field="tournament")
         summary = msgspec.structs.replace(msgspec.json.decode(raw, type=Summary), status="archived")
         await self._call(self.redis.hset(ARCHIVE, tid, msgspec.json.encode(summary)))
         await self._call(self.redis.hset(keys.meta, "status", "archived"))
         await self._call(self.redis.hdel(TOURNAMENTS, tid))
+        return summary
 
     async def execute(self, tid: str, command: Command, command_id: str | None = None) -> Outcome:
         """Decide ``command`` and write its events atomically; refusals are outcomes too.

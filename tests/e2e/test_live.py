@@ -8,9 +8,11 @@ import time
 
 import httpx
 import pytest
+import redis
 from websockets.exceptions import InvalidStatus
 
 from floor.server.auth import SESSION_CACHE
+from floor.store.embedded import EmbeddedServer
 from tests.e2e.conftest import Api, ServerProcess, sign_in
 from tests.e2e.screens import Screen, state_json
 
@@ -268,13 +270,62 @@ def test_bad_input_gets_a_4xx_naming_the_problem_and_changes_nothing(
     assert director.state(tid) == before
 
 
-def test_a_body_that_is_too_large_is_refused_with_413(director: Api) -> None:
-    r = director.client.post(
-        "/api/t/anything/commands",
-        content=b"x" * 200_000,
-        headers={"content-type": "application/json"},
-    )
+def test_a_body_that_is_too_large_is_refused_with_413_and_changes_nothing(
+    director: Api,
+) -> None:
+    director.create("toolarge", 12)
+    before = director.state("toolarge")
+    command = {"id": "big-1", "command": {"type": "bust", "player": "P1"}, "pad": "x" * 200_000}
+    r = director.client.post("/api/t/toolarge/commands", json=command)
     assert r.status_code == 413
+    assert r.json()["error"]["message"].startswith("the body is larger than")
+    assert director.state("toolarge") == before
+
+
+def test_a_path_command_whose_body_names_another_command_is_refused(director: Api) -> None:
+    director.create("pathtype", 12)
+    before = director.state("pathtype")
+    r = director.client.post(
+        "/api/t/pathtype/commands/lock_seat", json={"type": "bust", "player": "P1"}
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["field"] == "type"
+    assert director.state("pathtype") == before
+    same = director.client.post(
+        "/api/t/pathtype/commands/lock_seat", json={"type": "lock_seat", "player": "P1"}
+    )
+    assert same.status_code == 200, same.text
+
+
+def test_a_director_archives_a_tournament_and_a_retry_answers_the_same(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("arch-1", 4)
+    fred = Api(servers[1], sign_in(servers[1], "fred", "floor-secret"))
+    assert fred.client.post("/api/t/arch-1/archive").status_code == 403
+    first = director.client.post("/api/t/arch-1/archive")
+    again = director.client.post("/api/t/arch-1/archive")
+    assert first.status_code == again.status_code == 200, first.text
+    assert first.json() == again.json() and first.json()["status"] == "archived"
+    live = [s["id"] for s in director.client.get("/api/tournaments").json()]
+    archived = [s["id"] for s in director.client.get("/api/tournaments?archived=1").json()]
+    assert "arch-1" not in live and "arch-1" in archived
+    assert seq_of(director, "arch-1") > 4  # the log and its screens stay
+    assert director.client.post("/api/t/never-was/archive").status_code == 404
+    fred.client.close()
+
+
+def test_a_retried_create_lists_a_tournament_the_first_attempt_did_not(
+    valkey: EmbeddedServer, director: Api
+) -> None:
+    body = {"id": "relist-1", "name": "Relist", "rules": "tda-2024", "structure": "demo-fast"}
+    assert director.client.post("/api/tournaments", json=body).status_code == 201
+    # The first attempt wrote the log, then lost Redis before the listing was written.
+    with redis.Redis.from_url(valkey.url) as r:
+        assert r.hdel("floor:tournaments", "relist-1") == 1
+    retry = director.client.post("/api/tournaments", json=body)
+    assert retry.status_code == 201 and retry.json()["duplicate"], retry.text
+    assert "relist-1" in [s["id"] for s in director.client.get("/api/tournaments").json()]
 
 
 def test_an_unknown_tournament_is_404(director: Api) -> None:
