@@ -46,6 +46,7 @@ from .edges import (
 )
 from .fanout import ExposeProtocol
 from .hub import Hub
+from .logs import configure as configure_logs
 from .metrics import Metrics
 from .settings import Settings, from_env
 from .websocket import ClientMessage, websocket_endpoint
@@ -633,6 +634,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or from_env()
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set: run `floor serve`, which starts Valkey itself")
+    # Each worker of `floor serve --workers N` is a fresh process that builds its app here:
+    # without this its logs (commands, errors) would go nowhere.
+    configure_logs(settings.log_level)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -20,6 +20,8 @@ class JsonFormatter(logging.Formatter):
             + f".{int(record.msecs):03d}Z",
             "level": record.levelname.lower(),
             "logger": record.name,
+            # Under `floor serve --workers N` the processes share one stderr.
+            "pid": record.process,
             "msg": record.getMessage(),
         }
         for key, value in vars(record).items():

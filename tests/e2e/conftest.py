@@ -22,7 +22,10 @@ ROOT = Path(__file__).resolve().parents[2]
 class ServerProcess:
     """``floor serve`` in a subprocess, with its output kept for the failure report."""
 
-    def __init__(self, redis_url: str, log: Path, **env: str) -> None:
+    def __init__(
+        self, redis_url: str, log: Path, args: tuple[str, ...] = (), **env: str
+    ) -> None:
+        self.args = args
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}"
@@ -41,7 +44,7 @@ class ServerProcess:
         }
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "floor", "serve", "--port", str(self.port)],
+                [sys.executable, "-m", "floor", "serve", "--port", str(self.port), *self.args],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,

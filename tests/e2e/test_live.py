@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -406,3 +407,28 @@ async def test_the_clock_changes_level_by_itself_also_after_its_driver_is_killed
             if s.proc is not None and s.proc.poll() is not None:
                 s.start()
         await asyncio.sleep(0)
+
+
+async def test_floor_serve_with_two_workers_serves_and_every_worker_logs(
+    valkey: EmbeddedServer, servers: list[ServerProcess], tmp_path: Path
+) -> None:
+    """(``servers`` made the accounts.)"""
+    server = ServerProcess(valkey.url, tmp_path / "workers.log", args=("--workers", "2"))
+    server.start()
+    try:
+        api = Api(server, sign_in(server, "boss", "director-secret"))
+        api.create("workers-2", 10)
+        screen = await Screen.open(server.ws + "/ws/t/workers-2")
+        screen.take(await screen.receive())
+        api.ok("workers-2", {"type": "bust", "player": "P3"})
+        await screen.until(seq_of(api, "workers-2"))
+        assert screen.t is not None and screen.t.player("P3").busted
+        await screen.close()
+        api.client.close()
+    finally:
+        server.stop()
+    lines = [json.loads(x) for x in server.log.read_text().splitlines() if x.startswith("{")]
+    serving = {e["pid"] for e in lines if e["msg"] == "floor serving"}
+    commands = {e["pid"] for e in lines if e.get("command") == "bust"}
+    assert len(serving) == 2, lines
+    assert len(commands) == 1 and commands <= serving, lines
