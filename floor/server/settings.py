@@ -16,8 +16,16 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     (
         "REDIS_URL",
         "",
-        "Redis 7+ or Valkey 8 to use (redis://, rediss://, unix://); "
+        "Redis 7+ or Valkey 8 to use: redis://, rediss://, unix://, "
+        "redis+cluster://host:port,host:port (a cluster), "
+        "redis+sentinel://host:port,host:port/service (a Sentinel-watched primary); "
         "unset: floor starts its own Valkey in FLOOR_DATA_DIR",
+    ),
+    (
+        "FLOOR_REDIS_WAIT_REPLICAS",
+        "0",
+        "replicas that must hold a command's events before it is acknowledged "
+        "(WAIT; set it with Sentinel so a failover loses no acknowledged bust-out)",
     ),
     ("FLOOR_DATA_DIR", "var", "where the embedded Valkey keeps its append-only file"),
     ("FLOOR_APPENDFSYNC", "always", "embedded Valkey fsync policy: always, everysec or no"),
@@ -38,10 +46,17 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     (
         "FLOOR_CLIENT_QUEUE",
         "512",
-        "messages a slow screen may fall behind before it is dropped and resynchronises",
+        "messages a slow screen may fall behind (as bytes: this times 4 KiB, plus its "
+        "largest message, e.g. a snapshot) before it is dropped and resynchronises",
     ),
     ("FLOOR_HEARTBEAT", "10", "seconds between heartbeats to every screen"),
     ("FLOOR_MAX_BODY", "65536", "largest request body accepted, in bytes"),
+    (
+        "FLOOR_CONFIG_DIR",
+        "",
+        "folder of rule sets, structures and tournament configs; "
+        "unset: the config/ folder shipped with floor",
+    ),
     (
         "FORWARDED_ALLOW_IPS",
         "127.0.0.1",

@@ -220,7 +220,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         )
         return
     await ws.accept()
-    # Unsent bytes a screen may fall behind by: about the queue's length in messages.
+    # Unsent bytes a screen may fall behind by: about the queue's length in messages (plus
+    # the largest message it was sent: see FrameWriter).
     frames = FrameWriter.for_scope(ws.scope, floor.settings.client_queue * 4096)
     client = WsClient(ws, tid, principal, floor.settings.client_queue, frames)
     client.push(
