@@ -22,9 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 class ServerProcess:
     """``floor serve`` in a subprocess, with its output kept for the failure report."""
 
-    def __init__(
-        self, redis_url: str, log: Path, args: tuple[str, ...] = (), **env: str
-    ) -> None:
+    def __init__(self, redis_url: str, log: Path, args: tuple[str, ...] = (), **env: str) -> None:
         self.args = args
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
