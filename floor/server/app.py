@@ -48,6 +48,7 @@ from .fanout import ExposeProtocol
 from .hub import Hub
 from .logs import configure as configure_logs
 from .metrics import Metrics
+from .redact import for_public
 from .settings import Settings, from_env
 from .websocket import ClientMessage, websocket_endpoint
 
@@ -406,8 +407,14 @@ async def get_tournament(request: Request) -> Response:
     """The full state and plan: the same snapshot a screen gets when it connects."""
     floor = _floor(request)
     tid = _tid(request)
+    principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
-    return Response(views.snapshot(tid, t, version), media_type="application/json")
+    return Response(_for(principal, views.snapshot(tid, t, version)), media_type="application/json")
+
+
+def _for(principal: auth.Principal, data: bytes) -> bytes:
+    """A state or events message as ``principal`` may read it: see ``redact``."""
+    return for_public(data) if principal.role == "public" else data
 
 
 @handle_errors
@@ -448,8 +455,10 @@ async def events_since(request: Request) -> Response:
         return json_response(
             {"type": "events", "tournament": tid, "from": since + 1, "to": since, "events": []}
         )
+    principal, _ = await floor.principal(request)
     return Response(
-        events_message(tid, since + 1, missed, encode_derived(t)), media_type="application/json"
+        _for(principal, events_message(tid, since + 1, missed, encode_derived(t))),
+        media_type="application/json",
     )
 
 

@@ -145,6 +145,48 @@ async def test_the_public_cannot_change_anything_and_a_dealer_only_their_own_tab
     dealer.client.close()
 
 
+async def test_the_public_is_not_sent_special_needs_seats_or_seat_locks(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("private", 12)
+    staff_screen = await Screen.open(
+        servers[1].ws + "/ws/t/private",
+        additional_headers={"Authorization": director.client.headers["authorization"]},
+    )
+    public_screen = await Screen.open(servers[1].ws + "/ws/t/private")
+    for s in (staff_screen, public_screen):
+        s.take(await s.receive())
+    director.ok(
+        "private", {"type": "register", "name": "Ana Wheel", "player": "W1", "special_needs": True}
+    )
+    director.ok("private", {"type": "lock_seat", "player": "P2"})
+    end = seq_of(director, "private")
+    for s in (staff_screen, public_screen):
+        await s.until(end)
+    assert staff_screen.t is not None and public_screen.t is not None
+    assert staff_screen.t.player("W1").special_needs and staff_screen.t.player("P2").locked
+    assert not public_screen.t.player("W1").special_needs
+    assert not public_screen.t.player("P2").locked
+    # Apart from those flags the public sees the same tournament, at the same numbers.
+    assert public_screen.seqs == staff_screen.seqs
+    assert public_screen.t.player("W1").table == staff_screen.t.player("W1").table
+    # A public screen joining now gets a snapshot without them; so do public reads.
+    late = await Screen.open(servers[0].ws + "/ws/t/private")
+    late.take(await late.receive())
+    assert late.t is not None and late.seq == end
+    for raw in (
+        json.dumps(state_json(late.t)),
+        httpx.get(servers[0].base + "/api/t/private").text,
+        httpx.get(servers[0].base + "/api/t/private/events?since=0").text,
+    ):
+        assert '"special_needs":true' not in raw.replace(" ", "")
+        assert '"locked":true' not in raw.replace(" ", "")
+    staff_read = director.state("private")["state"]
+    assert staff_read["players"]["W1"]["special_needs"]  # type: ignore[index]
+    for s in (staff_screen, public_screen, late):
+        await s.close()
+
+
 async def _ws_command(screen: Screen, cid: str, command: dict[str, object]) -> dict[str, object]:
     await screen.ws.send(json.dumps({"type": "command", "id": cid, "command": command}))
     while True:
