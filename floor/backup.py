@@ -16,7 +16,7 @@ from pathlib import Path
 
 import msgspec
 
-from .engine.events import Event, TournamentCreated
+from .engine.events import ClockPaused, Event, TournamentCreated
 from .engine.state import Tournament, TournamentState
 from .protocol import decode_event, encode_event
 from .store.keys import TOURNAMENTS, Keys, check_tournament_id
@@ -104,8 +104,20 @@ def _renamed(events: Iterator[Event], new_id: str) -> Iterator[Event]:
         yield msgspec.structs.replace(e, id=new_id) if isinstance(e, TournamentCreated) else e
 
 
-async def import_(store: Store, path: Path, new_id: str | None = None) -> tuple[str, int]:
-    """Load an export into this server; refuses an id that exists. (id, events)."""
+class Imported(msgspec.Struct, frozen=True, kw_only=True):
+    tournament: str
+    #: Events written: the exported ones, and a clock pause if the clock was running.
+    events: int
+    #: Seconds left in the level when a running clock was paused; None if it was not running.
+    paused_with: float | None = None
+
+
+async def import_(store: Store, path: Path, new_id: str | None = None) -> Imported:
+    """Load an export into this server; refuses an id that exists.
+
+    The state is the exported one, except that a running clock is paused as it stood at
+    the export (one more event).
+    """
     header, lines, final = _read(path)
     tid = check_tournament_id(new_id or header.tournament)
     events = [decode_event(data) for _, data in lines]
@@ -118,6 +130,18 @@ async def import_(store: Store, path: Path, new_id: str | None = None) -> tuple[
     expected = msgspec.structs.replace(final.state, id=tid)
     if msgspec.msgpack.encode(t.state) != msgspec.msgpack.encode(expected):
         raise BackupError(f"{path}: the events do not fold to the exported state")
+    clock = t.state.clock
+    paused_with = None
+    if clock.running and clock.ends_at is not None:
+        # Left running, the clock would catch up at once on every level that came due while
+        # the server was lost. It stops where the export saw it; the director resumes it
+        # when play does.
+        pause = ClockPaused(
+            at=header.exported_at, remaining=max(0.0, clock.ends_at - header.exported_at)
+        )
+        t.apply(pause)
+        events.append(pause)
+        paused_with = pause.remaining
     keys = Keys(tid)
     redis = store.redis
     if await redis.exists(keys.meta) or await redis.exists(keys.events):
@@ -134,4 +158,4 @@ async def import_(store: Store, path: Path, new_id: str | None = None) -> tuple[
     summary = Summary(id=tid, name=t.state.name, created_at=t.state.created_at)
     await redis.hset(TOURNAMENTS, tid, msgspec.json.encode(summary))
     store.forget(tid)
-    return tid, version
+    return Imported(tournament=tid, events=version, paused_with=paused_with)

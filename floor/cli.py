@@ -109,8 +109,14 @@ def _import(args: argparse.Namespace) -> int:
     from .backup import import_
 
     async def work(store: Any) -> None:
-        tid, n = await import_(store, Path(args.file), args.new_id)
-        print(f"imported {tid}: {n} events from {args.file}")
+        done = await import_(store, Path(args.file), args.new_id)
+        print(f"imported {done.tournament}: {done.events} events from {args.file}")
+        if done.paused_with is not None:
+            left = int(done.paused_with)
+            print(
+                f"the clock was running: it is paused with {left // 60}:{left % 60:02d} left"
+                " in the level, as at the export; resume it when play resumes"
+            )
 
     return _with_store(work)
 

@@ -13,6 +13,8 @@ import msgspec
 import pytest
 
 from floor.backup import BackupError, export, import_
+from floor.config import resolve_structure
+from floor.engine import clock
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_step
 from floor.engine.rules import Rules
@@ -49,8 +51,8 @@ async def test_an_exported_tournament_imports_into_a_fresh_server_identically(
     assert n == version
     with EmbeddedServer(tmp_path / "fresh") as fresh:
         target = Store(connect(fresh.url))
-        tid, imported = await import_(target, path)
-        assert (tid, imported) == ("sunday", version)
+        done = await import_(target, path)
+        assert (done.tournament, done.events, done.paused_with) == ("sunday", version, None)
         loaded, loaded_version = await target.load("sunday")
         assert loaded_version == version
         assert msgspec.msgpack.encode(loaded.state) == msgspec.msgpack.encode(original.state)
@@ -64,10 +66,46 @@ async def test_an_exported_tournament_imports_into_a_fresh_server_identically(
         assert outcome.first == version + 1
         with pytest.raises(AlreadyExists):
             await import_(target, path)
-        renamed, _ = await import_(target, path, "sunday-copy")
+        renamed = (await import_(target, path, "sunday-copy")).tournament
         copy, _ = await target.load(renamed)
         assert copy.state.id == "sunday-copy"
         assert copy.state.players == original.state.players
+        await target.redis.aclose()
+    await source.redis.aclose()
+
+
+async def test_a_running_clock_is_imported_paused_as_it_stood_at_the_export(
+    redis_url: str, tmp_path: Path
+) -> None:
+    """Restored an hour after the server was lost, the clock does not race through the
+    levels that would have come due meanwhile: it waits, with the time left at the export."""
+    source = Store(connect(redis_url), rng=random.Random(3))
+    await source.create("running", "Clocked", RULES, resolve_structure("demo-fast"))
+    for i in range(20):
+        await source.execute("running", cmd.Register(name=f"Hráč {i}", player=f"P{i}"), f"r{i}")
+    await source.execute("running", cmd.DrawSeats(), "draw")
+    assert (await source.execute("running", cmd.ClockStart(), "go")).ok
+    running, version = await source.load("running")
+    ends_at = running.state.clock.ends_at
+    assert running.state.clock.running and ends_at is not None
+    path = tmp_path / "running.floor"
+    await export(source, "running", path)
+    exported_at = json.loads(path.read_bytes().splitlines()[0])["exported_at"]
+    an_hour_later = exported_at + 3600
+    with EmbeddedServer(tmp_path / "fresh") as fresh:
+        target = Store(connect(fresh.url), clock=lambda: an_hour_later)
+        done = await import_(target, path)
+        assert done.events == version + 1
+        assert done.paused_with == pytest.approx(ends_at - exported_at)
+        t, _ = await target.load("running")
+        assert not t.state.clock.running
+        assert t.state.clock.level == running.state.clock.level
+        assert t.state.clock.remaining == done.paused_with
+        assert clock.due(t.state, an_hour_later) == []
+        assert (await target.execute("running", cmd.ClockResume(), "resume")).ok
+        resumed, _ = await target.load("running")
+        assert resumed.state.clock.level == running.state.clock.level
+        assert resumed.state.clock.ends_at == pytest.approx(an_hour_later + done.paused_with)
         await target.redis.aclose()
     await source.redis.aclose()
 
