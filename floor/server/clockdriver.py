@@ -48,6 +48,9 @@ return 0
 class Follower:
     """A subscriber that only keeps this process's copy of a tournament current."""
 
+    #: Not a screen: left out of the screens counted in /healthz and /metrics.
+    internal = True
+
     def __init__(self, tid: str) -> None:
         self.tid = tid
         self.seq = 0

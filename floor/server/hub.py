@@ -45,6 +45,9 @@ class Subscriber(Protocol):
     #: Batches held back while it is being caught up; None when live.
     pending: list[tuple[int, int, bytes]] | None
 
+    #: True for this process's own followers (not screens).
+    internal: bool
+
     def push(self, data: bytes, framed: bytes | None = None) -> bool:
         """Send without waiting (``framed``: the same message as a websocket frame, built
         once for everybody); False when the screen is too far behind."""
@@ -111,7 +114,8 @@ class Hub:
 
     @property
     def clients(self) -> int:
-        return sum(len(s) for s in self._subs.values())
+        """Screens connected to this process (not its own followers)."""
+        return sum(not sub.internal for subs in self._subs.values() for sub in subs)
 
     # Joining and leaving ---------------------------------------------------------------------
 
@@ -382,7 +386,9 @@ class Hub:
             return
         start = time.perf_counter()
         framed = frame(data)
-        sent = sum(self._deliver(sub, first, last, data, framed) for sub in list(subs))
+        sent = sum(
+            self._deliver(sub, first, last, data, framed) and not sub.internal for sub in list(subs)
+        )
         if sent:  # the echo of a batch already handed out costs nothing worth counting
             spent = time.perf_counter() - start
             self.metrics.fanout.observe(spent)

@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from collections import Counter
 
-#: Upper bounds (seconds) of the fan-out latency histogram.
+#: Upper bounds (seconds) of the fan-out latency histogram: one batch to every screen.
 _BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+#: The same per screen, some microseconds each (bench/fanout.py): in its own range, or
+#: every observation would fall into the lowest bucket above.
+_PER_CLIENT_BUCKETS = (1e-6, 2.5e-6, 5e-6, 1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 1e-2)
 
 
 class Histogram:
-    __slots__ = ("count", "counts", "total")
+    __slots__ = ("buckets", "count", "counts", "total")
 
-    def __init__(self) -> None:
-        self.counts = [0] * len(_BUCKETS)
+    def __init__(self, buckets: tuple[float, ...] = _BUCKETS) -> None:
+        self.buckets = buckets
+        self.counts = [0] * len(buckets)
         self.count = 0
         self.total = 0.0
 
     def observe(self, seconds: float) -> None:
         self.count += 1
         self.total += seconds
-        for i, bound in enumerate(_BUCKETS):
+        for i, bound in enumerate(self.buckets):
             if seconds <= bound:
                 self.counts[i] += 1
                 break
@@ -27,9 +31,9 @@ class Histogram:
     def lines(self, name: str) -> list[str]:
         out = []
         running = 0
-        for bound, n in zip(_BUCKETS, self.counts, strict=True):
+        for bound, n in zip(self.buckets, self.counts, strict=True):
             running += n
-            out.append(f'{name}_bucket{{le="{bound}"}} {running}')
+            out.append(f'{name}_bucket{{le="{bound:g}"}} {running}')
         out.append(f'{name}_bucket{{le="+Inf"}} {self.count}')
         out.append(f"{name}_sum {self.total:.6f}")
         out.append(f"{name}_count {self.count}")
@@ -44,7 +48,7 @@ class Metrics:
         self.resyncs = 0
         self.messages_out = 0
         self.fanout = Histogram()
-        self.fanout_per_client = Histogram()
+        self.fanout_per_client = Histogram(_PER_CLIENT_BUCKETS)
 
     def command(self, kind: str, outcome: str) -> None:
         self.commands[(kind, outcome)] += 1

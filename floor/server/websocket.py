@@ -107,6 +107,9 @@ class WsClient:
     instead. Either way nobody waits on a slow screen.
     """
 
+    #: A screen (see ``Subscriber.internal``).
+    internal = False
+
     __slots__ = (
         "closing",
         "frames",

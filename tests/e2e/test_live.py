@@ -393,12 +393,31 @@ def test_the_schema_describes_every_command_and_message(servers: list[ServerProc
         assert f'"{kind}"' in text
 
 
-def test_health_and_metrics_are_served(servers: list[ServerProcess]) -> None:
-    health = httpx.get(servers[0].base + "/healthz").json()
+async def test_health_and_metrics_count_screens_not_the_clock_drivers_followers(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    director.create("counted", 6)
+    # The process holding the clock lease follows every listed tournament (a rescan every
+    # 5/3 s); those followers are not screens.
+    await asyncio.sleep(2.0)
+    holder = next(s for s in servers if httpx.get(s.base + "/healthz").json()["clock_lease"])
+    health = httpx.get(holder.base + "/healthz").json()
     assert health["ok"] is True
-    metrics = httpx.get(servers[0].base + "/metrics").text
+    assert health["clients"] == 0
+    screens = [await Screen.open(holder.ws + "/ws/t/counted") for _ in range(2)]
+    for screen in screens:
+        screen.take(await screen.receive())
+    director.ok("counted", {"type": "bust", "player": "P1"})
+    await asyncio.gather(*(screen.until(seq_of(director, "counted")) for screen in screens))
+    assert httpx.get(holder.base + "/healthz").json()["clients"] == 2
+    metrics = httpx.get(holder.base + "/metrics").text
+    assert "floor_clients 2\n" in metrics
     assert "floor_commands_total" in metrics
+    # Per screen a fan-out takes microseconds: its histogram has buckets that small.
+    assert 'floor_fanout_per_client_seconds_bucket{le="1e-06"}' in metrics
     assert "floor_fanout_seconds_bucket" in metrics
+    for screen in screens:
+        await screen.close()
 
 
 async def test_the_clock_changes_level_by_itself_also_after_its_driver_is_killed(
