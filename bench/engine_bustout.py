@@ -8,7 +8,9 @@ simulated floor carries out the plan, deals hands and reports buttons (not timed
     .venv/bin/python bench/engine_bustout.py [--players 10000] [--seats 10] [--seed 1]
 
 Prints the median and 99th percentile per bust-out for both, and the peak memory.
-Target: under 100 microseconds per bust-out at 10,000 players.
+Target: under 100 microseconds per bust-out at 10,000 players; the verdict states the median
+and the p99 of both against it (the slowest bust-outs are those after which seats are drawn:
+a table break or the final table). It prints, never fails the run on a timing.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import msgspec
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_floor_action, next_play
 from floor.engine.decide import decide
-from floor.engine.events import TournamentCreated
+from floor.engine.events import SeatsAssigned, TournamentCreated
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 
@@ -39,9 +41,18 @@ def build(players: int, seats: int, rng: random.Random) -> Tournament:
     return t
 
 
-def play(t: Tournament, rng: random.Random, naive: bool) -> tuple[list[float], list[float]]:
+#: The per-bust-out target, in microseconds.
+TARGET_US = 100.0
+
+
+def play(
+    t: Tournament, rng: random.Random, naive: bool
+) -> tuple[list[float], list[float], list[bool]]:
+    """Per bust-out: the engine's time, the naive baseline's (if ``naive``), and whether the
+    bust-out drew seats (a table break or the final table)."""
     fast: list[float] = []
     slow: list[float] = []
+    draws: list[bool] = []
     clock = time.perf_counter
     while True:
         action = next_floor_action(t, rng)
@@ -50,14 +61,15 @@ def play(t: Tournament, rng: random.Random, naive: bool) -> tuple[list[float], l
             continue
         command = next_play(t, rng, bust_chance=0.5)
         if command is None:
-            return fast, slow
+            return fast, slow, draws
         if not isinstance(command, cmd.Bust):
             decide(t, command, 0.0, rng)
             continue
         start = clock()
-        decide(t, command, 0.0, rng)
+        events = decide(t, command, 0.0, rng)
         _ = t.plan
         fast.append(clock() - start)
+        draws.append(any(isinstance(e, SeatsAssigned) for e in events))
         if naive:
             start = clock()
             _ = Tournament(t.state).plan
@@ -77,7 +89,7 @@ def main() -> None:
     args = parser.parse_args()
 
     t = build(args.players, args.seats, random.Random(args.seed))
-    fast, slow = play(t, random.Random(args.seed), naive=True)
+    fast, slow, draws = play(t, random.Random(args.seed), naive=True)
 
     tracemalloc.start()
     t2 = build(args.players, args.seats, random.Random(args.seed))
@@ -101,8 +113,27 @@ def main() -> None:
         f"{peak / 2**20:.1f} MiB; process max RSS "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
     )
-    target = statistics.median(fast) * us < 100
-    print(f"target (median under 100us at {args.players} players): {'met' if target else 'MISSED'}")
+    print(f"target: under {TARGET_US:.0f}us per bust-out at {args.players} players, median and p99")
+    for name, xs in (("floor engine", fast), ("naive baseline", slow)):
+        print(f"  {name:15} {against_target(xs)}")
+    # Where the floor engine's p99 comes from: the bust-outs after which seats are drawn.
+    drew = [x for x, d in zip(fast, draws, strict=True) if d]
+    plain = [x for x, d in zip(fast, draws, strict=True) if not d]
+    for name, xs in (
+        ("that draw seats (a table break or the final table)", drew),
+        ("that draw no seats", plain),
+    ):
+        if xs:
+            print(f"  floor engine, {len(xs)} bust-outs {name}: {against_target(xs)}")
+
+
+def against_target(xs: list[float]) -> str:
+    """``median 12.8us: meets 100us; p99 180.2us: misses 100us`` for one set of timings."""
+    parts = []
+    for label, value in (("median", statistics.median(xs)), ("p99", percentile(xs, 0.99))):
+        verdict = "meets" if value * 1e6 < TARGET_US else "misses"
+        parts.append(f"{label} {value * 1e6:.1f}us: {verdict} {TARGET_US:.0f}us")
+    return "; ".join(parts)
 
 
 if __name__ == "__main__":

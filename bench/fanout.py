@@ -17,8 +17,9 @@ floor run, to the same number of the same receivers, triggered over a control we
     .venv/bin/python bench/fanout.py [--clients 100,1000,5000] [--messages 40] [--quick]
 
 Prints, per size, last-screen latency median and p99 for both, the server fan-out per
-screen for both, and the ratios (target: both within 1.5 times the bare baseline), plus the
-harness's own cost per frame.
+screen for both, and the ratios, plus the harness's own cost per frame. The verdict puts the
+latency median, the latency p99 and the fan-out per screen each against the target (within
+1.5 times the bare baseline of the same run). It prints, never fails the run on a timing.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ from floor.engine.state import Tournament, TournamentState  # noqa: E402
 from floor.store.embedded import EmbeddedServer, free_port  # noqa: E402
 
 SNAPSHOT = b'"type":"snapshot"'
+#: The target: the floor within this many times the bare baseline of the same run.
+TARGET_RATIO = 1.5
 
 
 def pinned(cpu: int) -> object:
@@ -165,9 +168,9 @@ def floor_run(
     messages: int,
     players: list[str],
     busted: set[str],
-) -> tuple[list[float], float, list[bytes], float]:
+) -> tuple[list[float], float, list[bytes], float, list[float]]:
     """Busts over HTTP to n screens. (latencies ms, fan-out us per screen, batches, harness
-    us per frame)."""
+    us per frame, first-screen latencies ms)."""
     url = f"ws://127.0.0.1:{port}/ws/t/{tid}"
     recorder = WsClient(url)
     latencies: list[float] = []
@@ -215,7 +218,7 @@ def floor_run(
     per_client = spent / max(1, count) / (n + 1) * 1e6
     print(
         f"  {n} screens: first screen {statistics.median(firsts):.2f} ms "
-        f"(the command: HTTP, engine, fsynced write, then the frame), "
+        f"(the command: HTTP, engine, the write, then the frame), "
         f"last screen {statistics.median(latencies):.2f} ms (medians; the staff's answer is "
         f"read after the screens)",
         flush=True,
@@ -374,28 +377,54 @@ def main() -> None:
     )
     print(
         f"{'screens':>8} | {'floor ms med':>12} {'p99':>7} | {'bare ms med':>11} {'p99':>7}"
-        f" | {'ratio':>5} | {'fan-out us/screen floor':>23} {'bare':>6} {'ratio':>5}"
-        f" | {'harness us/frame':>16}"
+        f" | {'ratio med':>9} {'p99':>5} | {'fan-out us/screen floor':>23} {'bare':>6}"
+        f" {'ratio':>5} | {'harness us/frame':>16}"
     )
-    worst = 0.0
+    verdicts: list[tuple[int, str, float]] = []
     for n, lat, fan, base_lat, base_fan, harness, _ in rows:
         ratio = statistics.median(lat) / statistics.median(base_lat)
+        p99_ratio = pct(lat, 0.99) / pct(base_lat, 0.99)
         fan_ratio = fan / base_fan
-        worst = max(worst, ratio, fan_ratio)
+        verdicts += [
+            (n, "latency median", ratio),
+            (n, "latency p99", p99_ratio),
+            (n, "fan-out per screen", fan_ratio),
+        ]
         print(
             f"{n:>8} | {statistics.median(lat):>12.2f} {pct(lat, 0.99):>7.2f} | "
             f"{statistics.median(base_lat):>11.2f} {pct(base_lat, 0.99):>7.2f} | "
-            f"{ratio:>5.2f} | {fan:>23.2f} {base_fan:>6.2f} {fan_ratio:>5.2f} | "
-            f"{harness:>16.2f}"
+            f"{ratio:>9.2f} {p99_ratio:>5.2f} | {fan:>23.2f} {base_fan:>6.2f} "
+            f"{fan_ratio:>5.2f} | {harness:>16.2f}"
         )
     print(
-        f"target: latency and fan-out within 1.5x of the bare baseline: "
-        f"{'met' if worst <= 1.5 else 'MISSED'} (worst ratio {worst:.2f})"
+        f"target: within {TARGET_RATIO}x of the bare baseline, floor / bare"
+        + (
+            f" (with {messages} bust-outs per size the p99 is the slowest one)"
+            if messages < 100
+            else ""
+        )
+    )
+    for n in sizes:
+        print(
+            f"{n:>8} screens: "
+            + "; ".join(
+                f"{what} {r:.2f}x: {'meets' if r <= TARGET_RATIO else 'misses'}"
+                for m, what, r in verdicts
+                if m == n
+            )
+        )
+    missed = [(n, what, r) for n, what, r in verdicts if r > TARGET_RATIO]
+    print(
+        "target met at every size: latency median and p99, fan-out per screen"
+        if not missed
+        else "target missed: "
+        + ", ".join(f"{what} at {n} screens ({r:.2f}x)" for n, what, r in missed)
     )
     n0, firsts0 = rows[0][0], rows[0][6]
     print(
         "the floor's latency includes the command itself (an HTTP request, the engine and a "
-        f"write fsynced to disk: the first of {n0} screens has it after "
+        f"write {'fsynced to disk' if args.appendfsync == 'always' else 'to the AOF (everysec)'}"
+        f": the first of {n0} screens has it after "
         f"{statistics.median(firsts0):.2f} ms), which the bare broadcast does not do; with few "
         "screens that fixed part is most of the figure. The fan-out itself is the fan-out ratio."
     )
