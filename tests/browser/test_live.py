@@ -57,9 +57,20 @@ def test_a_bust_and_a_move_on_the_floor_view_appear_on_the_wall_and_player_views
     expect(tile_count(wall, short)).to_have_text("8/9")
 
     open_table(floor, short)
+    # At 390 px a seat's name gets two lines rather than being cut ("Barbora / Růžičková").
+    clipped = floor.locator(".seats .seat-name").evaluate_all(
+        "els => els.filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)"
+        ".map((e) => e.textContent)"
+    )
+    assert clipped == []
     pick_seat(floor, seat)
     floor.get_by_role("button", name="Bust-out").click()
     floor.get_by_role("button", name="Yes, busted").click()
+    # The notice is at the top: never over the buttons and the navigation at the bottom.
+    notice = floor.locator(".toast").first
+    expect(notice).to_contain_text("Bust-out")
+    box = notice.bounding_box()
+    assert box is not None and box["y"] + box["height"] < 844 / 3, box
 
     expect(tile_count(wall, short)).to_have_text("7/9", timeout=WITHIN)
     expect(card.locator(".seat-big")).to_have_text("Out in 17th place", timeout=WITHIN)
@@ -233,12 +244,39 @@ def test_a_chip_race_entered_on_the_floor_view_updates_the_average_stack_on_the_
     wall = pages.open(servers[1], "/wall/race?pages=tables", size="tv")
     average = wall.locator(".wall-clock .stat", has_text="Average stack").locator("dd strong")
     expect(average).to_have_text("10,000")
+    # Two bust-outs at table 3: its players are to move. The colour-up under the clock leaves
+    # the latest seat changes three rows at least (the clock's digits shrink instead).
+    for pid in sorted(occupants(director, "race", 3).values())[:2]:
+        director.ok("race", {"type": "bust", "player": pid})
+    moves = director.state("race")["plan"]["moves"]  # type: ignore[index]
+    rows = wall.locator(".latest-list li")
+    assert len(moves) >= 3, moves
+    wait_for(lambda: rows.count() >= 3, wall)
+    inside = wall.evaluate(
+        """() => { const box = document.querySelector('.wall-latest').getBoundingClientRect();
+          return [...document.querySelectorAll('.latest-list li')]
+            .every((li) => li.getBoundingClientRect().bottom <= box.bottom + 1); }"""
+    )
+    assert inside
     floor = pages.open(servers[0], "/floor/race", user=FLOOR)
 
     floor.get_by_role("button", name=re.compile("^Tools")).click()
     floor.get_by_role("button", name="Chip race", exact=True).click()
     expect(floor.locator(".race-leaving")).to_contain_text("The 25s leave play; 100s replace them.")
     floor.get_by_role("button", name="Table 1", exact=True).click()
+    # Nobody counted a stack yet: none is shown as if it were (the starting stack assumed).
+    expect(floor.locator(".race-stack").first).to_contain_text("not counted")
+    # A count the server would refuse is said on its row, and nothing is sent.
+    for _ in range(5):
+        floor.locator(".race-pad-keys .key", has_text=re.compile("^9$")).click()
+    expect(floor.locator(".race-row").first.locator(".race-error")).to_have_text(
+        "At most 10,000 chips of one kind: count again."
+    )
+    floor.get_by_role("button", name="Race this table").click()
+    expect(floor.get_by_role("button", name="Yes, race")).to_have_count(0)
+    for _ in range(5):
+        floor.get_by_role("button", name="Delete").click()
+    expect(floor.locator(".race-error")).to_have_count(0)
     # One odd 25 at each of the first two seats: half a 100, which rounds up to one chip raced.
     floor.locator(".race-pad-keys .key", has_text=re.compile("^1$")).click()
     floor.get_by_role("button", name="Next seat").click()
@@ -290,6 +328,15 @@ def test_a_time_call_shows_on_the_wall_and_ends_by_itself(
     )
     expect(call.locator(".tc-phase")).to_have_text("to act")
     expect(call.locator(".tc-count")).to_have_text(re.compile(r"^0:0[1-5]$"))
+    # Beside the map, never over a table.
+    covered = wall.evaluate(
+        """() => { const c = document.querySelector('.time-call').getBoundingClientRect();
+          return [...document.querySelectorAll('.tile')].filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom;
+          }).length; }"""
+    )
+    assert covered == 0
     # The floor phone shows it too: a line on the table pad, the whole call on the moves tab.
     expect(floor.locator(".urgent-summary")).to_contain_text("1 time call")
     floor.get_by_role("button", name=re.compile("^Moves")).click()
@@ -341,6 +388,13 @@ def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_c
     assert "hlavní pot: místo 2 bere 1,000" in text, text
     assert "posledních 500 od místa 2 nikdo nedorovnal" in text, text
 
+    # The rulebook: Czech words found by their start, whatever the ending; citations in Czech.
+    floor.get_by_role("button", name="Pravidla", exact=True).click()
+    floor.locator("#rule-search").fill("vyvazovanim stoly")
+    first = floor.locator(".rule-item").first
+    expect(first.locator(".rule-title")).to_have_text("Vyvažování stolů")
+    expect(first.locator(".rule-cite")).to_have_text("TDA 2024 pravidlo 11A")
+
 
 def test_a_screen_folds_late_entries_and_bust_outs_to_the_places_the_server_holds(
     servers: list[ServerProcess], director: Api, pages: Pages
@@ -367,3 +421,70 @@ def test_a_screen_folds_late_entries_and_bust_outs_to_the_places_the_server_hold
     )
     assert server == {"P1": 22, "P2": 21, "P3": 20}
     assert screen == server
+
+
+def test_the_floor_phone_offers_a_re_entry_only_while_one_can_be_made(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    """Late registration closes after level 1 and a player may re-enter once
+    (TOOLS_STRUCTURE): past either, the search says so instead of offering a button the
+    server would refuse. A player out is a line of text, not a greyed-out button."""
+    new_tournament(director, "reentry", 12, structure=TOOLS_STRUCTURE)
+    director.ok("reentry", {"type": "clock_start"})
+    director.ok("reentry", {"type": "bust", "player": "P0"})  # Jiří Dvořák
+    director.ok("reentry", {"type": "bust", "player": "P1"})  # Tomáš Novák
+    director.ok("reentry", {"type": "register", "name": "Tomáš Novák", "player": "P1"})
+    director.ok("reentry", {"type": "bust", "player": "P1"})
+    floor = pages.open(servers[0], "/floor/reentry", user=FLOOR)
+    floor.get_by_role("button", name=re.compile("^Search")).click()
+
+    floor.fill("#floor-search", "jiri dvorak")
+    item = floor.locator(".result-item")
+    expect(item).to_have_count(1)
+    expect(item.locator(".result-where")).to_have_text(re.compile(r"^busted, place \d+$"))
+    expect(item.locator("button.result")).to_have_count(0)
+    expect(item.get_by_role("button", name="Re-entry")).to_be_visible()
+
+    floor.fill("#floor-search", "tomas novak")
+    expect(item).to_have_count(1)
+    expect(item.locator(".sale-closed")).to_have_text(
+        "Tomáš Novák has made the 1 re-entry a player may make."
+    )
+    expect(item.get_by_role("button", name="Re-entry")).to_have_count(0)
+
+    director.ok("reentry", {"type": "clock_level", "to": 2})  # level 2: late registration over
+    floor.fill("#floor-search", "jiri dvorak")
+    expect(item.locator(".sale-closed")).to_have_text(
+        "Late registration closed after level 1: no more re-entries."
+    )
+    expect(item.get_by_role("button", name="Re-entry")).to_have_count(0)
+
+
+def test_a_150_table_room_fits_the_wall_and_stays_readable(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    body = {"id": "room", "name": "Big room", "rules": "tda-2024", "structure": "demo-fast"}
+    r = director.client.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    for i in range(150 * 9):
+        director.ok("room", {"type": "register", "name": f"Player {i:04d}", "player": f"R{i}"})
+    director.ok("room", {"type": "draw_seats"})
+    assert len(director.state("room")["state"]["tables"]) == 150  # type: ignore[arg-type]
+
+    wall = pages.open(servers[1], "/wall/room?pages=tables", size="tv")
+
+    tiles = wall.locator(".tile")
+    expect(tiles).to_have_count(150)
+    expect(wall.locator(".page-nav li")).to_have_text(["Tables"])  # one page, not two
+    sizes = wall.evaluate(
+        """() => [...document.querySelectorAll('.tile')].map((el) => {
+          const r = el.getBoundingClientRect();
+          const px = (sel) => parseFloat(getComputedStyle(el.querySelector(sel)).fontSize);
+          return { inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+                   no: px('.tile-no'), count: px('.tile-count') };
+        })"""
+    )
+    assert all(s["inside"] for s in sizes)
+    # The table number read from five metres (about 30 px and more on a 1080p TV).
+    assert min(s["no"] for s in sizes) >= 30, min(s["no"] for s in sizes)
+    assert min(s["count"] for s in sizes) >= 18, min(s["count"] for s in sizes)

@@ -31,6 +31,25 @@ export function nextUp(setup, leaving) {
   return staying.filter((d) => d > leaving).sort((a, b) => a - b)[0] ?? null;
 }
 
+/** The most chips of one denomination a seat may hold in a race (the server's bound:
+ * `RaceCount.chips`, 0 to 10,000). */
+export const MAX_RACE_CHIPS = 10_000;
+
+/** Why a typed count cannot be sent (a row's own message), or null. */
+export function countProblem(typed) {
+  if (typed === undefined || typed === "") return null;
+  if (!/^\d+$/.test(typed)) return t("race.count_bad");
+  if (Number(typed) > MAX_RACE_CHIPS) return t("race.count_too_big", { max: fmt.chips(MAX_RACE_CHIPS) });
+  return null;
+}
+
+/** Why a typed stack cannot be sent, or null. */
+function stackProblem(typed) {
+  if (typed === undefined || typed === "") return null;
+  if (!/^\d+$/.test(typed) || Number(typed) <= 0) return t("race.stack_bad");
+  return null;
+}
+
 export class ChipRaceTool {
   constructor({ conn, send, rerender, openRule, canRace }) {
     this.conn = conn;
@@ -189,9 +208,13 @@ export class ChipRaceTool {
       const count = this.counts[seat] ?? "";
       const stackTyped = this.stacks[seat];
       const stack = stackTyped !== undefined ? stackTyped : p?.stack != null ? String(p.stack) : "";
+      // A stack nobody counted is not shown as a count (the server would take the stack it
+      // assumed at registration).
+      const uncounted = stackTyped === undefined && !fmt.stackCounted(s, p);
       const selChips = this.sel?.seat === seat && this.sel.field === "chips";
       const selStack = this.sel?.seat === seat && this.sel.field === "stack";
-      const err = errorAt[seat];
+      const problem = countProblem(this.counts[seat]) || stackProblem(stackTyped);
+      const err = problem ? { message: problem } : errorAt[seat];
       return h("li", { class: `race-row${selChips || selStack ? " selected" : ""}` },
         h("span", { class: "race-seat" }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, p?.name ?? pid)),
         h("button", {
@@ -200,10 +223,11 @@ export class ChipRaceTool {
           onclick: () => { this.sel = { seat, field: "chips" }; this.rerender(); },
         }, h("span", { class: "race-count-n" }, count || "0"), h("span", { class: "race-count-x" }, `× ${fmt.chips(leaving)}`)),
         h("button", {
-          type: "button", class: `race-stack${selStack ? " selected" : ""}${stack ? "" : " missing"}`, "aria-pressed": String(selStack),
-          "aria-label": t("race.stack_label", { seat, stack: stack ? fmt.chips(Number(stack)) : t("race.unknown") }),
+          type: "button", class: `race-stack${selStack ? " selected" : ""}${stack && !uncounted ? "" : " missing"}`, "aria-pressed": String(selStack),
+          "aria-label": t("race.stack_label", { seat, stack: uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : t("race.unknown") }),
           onclick: () => { this.sel = { seat, field: "stack" }; this.rerender(); },
-        }, h("span", { class: "race-stack-label" }, t("race.stack")), h("span", {}, stack ? fmt.chips(Number(stack)) : "?")),
+        }, h("span", { class: "race-stack-label" }, t("race.stack")),
+        h("span", { class: uncounted ? "race-stack-uncounted" : "" }, uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : "?")),
         err ? h("p", { class: "error-text race-error", role: "alert" }, err.message) : null);
     });
     const general = this.error && !Object.keys(errorAt).length && this.error.field !== "leaving"
@@ -221,7 +245,16 @@ export class ChipRaceTool {
             h("button", { type: "button", class: "big", onclick: () => { this.confirming = false; this.rerender(); } }, t("common.no"))))
         : h("div", { class: "actions" },
           h("button", { type: "button", class: "primary big", disabled: !this.canRace() || this.sending,
-            onclick: () => { this.confirming = true; this.error = null; this.rerender(); } }, t("race.send")),
+            onclick: () => {
+              const bad = seats.find(({ seat }) => countProblem(this.counts[seat]) || stackProblem(this.stacks[seat]));
+              if (bad) {
+                this.sel = { seat: bad.seat, field: countProblem(this.counts[bad.seat]) ? "chips" : "stack" };
+                this.rerender();
+                reveal(".race-row.selected", "center");
+                return;
+              }
+              this.confirming = true; this.error = null; this.rerender();
+            } }, t("race.send")),
           this._backButton()));
   }
 
@@ -257,8 +290,10 @@ export class ChipRaceTool {
     const target = this.sel
       ? t(this.sel.field === "chips" ? "race.typing_count" : "race.typing_stack", { seat: this.sel.seat })
       : t("race.pick_seat");
+    // The row's problem is said by the pad too: the pad may cover the row's own message.
+    const problem = this.sel ? (this.sel.field === "chips" ? countProblem(this.counts[this.sel.seat]) : stackProblem(this.stacks[this.sel.seat])) : null;
     return h("div", { class: "race-pad" },
-      h("p", { class: "race-pad-target", "aria-live": "polite" }, target),
+      h("p", { class: `race-pad-target${problem ? " error-text" : ""}`, "aria-live": "polite" }, target, problem ? ` · ${problem}` : ""),
       h("div", { class: "race-pad-keys" }, keys.map((k) => h("button", {
         type: "button", class: `key${k === "next" ? " primary" : ""}`, disabled: !this.sel,
         "aria-label": k === "del" ? t("floor.key_delete") : k === "next" ? t("race.next_seat") : k,
@@ -268,6 +303,15 @@ export class ChipRaceTool {
 
   async _send(leaving, seats) {
     const s = this._state();
+    // A count the server would refuse is fixed on its row first: nothing is sent.
+    const bad = seats.find(({ seat }) => countProblem(this.counts[seat]) || stackProblem(this.stacks[seat]));
+    if (bad) {
+      this.sel = { seat: bad.seat, field: countProblem(this.counts[bad.seat]) ? "chips" : "stack" };
+      this.confirming = false;
+      this.rerender();
+      reveal(".race-row.selected", "center");
+      return;
+    }
     // A stack the floor has not given and the server does not know: ask for it here.
     for (const { seat, pid } of seats) {
       if (this.stacks[seat] === undefined && s.players[pid]?.stack == null) {
@@ -297,7 +341,7 @@ export class ChipRaceTool {
       reveal(".race-tool", "start");
       return;
     } else if (item.status === "refused") {
-      this.error = { field: item.error?.field, message: explainError(item.error), seats: list.map((x) => x.seat) };
+      this.error = { field: item.error?.field, message: explainError(item.error, this.conn), seats: list.map((x) => x.seat) };
     } else if (item.status === "pending") {
       this.error = { field: null, message: t("race.queued") };
     }

@@ -54,7 +54,7 @@ async function send(command, label) {
   if (!outbox) return null;
   const item = await outbox.send(command, label);
   if (item.status === "done") toast(`✓ ${label}`, "ok", 2500);
-  else if (item.status === "refused") toast(`✗ ${label}: ${explainError(item.error)}`, "error", 8000);
+  else if (item.status === "refused") toast(`✗ ${label}: ${explainError(item.error, conn)}`, "error", 8000);
   else if (item.status === "signin") toast(t("floor.signin_again"), "error", 8000);
   return item;
 }
@@ -264,7 +264,7 @@ function buildPlayers() {
     for (const name of names) {
       const item = await outbox.send({ type: "register", name: name.slice(0, 80) }, t("director.registered", { name }));
       if (item.status === "done") ok += 1;
-      else if (item.status === "refused") toast(`✗ ${name}: ${explainError(item.error)}`, "error", 8000);
+      else if (item.status === "refused") toast(`✗ ${name}: ${explainError(item.error, conn)}`, "error", 8000);
     }
     toast(t("director.registered_many", { n: ok, of: names.length }), ok === names.length ? "ok" : "error");
   } },
@@ -341,7 +341,8 @@ function renderPlayerList() {
       h("td", {}, p.name, p.special_needs ? h("span", { class: "badge badge-balance", title: t("director.special_needs") }, "♿") : null),
       h("td", { class: "muted" }, p.id),
       h("td", {}, p.table != null ? fmt.spot(p.table, p.seat) : "–"),
-      h("td", {}, p.stack != null ? fmt.chips(p.stack) : "–"),
+      h("td", {}, p.busted ? "–" : fmt.stackCounted(conn.state, p) ? fmt.chips(p.stack)
+        : h("span", { class: "muted", title: p.stack != null ? t("director.stack_assumed", { stack: fmt.chips(p.stack) }) : null }, t("race.not_counted"))),
       h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
         : p.table == null ? t("director.waiting_seat") : t("director.playing"),
       p.locked ? ` · ${t("director.locked")}` : ""),
@@ -430,8 +431,8 @@ function renderPlan() {
   const reasons = [...new Set(moves.map((m) => m.reason))];
   fill(el, heading("plan", "director.plan", t("floor.moves_title", { n: moves.length })),
     reasons.length ? h("div", { class: "actions" }, reasons.map((r) => h("button", { type: "button", class: "small", onclick: () =>
-      send({ type: "confirm_all", reason: r }, t("director.confirm_all", { reason: t(`reason.${r}`) })) },
-    t("director.confirm_all", { reason: t(`reason.${r}`) })))) : null,
+      send({ type: "confirm_all", reason: r }, t(`director.confirm_all.${r}`)) },
+    t(`director.confirm_all.${r}`)))) : null,
     moves.length ? h("ul", { class: "moves-list" }, moves.slice(0, 40).map((m) => h("li", { class: "move-row" },
       h("div", { class: "who" }, m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table })),
       h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),

@@ -98,7 +98,7 @@ async function doSignOut() {
 async function send(command, label) {
   const item = await outbox.send(command, label);
   if (item.status === "done") toast(`✓ ${label}`, "ok", 2500);
-  else if (item.status === "refused") toast(`✗ ${label}: ${explainError(item.error)}`, "error", 7000);
+  else if (item.status === "refused") toast(`✗ ${label}: ${explainError(item.error, conn)}`, "error", 7000);
   else if (item.status === "signin") toast(t("floor.signin_again"), "error", 7000);
   return item;
 }
@@ -189,16 +189,37 @@ function prize() {
   return conn.state?.structure?.prize || null;
 }
 
-/** Which of rebuy, add-on and re-entry the tournament offers a player (the server decides). */
+/** Which of rebuy, add-on and re-entry can be sold to a player now: what the tournament
+ * offers, within the windows the server's field numbers say are open (`stats.*_open`, the
+ * same ones it enforces) and the limits per player. The server still decides. */
 function salesFor(p) {
   const pz = prize();
   if (!p || !canMove()) return [];
-  if (p.busted) return !pz || pz.re_entry ? ["re_entry"] : [];
+  if (p.busted) return !pz || pz.re_entry ? (reEntryClosed(p) ? [] : ["re_entry"]) : [];
   if (p.table == null) return [];
+  const open = conn.stats || {};
   const out = [];
-  if (pz?.rebuy) out.push("rebuy");
-  if (pz?.add_on) out.push("add_on");
+  if (pz?.rebuy && open.rebuy_open !== false && !(pz.rebuy.max_per_player != null && (p.rebuys || 0) >= pz.rebuy.max_per_player)) out.push("rebuy");
+  if (pz?.add_on && open.add_on_open !== false && (p.add_ons || 0) < (pz.add_on.max_per_player ?? 1)) out.push("add_on");
   return out;
+}
+
+/** Why a busted player cannot enter again now (late registration or re-entry over, their
+ * re-entries used up), or null. */
+function reEntryClosed(p) {
+  const pz = prize();
+  if (!p?.busted || (pz && !pz.re_entry)) return null;
+  const st = conn.state?.structure;
+  const open = conn.stats || {};
+  if (open.registration_open === false) {
+    return t("sale.closed.registration", { level: st?.late_registration_until ?? "–" });
+  }
+  if (open.re_entry_open === false) {
+    return t("sale.closed.re_entry", { level: pz?.re_entry?.until_level ?? st?.late_registration_until ?? "–" });
+  }
+  const max = pz?.re_entry?.max_per_player;
+  if (max != null && (p.entries || 1) - 1 >= max) return t("sale.closed.re_entry_limit", { name: p.name, n: max });
+  return null;
 }
 
 function saleTerms(kind) {
@@ -218,7 +239,7 @@ async function sell(p, kind) {
   ui.saleResult = {
     player: p.id, kind, status: item.status,
     message: item.status === "done" ? t(`sale.done.${kind}`, { name: p.name })
-      : item.status === "refused" ? explainError(item.error)
+      : item.status === "refused" ? explainError(item.error, conn)
         : item.status === "pending" ? t("race.queued") : t("floor.signin_again"),
   };
   render();
@@ -227,6 +248,8 @@ async function sell(p, kind) {
 /** Rebuy / add-on / re-entry buttons for a player, the confirmation, and the last answer. */
 function saleBlock(p) {
   const kinds = salesFor(p);
+  const closed = canMove() ? reEntryClosed(p) : null;
+  if (closed) return h("p", { class: "sale-closed muted" }, closed);
   if (!kinds.length) return null;
   const result = ui.saleResult && ui.saleResult.player === p.id ? ui.saleResult : null;
   let body;
@@ -684,6 +707,14 @@ function renderResults() {
     // The live state is fresher than the search answer (a bust, a re-entry since).
     const p = conn.state?.players?.[r.id];
     const live = p ? { ...r, table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? r.place } : r;
+    if (live.busted) {
+      // Out of the tournament: nothing to open, so plain text, not a greyed-out button.
+      return h("li", { class: "result-item" },
+        h("div", { class: "result result-out" },
+          h("span", { class: "result-name" }, r.name),
+          h("span", { class: "result-where" }, t("search.busted_place", { place: live.place ?? "–" }))),
+        p ? saleBlock(p) : null);
+    }
     return h("li", { class: "result-item" },
       h("button", { type: "button", class: "result", disabled: live.table == null,
         onclick: () => openTable(live.table, live.seat) },
@@ -715,7 +746,7 @@ function renderSent() {
       h("div", { class: "sent-head" }, h("span", { class: `badge badge-${i.status === "done" ? "ok" : i.status === "refused" ? "refused" : "paused"}` },
         t(STATUS_LABEL[i.status] || i.status)), " ", h("strong", {}, i.label || i.command.type)),
       h("div", { class: "muted small" }, fmt.timeOfDay(i.created / 1000, true), i.tries > 1 ? ` · ${t("sent.tries", { n: i.tries })}` : ""),
-      i.error ? h("p", { class: i.status === "refused" ? "error-text" : "muted" }, explainError(i.error)) : null,
+      i.error ? h("p", { class: i.status === "refused" ? "error-text" : "muted" }, explainError(i.error, conn)) : null,
       i.status === "stale" || i.status === "refused" ? h("div", { class: "actions" },
         i.status === "stale" ? h("button", { type: "button", onclick: () => outbox.retry(i.id) }, t("sent.send_anyway")) : null,
         h("button", { type: "button", class: "ghost", onclick: () => outbox.discard(i.id) }, t("sent.discard"))) : null)))

@@ -4,9 +4,60 @@
 // kept once it was read, so a rule can still be opened and searched offline.
 
 import { getLang, t } from "./i18n.js";
-import { api, debounce, fill, h } from "./ui.js";
+import { api, debounce, fill, foldText, h } from "./ui.js";
 
-const fold = (x) => String(x || "").normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+const fold = (x) => foldText(String(x || ""));
+
+/** Whether the folded `text` has a word starting with `word`, or, for a longer word, with its
+ * stem: the first max(4, length − 2) letters ("balanc" finds "balancování", "zetonu" finds
+ * "žetony"; Czech endings differ, the start of the word seldom does). */
+export function matchesWord(text, word) {
+  if (!word) return true;
+  if (hasPrefix(text, word)) return true;
+  if (word.length >= 5) return hasPrefix(text, word.slice(0, Math.max(4, word.length - 2)));
+  return false;
+}
+
+function hasPrefix(text, prefix) {
+  let i = text.indexOf(prefix);
+  while (i !== -1) {
+    // A word starts here: the text's start, or anything but a letter or digit before it.
+    if (i === 0 || !/[\p{L}\p{N}]/u.test(text[i - 1])) return true;
+    i = text.indexOf(prefix, i + 1);
+  }
+  return false;
+}
+
+/** The rules of `book` holding every word of `q` (as word starts, diacritics ignored), the
+ * ones matching in the title first. */
+export function searchBook(book, q) {
+  const words = fold(q).split(/[\s,.;:!?]+/).filter(Boolean);
+  if (!words.length) return book.rules;
+  const scored = [];
+  book.rules.forEach((r, order) => {
+    const title = fold([r.title_en, r.title_cs, r.title].join(" "));
+    const tags = fold([r.cite, r.id, r.number, ...(r.keywords || [])].join(" "));
+    const body = fold([r.text_en, r.text_cs, r.text].join(" "));
+    let score = 0;
+    for (const w of words) {
+      const hit = matchesWord(title, w) ? 6 : matchesWord(tags, w) ? 4 : matchesWord(body, w) ? 2 : 0;
+      if (!hit) return;
+      score += hit;
+    }
+    scored.push([score, order, r]);
+  });
+  return scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]).map((x) => x[2]);
+}
+
+/** A rule's citation as the server gives it ("TDA 2024 rule 11A", "House procedure",
+ * "House rule"), in the reader's language. */
+export function citeText(cite) {
+  const c = String(cite || "");
+  if (c === "House procedure") return t("rules.cite_house_procedure");
+  if (c === "House rule") return t("rules.cite_house_rule");
+  const m = /^(.*?)\brule (\S+)$/.exec(c);
+  return m ? `${m[1]}${t("rules.cite_rule", { n: m[2] })}` : c;
+}
 
 export class RulebookClient {
   constructor() {
@@ -25,20 +76,18 @@ export class RulebookClient {
     return this.books.get(key);
   }
 
-  /** The rules matching `q` (every word, either language, no diacritics needed). */
+  /** The rules matching `q` (every word as the start of a word, either language, no
+   * diacritics needed): searched here in the whole set, read once; the server's search when
+   * the set cannot be read. */
   async search(set, q, lang) {
+    let book = null;
     try {
-      return await api(`/api/rulebook?set=${encodeURIComponent(set)}&lang=${lang}&q=${encodeURIComponent(q)}`);
+      book = await this.book(set, lang);
     } catch (err) {
-      // Offline: the same kind of search in the copy read earlier.
-      const book = await this.book(set, lang);
-      const words = fold(q).split(/\s+/).filter(Boolean);
-      const rules = book.rules.filter((r) => {
-        const text = fold([r.cite, r.title_en, r.title_cs, r.text_en, r.text_cs, ...(r.keywords || [])].join(" "));
-        return words.every((w) => text.includes(w));
-      });
-      return { ...book, query: q, count: rules.length, rules };
+      return api(`/api/rulebook?set=${encodeURIComponent(set)}&lang=${lang}&q=${encodeURIComponent(q)}`);
     }
+    const rules = searchBook(book, q);
+    return { ...book, query: q, count: rules.length, rules };
   }
 
   /** One rule in `lang`; cached. */
@@ -134,7 +183,7 @@ export class RulebookView {
         : t("rules.all", { n: rules.length, set: this.list.title || this.set })),
       rules.length ? h("ul", { class: "rule-list" }, rules.map((r) => h("li", {},
         h("button", { type: "button", class: "rule-item", onclick: () => this.open(r.id) },
-          h("span", { class: "rule-cite" }, r.cite),
+          h("span", { class: "rule-cite" }, citeText(r.cite)),
           h("span", { class: "rule-title" }, r.title),
           r.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null))))
         : h("p", { class: "empty" }, t("rules.none", { q: this.query })));
@@ -174,7 +223,7 @@ export class RulebookView {
   _showRule(rule) {
     fill(this.detailEl,
       this._back(),
-      h("p", { class: "rule-cite" }, rule.cite, rule.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null),
+      h("p", { class: "rule-cite" }, citeText(rule.cite), rule.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null),
       h("h3", { class: "rule-heading" }, rule.title),
       h("div", { class: "rule-text" }, rule.text),
       this.lang === "cs" && rule.title_en ? h("p", { class: "muted small" }, `EN: ${rule.title_en}`) : null,

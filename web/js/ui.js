@@ -145,11 +145,23 @@ export async function me() {
 }
 
 /** The server's refusal in the reader's language where we know the code, and its own words. */
-export function explainError(error) {
+export function explainError(error, conn = null) {
   if (!error) return "";
   const known = t(`code.${error.code}`, {}, "");
-  const message = serverText(error.message);
+  const message = withNames(serverText(error.message), conn);
   return known ? `${known}: ${message}` : message;
+}
+
+/** `text` with the player ids it names (a server's refusal: "P0007 cannot re-enter") said as
+ * the players' names, where the screen's copy of the state knows them. */
+export function withNames(text, conn) {
+  const players = conn?.state?.players;
+  if (!players || !text) return text;
+  return String(text).replace(/[\p{L}\p{N}_-]+/gu, (word) => {
+    // Numbers are levels, seats and chips, never taken for a player.
+    const p = !/^\d+$/.test(word) && Object.prototype.hasOwnProperty.call(players, word) ? players[word] : null;
+    return p && p.name && p.name !== word ? p.name : word;
+  });
 }
 
 // Notices --------------------------------------------------------------------------------------

@@ -70,11 +70,14 @@ const pagesEl = h("main", { class: "wall-pages" },
   PAGES.includes("moves") ? movesPage : null,
   PAGES.includes("prizes") ? prizesPage : null,
   PAGES.includes("charts") ? chartsPage : null);
-const callsEl = h("aside", { class: "time-calls", "aria-live": "assertive", "aria-label": t("wall.time_calls") });
+// Time calls go in the left column, under the clock (the field numbers make way meanwhile):
+// never over the table map.
+const callsEl = h("aside", { class: "time-calls", "aria-live": "assertive", "aria-label": t("wall.time_calls"), hidden: true });
 const progress = h("div", { class: "page-progress", "aria-hidden": "true" });
+const leftEl = h("div", { class: "wall-left" }, clockEl, callsEl, latestEl);
 
-fill($("#app"), bar, h("div", { class: "wall-body" }, h("div", { class: "wall-left" }, clockEl, latestEl),
-  h("div", { class: "wall-right" }, pagesEl, progress)), callsEl);
+fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
+  h("div", { class: "wall-right" }, pagesEl, progress)));
 
 clockPanel(clockEl, conn, { stats: true });
 // Chart text follows the wall's scale (about 18 px on a 1080p TV).
@@ -302,17 +305,25 @@ function renderMoves() {
   if (!document.body.classList.contains("narrow") && !movesPage.hidden) trimToFit(movesBody);
 }
 
-/** Drop rows from the end of the last list in `box` until it fits: never a cut-off row. */
-function trimToFit(box) {
+/** Drop rows from the end of the last list in `box` until it fits: never a cut-off row.
+ * At least `keep` rows stay (the caller makes room for them). */
+function trimToFit(box, keep = 0) {
   let guard = 200;
   while (box.scrollHeight > box.clientHeight + 1 && guard > 0) {
     guard -= 1;
     const lists = [...box.querySelectorAll("ul, tbody")].filter((ul) => ul.children.length);
     const last = lists[lists.length - 1];
     if (!last) break;
+    const rows = lists.reduce((n, ul) => n + ul.children.length, 0);
+    if (rows <= keep) return false;
     last.lastElementChild.remove();
   }
+  return box.scrollHeight <= box.clientHeight + 1;
 }
+
+/** The latest changes keep at least this many rows in sight (a colour-up or a time call
+ * under the clock takes room: the clock is drawn smaller then). */
+const LATEST_MIN = 3;
 
 /** The latest few changes, always on screen under the clock. */
 function renderLatest() {
@@ -324,13 +335,21 @@ function renderLatest() {
   const done = board.entries.filter((e) => e.kind === "move").slice(0, Math.max(0, 8 - pending.length))
     .map((e) => ({ name: playerName(conn, e.player), from: e.from, to: e.to }));
   const rows = [...pending, ...done];
-  fill(latestEl, h("h2", {}, t("wall.latest")), rows.length
+  const draw = () => fill(latestEl, h("h2", {}, t("wall.latest")), rows.length
     ? h("ul", { class: "latest-list" }, rows.map((r) => h("li", { class: r.pending ? "pending" : "" },
       h("span", { class: "who" }, r.name),
       h("span", { class: "route" }, fmt.spot(r.from?.table, r.from?.seat), " → ",
         h("strong", {}, fmt.spot(r.to.table, r.to.seat))))))
     : h("p", { class: "muted" }, t("wall.no_changes")));
-  if (!document.body.classList.contains("narrow")) trimToFit(latestEl);
+  draw();
+  if (document.body.classList.contains("narrow")) return;
+  // Roomy first; smaller clock digits only when the rows would not fit otherwise.
+  const keep = Math.min(LATEST_MIN, rows.length);
+  for (const level of [0, 1, 2]) {
+    leftEl.dataset.tight = String(level);
+    if (level) draw();
+    if (trimToFit(latestEl, keep)) break;
+  }
 }
 
 // Prizes and results -------------------------------------------------------------------------------
@@ -388,13 +407,16 @@ every(200, () => {
   const key = calls.map((c) => `${c.table}.${c.seat}.${c.phase}.${Math.ceil(c.left)}`).join("|") + document.documentElement.lang;
   if (key === lastCalls) return;
   lastCalls = key;
+  const was = !callsEl.hidden;
   callsEl.hidden = !calls.length;
+  leftEl.classList.toggle("calling", calls.length > 0);
   fill(callsEl, calls.map((c) => h("div", { class: `time-call ${c.phase}` },
     h("div", { class: "tc-title" }, t("timecall.title")),
     h("div", { class: "tc-where" }, t("timecall.where", { table: c.table, seat: c.seat }),
       c.name ? h("span", { class: "tc-name" }, ` · ${c.name}`) : null),
     h("div", { class: "tc-count" }, c.phase === "count" ? String(Math.ceil(c.left)) : fmt.clock(c.left)),
     h("div", { class: "tc-phase" }, t(c.phase === "count" ? "timecall.counting" : "timecall.minute")))));
+  if (was !== calls.length > 0) renderLatest();
 });
 
 // Wiring -----------------------------------------------------------------------------------------
