@@ -86,6 +86,9 @@ class Player(msgspec.Struct, kw_only=True):
     #: The floor cancelled this player's balance move; excused until their table's next hand.
     excused: bool = False
     stack: int | None = None
+    #: The stack was counted at the table (set by the floor, or by a chip race); until then
+    #: it is what the player was given, which screens must not show as a count.
+    counted: bool = False
     entries: int = 1
     rebuys: int = 0
     add_ons: int = 0
@@ -110,6 +113,10 @@ class Table(msgspec.Struct, kw_only=True):
     #: Hands reported so far; a bust-out can be undone until this number moves on.
     hand: int = 0
     halt_waived: bool = False
+    #: The clock level of the hand in progress: a new level applies from the next hand, so
+    #: a table whose hand began before the level changed plays it at this one. None until a
+    #: hand is reported on a started clock.
+    hand_level: int | None = None
 
     @property
     def count(self) -> int:
@@ -524,6 +531,7 @@ class Tournament:
             p.locked = False
             p.special_needs = e.special_needs
             p.stack = e.stack
+            p.counted = False
         p.entries = e.entry
         self.state.entries += 1
 
@@ -587,6 +595,7 @@ class Tournament:
     def _hand_started(self, e: HandStarted) -> None:
         table = self.state.tables[e.table]
         table.hand = e.hand
+        table.hand_level = e.level
         if e.positions is not None:
             table.positions = e.positions
         players = self.state.players
@@ -717,7 +726,9 @@ class Tournament:
         calls[:] = [c for c in calls if (c.table, c.seat) != (e.table, e.seat)]
 
     def _stack_set(self, e: StackSet) -> None:
-        self.state.players[e.player].stack = e.stack
+        p = self.state.players[e.player]
+        p.stack = e.stack
+        p.counted = True
 
     def _rebuy_made(self, e: RebuyMade) -> None:
         self._bought(e).rebuys = e.count
@@ -737,7 +748,9 @@ class Tournament:
         players = self.state.players
         who = {r.seat: r.player for r in e.players}
         for r in e.result.seats:
-            players[who[r.seat]].stack = r.stack
+            p = players[who[r.seat]]
+            p.stack = r.stack
+            p.counted = True
         self.state.chips_added += e.change
         self.state.chip_races.append(
             RaceRecord(table=e.table, at=e.at, result=e.result, players=e.players)

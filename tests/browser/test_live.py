@@ -59,7 +59,8 @@ def test_a_bust_and_a_move_on_the_floor_view_appear_on_the_wall_and_player_views
     open_table(floor, short)
     # At 390 px a seat's name gets two lines rather than being cut ("Barbora / Růžičková").
     clipped = floor.locator(".seats .seat-name").evaluate_all(
-        "els => els.filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1)"
+        "els => els.filter((e) => e.scrollHeight > e.clientHeight + 1"
+        " || e.scrollWidth > e.clientWidth + 1)"
         ".map((e) => e.textContent)"
     )
     assert clipped == []
@@ -480,7 +481,8 @@ def test_a_150_table_room_fits_the_wall_and_stays_readable(
         """() => [...document.querySelectorAll('.tile')].map((el) => {
           const r = el.getBoundingClientRect();
           const px = (sel) => parseFloat(getComputedStyle(el.querySelector(sel)).fontSize);
-          return { inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight,
+          return { inside: r.left >= 0 && r.top >= 0
+                             && r.right <= innerWidth && r.bottom <= innerHeight,
                    no: px('.tile-no'), count: px('.tile-count') };
         })"""
     )

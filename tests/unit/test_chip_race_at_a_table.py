@@ -107,6 +107,19 @@ def test_the_stacks_on_record_are_used_when_the_floor_gives_none() -> None:
     assert event.change == 25
 
 
+def test_a_stack_is_counted_once_the_floor_sets_it_or_a_race_records_it() -> None:
+    floor = at_break()
+    given = [floor.t.player(f"T1S{s}") for s in (1, 2, 3)]
+    assert [p.counted for p in given] == [False] * 3  # only what they were given
+    floor.do(cmd.SetStack(player="T1S1", stack=20_175))
+    assert [p.counted for p in given] == [True, False, False]
+
+    floor.do(race(count(2, 1, 25), count(3, 2, 9_050)))
+
+    assert [p.counted for p in given] == [True, True, True]
+    assert not floor.t.player("T2S1").counted
+
+
 def test_seats_that_hold_none_of_the_leaving_chip_are_left_alone() -> None:
     floor = at_break()
     floor.do(cmd.SetStack(player="T1S4", stack=12_345))

@@ -229,6 +229,19 @@ def test_a_hand_records_the_level_it_was_dealt_at() -> None:
     assert (first.level, second.level) == (0, 1)
 
 
+def test_a_table_plays_its_hand_at_the_level_it_began_until_its_next_hand() -> None:
+    floor = started(at=0.0)
+    floor.hand(1)
+    table = floor.t.state.tables[1]
+
+    floor.do(cmd.Tick(), now=1200.0)  # the level goes up mid-hand
+    during = table.hand_level
+    floor.hand(1)
+
+    assert (during, floor.t.state.clock.level) == (0, 1)
+    assert table.hand_level == 1
+
+
 # --- what screens show ------------------------------------------------------------------------
 
 

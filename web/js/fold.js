@@ -18,8 +18,8 @@ function player(state, id, name) {
   if (!p) {
     p = {
       id, name: name || id, table: null, seat: null, busted: false, special_needs: false,
-      locked: false, moved: false, excused: false, stack: null, entries: 1, rebuys: 0, add_ons: 0,
-      bust: null,
+      locked: false, moved: false, excused: false, stack: null, counted: false, entries: 1,
+      rebuys: 0, add_ons: 0, bust: null,
     };
     state.players[id] = p;
     state.entries += 1;
@@ -30,7 +30,7 @@ function player(state, id, name) {
 function newTable(number, seats, extra = {}) {
   return {
     number, seats, status: "open", positions: null, occupants: {}, opened: [], hand: 0,
-    halt_waived: false, ...extra,
+    halt_waived: false, hand_level: null, ...extra,
   };
 }
 
@@ -91,14 +91,14 @@ const HANDLERS = {
       p = {
         id: e.player, name: e.name, table: null, seat: null, busted: false,
         special_needs: !!e.special_needs, locked: false, moved: false, excused: false,
-        stack: e.stack ?? null, entries: 1, rebuys: 0, add_ons: 0, bust: null,
+        stack: e.stack ?? null, counted: false, entries: 1, rebuys: 0, add_ons: 0, bust: null,
       };
       s.players[e.player] = p;
     } else {
       if (p.busted) s.busted -= 1;
       Object.assign(p, {
         name: e.name, busted: false, bust: null, moved: false, excused: false, locked: false,
-        special_needs: !!e.special_needs, stack: e.stack ?? null,
+        special_needs: !!e.special_needs, stack: e.stack ?? null, counted: false,
       });
     }
     p.entries = e.entry ?? 1;
@@ -153,6 +153,7 @@ const HANDLERS = {
   hand_started(s, e) {
     const table = s.tables[e.table];
     table.hand = e.hand;
+    table.hand_level = e.level ?? null;
     if (e.positions) table.positions = e.positions;
     for (const pid of Object.values(table.occupants)) s.players[pid].excused = false;
   },
@@ -240,7 +241,9 @@ const HANDLERS = {
     s.time_calls = s.time_calls.filter((c) => !(c.table === e.table && c.seat === e.seat));
   },
   stack_set(s, e) {
-    s.players[e.player].stack = e.stack;
+    const p = s.players[e.player];
+    p.stack = e.stack;
+    p.counted = true;
   },
   rebuy_made(s, e) {
     const p = s.players[e.player];
@@ -258,7 +261,11 @@ const HANDLERS = {
   },
   chips_raced(s, e) {
     const who = new Map(e.players.map((r) => [r.seat, r.player]));
-    for (const r of e.result.seats) s.players[who.get(r.seat)].stack = r.stack;
+    for (const r of e.result.seats) {
+      const p = s.players[who.get(r.seat)];
+      p.stack = r.stack;
+      p.counted = true;
+    }
     s.chips_added = (s.chips_added ?? 0) + e.change;
     // Who sat where is kept too (the server's record has only the seats), for showing names.
     (s.chip_races ||= []).push({ table: e.table, at: e.at ?? 0, result: e.result, players: e.players });

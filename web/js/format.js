@@ -200,13 +200,8 @@ export function clockModel(conn) {
   };
 }
 
-/** Whether the stack on record was ever counted: a stack the server only assumed (the
- * starting stack given at registration, never set, bought onto or raced since) is not. The
- * state carries no mark of its own for it, so a stack set by hand to exactly the starting
- * stack is shown as not counted too. */
+/** Whether the stack on record was counted at the table (set by the floor or by a chip race):
+ * until then it is only what the player was given (the state's `counted`). */
 export function stackCounted(state, p) {
-  if (!p || p.stack == null) return false;
-  const start = state?.structure?.starting_stack;
-  if (start == null || p.stack !== start || p.rebuys || p.add_ons) return true;
-  return (state.chip_races || []).some((r) => (r.players || []).some((x) => x.player === p.id));
+  return !!p && p.stack != null && p.counted === true;
 }
