@@ -118,19 +118,27 @@ def test_the_clock_counts_down_and_changes_level(
             {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 10},
         ],
     }
-    new_tournament(director, "clock", 4, buttons=False, structure=structure)
+    new_tournament(director, "clock", 4, structure=structure)
     wall = pages.open(servers[1], "/wall/clock?pages=tables", size="tv")
+    floor = pages.open(servers[0], "/floor/clock", user=FLOOR)
+    open_table(floor, 1)
     level = wall.locator(".wall-clock .clock-level")
     time_left = wall.locator(".wall-clock .clock-time")
     expect(level).to_have_text("Level 1")
     expect(time_left).to_have_text("0:03")
 
     director.ok("clock", {"type": "clock_start"})
+    director.ok("clock", {"type": "hand", "table": 1})  # dealt at level 1
 
     expect(time_left).to_have_text(re.compile(r"^0:0[12]$"), timeout=2500)
     expect(level).to_have_text("Level 2", timeout=5000)
     expect(wall.locator(".wall-clock .clock-blinds")).to_contain_text("50 / 100")
     expect(time_left).to_have_text(re.compile(r"^(10:00|9:5\d)$"))
+    # The hand in progress finishes at the old blinds; the next one is dealt at the new level.
+    old = floor.locator(".table-head .old-level")
+    expect(old).to_contain_text("level 1 blinds (25 / 50)")
+    director.ok("clock", {"type": "hand", "table": 1})
+    expect(old).to_have_count(0)
 
 
 def test_a_public_page_has_no_way_to_change_anything(

@@ -616,6 +616,7 @@ function tableView() {
         view?.final ? h("span", { class: "badge badge-final" }, t("wall.tag.final")) : null),
       h("p", { class: "muted" }, t("floor.table_info", { n: Object.keys(tb.occupants).length, seats: tb.seats, hand: tb.hand })),
       positionsInfo(tb, view),
+      oldLevelInfo(s, tb),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "big", onclick: () => send({ type: "hand", table: tb.number }, t("floor.hand_label", { table: tb.number })) }, t("floor.new_hand")),
         h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table"))),
@@ -625,6 +626,17 @@ function tableView() {
     actions,
     undoable.length && principal.role !== "dealer" ? h("div", { class: "undo card" }, h("h3", {}, t("floor.undo_title")),
       undoable.map((p) => undoRow(p))) : null);
+}
+
+/** A hand dealt before the level went up finishes at the old blinds (the new level applies
+ * from the next hand): say so while the table is still in that hand. */
+function oldLevelInfo(s, tb) {
+  const c = s.clock;
+  if (!c?.started || tb.hand_level == null || tb.hand_level === c.level) return null;
+  const step = s.structure?.levels?.[tb.hand_level];
+  if (!step || step.type === "break") return null;
+  return h("p", { class: "badge badge-paused old-level" },
+    t("floor.old_level", { n: fmt.levelNumber(s.structure, tb.hand_level), blinds: fmt.blinds(step) }));
 }
 
 /** The next big blind and the players waiting for it, as the server's table view has them. */

@@ -198,6 +198,7 @@ export const cs = {
   "floor.key_delete": "Smazat",
   "floor.key_open": "Otevřít",
   "floor.no_table": "Stůl {table} neexistuje",
+  "floor.old_level": "Tato hra: blindy úrovně {n} ({blinds}); nová úroveň platí od příští hry",
   "floor.table_info": hraci("", " · {seats} míst · hra č. {hand}"),
   "floor.new_hand": "Nová hra rozdána",
   "floor.hand_label": "Nová hra u stolu {table}",

@@ -182,6 +182,7 @@ export const en = {
   "floor.key_delete": "Delete",
   "floor.key_open": "Open",
   "floor.no_table": "There is no table {table}",
+  "floor.old_level": "This hand: level {n} blinds ({blinds}); the new level starts with the next hand",
   "floor.table_info": { one: "{n} player · {seats} seats · hand {hand}", other: "{n} players · {seats} seats · hand {hand}" },
   "floor.new_hand": "New hand dealt",
   "floor.hand_label": "New hand at table {table}",
