@@ -630,6 +630,16 @@ def _page(name: str) -> Any:
     return page
 
 
+async def _director_of(request: Request) -> Response:
+    """``/director/<id>`` as the other screens are addressed: the console picks it by ``?t=``."""
+    tid = request.path_params["tid"]
+    try:
+        check_tournament_id(tid)
+    except FloorError:
+        return RedirectResponse("/director")
+    return RedirectResponse(f"/director?t={tid}")
+
+
 async def index(request: Request) -> Response:
     if (WEB / "index.html").exists():
         return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
@@ -690,6 +700,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/floor/{tid}", _page("floor")),
         Route("/player/{tid}", _page("player")),
         Route("/director", _page("director")),
+        Route("/director/{tid}", _director_of),
         *tools.routes,
     ]
     if WEB.is_dir():
@@ -712,7 +723,13 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     """The router's own 404 and 405 (``/api/t/a/b``, ``PUT /api/staff``): under ``/api`` a
     JSON error like every other answer there, not Starlette's plain text."""
     known = _ROUTER_ERRORS.get(exc.status_code)
-    if known is None or not request.url.path.startswith("/api/"):
+    path = request.url.path
+    if exc.status_code == 404 and not path.startswith(("/api/", "/static/", "/ws/")):
+        # Somebody typed an address: a page that leads to the start page, not plain text.
+        page = WEB / "notfound.html"
+        if page.exists():
+            return FileResponse(page, status_code=404, headers={"Cache-Control": "no-cache"})
+    if known is None or not path.startswith("/api/"):
         return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
     code, message = known
     return error_response(code, message, headers=dict(exc.headers) if exc.headers else None)

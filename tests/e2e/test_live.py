@@ -371,6 +371,20 @@ def test_a_retried_create_lists_a_tournament_the_first_attempt_did_not(
     assert "relist-1" in [s["id"] for s in director.client.get("/api/tournaments").json()]
 
 
+def test_a_mistyped_page_address_leads_back_to_the_start_page(
+    servers: list[ServerProcess],
+) -> None:
+    base = servers[0].base
+    r = httpx.get(base + "/director/spring-main")
+    assert r.status_code == 307 and r.headers["location"] == "/director?t=spring-main"
+    page = httpx.get(base + "/wal/spring-main")
+    assert page.status_code == 404
+    assert page.headers["content-type"].startswith("text/html")
+    assert 'href="/"' in page.text
+    api = httpx.get(base + "/api/nothing-here")
+    assert api.status_code == 404 and api.json()["error"]["code"] == "not_found"
+
+
 def test_an_unknown_tournament_is_404(director: Api) -> None:
     r = director.command("no-such-event", {"type": "bust", "player": "P1"})
     assert r.status_code == 404
