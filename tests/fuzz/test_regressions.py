@@ -223,10 +223,14 @@ def test_the_router_answers_json_under_api(t: Target, method: str, path: str, st
     is_json_error(r, status)
 
 
-def test_pages_keep_plain_404s(t: Target) -> None:
+def test_pages_get_an_html_404_not_the_apis_json(t: Target) -> None:
     r = t.api.client.get("/nothing/here")
     assert r.status_code == 404
-    assert r.headers["content-type"].startswith("text/plain")
+    assert r.headers["content-type"].startswith("text/html")
+    assert 'href="/"' in r.text
+    missing = t.api.client.get("/static/js/nothing.js")
+    assert missing.status_code == 404
+    assert missing.headers["content-type"].startswith("text/plain")
 
 
 def test_a_body_shorter_than_its_content_length_logs_no_error(
