@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import (
+    DIRECTOR,
     FLOOR,
     TOOLS_STRUCTURE,
     Api,
@@ -498,3 +499,17 @@ def test_a_150_table_room_fits_the_wall_and_stays_readable(
     # The table number read from five metres (about 30 px and more on a 1080p TV).
     assert min(s["no"] for s in sizes) >= 30, min(s["no"] for s in sizes)
     assert min(s["count"] for s in sizes) >= 18, min(s["count"] for s in sizes)
+
+
+def test_the_director_archives_a_tournament_from_the_console(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "oldnight", 4, buttons=False)
+    console = pages.open(servers[0], "/director?t=oldnight", user=DIRECTOR)
+    entry = console.locator(".tournament-list li", has_text="(oldnight)")
+    expect(entry).to_be_visible()
+    console.once("dialog", lambda dialog: dialog.accept())
+    entry.get_by_role("button", name="Archive").click()
+    expect(entry).to_have_count(0)
+    archived = director.client.get("/api/tournaments?archived=1").json()
+    assert "oldnight" in [x["id"] for x in archived]

@@ -109,7 +109,7 @@ function renderTournaments() {
   const form = h("form", { class: "create-form", onsubmit: async (ev) => {
     ev.preventDefault();
     const id = idIn.value.trim();
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/.test(id)) {
       toast(t("director.bad_id"), "error");
       idIn.focus();
       return;
@@ -140,11 +140,21 @@ function renderTournaments() {
     tournaments.length ? h("ul", { class: "tournament-list" }, tournaments.map((x) => h("li", { class: x.id === tid ? "current" : "" },
       h("a", { href: `?t=${encodeURIComponent(x.id)}`, "aria-current": x.id === tid ? "page" : null, class: "t-name" }, x.name, " ",
         h("span", { class: "muted" }, `(${x.id})`)),
-      h("span", { class: "muted" }, x.status === "live" ? t("director.live") : x.status), screenLinks(x.id))))
+      h("span", { class: "muted" }, x.status === "live" ? t("director.live") : x.status), screenLinks(x.id),
+      h("button", { type: "button", class: "ghost small archive", onclick: () => archive(x) }, t("director.archive")))))
       : h("p", { class: "muted" }, t("director.no_tournaments")),
     // Folded away once a tournament is being run; open when there is none yet.
     h("details", { class: "create-box", open: !tid || !tournaments.length },
       h("summary", {}, t("director.new_tournament")), form));
+}
+
+/** Off the list (to `GET /api/tournaments?archived=1`); its log and screens stay. */
+async function archive(x) {
+  if (!confirm(t("director.archive_confirm", { name: x.name }))) return;
+  if (await call(`/api/t/${encodeURIComponent(x.id)}/archive`, { method: "POST" }, t("director.archived", { name: x.name }))) {
+    if (x.id === tid) localStorage.removeItem(LAST_KEY);
+    await loadTournaments();
+  }
 }
 
 // The clock ---------------------------------------------------------------------------------------
