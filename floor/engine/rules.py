@@ -2,7 +2,8 @@
 
 Both are frozen msgspec Structs: they are loaded from TOML files in ``config/``, carried in the
 first event of a tournament, and compared by value in tests. Invariants that a type cannot say
-are checked in ``__post_init__`` and surface as ``msgspec.ValidationError`` naming the field.
+are checked in ``__post_init__`` and surface as ``msgspec.ValidationError`` naming the field;
+so are the per-field limits when a Struct is built in code (``limits``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from .limits import check_limits
 from .model import FLOP_GAMES, STUD_GAMES, DealtGame, Game, Rulebook, TableNo
 from .prize import Prize
 
@@ -25,6 +27,9 @@ class ReservedSeat(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     table: PositiveInt
     seat: PositiveInt
+
+    def __post_init__(self) -> None:
+        check_limits(self)
 
 
 class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -55,6 +60,7 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     time_call_count: Annotated[int, Meta(ge=0, le=60)] = 10
 
     def __post_init__(self) -> None:
+        check_limits(self)
         for key in ("break_order", "balance_order"):
             order = getattr(self, key)
             if order is not None and len(set(order)) != len(order):
@@ -106,6 +112,7 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     bring_in: NonNegativeInt = 0
 
     def __post_init__(self) -> None:
+        check_limits(self)
         if self.small_blind > self.big_blind:
             raise ValueError("small_blind cannot exceed big_blind")
         if self.big_blind_ante and self.ante == 0:
@@ -118,6 +125,9 @@ class Break(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     minutes: Annotated[float, Meta(gt=0, le=600)]
     color_up: tuple[PositiveInt, ...] = ()
     name: str = ""
+
+    def __post_init__(self) -> None:
+        check_limits(self)
 
 
 Step = Level | Break
@@ -138,6 +148,7 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     prize: Prize | None = None
 
     def __post_init__(self) -> None:
+        check_limits(self)
         if not any(isinstance(s, Level) for s in self.levels):
             raise ValueError("levels must hold at least one level")
         if list(self.chips) != sorted(set(self.chips)):

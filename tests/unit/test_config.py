@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -476,3 +477,22 @@ def test_a_file_outside_the_working_folder_is_named_by_its_full_path(tmp_path: P
     path = tmp_path / "x.toml"
     path.write_text(GOOD_RULES.replace("seats = 9", "seats = 1"), encoding="utf-8")
     assert str(error_of(config.load_rules, path)).startswith(f"{path}: seats: ")
+
+
+@pytest.mark.parametrize(
+    ("build", "problem"),
+    [
+        (lambda: Rules(game="holdem", seats=40, final_table=9), "<= 12 - at `$.seats`"),
+        (lambda: Rules(game="poker", seats=9, final_table=9), "'poker' - at `$.game`"),
+        (lambda: Rules(game="holdem", seats=9, final_table=9, time_call_seconds=1), "time_call"),
+        (lambda: Level(small_blind=25, big_blind=50, minutes=0), "> 0.0 - at `$.minutes`"),
+        (lambda: Break(minutes=10, color_up=(0,)), ">= 1 - at `$.color_up[0]`"),
+        (lambda: ReservedSeat(0, 1), ">= 1 - at `$.table`"),
+    ],
+    ids=["seats", "game", "time-call", "minutes", "color-up", "reserved-seat"],
+)
+def test_config_built_in_code_is_held_to_the_limits_a_file_is(
+    build: Callable[[], object], problem: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(problem)):
+        build()
