@@ -271,8 +271,8 @@ def next_to_break(t: Tournament) -> TableNo | None:
     # The count alone rules it out after almost every bust-out, without a look at the tables.
     if t.open_count <= 1 or t.active > (t.open_count - 1) * t.rules.fill:
         return None
-    first = min(t.open_tables(), key=lambda tb: t.break_rank(tb.number)).number
-    return first if t.active <= room(t, without=first) else None
+    first = t.first_to_break()
+    return first if first is not None and t.active <= room(t, without=first) else None
 
 
 def choose_final_table(t: Tournament) -> TableNo | None:

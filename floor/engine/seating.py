@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Iterator
+from heapq import heapify, heappop, heappush
 
 from .errors import NotAllowed
 from .events import Seated
 from .model import PlayerId, SeatNo, Spot, TableNo
 from .state import Assignment, Player, Table, Tournament
-
-_FULL = 1 << 30
 
 
 def _free_reserved(
@@ -158,26 +158,52 @@ def _pool_draw(
         else:
             others.append(p)
     pool: list[tuple[TableNo, SeatNo]] = []
-    full: dict[TableNo, int] = {}
-    for _ in others:
-        while True:
-            n_ = t.extreme({**planned, **full}, lowest=True)
-            if n_ is None or n_ in full:
-                break
-            free = _free_seats(t, tables[n_], taken[n_])
-            if not free:
-                full[n_] = _FULL
-                continue
-            seat = rng.choice(free)
-            pool.append((n_, seat))
-            taken[n_].add(seat)
-            planned[n_] = planned.get(n_, tables[n_].count) + 1
+    for n_, count in _fewest_first(t, planned, len(others)):
+        free = _free_seats(t, tables[n_], taken[n_])
+        if not free:
+            continue  # full: never offered again
+        seat = rng.choice(free)
+        pool.append((n_, seat))
+        taken[n_].add(seat)
+        planned[n_] = count + 1
+        if len(pool) == len(others):
             break
     rng.shuffle(pool)
     order = list(others)
     rng.shuffle(order)
     out.extend(Seated(p.id, n, s) for p, (n, s) in zip(order, pool, strict=False))
     return out
+
+
+def _fewest_first(
+    t: Tournament, planned: dict[TableNo, int], wanted: int
+) -> Iterator[tuple[TableNo, int]]:
+    """Open tables by the players they will have, fewest first, ties by balance order: each
+    (table, count) as the pool draw asks for the next seat. A table given a seat comes round
+    again with one more (``planned`` is updated by the caller); one left out is full.
+
+    The tables a draw has touched are in a heap; the untouched rest come from the room's
+    count buckets in order, so a thousand tables are never scanned or sorted for a few seats.
+    """
+    heap = [(count, t.balance_rank(n), n) for n, count in planned.items()]
+    heapify(heap)
+    touched = set(planned)
+    room = (x for x in t.open_by_count(lowest=True) if x[2] not in touched)
+    waiting = next(room, None)
+    given = 0
+    while given < wanted:
+        if waiting is not None and (not heap or waiting < heap[0]):
+            count, rank, n = waiting
+            touched.add(n)
+            waiting = next(room, None)
+        elif heap:
+            count, rank, n = heappop(heap)
+        else:
+            return
+        yield n, count
+        if planned.get(n) == count + 1:  # seated one there: it comes round again
+            heappush(heap, (count + 1, rank, n))
+            given += 1
 
 
 def draw_break_seats(
