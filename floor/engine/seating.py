@@ -35,10 +35,13 @@ def _free_seats(
     t: Tournament, table: Table, taken: set[SeatNo], limit: int | None = None
 ) -> list[SeatNo]:
     top = table.seats if limit is None else min(limit, table.seats)
+    occupants = table.occupants
+    if not t.has_reserved_seats:  # most rooms: no per-seat lookup (a table break asks 9 times)
+        return [s for s in range(1, top + 1) if s not in occupants and s not in taken]
     return [
         s
         for s in range(1, top + 1)
-        if s not in table.occupants and s not in taken and not t.is_reserved(table.number, s)
+        if s not in occupants and s not in taken and not t.is_reserved(table.number, s)
     ]
 
 

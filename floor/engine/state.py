@@ -377,6 +377,10 @@ class Tournament:
         """The open table first in the break order, if any."""
         return self._open_by_break[0][1] if self._open_by_break else None
 
+    @property
+    def has_reserved_seats(self) -> bool:
+        return bool(self._reserved)
+
     def is_reserved(self, table: TableNo, seat: SeatNo) -> bool:
         return (table, seat) in self._reserved
 
