@@ -16,7 +16,8 @@ from pathlib import Path
 
 import msgspec
 
-from .engine.events import ClockPaused, Event, TournamentCreated
+from .engine import clock as clocks
+from .engine.events import Event, TournamentCreated
 from .engine.state import Tournament, TournamentState
 from .protocol import decode_event, encode_event
 from .store.keys import TOURNAMENTS, Keys, check_tournament_id
@@ -130,15 +131,12 @@ async def import_(store: Store, path: Path, new_id: str | None = None) -> Import
     expected = msgspec.structs.replace(final.state, id=tid)
     if msgspec.msgpack.encode(t.state) != msgspec.msgpack.encode(expected):
         raise BackupError(f"{path}: the events do not fold to the exported state")
-    clock = t.state.clock
     paused_with = None
-    if clock.running and clock.ends_at is not None:
+    if t.state.clock.running:
         # Left running, the clock would catch up at once on every level that came due while
         # the server was lost. It stops where the export saw it; the director resumes it
         # when play does.
-        pause = ClockPaused(
-            at=header.exported_at, remaining=max(0.0, clock.ends_at - header.exported_at)
-        )
+        pause = clocks.pause(t.state, header.exported_at)
         t.apply(pause)
         events.append(pause)
         paused_with = pause.remaining
