@@ -447,18 +447,15 @@ class Store:
         outcome = Outcome(ok=True, first=version + 1, last=last)
         kept = _Kept(ok=True, first=version + 1, last=last, digest=digest)
         result = _outcome_encoder.encode(kept)
-        key_for_result = keys.command(command_id or f"anon-{self.rng.getrandbits(64):x}")
-        script_keys = [keys.meta, keys.events, keys.snapshot, key_for_result]
-        script_args: list[Any] = [
+        script_keys, script_args = self._append_call(
+            keys,
+            command_id or f"anon-{self.rng.getrandbits(64):x}",
             version,
-            len(encoded),
-            keys.channel,
+            encoded,
             payload,
             result,
-            self.result_ttl,
             snapshot,
-            *encoded,
-        ]
+        )
         if self.wait_replicas:
             reply = await self._call(self._append_replicated(script_keys, script_args))
         else:
@@ -471,6 +468,31 @@ class Store:
         if status == b"dup":
             return _answer_again(detail, command_id, digest)
         return Outcome(ok=False, first=0, last=int(detail))
+
+    def _append_call(
+        self,
+        keys: Keys,
+        command_id: str,
+        version: int,
+        encoded: list[bytes],
+        payload: bytes,
+        result: bytes,
+        snapshot: bytes,
+    ) -> tuple[list[str], list[Any]]:
+        """The KEYS and ARGV of the append script (append.lua says what each one is)."""
+        return (
+            [keys.meta, keys.events, keys.snapshot, keys.command(command_id)],
+            [
+                version,
+                len(encoded),
+                keys.channel,
+                payload,
+                result,
+                self.result_ttl,
+                snapshot,
+                *encoded,
+            ],
+        )
 
     async def _append_replicated(self, keys: list[str], args: list[Any]) -> Any:
         """The append script, answered only once ``wait_replicas`` replicas hold its write.
@@ -523,21 +545,9 @@ class Store:
         The append script with no events does it: a refusal decided on a stale copy would
         otherwise be the answer to every retry, even once the command applies.
         """
-        kept = _Kept(ok=False, error=refusal.error, digest=digest)
-        reply = await self._call(
-            self._append(
-                keys=[keys.meta, keys.events, keys.snapshot, keys.command(command_id)],
-                args=[
-                    version,
-                    0,
-                    keys.channel,
-                    b"",
-                    _outcome_encoder.encode(kept),
-                    self.result_ttl,
-                    b"",
-                ],
-            )
-        )
+        kept = _outcome_encoder.encode(_Kept(ok=False, error=refusal.error, digest=digest))
+        script_keys, script_args = self._append_call(keys, command_id, version, [], b"", kept, b"")
+        reply = await self._call(self._append(keys=script_keys, args=script_args))
         status, detail = reply[0], reply[1]
         if status == b"ok":
             return refusal
