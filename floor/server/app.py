@@ -48,7 +48,7 @@ from .fanout import ExposeProtocol
 from .hub import Hub
 from .logs import configure as configure_logs
 from .metrics import Metrics
-from .redact import for_public
+from .redact import for_role
 from .settings import Settings, from_env
 from .websocket import ClientMessage, websocket_endpoint
 
@@ -409,12 +409,9 @@ async def get_tournament(request: Request) -> Response:
     tid = _tid(request)
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
-    return Response(_for(principal, views.snapshot(tid, t, version)), media_type="application/json")
-
-
-def _for(principal: auth.Principal, data: bytes) -> bytes:
-    """A state or events message as ``principal`` may read it: see ``redact``."""
-    return for_public(data) if principal.role == "public" else data
+    return Response(
+        for_role(principal.role, views.snapshot(tid, t, version)), media_type="application/json"
+    )
 
 
 @handle_errors
@@ -457,7 +454,7 @@ async def events_since(request: Request) -> Response:
         )
     principal, _ = await floor.principal(request)
     return Response(
-        _for(principal, events_message(tid, since + 1, missed, encode_derived(t))),
+        for_role(principal.role, events_message(tid, since + 1, missed, encode_derived(t))),
         media_type="application/json",
     )
 

@@ -25,7 +25,7 @@ from ..store.keys import check_tournament_id
 from ..store.store import ErrorInfo, NotFound, Outcome, StoreError
 from . import auth
 from .fanout import FrameWriter, frame
-from .redact import for_public
+from .redact import for_role
 
 log = logging.getLogger(__name__)
 
@@ -146,10 +146,9 @@ class WsClient:
         """Send ``data`` (``framed``: the same, already a websocket frame) without waiting."""
         if self.closing is not None:
             return False
-        if self.principal.role == "public":
-            public = for_public(data)
-            if public is not data:
-                data, framed = public, None
+        shown = for_role(self.principal.role, data)
+        if shown is not data:
+            data, framed = shown, None
         if self.frames is not None:
             if self.frames.write(framed if framed is not None else frame(data)):
                 return True
