@@ -210,7 +210,7 @@ export class ChipRaceTool {
       const stack = stackTyped !== undefined ? stackTyped : p?.stack != null ? String(p.stack) : "";
       // A stack nobody counted is not shown as a count (the server would take the stack it
       // assumed at registration).
-      const uncounted = stackTyped === undefined && !fmt.stackCounted(s, p);
+      const uncounted = stackTyped === undefined && !fmt.stackCounted(p);
       const selChips = this.sel?.seat === seat && this.sel.field === "chips";
       const selStack = this.sel?.seat === seat && this.sel.field === "stack";
       const problem = countProblem(this.counts[seat]) || stackProblem(stackTyped);

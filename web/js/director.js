@@ -351,7 +351,7 @@ function renderPlayerList() {
       h("td", {}, p.name, p.special_needs ? h("span", { class: "badge badge-balance", title: t("director.special_needs") }, "♿") : null),
       h("td", { class: "muted" }, p.id),
       h("td", {}, p.table != null ? fmt.spot(p.table, p.seat) : "–"),
-      h("td", {}, p.busted ? "–" : fmt.stackCounted(conn.state, p) ? fmt.chips(p.stack)
+      h("td", {}, p.busted ? "–" : fmt.stackCounted(p) ? fmt.chips(p.stack)
         : h("span", { class: "muted", title: p.stack != null ? t("director.stack_assumed", { stack: fmt.chips(p.stack) }) : null }, t("race.not_counted"))),
       h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
         : p.table == null ? t("director.waiting_seat") : t("director.playing"),

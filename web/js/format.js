@@ -202,6 +202,6 @@ export function clockModel(conn) {
 
 /** Whether the stack on record was counted at the table (set by the floor or by a chip race):
  * until then it is only what the player was given (the state's `counted`). */
-export function stackCounted(state, p) {
+export function stackCounted(p) {
   return !!p && p.stack != null && p.counted === true;
 }
