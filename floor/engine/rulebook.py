@@ -7,14 +7,16 @@ id the base has replaces it, new ids are added. Every decision the engine explai
 rule by id (``reasons.RULE_IDS``), so the same link opens each house's own wording.
 
 Search is pure and forgiving the way floor staff type on a phone: every word of the query must
-appear in the rule (either language, the number, the keywords), case and diacritics ignored
-("rozpadani" finds "Rozpadání"); titles and keywords rank above the body text. Czech bends
-its words ("žetony", "žetonů", "žeton"), so a longer word also matches by its stem (all but
-its last two letters), ranked below a whole-word match.
+start a word of the rule (either language, the number, the keywords), case and diacritics
+ignored ("rozpadani" finds "Rozpadání", "ante" does not find "guarantee"); titles and keywords
+rank above the body text. Czech bends its words ("žetony", "žetonů", "žeton"), so a longer
+word also matches by its stem (all but its last two letters, at least four), ranked below a
+whole-word match. The floor phone searches a copy offline the same way (web/js/rulebook.js).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Annotated, Literal
 
@@ -167,8 +169,8 @@ def _rule(r: RuleText, *, house: bool) -> Rule:
 
 def search(book: Book, query: str, limit: int = 50) -> list[Rule]:
     """The rules that hold every word of ``query``, best first; all of them for no words."""
-    words = fold(query).split()
-    if not words:
+    words = _QUERY_SPLIT.split(fold(query).strip())
+    if words == [""]:
         return list(book.rules[:limit])
     scored: list[tuple[int, int, Rule]] = []
     for order, rule in enumerate(book.rules):
@@ -178,8 +180,10 @@ def search(book: Book, query: str, limit: int = 50) -> list[Rule]:
         score = 0
         for w in words:
             hit = _score(w, title, tags, body)
-            if not hit and len(w) >= 5:
-                hit = _score(w[: max(4, len(w) - 2)], title, tags, body) // 2
+            if len(w) >= 5:
+                # By its stem in the title ("vyvazovanim" in "Vyvažování") beats the whole
+                # word in the body.
+                hit = max(hit, _score(w[: max(4, len(w) - 2)], title, tags, body) // 2)
             if not hit:
                 break
             score += hit
@@ -189,9 +193,23 @@ def search(book: Book, query: str, limit: int = 50) -> list[Rule]:
     return [rule for *_, rule in scored[:limit]]
 
 
+#: Between the words of a query: spaces and the punctuation typed with them ("11A, halt").
+_QUERY_SPLIT = re.compile(r"[\s,.;:!?]+")
+
+
 def _score(word: str, title: str, tags: str, body: str) -> int:
-    if word in title:
+    if _starts_a_word(title, word):
         return 6
-    if word in tags:
+    if _starts_a_word(tags, word):
         return 4
-    return 2 if word in body else 0
+    return 2 if _starts_a_word(body, word) else 0
+
+
+def _starts_a_word(text: str, prefix: str) -> bool:
+    """Whether a word of ``text`` starts with ``prefix`` (after anything but a letter or digit)."""
+    i = text.find(prefix)
+    while i != -1:
+        if i == 0 or not text[i - 1].isalnum():
+            return True
+        i = text.find(prefix, i + 1)
+    return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -513,3 +514,26 @@ def test_the_director_archives_a_tournament_from_the_console(
     expect(entry).to_have_count(0)
     archived = director.client.get("/api/tournaments?archived=1").json()
     assert "oldnight" in [x["id"] for x in archived]
+
+
+def test_the_phones_offline_rulebook_search_finds_what_the_servers_does(
+    servers: list[ServerProcess], pages: Pages
+) -> None:
+    """A phone that has lost the server searches its copy of the rule set: the same rules
+    in the same order as the server's search (floor/engine/rulebook.py)."""
+    queries = ["vyvazovanim stoly", "liche zetony", "chip race", "11D", "ante", "rozpadani, stolu"]
+    page = pages.open(servers[0], "/player/none", live=False)
+    offline = page.evaluate(
+        """async (queries) => {
+          const { searchBook } = await import("/static/js/rulebook.js");
+          const book = await (await fetch("/api/rulebook?set=pfp-2014&lang=cs")).json();
+          return queries.map((q) => searchBook(book, q).map((r) => r.id));
+        }""",
+        queries,
+    )
+    for query, found in zip(queries, offline, strict=True):
+        answer = httpx.get(
+            servers[0].base + "/api/rulebook", params={"set": "pfp-2014", "lang": "cs", "q": query}
+        ).json()
+        assert found == [r["id"] for r in answer["rules"]], query
+        assert found or query == "ante", query

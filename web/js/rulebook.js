@@ -8,17 +8,8 @@ import { api, debounce, fill, foldText, h } from "./ui.js";
 
 const fold = (x) => foldText(String(x || ""));
 
-/** Whether the folded `text` has a word starting with `word`, or, for a longer word, with its
- * stem: the first max(4, length − 2) letters ("balanc" finds "balancování", "zetonu" finds
- * "žetony"; Czech endings differ, the start of the word seldom does). */
-export function matchesWord(text, word) {
-  if (!word) return true;
-  if (hasPrefix(text, word)) return true;
-  if (word.length >= 5) return hasPrefix(text, word.slice(0, Math.max(4, word.length - 2)));
-  return false;
-}
-
-function hasPrefix(text, prefix) {
+/** Whether a word of the folded `text` starts with `prefix`. */
+function startsAWord(text, prefix) {
   let i = text.indexOf(prefix);
   while (i !== -1) {
     // A word starts here: the text's start, or anything but a letter or digit before it.
@@ -28,25 +19,35 @@ function hasPrefix(text, prefix) {
   return false;
 }
 
-/** The rules of `book` holding every word of `q` (as word starts, diacritics ignored), the
- * ones matching in the title first. */
-export function searchBook(book, q) {
-  const words = fold(q).split(/[\s,.;:!?]+/).filter(Boolean);
-  if (!words.length) return book.rules;
+function score(word, title, tags, body) {
+  if (startsAWord(title, word)) return 6;
+  if (startsAWord(tags, word)) return 4;
+  return startsAWord(body, word) ? 2 : 0;
+}
+
+/** The rules of `book` for the query `q`, best first: the server's search
+ * (floor/engine/rulebook.py `search`) done the same way on the copy read earlier, for a
+ * phone that has lost the server. Every word must start a word of the rule, diacritics
+ * ignored; titles rank above keywords above the text; a word of 5 letters or more also
+ * matches by its stem (all but its last two letters, at least four) at half the score. */
+export function searchBook(book, q, limit = 50) {
+  const words = fold(q).trim().split(/[\s,.;:!?]+/).filter(Boolean);
+  if (!words.length) return book.rules.slice(0, limit);
   const scored = [];
   book.rules.forEach((r, order) => {
-    const title = fold([r.title_en, r.title_cs, r.title].join(" "));
-    const tags = fold([r.cite, r.id, r.number, ...(r.keywords || [])].join(" "));
-    const body = fold([r.text_en, r.text_cs, r.text].join(" "));
-    let score = 0;
+    const title = fold(`${r.title_en} ${r.title_cs}`);
+    const tags = fold([...(r.keywords || []), r.id, r.number, r.cite].join(" "));
+    const body = fold(`${r.text_en} ${r.text_cs}`);
+    let total = 0;
     for (const w of words) {
-      const hit = matchesWord(title, w) ? 6 : matchesWord(tags, w) ? 4 : matchesWord(body, w) ? 2 : 0;
+      let hit = score(w, title, tags, body);
+      if (w.length >= 5) hit = Math.max(hit, Math.floor(score(w.slice(0, Math.max(4, w.length - 2)), title, tags, body) / 2));
       if (!hit) return;
-      score += hit;
+      total += hit;
     }
-    scored.push([score, order, r]);
+    scored.push([total, order, r]);
   });
-  return scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]).map((x) => x[2]);
+  return scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, limit).map((x) => x[2]);
 }
 
 /** A rule's citation as the server gives it ("TDA 2024 rule 11A", "House procedure",
@@ -76,18 +77,16 @@ export class RulebookClient {
     return this.books.get(key);
   }
 
-  /** The rules matching `q` (every word as the start of a word, either language, no
-   * diacritics needed): searched here in the whole set, read once; the server's search when
-   * the set cannot be read. */
+  /** The rules matching `q` (the server's search; the same search in the copy read earlier
+   * when the server cannot be reached). */
   async search(set, q, lang) {
-    let book = null;
     try {
-      book = await this.book(set, lang);
+      return await api(`/api/rulebook?set=${encodeURIComponent(set)}&lang=${lang}&q=${encodeURIComponent(q)}`);
     } catch (err) {
-      return api(`/api/rulebook?set=${encodeURIComponent(set)}&lang=${lang}&q=${encodeURIComponent(q)}`);
+      const book = await this.book(set, lang);
+      const rules = searchBook(book, q);
+      return { ...book, query: q, count: rules.length, rules };
     }
-    const rules = searchBook(book, q);
-    return { ...book, query: q, count: rules.length, rules };
   }
 
   /** One rule in `lang`; cached. */
