@@ -7,7 +7,9 @@ events; the output is the state and the plan after the events. A bad scenario ra
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any
 
 import msgspec
@@ -86,11 +88,65 @@ _KEYS = field_names(
 
 def load(data: bytes) -> Scenario:
     try:
-        return msgspec.json.decode(data, type=Scenario)
-    except msgspec.ValidationError as e:
-        raise ScenarioError(*explain(str(e), msgspec.json.decode(data), _KEYS)) from None
+        raw = msgspec.json.decode(data)
     except msgspec.DecodeError as e:
         raise ScenarioError("", f"not valid JSON: {e}") from None
+    _no_key_twice(data)
+    try:
+        return msgspec.json.decode(data, type=Scenario)
+    except msgspec.ValidationError as e:
+        raise ScenarioError(*explain(str(e), raw, _KEYS)) from None
+
+
+class _Object(dict[str, Any]):
+    """A JSON object as written: ``twice`` holds the keys it gives more than once."""
+
+    twice: list[str]
+
+
+def _read_object(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    seen: set[str] = set()
+    obj.twice = []
+    for key, _ in pairs:
+        if key in seen and key not in obj.twice:
+            obj.twice.append(key)
+        seen.add(key)
+    return obj
+
+
+def _no_key_twice(data: bytes) -> None:
+    """A key given twice in one object is refused: a JSON reader keeps the last and drops the
+    rest without a word, so a seat listed twice would lose a player."""
+    found = _key_twice(json.loads(data, object_pairs_hook=_read_object), "")
+    if found is not None:
+        raise ScenarioError(*found)
+
+
+def _key_twice(node: Any, where: str, table: Any = None) -> tuple[str, str] | None:
+    """The first key given twice, as (place, problem); ``table`` is the number of the table
+    whose part of ``state`` is being read, to name the seat."""
+    if isinstance(node, list):
+        for i, item in enumerate(node):
+            found = _key_twice(item, f"{where}[{i}]", table)
+            if found is not None:
+                return found
+        return None
+    if not isinstance(node, _Object):
+        return None
+    if node.twice:
+        key = node.twice[0]
+        place = f"{where}.{key}" if where else key
+        if table is not None and where.endswith("].seats"):
+            return place, f"table {table} seat {key} is listed twice"
+        return place, f'"{key}" is given twice'
+    if re.fullmatch(r"state\.tables\[\d+\]", where):
+        table = node.get("table")
+    for key, value in node.items():
+        found = _key_twice(value, f"{where}.{key}" if where else key, table)
+        if found is not None:
+            return found
+    return None
 
 
 def build(sc: Scenario, rng: random.Random) -> Tournament:
@@ -108,14 +164,24 @@ def build(sc: Scenario, rng: random.Random) -> Tournament:
         if tb.table in t.state.tables:
             raise ScenarioError(f"{where}.table", f"table {tb.table} is listed twice")
         occupants: dict[int, str] = {}
+        spelled: dict[int, str] = {}
         for key, pid in tb.seats.items():
             place = f"{where}.seats.{key}"
-            if not key.isdigit() or not 1 <= int(key) <= rules.seats:
+            # isdecimal, not isdigit: "²" is a digit that int() cannot read.
+            if not key.isdecimal() or not 1 <= int(key) <= rules.seats:
                 raise ScenarioError(place, f"table {tb.table} has no seat {key}")
+            seat = int(key)
+            if seat in spelled:
+                # "4", "04" and "٤" all name seat 4: a second one would unseat the first.
+                raise ScenarioError(
+                    place,
+                    f'table {tb.table} seat {seat} is listed twice (also as "{spelled[seat]}")',
+                )
             if pid in where_seated:
                 raise ScenarioError(place, f"{pid} is seated twice (also {where_seated[pid]})")
             where_seated[pid] = place
-            occupants[int(key)] = pid
+            spelled[seat] = key
+            occupants[seat] = pid
         positions = _positions(tb, where, rules.seats)
         for j, seat in enumerate(tb.opened):
             if not 1 <= seat <= rules.seats:

@@ -86,6 +86,8 @@ def draw_initial(
             raise NotAllowed(
                 f"table {tb.number} has {len(free)} free seats for {quota[tb.number]} players",
                 field="tables",
+                reason="draw_table_no_room",
+                params={"table": tb.number, "free": len(free), "players": quota[tb.number]},
             )
         pool.extend((tb.number, s) for s in rng.sample(free, quota[tb.number]))
     rng.shuffle(pool)
@@ -101,7 +103,8 @@ def registration_seat(
 
     Among open or halted tables with a free unreserved seat not planned for a move, those
     with the fewest players seated now; a random one, a random free seat there. A player who
-    needs a reserved seat gets a free one first. None when every seat is taken.
+    needs a reserved seat gets a free one first, drawn the same way among the tables keeping
+    one free. None when every seat is taken.
     """
     taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
     for n, s in planned:
@@ -109,8 +112,10 @@ def registration_seat(
     if p.special_needs:
         options = _free_reserved(t, taken)
         if options:
-            n, seat = rng.choice(options)
-            return Spot(n, seat)
+            # The same pool as everybody's: a table with the fewest players, a seat there.
+            fewest = min(t.table(n).count for n, _ in options)
+            n = rng.choice(sorted({n for n, _ in options if t.table(n).count == fewest}))
+            return Spot(n, rng.choice([seat for m, seat in options if m == n]))
     level: int | None = None
     candidates: list[tuple[TableNo, list[SeatNo]]] = []
     for count, _, n in t.open_by_count(lowest=True):
@@ -152,9 +157,9 @@ def _pool_draw(
     out: list[Seated] = []
     others: list[Player] = []
     for p in needy:
-        options = _free_reserved(t, taken) if t.needs_reserved(p) else []
-        if options:
-            n, seat = rng.choice(options)
+        spot = _reserved_at_fewest(t, rng, planned, taken) if t.needs_reserved(p) else None
+        if spot is not None:
+            n, seat = spot
             out.append(Seated(p.id, n, seat))
             taken[n].add(seat)
             planned[n] = planned.get(n, tables[n].count) + 1
@@ -176,6 +181,26 @@ def _pool_draw(
     rng.shuffle(order)
     out.extend(Seated(p.id, n, s) for p, (n, s) in zip(order, pool, strict=False))
     return out
+
+
+def _reserved_at_fewest(
+    t: Tournament,
+    rng: random.Random,
+    planned: dict[TableNo, int],
+    taken: defaultdict[TableNo, set[SeatNo]],
+) -> tuple[TableNo, SeatNo] | None:
+    """A free reserved seat for a player who needs one, drawn like any break seat: at the
+    table with the fewest planned players among those keeping one free (ties by balance
+    order), a random one there. None when no open table keeps a free reserved seat."""
+    options = _free_reserved(t, taken)
+    if not options:
+        return None
+    tables = t.state.tables
+    n = min(
+        {n for n, _ in options},
+        key=lambda n: (planned.get(n, tables[n].count), t.balance_rank(n)),
+    )
+    return n, rng.choice([seat for m, seat in options if m == n])
 
 
 def _fewest_first(
@@ -311,11 +336,13 @@ def draw_final_seats(t: Tournament, rng: random.Random, everybody: bool) -> list
             taken[final_no].add(seat)
         else:
             others.append(p)
-    pool = [
-        seat
-        for seat in range(1, min(limit, final.seats) + 1)
-        if seat not in taken[final_no] and not t.is_reserved(final_no, seat)
-    ]
+    free = [seat for seat in range(1, min(limit, final.seats) + 1) if seat not in taken[final_no]]
+    pool = [seat for seat in free if not t.is_reserved(final_no, seat)]
+    if len(pool) < len(others):
+        # Everybody who needs a reserved seat has one by now: one left over is needed by
+        # nobody, and is an ordinary seat rather than a player left without a final seat.
+        spare = [seat for seat in free if t.is_reserved(final_no, seat)]
+        pool += rng.sample(spare, min(len(spare), len(others) - len(pool)))
     rng.shuffle(pool)
     order = list(others)
     rng.shuffle(order)

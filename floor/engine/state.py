@@ -221,6 +221,20 @@ def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
     return "holdem"
 
 
+def _no_planner(t: Tournament) -> Plan:
+    raise RuntimeError("no planner registered: import floor.engine.planner")
+
+
+#: Computes ``Tournament.plan``: the planner reads the state, so the state does not import it;
+#: ``floor.engine.planner`` registers itself when imported (the package imports it).
+_planner: Callable[[Tournament], Plan] = _no_planner
+
+
+def register_planner(planner: Callable[[Tournament], Plan]) -> None:
+    global _planner
+    _planner = planner
+
+
 class Tournament:
     """The state plus its indexes; ``apply`` is the only way it changes."""
 
@@ -436,9 +450,7 @@ class Tournament:
     def plan(self) -> Plan:
         """The current plan, computed once per change."""
         if self._plan is None:
-            from .planner import compute_plan
-
-            self._plan = compute_plan(self)
+            self._plan = _planner(self)
         return self._plan
 
     # Seating primitives ----------------------------------------------------------------------
