@@ -23,7 +23,7 @@ import random
 
 import msgspec
 
-from .errors import RuleError
+from .errors import RuleError, seat_listed_twice, seat_not_exist
 from .model import SeatNo
 
 #: Card ranks, lowest first; "T" is the ten.
@@ -129,6 +129,8 @@ def chip_race(race: ChipRaceInput, rng: random.Random) -> ChipRaceResult:
             raise RuleError(
                 f"the race needs {odd_chips} cards, more than the {len(DECK)} in a deck",
                 field="seats",
+                reason="race_deck",
+                params={"cards": odd_chips, "deck": len(DECK)},
             )
         deck = list(DECK)
         rng.shuffle(deck)
@@ -174,43 +176,71 @@ def chip_race(race: ChipRaceInput, rng: random.Random) -> ChipRaceResult:
 def _check(race: ChipRaceInput) -> None:
     """Refuse a colour-up the race cannot carry out, naming the first field at fault."""
     if race.leaving <= 0:
-        raise RuleError(f"a denomination must be positive, not {race.leaving}", field="leaving")
+        raise RuleError(
+            f"a denomination must be positive, not {race.leaving}",
+            field="leaving",
+            reason="chip_not_positive",
+            params={"chip": race.leaving},
+        )
     if race.next_up <= race.leaving or race.next_up % race.leaving:
         raise RuleError(
             f"{race.next_up} must be a larger multiple of the leaving {race.leaving}: "
             "chips are exchanged at equal value",
             field="next_up",
+            reason="next_up_not_multiple",
+            params={"next_up": race.next_up, "chip": race.leaving},
         )
     smallest = race.smallest_in_play
     if smallest is not None and (smallest <= 0 or smallest > race.next_up):
         raise RuleError(
             f"the smallest chip in play must be positive and at most {race.next_up}",
             field="smallest_in_play",
+            reason="smallest_out_of_range",
+            params={"most": race.next_up},
         )
     if smallest == race.leaving:
         raise RuleError(
             f"{race.leaving} leaves play, so it is not the smallest chip in play",
             field="smallest_in_play",
+            reason="smallest_leaves",
+            params={"chip": race.leaving},
         )
     if not race.seats:
-        raise RuleError("a chip race needs at least one player", field="seats")
+        raise RuleError(
+            "a chip race needs at least one player", field="seats", reason="race_nobody"
+        )
     seen: set[SeatNo] = set()
     for i, s in enumerate(race.seats):
         where = f"seats[{i}]"
         if s.seat < 1:
-            raise RuleError(f"seat {s.seat} does not exist", field=f"{where}.seat")
+            raise seat_not_exist(s.seat, f"{where}.seat")
         if s.seat in seen:
-            raise RuleError(f"seat {s.seat} is listed twice", field=f"{where}.seat")
+            raise seat_listed_twice(s.seat, f"{where}.seat")
         seen.add(s.seat)
         if s.chips < 0:
-            raise RuleError(f"a chip count cannot be negative ({s.chips})", field=f"{where}.chips")
+            raise RuleError(
+                f"a chip count cannot be negative ({s.chips})",
+                field=f"{where}.chips",
+                reason="chips_negative",
+                params={"chips": s.chips},
+            )
         if s.stack <= 0:
             raise RuleError(
-                f"seat {s.seat} has no chips and is not in the race", field=f"{where}.stack"
+                f"seat {s.seat} has no chips and is not in the race",
+                field=f"{where}.stack",
+                reason="seat_no_chips",
+                params={"seat": s.seat},
             )
         if s.stack < s.chips * race.leaving:
             raise RuleError(
                 f"a stack of {s.stack:,} is smaller than its {s.chips} chips of "
                 f"{race.leaving} ({s.chips * race.leaving:,})",
                 field=f"{where}.stack",
+                reason="stack_below_chips",
+                params={
+                    "stack": s.stack,
+                    "chips": s.chips,
+                    "chip": race.leaving,
+                    "value": s.chips * race.leaving,
+                },
             )

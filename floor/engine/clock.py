@@ -18,7 +18,9 @@ from .state import ClockState, TournamentState
 
 def _structure(s: TournamentState) -> Structure:
     if s.structure is None:
-        raise NotAllowed("this tournament has no structure: the clock has no levels")
+        raise NotAllowed(
+            "this tournament has no structure: the clock has no levels", reason="no_structure"
+        )
     return s.structure
 
 
@@ -36,7 +38,7 @@ def remaining(c: ClockState, now: float) -> float:
 def start(s: TournamentState, now: float) -> ClockStarted:
     structure = _structure(s)
     if s.clock.started:
-        raise NotAllowed("the clock has already started")
+        raise NotAllowed("the clock has already started", reason="clock_started")
     left = s.clock.remaining or _seconds(structure.levels[s.clock.level])
     return ClockStarted(at=now, level=s.clock.level, ends_at=now + left)
 
@@ -48,7 +50,7 @@ def _ends_at(s: TournamentState, due: list[LevelChanged]) -> float | None:
 
 def pause(s: TournamentState, now: float, due: list[LevelChanged] | None = None) -> ClockPaused:
     if not s.clock.running:
-        raise NotAllowed("the clock is not running")
+        raise NotAllowed("the clock is not running", reason="clock_not_running")
     ends_at = _ends_at(s, due or [])
     assert ends_at is not None
     return ClockPaused(at=now, remaining=max(0.0, ends_at - now))
@@ -56,9 +58,9 @@ def pause(s: TournamentState, now: float, due: list[LevelChanged] | None = None)
 
 def resume(s: TournamentState, now: float) -> ClockResumed:
     if not s.clock.started:
-        raise NotAllowed("the clock has not started")
+        raise NotAllowed("the clock has not started", reason="clock_not_started")
     if s.clock.running:
-        raise NotAllowed("the clock is already running")
+        raise NotAllowed("the clock is already running", reason="clock_running")
     return ClockResumed(at=now, ends_at=now + s.clock.remaining)
 
 
@@ -81,6 +83,8 @@ def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> Leve
         raise NotAllowed(
             f"there is no step {index}: the structure has steps 0 to {len(structure.levels) - 1}",
             field=field,
+            reason="no_step",
+            params={"step": index, "last": len(structure.levels) - 1},
         )
     left = _seconds(structure.levels[index])
     running = s.clock.running

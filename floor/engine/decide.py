@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable
 from itertools import groupby
+from typing import Literal, assert_never
 
 from . import clock
 from .chiprace import ChipRaceInput, RaceSeat, chip_race
@@ -92,15 +92,82 @@ from .rules import Break
 from .seating import draw_initial, registration_seat, seat_at_new_table
 from .state import Player, Table, Tournament
 
-Handler = Callable[..., list[Event]]
-
 
 def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> list[Event]:
     """The events ``command`` causes; raises ``RuleError`` (changing nothing) if refused."""
-    primary = _HANDLERS[type(command)](t, command, now, rng)
+    primary = _primary(t, command, now, rng)
     for e in primary:
         t.apply(e)
     return primary + housekeep(t, rng)
+
+
+def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[Event]:
+    """The events of the command itself, before housekeeping.
+
+    One case per command: a command added to the union without one fails ``mypy --strict``
+    at ``assert_never``. The most frequent commands come first (the cases are tried in order).
+    """
+    match c:
+        case Bust():
+            return _bust(t, c, now, rng)
+        case Confirm():
+            return _confirm(t, c, now, rng)
+        case Hand():
+            return _hand(t, c, now, rng)
+        case Button():
+            return _button(t, c, now, rng)
+        case Register():
+            return _register(t, c, now, rng)
+        case Tick():
+            return _tick(t, c, now, rng)
+        case SetStack():
+            return _set_stack(t, c, now, rng)
+        case ConfirmAll():
+            return _confirm_all(t, c, now, rng)
+        case BustSameHand():
+            return _bust_same_hand(t, c, now, rng)
+        case UndoBust():
+            return _undo_bust(t, c, now, rng)
+        case Cancel():
+            return _cancel(t, c, now, rng)
+        case CorrectSeat():
+            return _correct_seat(t, c, now, rng)
+        case LockSeat():
+            return _lock_seat(t, c, now, rng)
+        case CallTime():
+            return _call_time(t, c, now, rng)
+        case EndTimeCall():
+            return _end_time_call(t, c, now, rng)
+        case Rebuy():
+            return _rebuy(t, c, now, rng)
+        case AddOn():
+            return _add_on(t, c, now, rng)
+        case ChipRace():
+            return _chip_race(t, c, now, rng)
+        case DrawSeats():
+            return _draw_seats(t, c, now, rng)
+        case OpenTable():
+            return _open_table(t, c, now, rng)
+        case WaiveHalt():
+            return _waive_halt(t, c, now, rng)
+        case BreakTable():
+            return _break_table(t, c, now, rng)
+        case StartFinal():
+            return _start_final(t, c, now, rng)
+        case SetGame():
+            return _set_game(t, c, now, rng)
+        case ClockStart():
+            return _clock_start(t, c, now, rng)
+        case ClockPause():
+            return _clock_pause(t, c, now, rng)
+        case ClockResume():
+            return _clock_resume(t, c, now, rng)
+        case ClockAdjust():
+            return _clock_adjust(t, c, now, rng)
+        case ClockLevel():
+            return _clock_level(t, c, now, rng)
+        case _:
+            assert_never(c)
 
 
 # Lookups that name what is wrong ------------------------------------------------------------
@@ -109,35 +176,83 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
 def _player(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
     p = t.state.players.get(pid)
     if p is None:
-        raise UnknownPlayer(f"{pid} is not in the tournament", field=field)
+        raise UnknownPlayer(
+            f"{pid} is not in the tournament",
+            field=field,
+            reason="player_unknown",
+            params={"player": pid},
+        )
     return p
 
 
 def _seated(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
     p = _player(t, pid, field)
     if p.busted:
-        raise NotAllowed(f"{pid} is already out", field=field)
+        raise NotAllowed(
+            f"{pid} is already out", field=field, reason="player_out", params={"player": pid}
+        )
     if p.table is None:
-        raise NotAllowed(f"{pid} has no seat yet", field=field)
+        raise NotAllowed(
+            f"{pid} has no seat yet", field=field, reason="player_unseated", params={"player": pid}
+        )
     return p
 
 
 def _table(t: Tournament, n: TableNo, field: str = "table") -> Table:
     table = t.state.tables.get(n)
     if table is None:
-        raise UnknownTable(f"there is no table {n}", field=field)
+        raise UnknownTable(
+            f"there is no table {n}", field=field, reason="table_unknown", params={"table": n}
+        )
     return table
 
 
 def _seat(table: Table, seat: SeatNo, field: str = "seat") -> SeatNo:
     if not 1 <= seat <= table.seats:
-        raise BadSeat(f"table {table.number} has no seat {seat}", field=field)
+        raise BadSeat(
+            f"table {table.number} has no seat {seat}",
+            field=field,
+            reason="seat_unknown",
+            params={"table": table.number, "seat": seat},
+        )
     return seat
 
 
 def _in_play(table: Table, field: str = "table") -> None:
     if table.status != "open":
-        raise NotAllowed(f"table {table.number} is {table.status}", field=field)
+        raise NotAllowed(
+            f"table {table.number} is {table.status}",
+            field=field,
+            reason="table_not_open",
+            params={"table": table.number, "status": table.status},
+        )
+
+
+def _empty(table: TableNo, seat: SeatNo, field: str) -> BadSeat:
+    return BadSeat(
+        f"table {table} seat {seat} is empty",
+        field=field,
+        reason="seat_empty",
+        params={"table": table, "seat": seat},
+    )
+
+
+def _planned(table: TableNo, seat: SeatNo) -> BadSeat:
+    return BadSeat(
+        f"table {table} seat {seat} is planned for another player",
+        field="seat",
+        reason="seat_planned",
+        params={"table": table, "seat": seat},
+    )
+
+
+def _short(table: Table) -> NotAllowed:
+    return NotAllowed(
+        f"table {table.number} has fewer than 2 players",
+        field="table",
+        reason="table_short",
+        params={"table": table.number},
+    )
 
 
 def _planned_seats(t: Tournament) -> set[tuple[TableNo, SeatNo]]:
@@ -165,9 +280,15 @@ def shown_name(name: str) -> str:
     made one space; nothing blank, nothing hidden (``BadValue`` otherwise)."""
     plain = " ".join(name.split())
     if not plain:
-        raise BadValue("a name needs at least one letter or digit", field="name")
+        raise BadValue(
+            "a name needs at least one letter or digit", field="name", reason="name_blank"
+        )
     if _UNSHOWN.search(plain):
-        raise BadValue("a name may not hold control characters or invisible marks", field="name")
+        raise BadValue(
+            "a name may not hold control characters or invisible marks",
+            field="name",
+            reason="name_hidden_marks",
+        )
     return plain
 
 
@@ -179,7 +300,12 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
     if pid is not None and pid in s.players:
         existing = s.players[pid]
         if not existing.busted:
-            raise NotAllowed(f"{pid} is already in the tournament", field="player")
+            raise NotAllowed(
+                f"{pid} is already in the tournament",
+                field="player",
+                reason="player_exists",
+                params={"player": pid},
+            )
         _re_entry_open(t, existing, now)
         entry = existing.entries + 1
         # A re-entry names the player as on record: that name (and id) stood before.
@@ -194,6 +320,8 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
                 f"a player id may not hold control characters, invisible marks or spaces at "
                 f"either end, got {pid!r}",
                 field="player",
+                reason="player_id_unshown",
+                params={"player": pid},
             )
         _late_registration_open(t, now)
         if pid is None:
@@ -214,7 +342,9 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
     spot = registration_seat(t, probe, _planned_seats(t), rng)
     if spot is None:
         if s.final_table is not None:
-            raise NotAllowed("every seat at the final table is taken", field="player")
+            raise NotAllowed(
+                "every seat at the final table is taken", field="player", reason="final_table_full"
+            )
         # Every seat is taken: the floor opens the next table for the new entry.
         number = max(s.tables, default=0) + 1
         events.append(TableOpened(table=number, seats=s.rules.seats))
@@ -245,11 +375,18 @@ def _late_registration_open(t: Tournament, now: float, who: str | None = None) -
     level, _ = _level_now(t, now)
     if level > until:
         if who is None:
-            raise NotAllowed(f"late registration closed after level {until}", field="player")
+            raise NotAllowed(
+                f"late registration closed after level {until}",
+                field="player",
+                reason="late_registration_closed",
+                params={"until": until},
+            )
         raise NotAllowed(
             f"{who} cannot re-enter: late registration and re-entry closed after level {until} "
             f"(this is level {level})",
             field="player",
+            reason="re_entry_late_closed",
+            params={"player": who, "until": until, "level": level},
         )
 
 
@@ -262,7 +399,10 @@ def _re_entry_open(t: Tournament, p: Player, now: float) -> None:
     rules = prize.re_entry
     if rules is None:
         raise NotAllowed(
-            f"{p.id} cannot re-enter: this tournament allows no re-entry", field="player"
+            f"{p.id} cannot re-enter: this tournament allows no re-entry",
+            field="player",
+            reason="re_entry_none",
+            params={"player": p.id},
         )
     if rules.until_level is not None and t.state.clock.started:
         level, _ = _level_now(t, now)
@@ -271,6 +411,8 @@ def _re_entry_open(t: Tournament, p: Player, now: float) -> None:
                 f"{p.id} cannot re-enter: re-entry closed after level {rules.until_level} "
                 f"(this is level {level})",
                 field="player",
+                reason="re_entry_closed",
+                params={"player": p.id, "until": rules.until_level, "level": level},
             )
     made = p.entries - 1
     if rules.max_per_player is not None and made >= rules.max_per_player:
@@ -278,6 +420,8 @@ def _re_entry_open(t: Tournament, p: Player, now: float) -> None:
             f"{p.id} cannot re-enter: {_times(made, 're-entry', 're-entries')} made, "
             f"the most a player may make",
             field="player",
+            reason="re_entry_limit",
+            params={"player": p.id, "made": made},
         )
 
 
@@ -295,22 +439,34 @@ def _new_id(t: Tournament) -> PlayerId:
 def _draw_seats(t: Tournament, c: DrawSeats, now: float, rng: random.Random) -> list[Event]:
     s = t.state
     if s.drawn:
-        raise NotAllowed("seats are already drawn: late entries are seated as they register")
+        raise NotAllowed(
+            "seats are already drawn: late entries are seated as they register",
+            reason="seats_drawn",
+        )
     waiting = [p for p in s.players.values() if p.table is None and not p.busted]
     if len(waiting) < 2:
-        raise NotAllowed("at least 2 registered players are needed for a draw")
+        raise NotAllowed(
+            "at least 2 registered players are needed for a draw", reason="draw_too_few"
+        )
     seats = s.rules.seats
     if c.tables is None:
         numbers = list(range(1, math.ceil(len(waiting) / seats) + 1))
     else:
         numbers = list(c.tables)
         if len(set(numbers)) != len(numbers):
-            raise NotAllowed("a table is listed twice", field="tables")
+            raise NotAllowed("a table is listed twice", field="tables", reason="table_listed_twice")
         if len(numbers) * seats < len(waiting):
             raise NotAllowed(
                 f"{len(numbers)} tables of {seats} seat only {len(numbers) * seats} of "
                 f"{len(waiting)} players",
                 field="tables",
+                reason="draw_too_small",
+                params={
+                    "tables": len(numbers),
+                    "seats": seats,
+                    "room": len(numbers) * seats,
+                    "players": len(waiting),
+                },
             )
     events: list[Event] = []
     tables = []
@@ -320,7 +476,12 @@ def _draw_seats(t: Tournament, c: DrawSeats, now: float, rng: random.Random) -> 
             events.append(TableOpened(table=n, seats=seats))
             table = Table(number=n, seats=seats)
         elif table.occupants or table.status != "open":
-            raise NotAllowed(f"table {n} is not free for the draw", field="tables")
+            raise NotAllowed(
+                f"table {n} is not free for the draw",
+                field="tables",
+                reason="draw_table_not_free",
+                params={"table": n},
+            )
         tables.append(table)
     draw = draw_initial(t, waiting, tables, rng)
     events.append(SeatsDrawn(seats=tuple(draw), at=now))
@@ -331,7 +492,12 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
     s = t.state
     number = c.table if c.table is not None else max(s.tables, default=0) + 1
     if number in s.tables:
-        raise NotAllowed(f"table {number} already exists", field="table")
+        raise NotAllowed(
+            f"table {number} already exists",
+            field="table",
+            reason="table_exists",
+            params={"table": number},
+        )
     opened = TableOpened(table=number, seats=c.seats or s.rules.seats)
     if s.drawn and s.final_table is None and t.active <= (space := room(t)):
         # The planner breaks a table as soon as the others can seat everybody: asked on a
@@ -344,6 +510,13 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
                 f"({space} seats): table {number} would break at once; a registration "
                 f"that finds no free seat opens one by itself",
                 field="table",
+                reason="table_would_break",
+                params={
+                    "players": t.active,
+                    "tables": t.open_count,
+                    "room": space,
+                    "table": number,
+                },
             )
     return [opened]
 
@@ -361,19 +534,34 @@ def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]
                 f"{p.id} is not at table {c.table} seat {c.seat} "
                 f"(they sit at table {p.table} seat {p.seat})",
                 field="seat",
+                reason="bust_wrong_seat",
+                params={
+                    "player": p.id,
+                    "table": c.table,
+                    "seat": c.seat,
+                    "at_table": p.table,
+                    "at_seat": p.seat,
+                },
             )
     else:
         if c.table is None or c.seat is None:
-            raise NotAllowed("name the player, or the table and the seat", field="player")
+            raise NotAllowed(
+                "name the player, or the table and the seat", field="player", reason="bust_who"
+            )
         table = _table(t, c.table)
         pid = table.occupants.get(_seat(table, c.seat))
         if pid is None:
-            raise BadSeat(f"table {c.table} seat {c.seat} is empty", field="seat")
+            raise _empty(c.table, c.seat, "seat")
         p = t.state.players[pid]
     assert p.table is not None and p.seat is not None
     if t.active <= 1:
         # Two phones reporting the heads-up bust-out: the second would bust the winner.
-        raise NotAllowed(f"{p.id} is the last player left: the winner", field="player")
+        raise NotAllowed(
+            f"{p.id} is the last player left: the winner",
+            field="player",
+            reason="last_player",
+            params={"player": p.id},
+        )
     table = t.table(p.table)
     return [
         PlayerBusted(
@@ -391,13 +579,20 @@ def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rand
         where = f"players[{i}]"
         p = _seated(t, b.player, f"{where}.player")
         if p.id in seen:
-            raise NotAllowed(f"{p.id} is listed twice", field=f"{where}.player")
+            raise NotAllowed(
+                f"{p.id} is listed twice",
+                field=f"{where}.player",
+                reason="player_listed_twice",
+                params={"player": p.id},
+            )
         seen.add(p.id)
         stack = b.stack if b.stack is not None else p.stack
         if stack is None:
             raise NotAllowed(
                 f"the stack {p.id} started the hand with is needed to place them",
                 field=f"{where}.stack",
+                reason="start_stack_needed",
+                params={"player": p.id},
             )
         busted.append((stack, p))
     if len(busted) >= t.active:
@@ -405,6 +600,8 @@ def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rand
             f"{len(busted)} players cannot all be out: only {t.active} are left and somebody "
             "wins the hand",
             field="players",
+            reason="all_out",
+            params={"busted": len(busted), "left": t.active},
         )
     busted.sort(key=lambda sp: (-sp[0], sp[1].table or 0, sp[1].seat or 0))
     place = t.active - len(busted) + 1
@@ -435,28 +632,44 @@ def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> li
     p = _player(t, c.player)
     record = p.bust
     if not p.busted or record is None:
-        raise NotAllowed(f"{c.player} is not out", field="player")
+        raise NotAllowed(
+            f"{c.player} is not out",
+            field="player",
+            reason="player_not_out",
+            params={"player": c.player},
+        )
     table = t.table(record.table)
     if table.hand != record.hand:
         raise NotAllowed(
             f"table {table.number} has dealt a hand since {c.player} busted: "
             "the right to dispute has ended (TDA rule 19)",
             field="player",
+            reason="dispute_over",
+            params={"table": table.number, "player": c.player},
         )
     # A breaking table deals no more hands, so its bust-outs stay open to dispute until it is
     # broken: the player sits down again and is drawn a break seat like the others (or waits
     # for one, FLOOR-RULES 10.4).
-    if table.status not in ("open", "breaking") or t.state.final_table is not None:
+    if table.status not in ("open", "breaking"):
         raise NotAllowed(
-            f"table {table.number} is {table.status}: {c.player} has no seat to return to"
-            if table.status not in ("open", "breaking")
-            else "the final table has been drawn: its seats are taken by the final draw",
+            f"table {table.number} is {table.status}: {c.player} has no seat to return to",
             field="player",
+            reason="no_seat_to_return",
+            params={"table": table.number, "status": table.status, "player": c.player},
+        )
+    if t.state.final_table is not None:
+        raise NotAllowed(
+            "the final table has been drawn: its seats are taken by the final draw",
+            field="player",
+            reason="final_drawn",
         )
     taken = table.occupants.get(record.seat)
     if taken is not None:
         raise BadSeat(
-            f"table {table.number} seat {record.seat} is now taken by {taken}", field="player"
+            f"table {table.number} seat {record.seat} is now taken by {taken}",
+            field="player",
+            reason="seat_now_taken",
+            params={"table": table.number, "seat": record.seat, "holder": taken},
         )
     return [BustUndone(player=p.id, table=table.number, seat=record.seat, reason=c.reason, at=now)]
 
@@ -468,9 +681,14 @@ def _hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]
     table = _table(t, c.table)
     _in_play(table)
     if table.number in t.plan.halted_tables:
-        raise NotAllowed(f"table {table.number} is halted until it is balanced", field="table")
+        raise NotAllowed(
+            f"table {table.number} is halted until it is balanced",
+            field="table",
+            reason="table_halted",
+            params={"table": table.number},
+        )
     if table.count < 2:
-        raise NotAllowed(f"table {table.number} has fewer than 2 players", field="table")
+        raise _short(table)
     level = t.state.clock.level if t.state.clock.started else None
     if not _dealing_flop(t):
         return [HandStarted(table=table.number, hand=table.hand + 1, positions=None, level=level)]
@@ -478,6 +696,8 @@ def _hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]
         raise NotAllowed(
             f"table {table.number} has unknown positions: report the button first",
             field="table",
+            reason="positions_unknown",
+            params={"table": table.number},
         )
     positions = next_hand(table.positions, table.seats, table.occupants, table.count)
     return [HandStarted(table=table.number, hand=table.hand + 1, positions=positions, level=level)]
@@ -485,13 +705,13 @@ def _hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]
 
 def _button(t: Tournament, c: Button, now: float, rng: random.Random) -> list[Event]:
     if t.rules.stud_only:
-        raise NotAllowed("stud games have no button", field="table")
+        raise NotAllowed("stud games have no button", field="table", reason="stud_no_button")
     table = _table(t, c.table)
     _in_play(table)
     if table.count < 2:
-        raise NotAllowed(f"table {table.number} has fewer than 2 players", field="table")
+        raise _short(table)
     if _seat(table, c.seat) not in table.occupants:
-        raise BadSeat(f"table {table.number} seat {c.seat} is empty", field="seat")
+        raise _empty(table.number, c.seat, "seat")
     positions = reported_button(c.seat, table.seats, table.occupants, table.count)
     return [ButtonReported(table=table.number, seat=c.seat, positions=positions)]
 
@@ -507,7 +727,16 @@ def _move_for(t: Tournament, p: Player) -> PlannedMove:
     for m in plan.moves:
         if m.player is None and m.from_.table == p.table:
             return m
-    raise NoPlannedMove(f"{p.id} has no planned move", field="player")
+    raise _no_move(p)
+
+
+def _no_move(p: Player) -> NoPlannedMove:
+    return NoPlannedMove(
+        f"{p.id} has no planned move",
+        field="player",
+        reason="no_planned_move",
+        params={"player": p.id},
+    )
 
 
 def _target_free(t: Tournament, to: Spot, mover: Player, moving: set[PlayerId], field: str) -> None:
@@ -516,7 +745,12 @@ def _target_free(t: Tournament, to: Spot, mover: Player, moving: set[PlayerId], 
     _in_play(table, field)
     holder = table.occupants.get(to.seat)
     if holder is not None and holder not in moving:
-        raise BadSeat(f"table {to.table} seat {to.seat} is taken by {holder}", field=field)
+        raise BadSeat(
+            f"table {to.table} seat {to.seat} is taken by {holder}",
+            field=field,
+            reason="seat_taken",
+            params={"table": to.table, "seat": to.seat, "holder": holder},
+        )
 
 
 def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[Event]:
@@ -527,16 +761,21 @@ def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[
         raise NotAllowed(
             f"the move of {p.id} to table {move.to.table} names no seat: the floor picks one",
             field="seat",
+            reason="move_no_seat",
+            params={"player": p.id, "table": move.to.table},
         )
     if c.seat is not None and c.seat != move.to.seat:
         # A redirect: another free seat at the same table, not one drawn for somebody else.
         planned = _planned_seats(t)
         if (move.to.table, c.seat) in planned:
-            raise BadSeat(
-                f"table {move.to.table} seat {c.seat} is planned for another player", field="seat"
-            )
+            raise _planned(move.to.table, c.seat)
         if t.is_reserved(move.to.table, c.seat) and not t.needs_reserved(p):
-            raise BadSeat(f"table {move.to.table} seat {c.seat} is reserved", field="seat")
+            raise BadSeat(
+                f"table {move.to.table} seat {c.seat} is reserved",
+                field="seat",
+                reason="seat_reserved",
+                params={"table": move.to.table, "seat": c.seat},
+            )
     assert p.table is not None and p.seat is not None
     to = Spot(move.to.table, seat)
     _target_free(t, to, p, {p.id}, "seat")
@@ -547,14 +786,21 @@ def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[
 def _confirm_all(t: Tournament, c: ConfirmAll, now: float, rng: random.Random) -> list[Event]:
     moves = [m for m in t.plan.moves if m.reason == c.reason]
     if not moves:
-        raise NoPlannedMove(f"there are no planned {c.reason} moves", field="reason")
+        raise NoPlannedMove(
+            f"there are no planned {c.reason} moves",
+            field="reason",
+            reason="no_planned_moves",
+            params={"reason": c.reason},
+        )
     moving: set[PlayerId] = set()
     for m in moves:
         if m.player is None or m.to.seat is None:
+            missing = "player" if m.player is None else "seat"
             raise NotAllowed(
-                f"a move to table {m.to.table} names no "
-                f"{'player' if m.player is None else 'seat'}: confirm it on its own",
+                f"a move to table {m.to.table} names no {missing}: confirm it on its own",
                 field="reason",
+                reason="move_incomplete",
+                params={"table": m.to.table, "missing": missing},
             )
         moving.add(m.player)
     out = []
@@ -570,7 +816,7 @@ def _cancel(t: Tournament, c: Cancel, now: float, rng: random.Random) -> list[Ev
     p = _seated(t, c.player)
     move = t.plan.move_of(p.id)
     if move is None:
-        raise NoPlannedMove(f"{p.id} has no planned move", field="player")
+        raise _no_move(p)
     assert p.table is not None
     return [MoveCancelled(player=p.id, table=p.table, reason=move.reason)]
 
@@ -581,13 +827,21 @@ def _correct_seat(t: Tournament, c: CorrectSeat, now: float, rng: random.Random)
     _seat(table, c.seat)
     assert p.table is not None and p.seat is not None
     if (p.table, p.seat) == (c.table, c.seat):
-        raise NotAllowed(f"{p.id} already sits at table {c.table} seat {c.seat}", field="seat")
+        raise NotAllowed(
+            f"{p.id} already sits at table {c.table} seat {c.seat}",
+            field="seat",
+            reason="already_there",
+            params={"player": p.id, "table": c.table, "seat": c.seat},
+        )
     if (c.table, c.seat) in _planned_seats(t):
-        raise BadSeat(f"table {c.table} seat {c.seat} is planned for another player", field="seat")
+        raise _planned(c.table, c.seat)
     holder = table.occupants.get(c.seat)
     if holder is not None:
         raise BadSeat(
-            f"table {c.table} seat {c.seat} is taken by {holder}: a floor decision", field="seat"
+            f"table {c.table} seat {c.seat} is taken by {holder}: a floor decision",
+            field="seat",
+            reason="seat_taken_floor",
+            params={"table": c.table, "seat": c.seat, "holder": holder},
         )
     _in_play(table)
     moved = Moved(player=p.id, from_=Spot(p.table, p.seat), to=Spot(c.table, c.seat))
@@ -601,8 +855,19 @@ def _waive_halt(t: Tournament, c: WaiveHalt, now: float, rng: random.Random) -> 
     table = _table(t, c.table)
     _in_play(table)
     if table.halt_waived == c.waived:
-        state = "already waived" if c.waived else "not waived"
-        raise NotAllowed(f"the halt of table {table.number} is {state}", field="waived")
+        if c.waived:
+            raise NotAllowed(
+                f"the halt of table {table.number} is already waived",
+                field="waived",
+                reason="halt_already_waived",
+                params={"table": table.number},
+            )
+        raise NotAllowed(
+            f"the halt of table {table.number} is not waived",
+            field="waived",
+            reason="halt_not_waived",
+            params={"table": table.number},
+        )
     return [HaltWaived(table=table.number, waived=c.waived)]
 
 
@@ -610,7 +875,12 @@ def _break_table(t: Tournament, c: BreakTable, now: float, rng: random.Random) -
     table = _table(t, c.table)
     _in_play(table)
     if t.open_count < 2:
-        raise NotAllowed(f"table {table.number} is the last table in play", field="table")
+        raise NotAllowed(
+            f"table {table.number} is the last table in play",
+            field="table",
+            reason="last_table",
+            params={"table": table.number},
+        )
     planned = _planned_seats(t)
     room = sum(
         1
@@ -623,7 +893,10 @@ def _break_table(t: Tournament, c: BreakTable, now: float, rng: random.Random) -
     )
     if room < table.count:
         raise NotAllowed(
-            f"the other tables have {room} free seats for {table.count} players", field="table"
+            f"the other tables have {room} free seats for {table.count} players",
+            field="table",
+            reason="break_no_room",
+            params={"room": room, "players": table.count},
         )
     return [TableBreaking(table=table.number, by="director")]
 
@@ -631,14 +904,20 @@ def _break_table(t: Tournament, c: BreakTable, now: float, rng: random.Random) -
 def _start_final(t: Tournament, c: StartFinal, now: float, rng: random.Random) -> list[Event]:
     s = t.state
     if s.final_table is not None:
-        raise NotAllowed(f"the final table is already at table {s.final_table}")
-    if t.active < 2:
-        raise NotAllowed("fewer than 2 players are left")
-    size = max(s.rules.final_table, t.active)
-    if size > max(s.rules.final_table, s.rules.seats):
         raise NotAllowed(
-            f"{t.active} players do not fit a final table of "
-            f"{max(s.rules.final_table, s.rules.seats)}"
+            f"the final table is already at table {s.final_table}",
+            reason="final_formed",
+            params={"table": s.final_table},
+        )
+    if t.active < 2:
+        raise NotAllowed("fewer than 2 players are left", reason="final_too_few")
+    size = max(s.rules.final_table, t.active)
+    most = max(s.rules.final_table, s.rules.seats)
+    if size > most:
+        raise NotAllowed(
+            f"{t.active} players do not fit a final table of {most}",
+            reason="final_too_many",
+            params={"players": t.active, "size": most},
         )
     final = choose_final_table(t)
     assert final is not None
@@ -648,13 +927,20 @@ def _start_final(t: Tournament, c: StartFinal, now: float, rng: random.Random) -
 def _lock_seat(t: Tournament, c: LockSeat, now: float, rng: random.Random) -> list[Event]:
     p = _player(t, c.player)
     if p.busted:
-        raise NotAllowed(f"{p.id} is out", field="player")
+        raise NotAllowed(
+            f"{p.id} is out", field="player", reason="player_is_out", params={"player": p.id}
+        )
     return [SeatLockSet(player=p.id, locked=c.locked)]
 
 
 def _set_game(t: Tournament, c: SetGame, now: float, rng: random.Random) -> list[Event]:
     if t.rules.game != "mixed":
-        raise NotAllowed(f"this is a {t.rules.game} tournament, not a mixed game", field="game")
+        raise NotAllowed(
+            f"this is a {t.rules.game} tournament, not a mixed game",
+            field="game",
+            reason="not_mixed",
+            params={"game": t.rules.game},
+        )
     return [GameChanged(game=c.game)]
 
 
@@ -666,32 +952,43 @@ def _set_stack(t: Tournament, c: SetStack, now: float, rng: random.Random) -> li
 # Rebuys, add-ons and the chip race -------------------------------------------------------------
 
 
-def _buyer(t: Tournament, pid: PlayerId, what: str) -> Player:
+def _buyer(t: Tournament, pid: PlayerId, what: Literal["rebuy", "add_on"]) -> Player:
     p = _player(t, pid)
     if p.busted:
+        message = f"{pid} is out: a busted player comes back by a re-entry (register), not "
+        if what == "rebuy":
+            raise NotAllowed(
+                message + "a rebuy",
+                field="player",
+                reason="rebuy_busted",
+                params={"player": pid},
+            )
         raise NotAllowed(
-            f"{pid} is out: a busted player comes back by a re-entry (register), not {what}",
-            field="player",
+            message + "an add-on", field="player", reason="add_on_busted", params={"player": pid}
         )
     return _seated(t, pid)
 
 
 def _rebuy(t: Tournament, c: Rebuy, now: float, rng: random.Random) -> list[Event]:
-    p = _buyer(t, c.player, "a rebuy")
+    p = _buyer(t, c.player, "rebuy")
     prize = _prize(t)
     rules = prize.rebuy if prize is not None else None
     if rules is None:
-        raise NotAllowed("this tournament has no rebuys", field="player")
+        raise NotAllowed("this tournament has no rebuys", field="player", reason="no_rebuys")
     level, _ = _level_now(t, now)
     if level > rules.until_level:
         raise NotAllowed(
             f"rebuys closed after level {rules.until_level} (this is level {level})",
             field="player",
+            reason="rebuys_closed",
+            params={"until": rules.until_level, "level": level},
         )
     if rules.max_per_player is not None and p.rebuys >= rules.max_per_player:
         raise NotAllowed(
             f"{p.id} has made {_times(p.rebuys, 'rebuy', 'rebuys')}, the most a player may make",
             field="player",
+            reason="rebuy_limit",
+            params={"player": p.id, "made": p.rebuys},
         )
     if rules.max_stack is not None:
         if p.stack is None:
@@ -699,35 +996,49 @@ def _rebuy(t: Tournament, c: Rebuy, now: float, rng: random.Random) -> list[Even
                 f"a rebuy needs a stack of {rules.max_stack:,} or less, and the stack of "
                 f"{p.id} is not known: set it first",
                 field="player",
+                reason="rebuy_stack_unknown",
+                params={"player": p.id, "most": rules.max_stack},
             )
         if p.stack > rules.max_stack:
             raise NotAllowed(
                 f"{p.id} has {p.stack:,} chips: a rebuy needs {rules.max_stack:,} or less",
                 field="player",
+                reason="rebuy_stack_too_big",
+                params={"player": p.id, "stack": p.stack, "most": rules.max_stack},
             )
     return [_sale(RebuyMade, p, rules.chips, rules.price, p.rebuys + 1, now)]
 
 
 def _add_on(t: Tournament, c: AddOn, now: float, rng: random.Random) -> list[Event]:
-    p = _buyer(t, c.player, "an add-on")
+    p = _buyer(t, c.player, "add_on")
     prize = _prize(t)
     rules = prize.add_on if prize is not None else None
     if rules is None:
-        raise NotAllowed("this tournament has no add-on", field="player")
+        raise NotAllowed("this tournament has no add-on", field="player", reason="no_add_on")
     level, at_break = _level_now(t, now)
     if level != rules.level or (rules.at_break and not at_break):
-        offered = (
-            f"at the break after level {rules.level}"
-            if rules.at_break
-            else f"during level {rules.level} and the break after it"
-        )
         now_is = f"the break after level {level}" if at_break else f"level {level}"
-        raise NotAllowed(f"the add-on is offered {offered}; this is {now_is}", field="player")
+        if rules.at_break:
+            raise NotAllowed(
+                f"the add-on is offered at the break after level {rules.level}; this is {now_is}",
+                field="player",
+                reason="add_on_at_break_only",
+                params={"offered": rules.level, "level": level, "at_break": at_break},
+            )
+        raise NotAllowed(
+            f"the add-on is offered during level {rules.level} and the break after it; "
+            f"this is {now_is}",
+            field="player",
+            reason="add_on_during_level",
+            params={"offered": rules.level, "level": level, "at_break": at_break},
+        )
     if p.add_ons >= rules.max_per_player:
         raise NotAllowed(
             f"{p.id} has taken {_times(p.add_ons, 'add-on', 'add-ons')}, "
             "the most a player may take",
             field="player",
+            reason="add_on_limit",
+            params={"player": p.id, "taken": p.add_ons},
         )
     return [_sale(AddOnMade, p, rules.chips, rules.price, p.add_ons + 1, now)]
 
@@ -741,6 +1052,8 @@ def _sale(
             f"{p.id} would have {stack:,} chips, more than the {MAX_CHIPS:,} a stack may hold: "
             f"correct the stack on record first",
             field="player",
+            reason="stack_limit",
+            params={"player": p.id, "stack": stack, "most": MAX_CHIPS},
         )
     return kind(player=p.id, chips=chips, price=price, count=count, stack=stack, at=now)
 
@@ -749,11 +1062,20 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
     """Colour-up at one table: the leaving chips exchanged, the odd ones raced (PFP 20)."""
     structure = t.state.structure
     if structure is None:
-        raise NotAllowed("this tournament has no structure: it has no chip set", field="table")
+        raise NotAllowed(
+            "this tournament has no structure: it has no chip set",
+            field="table",
+            reason="no_chip_set",
+        )
     table = _table(t, c.table)
     if table.status == "broken":
         # A breaking table still races: its players take their new chips to their new seats.
-        raise NotAllowed(f"table {table.number} is broken", field="table")
+        raise NotAllowed(
+            f"table {table.number} is broken",
+            field="table",
+            reason="table_broken",
+            params={"table": table.number},
+        )
     step = clock.current_step(t.state, now)
     current = structure.levels[step]
     going = current.color_up if isinstance(current, Break) else ()
@@ -764,26 +1086,38 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
             raise NotAllowed(
                 "the clock is not at a colour-up break: name the leaving denomination",
                 field="leaving",
+                reason="not_colour_up",
             )
         if len(going) > 1:
             raise NotAllowed(
                 f"this break colours up {_listed(going)}: name the denomination to race",
                 field="leaving",
+                reason="colour_up_which",
+                params={"chips": list(going)},
             )
         leaving = going[0]
     elif leaving not in before:
         raise NotAllowed(
-            f"{leaving:,} is not in play (the chips in play: {_listed(before)})", field="leaving"
+            f"{leaving:,} is not in play (the chips in play: {_listed(before)})",
+            field="leaving",
+            reason="chip_not_in_play",
+            params={"chip": leaving, "chips": list(before)},
         )
     staying = [d for d in before if d != leaving and d not in going]
     larger = [d for d in staying if d > leaving]
     if not larger:
         raise NotAllowed(
-            f"no larger chip stays in play to exchange the {leaving:,}s for", field="leaving"
+            f"no larger chip stays in play to exchange the {leaving:,}s for",
+            field="leaving",
+            reason="no_larger_chip",
+            params={"chip": leaving},
         )
     if any(r.table == table.number and r.result.leaving == leaving for r in t.state.chip_races):
         raise NotAllowed(
-            f"table {table.number} has already raced off its {leaving:,}s", field="table"
+            f"table {table.number} has already raced off its {leaving:,}s",
+            field="table",
+            reason="already_raced",
+            params={"table": table.number, "chip": leaving},
         )
     players: list[RacedPlayer] = []
     race: list[RaceSeat] = []
@@ -791,12 +1125,14 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
         where = f"seats[{i}]"
         pid = table.occupants.get(_seat(table, count.seat, f"{where}.seat"))
         if pid is None:
-            raise BadSeat(f"table {table.number} seat {count.seat} is empty", field=f"{where}.seat")
+            raise _empty(table.number, count.seat, f"{where}.seat")
         stack = count.stack if count.stack is not None else t.player(pid).stack
         if stack is None:
             raise NotAllowed(
                 f"the stack of {pid} at seat {count.seat} is not known: give it",
                 field=f"{where}.stack",
+                reason="race_stack_unknown",
+                params={"player": pid, "seat": count.seat},
             )
         players.append(RacedPlayer(seat=count.seat, player=pid, stack=stack))
         race.append(RaceSeat(seat=count.seat, chips=count.chips, stack=stack))
@@ -808,7 +1144,7 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
     except RuleError as e:
         # The race names its own input; the floor sent ``leaving`` and ``seats``.
         field = "leaving" if e.field in ("next_up", "smallest_in_play") else e.field
-        raise NotAllowed(e.message, field=field) from None
+        raise e.recast(NotAllowed, field) from None
     change = sum(r.stack for r in result.seats) - sum(p.stack for p in players)
     return [
         ChipsRaced(
@@ -848,7 +1184,7 @@ def _clock_adjust(t: Tournament, c: ClockAdjust, now: float, rng: random.Random)
 
 def _clock_level(t: Tournament, c: ClockLevel, now: float, rng: random.Random) -> list[Event]:
     if (c.step is None) == (c.to is None):
-        raise NotAllowed("give either step (+1 or -1) or to", field="step")
+        raise NotAllowed("give either step (+1 or -1) or to", field="step", reason="step_or_to")
     index = c.to if c.to is not None else t.state.clock.level + (c.step or 0)
     return [clock.go_to(t.state, index, now, field="to" if c.to is not None else "step")]
 
@@ -868,7 +1204,7 @@ def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> li
     _in_play(table)
     pid = table.occupants.get(_seat(table, c.seat))
     if pid is None:
-        raise BadSeat(f"table {table.number} seat {c.seat} is empty", field="seat")
+        raise _empty(table.number, c.seat, "seat")
     for call in t.state.time_calls:
         # A second call would restart the clock and give the player more time; one that has
         # run out (its end not yet written by the clock) or was on another player does not.
@@ -876,7 +1212,10 @@ def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> li
             call.ends_at > now
         ):
             raise NotAllowed(
-                f"time is already called at table {table.number} seat {c.seat}", field="seat"
+                f"time is already called at table {table.number} seat {c.seat}",
+                field="seat",
+                reason="time_already_called",
+                params={"table": table.number, "seat": c.seat},
             )
     seconds = c.seconds if c.seconds is not None else t.rules.time_call_seconds
     count = c.count if c.count is not None else t.rules.time_call_count
@@ -896,37 +1235,9 @@ def _end_time_call(t: Tournament, c: EndTimeCall, now: float, rng: random.Random
     for call in t.state.time_calls:
         if (call.table, call.seat) == (c.table, c.seat):
             return [TimeCallEnded(table=c.table, seat=c.seat, at=now, outcome=c.outcome)]
-    raise NotAllowed(f"no time is called at table {c.table} seat {c.seat}", field="seat")
-
-
-_HANDLERS: dict[type, Handler] = {
-    Register: _register,
-    DrawSeats: _draw_seats,
-    OpenTable: _open_table,
-    Bust: _bust,
-    BustSameHand: _bust_same_hand,
-    UndoBust: _undo_bust,
-    Hand: _hand,
-    Button: _button,
-    Confirm: _confirm,
-    ConfirmAll: _confirm_all,
-    Cancel: _cancel,
-    WaiveHalt: _waive_halt,
-    BreakTable: _break_table,
-    StartFinal: _start_final,
-    LockSeat: _lock_seat,
-    CorrectSeat: _correct_seat,
-    SetGame: _set_game,
-    SetStack: _set_stack,
-    Rebuy: _rebuy,
-    AddOn: _add_on,
-    ChipRace: _chip_race,
-    ClockStart: _clock_start,
-    ClockPause: _clock_pause,
-    ClockResume: _clock_resume,
-    ClockAdjust: _clock_adjust,
-    ClockLevel: _clock_level,
-    Tick: _tick,
-    CallTime: _call_time,
-    EndTimeCall: _end_time_call,
-}
+    raise NotAllowed(
+        f"no time is called at table {c.table} seat {c.seat}",
+        field="seat",
+        reason="no_time_call",
+        params={"table": c.table, "seat": c.seat},
+    )

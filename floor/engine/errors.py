@@ -1,9 +1,10 @@
-"""Domain errors: what the rules refuse, with the reason a person can read.
+"""Domain errors: what the rules refuse, as a code with parameters and a sentence in English.
 
 Tree::
 
     FloorError
     ├── ConfigError          a rule set, structure or scenario that cannot be used
+    │   └── ConfigValueError a config Struct's own check (raised in ``__post_init__``)
     └── RuleError            a command the rules refuse; the state is unchanged
         ├── UnknownPlayer
         ├── UnknownTable
@@ -12,20 +13,374 @@ Tree::
         ├── BadValue         a value no screen can use (a blank name, a bad player id)
         └── NoPlannedMove
 
-Each carries ``field`` (the part of the request it is about, when there is one) so that
-the edges can name it: HTTP 4xx bodies, websocket replies, ``floor scenario`` on stderr.
+Every error says three things:
+
+- ``code``, the error's *kind*, a class attribute (``not_allowed``, ``bad_seat``...): the edges
+  pick the HTTP status by it;
+- ``reason``, *which* refusal it is (``player_out``, ``late_registration_closed``...), with
+  ``params``, the values it is about as plain JSON (player ids, table and seat numbers,
+  levels, chips): each language renders the reason from these (``web/js/lang/errors-*.js``),
+  so no screen reads the English;
+- ``message``, the English sentence, for the CLI, the logs and API clients;
+
+and ``field``, the part of the request it is about when there is one, so that the edges can
+name it: HTTP 4xx bodies, websocket replies, ``floor scenario`` on stderr.
+
+``PARAMS`` is the catalogue of reasons: each one with the names of its parameters. A test
+checks that every reason raised anywhere is listed with the parameters it is raised with, and
+that every reason has an English and a Czech template naming only those.
 """
 
 from __future__ import annotations
+
+from typing import Final, Literal, TypeVar
+
+#: A parameter value: what JSON carries and every language can format.
+Param = str | int | float | bool | None | list[int] | list[str]
+Params = dict[str, Param]
+
+Reason = Literal[
+    # Players, tables and seats.
+    "player_unknown",
+    "player_out",
+    "player_is_out",
+    "player_unseated",
+    "player_exists",
+    "player_not_out",
+    "player_listed_twice",
+    "table_unknown",
+    "table_exists",
+    "table_listed_twice",
+    "table_not_open",
+    "table_broken",
+    "table_halted",
+    "table_short",
+    "seat_unknown",
+    "seat_empty",
+    "seat_taken",
+    "seat_taken_floor",
+    "seat_now_taken",
+    "seat_planned",
+    "seat_reserved",
+    # Names and ids.
+    "name_blank",
+    "name_hidden_marks",
+    "player_id_unshown",
+    "required",
+    # Entries and the draw.
+    "late_registration_closed",
+    "re_entry_late_closed",
+    "re_entry_none",
+    "re_entry_closed",
+    "re_entry_limit",
+    "final_table_full",
+    "seats_drawn",
+    "draw_too_few",
+    "draw_too_small",
+    "draw_table_not_free",
+    "draw_table_no_room",
+    "table_would_break",
+    # Bust-outs.
+    "bust_wrong_seat",
+    "bust_who",
+    "last_player",
+    "start_stack_needed",
+    "all_out",
+    "dispute_over",
+    "no_seat_to_return",
+    "final_drawn",
+    # Hands and buttons.
+    "positions_unknown",
+    "stud_no_button",
+    # Moves.
+    "no_planned_move",
+    "no_planned_moves",
+    "move_no_seat",
+    "move_incomplete",
+    "already_there",
+    # Tables and the final.
+    "halt_already_waived",
+    "halt_not_waived",
+    "last_table",
+    "break_no_room",
+    "final_formed",
+    "final_too_few",
+    "final_too_many",
+    "not_mixed",
+    # Rebuys and add-ons.
+    "rebuy_busted",
+    "add_on_busted",
+    "no_rebuys",
+    "rebuys_closed",
+    "rebuy_limit",
+    "rebuy_stack_unknown",
+    "rebuy_stack_too_big",
+    "no_add_on",
+    "add_on_at_break_only",
+    "add_on_during_level",
+    "add_on_limit",
+    "stack_limit",
+    # The chip race.
+    "no_chip_set",
+    "not_colour_up",
+    "colour_up_which",
+    "chip_not_in_play",
+    "no_larger_chip",
+    "already_raced",
+    "race_stack_unknown",
+    "race_deck",
+    "chip_not_positive",
+    "next_up_not_multiple",
+    "smallest_out_of_range",
+    "smallest_leaves",
+    "race_nobody",
+    "chips_negative",
+    "seat_no_chips",
+    "stack_below_chips",
+    # The clock and time calls.
+    "no_structure",
+    "clock_started",
+    "clock_not_running",
+    "clock_not_started",
+    "clock_running",
+    "no_step",
+    "step_or_to",
+    "time_already_called",
+    "no_time_call",
+    # The pot calculator.
+    "seat_not_exist",
+    "seat_listed_twice",
+    "pot_unit_not_positive",
+    "pot_nobody",
+    "contribution_negative",
+    "contribution_not_multiple",
+    "contributions_total",
+    "everybody_folded",
+    "nobody_can_win",
+    "stud_no_button_pot",
+    "seat_not_in_hand",
+    "not_a_card",
+    "card_twice",
+    "button_needed",
+    "cards_in_flop",
+    "no_low",
+    "ranks_too_many",
+    "tie_group_empty",
+    "seat_folded",
+    "seat_ranked_twice",
+    "not_ranked",
+    "high_card_needed",
+    # Rule sets and structures.
+    "order_table_twice",
+    "break_fill_too_big",
+    "reserved_seat_unknown",
+    "reserved_seat_twice",
+    "small_blind_too_big",
+    "big_blind_ante_needs_ante",
+    "no_levels",
+    "chips_order",
+    "not_made_of",
+    "colour_up_not_in_play",
+    "colour_up_leaves_none",
+    "blind_not_payable",
+    "no_level",
+    "add_on_no_break",
+    "payout_rows_order",
+    "payout_too_many_places",
+    "payout_total",
+    "payout_rising",
+    "out_of_limits",
+    "rule_id_twice",
+    # Accounts.
+    "pin_digits",
+    "account_exists",
+    "own_account",
+    "only_director",
+]
+
+#: Every reason and the names of the parameters it carries.
+PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
+    "player_unknown": ("player",),
+    "player_out": ("player",),
+    "player_is_out": ("player",),
+    "player_unseated": ("player",),
+    "player_exists": ("player",),
+    "player_not_out": ("player",),
+    "player_listed_twice": ("player",),
+    "table_unknown": ("table",),
+    "table_exists": ("table",),
+    "table_listed_twice": (),
+    "table_not_open": ("table", "status"),
+    "table_broken": ("table",),
+    "table_halted": ("table",),
+    "table_short": ("table",),
+    "seat_unknown": ("table", "seat"),
+    "seat_empty": ("table", "seat"),
+    "seat_taken": ("table", "seat", "holder"),
+    "seat_taken_floor": ("table", "seat", "holder"),
+    "seat_now_taken": ("table", "seat", "holder"),
+    "seat_planned": ("table", "seat"),
+    "seat_reserved": ("table", "seat"),
+    "name_blank": (),
+    "name_hidden_marks": (),
+    "player_id_unshown": ("player",),
+    "required": ("name",),
+    "late_registration_closed": ("until",),
+    "re_entry_late_closed": ("player", "until", "level"),
+    "re_entry_none": ("player",),
+    "re_entry_closed": ("player", "until", "level"),
+    "re_entry_limit": ("player", "made"),
+    "final_table_full": (),
+    "seats_drawn": (),
+    "draw_too_few": (),
+    "draw_too_small": ("tables", "seats", "room", "players"),
+    "draw_table_not_free": ("table",),
+    "draw_table_no_room": ("table", "free", "players"),
+    "table_would_break": ("players", "tables", "room", "table"),
+    "bust_wrong_seat": ("player", "table", "seat", "at_table", "at_seat"),
+    "bust_who": (),
+    "last_player": ("player",),
+    "start_stack_needed": ("player",),
+    "all_out": ("busted", "left"),
+    "dispute_over": ("table", "player"),
+    "no_seat_to_return": ("table", "status", "player"),
+    "final_drawn": (),
+    "positions_unknown": ("table",),
+    "stud_no_button": (),
+    "no_planned_move": ("player",),
+    "no_planned_moves": ("reason",),
+    "move_no_seat": ("player", "table"),
+    "move_incomplete": ("table", "missing"),
+    "already_there": ("player", "table", "seat"),
+    "halt_already_waived": ("table",),
+    "halt_not_waived": ("table",),
+    "last_table": ("table",),
+    "break_no_room": ("room", "players"),
+    "final_formed": ("table",),
+    "final_too_few": (),
+    "final_too_many": ("players", "size"),
+    "not_mixed": ("game",),
+    "rebuy_busted": ("player",),
+    "add_on_busted": ("player",),
+    "no_rebuys": (),
+    "rebuys_closed": ("until", "level"),
+    "rebuy_limit": ("player", "made"),
+    "rebuy_stack_unknown": ("player", "most"),
+    "rebuy_stack_too_big": ("player", "stack", "most"),
+    "no_add_on": (),
+    "add_on_at_break_only": ("offered", "level", "at_break"),
+    "add_on_during_level": ("offered", "level", "at_break"),
+    "add_on_limit": ("player", "taken"),
+    "stack_limit": ("player", "stack", "most"),
+    "no_chip_set": (),
+    "not_colour_up": (),
+    "colour_up_which": ("chips",),
+    "chip_not_in_play": ("chip", "chips"),
+    "no_larger_chip": ("chip",),
+    "already_raced": ("table", "chip"),
+    "race_stack_unknown": ("player", "seat"),
+    "race_deck": ("cards", "deck"),
+    "chip_not_positive": ("chip",),
+    "next_up_not_multiple": ("next_up", "chip"),
+    "smallest_out_of_range": ("most",),
+    "smallest_leaves": ("chip",),
+    "race_nobody": (),
+    "chips_negative": ("chips",),
+    "seat_no_chips": ("seat",),
+    "stack_below_chips": ("stack", "chips", "chip", "value"),
+    "no_structure": (),
+    "clock_started": (),
+    "clock_not_running": (),
+    "clock_not_started": (),
+    "clock_running": (),
+    "no_step": ("step", "last"),
+    "step_or_to": (),
+    "time_already_called": ("table", "seat"),
+    "no_time_call": ("table", "seat"),
+    "seat_not_exist": ("seat",),
+    "seat_listed_twice": ("seat",),
+    "pot_unit_not_positive": ("unit",),
+    "pot_nobody": (),
+    "contribution_negative": ("amount",),
+    "contribution_not_multiple": ("amount", "unit"),
+    "contributions_total": ("sum", "total"),
+    "everybody_folded": (),
+    "nobody_can_win": ("amount",),
+    "stud_no_button_pot": (),
+    "seat_not_in_hand": ("seat",),
+    "not_a_card": ("card",),
+    "card_twice": ("card",),
+    "button_needed": (),
+    "cards_in_flop": (),
+    "no_low": ("game",),
+    "ranks_too_many": ("listed", "live"),
+    "tie_group_empty": (),
+    "seat_folded": ("seat",),
+    "seat_ranked_twice": ("seat",),
+    "not_ranked": ("seats",),
+    "high_card_needed": ("seats", "missing"),
+    "order_table_twice": ("key",),
+    "break_fill_too_big": (),
+    "reserved_seat_unknown": ("table", "seat"),
+    "reserved_seat_twice": ("table", "seat"),
+    "small_blind_too_big": (),
+    "big_blind_ante_needs_ante": (),
+    "no_levels": (),
+    "chips_order": (),
+    "not_made_of": ("amount", "chip"),
+    "colour_up_not_in_play": ("chip",),
+    "colour_up_leaves_none": (),
+    "blind_not_payable": ("amount", "chip"),
+    "no_level": ("level", "levels"),
+    "add_on_no_break": ("level",),
+    "payout_rows_order": ("entries", "previous"),
+    "payout_too_many_places": ("places", "entries"),
+    "payout_total": ("total",),
+    "payout_rising": ("place", "above"),
+    "out_of_limits": ("problem",),
+    "rule_id_twice": ("id",),
+    "pin_digits": (),
+    "account_exists": ("name",),
+    "own_account": (),
+    "only_director": ("name",),
+}
+
+
+_E = TypeVar("_E", bound="FloorError")
 
 
 class FloorError(Exception):
     """Base of every error the engine raises on purpose."""
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
+    #: The kind of error, for the edges (HTTP status) and clients that only tell kinds apart.
+    code: str = "refused"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        reason: Reason | None = None,
+        params: Params | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
+        self._reason = reason
+        self.params: Params = params if params is not None else {}
+
+    @property
+    def reason(self) -> str:
+        """Which refusal this is (a key of ``PARAMS``); the kind when nothing more is known."""
+        # Read late: a subclass may set ``code`` on the instance after this constructor.
+        return self._reason if self._reason is not None else self.code
+
+    def recast(self, kind: type[_E], field: str | None, message: str | None = None) -> _E:
+        """This refusal as another kind of error about ``field``: the same reason and params,
+        and the same message unless one is given (a check made on a part of a request, or
+        inside a decoder, answered for the whole request)."""
+        said = self.message if message is None else message
+        return kind(said, field=field, reason=self._reason, params=self.params)
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}" if self.field else self.message
@@ -35,11 +390,15 @@ class ConfigError(FloorError):
     """A configuration (rule set, structure, scenario) that cannot be used."""
 
 
+class ConfigValueError(ConfigError, ValueError):
+    """A config Struct's own check, raised from ``__post_init__``: msgspec reports it as a
+    ``ValidationError`` naming where it is, with this error (and its reason) as the cause."""
+
+    code = "invalid"
+
+
 class RuleError(FloorError):
     """A command the rules refuse. Raised before anything changes."""
-
-    #: A short machine-readable name for clients (``unknown_player``, ``seat_taken``...).
-    code = "refused"
 
 
 class UnknownPlayer(RuleError):
@@ -64,3 +423,21 @@ class BadValue(RuleError):
 
 class NoPlannedMove(RuleError):
     code = "no_planned_move"
+
+
+# Refusals raised in more than one place ------------------------------------------------------
+
+
+def seat_not_exist(seat: int, field: str) -> RuleError:
+    return RuleError(
+        f"seat {seat} does not exist", field=field, reason="seat_not_exist", params={"seat": seat}
+    )
+
+
+def seat_listed_twice(seat: int, field: str) -> RuleError:
+    return RuleError(
+        f"seat {seat} is listed twice",
+        field=field,
+        reason="seat_listed_twice",
+        params={"seat": seat},
+    )

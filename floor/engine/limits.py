@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import msgspec
 
+from .errors import ConfigValueError
+
 #: Set while ``check_limits`` converts: the Structs that conversion builds (this one and the
 #: ones nested in it) are checked by it already.
 _checking = False
@@ -26,6 +28,10 @@ def check_limits(obj: msgspec.Struct) -> None:
     try:
         msgspec.convert(msgspec.to_builtins(obj), type(obj))
     except msgspec.ValidationError as e:
-        raise ValueError(str(e)) from None
+        if isinstance(e.__cause__, ConfigValueError):
+            # A check of the Struct's own, run again by the conversion: its reason stands.
+            raise e.__cause__ from None
+        # msgspec's own sentence ("Expected `int` <= 12 - at `$.seats`") is all there is.
+        raise ConfigValueError(str(e), reason="out_of_limits", params={"problem": str(e)}) from None
     finally:
         _checking = False

@@ -33,12 +33,12 @@ How a pot is built, and the readings where the rules leave room:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 import msgspec
 
 from .chiprace import card_strength
-from .errors import RuleError
+from .errors import RuleError, seat_listed_twice, seat_not_exist
 from .model import SeatNo
 from .positions import after
 
@@ -84,6 +84,53 @@ class PotInput(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     total: int | None = None
 
 
+#: The clauses of a pot's note.
+NoteCode = Literal[
+    "pot_uncalled",
+    "pot_no_low",
+    "pot_identical",
+    "pot_split_hilo",
+    "pot_split_hilo_odd",
+    "pot_wins",
+    "pot_split",
+    "pot_split_odd",
+    "pot_high_wins",
+    "pot_high_split",
+    "pot_high_split_odd",
+    "pot_low_wins",
+    "pot_low_split",
+    "pot_low_split_odd",
+]
+
+_SPLIT_ODD = ("seats", "amount", "odd", "unit", "to", "by")
+
+#: Every clause and the names of its parameters (``errors.PARAMS`` is the same for refusals).
+NOTE_PARAMS: Final[dict[NoteCode, tuple[str, ...]]] = {
+    "pot_uncalled": ("amount", "seat"),
+    "pot_no_low": (),
+    "pot_identical": (),
+    "pot_split_hilo": (),
+    "pot_split_hilo_odd": (),
+    "pot_wins": ("seat", "amount"),
+    "pot_split": ("seats", "amount"),
+    "pot_split_odd": _SPLIT_ODD,
+    "pot_high_wins": ("seat", "amount"),
+    "pot_high_split": ("seats", "amount"),
+    "pot_high_split_odd": _SPLIT_ODD,
+    "pot_low_wins": ("seat", "amount"),
+    "pot_low_split": ("seats", "amount"),
+    "pot_low_split_odd": _SPLIT_ODD,
+}
+
+
+class Note(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One clause of a pot's note: a code and the values it names (chips, a seat or a list
+    of seats, and ``by``: "button" or "high_card", the rule that gave the odd chips)."""
+
+    code: NoteCode
+    params: dict[str, int | str | list[int]] = msgspec.field(default_factory=dict)
+
+
 class Award(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Chips given to one seat."""
 
@@ -101,13 +148,18 @@ class Pot(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True)
     kind: PotKind
     #: "main pot", "side pot 2", "uncalled bet".
     name: str
+    #: The side pot's number (1 is the first side pot); 0 for the main pot and an uncalled bet.
+    number: int = 0
     amount: int
     #: Seats that can win this pot, ascending.
     eligible: tuple[SeatNo, ...]
     #: The seats that take chips from this pot, ascending.
     awards: tuple[Award, ...]
-    #: Why the pot went the way it did, in a sentence for the screens.
+    #: Why the pot went the way it did, in an English sentence (the CLI, API clients).
     note: str
+    #: The same, clause by clause as codes with parameters, for the screens to say in their
+    #: language: the clauses joined by "; ", after the pot's name for a main or side pot.
+    why: tuple[Note, ...] = ()
 
     def __post_init__(self) -> None:
         if sum(a.amount for a in self.awards) != self.amount:
@@ -134,6 +186,8 @@ class _OddChips(NamedTuple):
 
     order: _OddOrder
     why: str
+    #: The rule, for ``Note.params["by"]``.
+    by: Literal["button", "high_card"]
 
 
 def split_pot(pot: PotInput) -> PotResult:
@@ -159,20 +213,23 @@ def split_pot(pot: PotInput) -> PotResult:
                 eligible=(seat,),
                 awards=(Award(seat=seat, amount=amount),),
                 note=f"nobody called the last {amount:,} of seat {seat}: it goes back to them",
+                why=(Note(code="pot_uncalled", params={"amount": amount, "seat": seat}),),
             )
         )
     for number in reversed(range(len(layers))):  # side pots first, the main pot (0) last
         amount, eligible = layers[number]
         name = f"side pot {number}" if number else "main pot"
-        units, note = _split(amount // unit, eligible, pot, odd_chips)
+        units, note, why = _split(amount // unit, eligible, pot, odd_chips)
         built.append(
             Pot(
                 kind="side" if number else "main",
                 name=name,
+                number=number,
                 amount=amount,
                 eligible=eligible,
                 awards=tuple(Award(seat=s, amount=units[s] * unit) for s in sorted(units)),
                 note=f"{name}: {note}",
+                why=why,
             )
         )
 
@@ -209,6 +266,8 @@ def _layers(
             raise RuleError(
                 f"every player who put in {level:,} or more folded, so nobody can win those chips",
                 field="contributions",
+                reason="nobody_can_win",
+                params={"amount": level},
             )
         if pots and pots[-1][1] == eligible:
             pots[-1] = (pots[-1][0] + amount, eligible)
@@ -222,24 +281,38 @@ def _split(
     eligible: tuple[SeatNo, ...],
     pot: PotInput,
     odd_chips: _OddChips,
-) -> tuple[dict[SeatNo, int], str]:
-    """Split ``units`` odd-chip units of one pot among its winners; returns shares and a note."""
+) -> tuple[dict[SeatNo, int], str, tuple[Note, ...]]:
+    """Split ``units`` odd-chip units of one pot among its winners; returns the shares and
+    the note, in English and as clauses."""
     hilo = pot.game in _HILO
     high = _best(pot.high, eligible)
     low = _best(pot.low or [], eligible)
     shares: dict[SeatNo, int] = {}
     if not low or sorted(low) == sorted(high):
-        note = _share(units, high, odd_chips, shares, pot.odd_chip_unit)
+        note, clause = _share(units, high, odd_chips, shares, pot.odd_chip_unit, "")
         if hilo and not low:
-            return shares, f"no qualifying low among its players, the high hand scoops; {note}"
+            return (
+                shares,
+                f"no qualifying low among its players, the high hand scoops; {note}",
+                (Note(code="pot_no_low"), clause),
+            )
         if hilo:
-            return shares, f"identical hands win high and low, split as evenly as possible; {note}"
-        return shares, note
+            return (
+                shares,
+                f"identical hands win high and low, split as evenly as possible; {note}",
+                (Note(code="pot_identical"), clause),
+            )
+        return shares, note, (clause,)
     high_units = units - units // 2
-    high_note = _share(high_units, high, odd_chips, shares, pot.odd_chip_unit)
-    low_note = _share(units // 2, low, odd_chips, shares, pot.odd_chip_unit)
+    high_note, high_clause = _share(high_units, high, odd_chips, shares, pot.odd_chip_unit, "high")
+    low_note, low_clause = _share(units // 2, low, odd_chips, shares, pot.odd_chip_unit, "low")
     odd = ", the odd chip of the pot to the high hand" if units % 2 else ""
-    return shares, f"split high-low{odd}; high: {high_note}; low: {low_note}"
+    split = Note(code="pot_split_hilo_odd" if units % 2 else "pot_split_hilo")
+    return (
+        shares,
+        f"split high-low{odd}; high: {high_note}; low: {low_note}",
+        (split, high_clause, low_clause),
+    )
 
 
 def _share(
@@ -248,21 +321,55 @@ def _share(
     odd_chips: _OddChips,
     shares: dict[SeatNo, int],
     unit: int,
-) -> str:
-    """Add an even share of ``units`` per winner to ``shares``, odd units in rule order."""
+    half: Literal["", "high", "low"],
+) -> tuple[str, Note]:
+    """Add an even share of ``units`` per winner to ``shares``, odd units in rule order;
+    returns the note in English and as a clause (of the high or low half, if ``half``)."""
     each, odd = divmod(units, len(winners))
     for seat in winners:
         shares[seat] = shares.get(seat, 0) + each
+    amount = units * unit
     if len(winners) == 1:
-        return f"seat {winners[0]} wins {units * unit:,}"
-    who = f"{_seats(sorted(winners))} split {units * unit:,}"
+        return f"seat {winners[0]} wins {amount:,}", Note(
+            code=_HALF_WINS[half], params={"seat": winners[0], "amount": amount}
+        )
+    who = f"{_seats(sorted(winners))} split {amount:,}"
     if not odd:
-        return who
+        return who, Note(
+            code=_HALF_SPLIT[half], params={"seats": sorted(winners), "amount": amount}
+        )
     lucky = odd_chips.order(winners)[:odd]
     for seat in lucky:
         shares[seat] += 1
     chips = "odd chip" if odd == 1 else f"{odd} odd chips"
-    return f"{who}, {chips} of {unit:,} to {_seats(lucky)} ({odd_chips.why})"
+    return f"{who}, {chips} of {unit:,} to {_seats(lucky)} ({odd_chips.why})", Note(
+        code=_HALF_SPLIT_ODD[half],
+        params={
+            "seats": sorted(winners),
+            "amount": amount,
+            "odd": odd,
+            "unit": unit,
+            "to": lucky,
+            "by": odd_chips.by,
+        },
+    )
+
+
+_HALF_WINS: Final[dict[str, NoteCode]] = {
+    "": "pot_wins",
+    "high": "pot_high_wins",
+    "low": "pot_low_wins",
+}
+_HALF_SPLIT: Final[dict[str, NoteCode]] = {
+    "": "pot_split",
+    "high": "pot_high_split",
+    "low": "pot_low_split",
+}
+_HALF_SPLIT_ODD: Final[dict[str, NoteCode]] = {
+    "": "pot_split_odd",
+    "high": "pot_high_split_odd",
+    "low": "pot_low_split_odd",
+}
 
 
 def _best(ranking: Iterable[Sequence[SeatNo]], eligible: tuple[SeatNo, ...]) -> list[SeatNo]:
@@ -286,10 +393,12 @@ def _odd_chips(pot: PotInput) -> _OddChips:
                     f"{_seats(sorted(tied))} tie with an odd chip: the high card by suit "
                     f"of {_seats(missing)} is needed",
                     field="high_cards",
+                    reason="high_card_needed",
+                    params={"seats": sorted(tied), "missing": missing},
                 )
             return sorted(tied, key=lambda s: card_strength(cards[s]), reverse=True)
 
-        return _OddChips(by_high_card, "the high card by suit")
+        return _OddChips(by_high_card, "the high card by suit", "high_card")
 
     assert pot.button is not None  # _check requires it for flop games
     table = max(pot.button, *(c.seat for c in pot.contributions))
@@ -298,7 +407,7 @@ def _odd_chips(pot: PotInput) -> _OddChips:
     def left_of_button(tied: Sequence[SeatNo]) -> list[SeatNo]:
         return sorted(tied, key=clockwise.__getitem__)
 
-    return _OddChips(left_of_button, "first clockwise from the button")
+    return _OddChips(left_of_button, "first clockwise from the button", "button")
 
 
 def _seats(seats: Sequence[SeatNo]) -> str:
@@ -313,21 +422,30 @@ def _check(pot: PotInput) -> None:
     """Refuse input that does not describe a hand, naming the first field at fault."""
     unit = pot.odd_chip_unit
     if unit <= 0:
-        raise RuleError(f"the smallest chip must be positive, not {unit}", field="odd_chip_unit")
+        raise RuleError(
+            f"the smallest chip must be positive, not {unit}",
+            field="odd_chip_unit",
+            reason="pot_unit_not_positive",
+            params={"unit": unit},
+        )
     if not pot.contributions:
-        raise RuleError("a pot needs at least one player", field="contributions")
+        raise RuleError(
+            "a pot needs at least one player", field="contributions", reason="pot_nobody"
+        )
     in_hand: dict[SeatNo, Contribution] = {}
     for i, c in enumerate(pot.contributions):
         where = f"contributions[{i}]"
         if c.seat < 1:
-            raise RuleError(f"seat {c.seat} does not exist", field=f"{where}.seat")
+            raise seat_not_exist(c.seat, f"{where}.seat")
         if c.seat in in_hand:
-            raise RuleError(f"seat {c.seat} is listed twice", field=f"{where}.seat")
+            raise seat_listed_twice(c.seat, f"{where}.seat")
         in_hand[c.seat] = c
         if c.contributed < 0:
             raise RuleError(
                 f"a contribution cannot be negative ({c.contributed:,})",
                 field=f"{where}.contributed",
+                reason="contribution_negative",
+                params={"amount": c.contributed},
             )
         if c.contributed % unit:
             # Every chip is a multiple of the smallest one, so a contribution must be too;
@@ -335,6 +453,8 @@ def _check(pot: PotInput) -> None:
             raise RuleError(
                 f"{c.contributed:,} is not a multiple of the smallest chip in play ({unit:,})",
                 field=f"{where}.contributed",
+                reason="contribution_not_multiple",
+                params={"amount": c.contributed, "unit": unit},
             )
     if pot.total is not None:
         put_in = sum(c.contributed for c in pot.contributions)
@@ -342,45 +462,78 @@ def _check(pot: PotInput) -> None:
             raise RuleError(
                 f"the contributions add up to {put_in:,}, not the {pot.total:,} in the pot",
                 field="total",
+                reason="contributions_total",
+                params={"sum": put_in, "total": pot.total},
             )
     live = {seat for seat, c in in_hand.items() if not c.folded}
     if not live:
         raise RuleError(
-            "everybody folded: somebody must still be in the hand", field="contributions"
+            "everybody folded: somebody must still be in the hand",
+            field="contributions",
+            reason="everybody_folded",
         )
 
     if pot.game in _STUD:
         if pot.button is not None:
             raise RuleError(
-                "stud has no button: the odd chip goes to the high card by suit", field="button"
+                "stud has no button: the odd chip goes to the high card by suit",
+                field="button",
+                reason="stud_no_button_pot",
             )
         for seat, card in (pot.high_cards or {}).items():
             where = f"high_cards[{seat}]"
             if seat not in in_hand:
-                raise RuleError(f"seat {seat} is not in the hand", field=where)
+                raise _not_in_hand(seat, where)
             try:
                 card_strength(card)
             except ValueError as e:
-                raise RuleError(str(e), field=where) from None
+                raise RuleError(
+                    str(e), field=where, reason="not_a_card", params={"card": card}
+                ) from None
         cards = list((pot.high_cards or {}).values())
         if len(set(cards)) != len(cards):
             dup = next(c for c in cards if cards.count(c) > 1)
-            raise RuleError(f"{dup} is given for two seats", field="high_cards")
+            raise RuleError(
+                f"{dup} is given for two seats",
+                field="high_cards",
+                reason="card_twice",
+                params={"card": dup},
+            )
     else:
         if pot.button is None:
-            raise RuleError("a flop game needs the button seat for the odd chip", field="button")
+            raise RuleError(
+                "a flop game needs the button seat for the odd chip",
+                field="button",
+                reason="button_needed",
+            )
         if pot.button < 1:
-            raise RuleError(f"seat {pot.button} does not exist", field="button")
+            raise seat_not_exist(pot.button, "button")
         if pot.high_cards:
             raise RuleError(
-                "flop games give the odd chip by the button, not by cards", field="high_cards"
+                "flop games give the odd chip by the button, not by cards",
+                field="high_cards",
+                reason="cards_in_flop",
             )
 
     _check_ranking("high", pot.high, in_hand, live, complete=True)
     if pot.low:
         if pot.game not in _HILO:
-            raise RuleError(f"a {pot.game} game has no low hand", field="low")
+            raise RuleError(
+                f"a {pot.game} game has no low hand",
+                field="low",
+                reason="no_low",
+                params={"game": pot.game},
+            )
         _check_ranking("low", pot.low, in_hand, live, complete=False)
+
+
+def _not_in_hand(seat: SeatNo, field: str) -> RuleError:
+    return RuleError(
+        f"seat {seat} is not in the hand",
+        field=field,
+        reason="seat_not_in_hand",
+        params={"seat": seat},
+    )
 
 
 def _check_ranking(
@@ -399,24 +552,41 @@ def _check_ranking(
     listed = sum(len(group) for group in ranking)
     if listed > len(live):
         raise RuleError(
-            f"ranks {listed} players but only {len(live)} are still in the hand", field=name
+            f"ranks {listed} players but only {len(live)} are still in the hand",
+            field=name,
+            reason="ranks_too_many",
+            params={"listed": listed, "live": len(live)},
         )
     seen: set[SeatNo] = set()
     for gi, group in enumerate(ranking):
         if not group:
-            raise RuleError("a tie group cannot be empty", field=f"{name}[{gi}]")
+            raise RuleError(
+                "a tie group cannot be empty", field=f"{name}[{gi}]", reason="tie_group_empty"
+            )
         for si, seat in enumerate(group):
             where = f"{name}[{gi}][{si}]"
             if seat not in in_hand:
-                raise RuleError(f"seat {seat} is not in the hand", field=where)
+                raise _not_in_hand(seat, where)
             if seat not in live:
-                raise RuleError(f"seat {seat} folded and cannot win", field=where)
+                raise RuleError(
+                    f"seat {seat} folded and cannot win",
+                    field=where,
+                    reason="seat_folded",
+                    params={"seat": seat},
+                )
             if seat in seen:
-                raise RuleError(f"seat {seat} is ranked twice", field=where)
+                raise RuleError(
+                    f"seat {seat} is ranked twice",
+                    field=where,
+                    reason="seat_ranked_twice",
+                    params={"seat": seat},
+                )
             seen.add(seat)
     if complete and (missing := sorted(live - seen)):
         raise RuleError(
             f"{_seats(missing)} {'is' if len(missing) == 1 else 'are'} still in the hand "
             "but not ranked",
             field=name,
+            reason="not_ranked",
+            params={"seats": missing},
         )

@@ -28,6 +28,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from .errors import ConfigValueError
+
 NonNegativeInt = Annotated[int, Meta(ge=0)]
 PositiveInt = Annotated[int, Meta(gt=0)]
 Percent = Annotated[float, Meta(gt=0, le=100)]
@@ -102,23 +104,33 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
         for i, row in enumerate(self.payouts):
             where = f"payouts[{i}]"
             if row.entries <= previous:
-                raise ValueError(
+                raise ConfigValueError(
                     f"{where}.entries: rows go from the smallest field up, "
-                    f"and {row.entries} does not come after {previous}"
+                    f"and {row.entries} does not come after {previous}",
+                    reason="payout_rows_order",
+                    params={"entries": row.entries, "previous": previous},
                 )
             previous = row.entries
             if len(row.percents) > row.entries:
-                raise ValueError(
+                raise ConfigValueError(
                     f"{where}.percents: pays {len(row.percents)} places "
-                    f"but the row starts at {row.entries} entries"
+                    f"but the row starts at {row.entries} entries",
+                    reason="payout_too_many_places",
+                    params={"places": len(row.percents), "entries": row.entries},
                 )
             total = sum(Fraction(str(p)) for p in row.percents)
             if total != 100:
-                raise ValueError(f"{where}.percents: add up to {float(total):g}, not 100")
+                raise ConfigValueError(
+                    f"{where}.percents: add up to {float(total):g}, not 100",
+                    reason="payout_total",
+                    params={"total": float(total)},
+                )
             for j in range(1, len(row.percents)):
                 if row.percents[j] > row.percents[j - 1]:
-                    raise ValueError(
-                        f"{where}.percents[{j}]: place {j + 1} cannot pay more than place {j}"
+                    raise ConfigValueError(
+                        f"{where}.percents[{j}]: place {j + 1} cannot pay more than place {j}",
+                        reason="payout_rising",
+                        params={"place": j + 1, "above": j},
                     )
 
 

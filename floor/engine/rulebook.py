@@ -23,6 +23,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from .errors import ConfigValueError
+
 RuleId = Annotated[str, Meta(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=40)]
 Text = Annotated[str, Meta(min_length=1)]
 Language = Literal["en", "cs"]
@@ -57,7 +59,11 @@ class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
         seen: set[str] = set()
         for i, rule in enumerate(self.rules):
             if rule.id in seen:
-                raise ValueError(f"rules[{i}].id: {rule.id!r} is listed twice")
+                raise ConfigValueError(
+                    f"rules[{i}].id: {rule.id!r} is listed twice",
+                    reason="rule_id_twice",
+                    params={"id": rule.id},
+                )
             seen.add(rule.id)
 
 

@@ -13,6 +13,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from .errors import ConfigValueError
 from .limits import check_limits
 from .model import FLOP_GAMES, STUD_GAMES, DealtGame, Game, Rulebook, TableNo
 from .prize import Prize
@@ -64,20 +65,26 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
         for key in ("break_order", "balance_order"):
             order = getattr(self, key)
             if order is not None and len(set(order)) != len(order):
-                raise ValueError(f"{key} lists a table twice")
+                raise ConfigValueError(
+                    f"{key} lists a table twice", reason="order_table_twice", params={"key": key}
+                )
         if self.break_fill is not None and self.break_fill > self.seats:
-            raise ValueError("break_fill cannot exceed seats")
+            raise ConfigValueError("break_fill cannot exceed seats", reason="break_fill_too_big")
         seen: set[tuple[int, int]] = set()
         # Only the final table may have more seats than the others (7 at a 6-max event), and
         # which table that is may be known only when it forms: so the larger bound here.
         for i, r in enumerate(self.reserved_seats):
             if r.seat > max(self.seats, self.final_table):
-                raise ValueError(
-                    f"reserved_seats[{i}].seat: seat {r.seat} does not exist at table {r.table}"
+                raise ConfigValueError(
+                    f"reserved_seats[{i}].seat: seat {r.seat} does not exist at table {r.table}",
+                    reason="reserved_seat_unknown",
+                    params={"table": r.table, "seat": r.seat},
                 )
             if (r.table, r.seat) in seen:
-                raise ValueError(
-                    f"reserved_seats[{i}]: seat {r.seat} at table {r.table} is listed twice"
+                raise ConfigValueError(
+                    f"reserved_seats[{i}]: seat {r.seat} at table {r.table} is listed twice",
+                    reason="reserved_seat_twice",
+                    params={"table": r.table, "seat": r.seat},
                 )
             seen.add((r.table, r.seat))
 
@@ -114,9 +121,13 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     def __post_init__(self) -> None:
         check_limits(self)
         if self.small_blind > self.big_blind:
-            raise ValueError("small_blind cannot exceed big_blind")
+            raise ConfigValueError(
+                "small_blind cannot exceed big_blind", reason="small_blind_too_big"
+            )
         if self.big_blind_ante and self.ante == 0:
-            raise ValueError("big_blind_ante needs the ante amount in ante")
+            raise ConfigValueError(
+                "big_blind_ante needs the ante amount in ante", reason="big_blind_ante_needs_ante"
+            )
 
 
 class Break(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag="break"):
@@ -150,37 +161,43 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     def __post_init__(self) -> None:
         check_limits(self)
         if not any(isinstance(s, Level) for s in self.levels):
-            raise ValueError("levels must hold at least one level")
+            raise ConfigValueError("levels must hold at least one level", reason="no_levels")
         if list(self.chips) != sorted(set(self.chips)):
-            raise ValueError("chips must be listed smallest first, each once")
+            raise ConfigValueError(
+                "chips must be listed smallest first, each once", reason="chips_order"
+            )
         in_play = set(self.chips)
         if self.starting_stack % min(in_play):
-            raise ValueError(
-                f"starting_stack: {self.starting_stack} cannot be made of {min(in_play)}s"
-            )
+            raise _not_made_of("starting_stack", self.starting_stack, min(in_play))
         for i, step in enumerate(self.levels):
             if isinstance(step, Break):
                 for d in step.color_up:
                     if d not in in_play:
-                        raise ValueError(f"levels[{i}].color_up: {d} is not in play then")
+                        raise ConfigValueError(
+                            f"levels[{i}].color_up: {d} is not in play then",
+                            reason="colour_up_not_in_play",
+                            params={"chip": d},
+                        )
                     in_play.discard(d)
                 if not in_play:
-                    raise ValueError(f"levels[{i}].color_up: leaves no chips in play")
+                    raise ConfigValueError(
+                        f"levels[{i}].color_up: leaves no chips in play",
+                        reason="colour_up_leaves_none",
+                    )
                 continue
             unit = min(in_play)
             for key in ("small_blind", "big_blind", "ante", "bring_in"):
                 amount = getattr(step, key)
                 if amount % unit:
-                    raise ValueError(
+                    raise ConfigValueError(
                         f"levels[{i}].{key}: {amount} cannot be paid with the chips in play "
-                        f"(smallest {unit})"
+                        f"(smallest {unit})",
+                        reason="blind_not_payable",
+                        params={"amount": amount, "chip": unit},
                     )
         levels = sum(1 for s in self.levels if isinstance(s, Level))
         if self.late_registration_until is not None and self.late_registration_until > levels:
-            raise ValueError(
-                f"late_registration_until: there is no level {self.late_registration_until} "
-                f"(the structure has {levels})"
-            )
+            raise _no_level("late_registration_until", self.late_registration_until, levels)
         if self.prize is not None:
             self._check_prize(self.prize, levels)
 
@@ -194,20 +211,20 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
         ]
         for key, level in named:
             if level is not None and level > levels:
-                raise ValueError(
-                    f"prize.{key}: there is no level {level} (the structure has {levels})"
-                )
+                raise _no_level(f"prize.{key}", level, levels)
         for key, bought in (("rebuy", prize.rebuy), ("add_on", prize.add_on)):
             if bought is not None and bought.chips % unit:
-                raise ValueError(f"prize.{key}.chips: {bought.chips} cannot be made of {unit}s")
+                raise _not_made_of(f"prize.{key}.chips", bought.chips, unit)
         add_on = prize.add_on
         if add_on is not None and add_on.at_break:
             index = self.level_index(add_on.level)
             following = self.levels[index + 1] if index + 1 < len(self.levels) else None
             if not isinstance(following, Break):
-                raise ValueError(
+                raise ConfigValueError(
                     f"prize.add_on.level: there is no break right after level {add_on.level} "
-                    "(set at_break = false to offer the add-on during the level)"
+                    "(set at_break = false to offer the add-on during the level)",
+                    reason="add_on_no_break",
+                    params={"level": add_on.level},
                 )
 
     def level_index(self, number: int) -> int:
@@ -218,7 +235,7 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
                 seen += 1
                 if seen == number:
                     return i
-        raise ValueError(f"there is no level {number}")
+        raise _no_level("", number, seen)
 
     def level_played(self, index: int) -> tuple[int, bool]:
         """The level number in play at step ``index`` and whether it is the break after it.
@@ -251,3 +268,21 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
             if isinstance(step, Break):
                 gone.update(step.color_up)
         return tuple(c for c in self.chips if c not in gone)
+
+
+def _no_level(key: str, level: int, levels: int) -> ConfigValueError:
+    return ConfigValueError(
+        f"{key}: there is no level {level} (the structure has {levels})"
+        if key
+        else f"there is no level {level}",
+        reason="no_level",
+        params={"level": level, "levels": levels},
+    )
+
+
+def _not_made_of(key: str, amount: int, chip: int) -> ConfigValueError:
+    return ConfigValueError(
+        f"{key}: {amount} cannot be made of {chip}s",
+        reason="not_made_of",
+        params={"amount": amount, "chip": chip},
+    )

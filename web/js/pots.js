@@ -6,8 +6,8 @@
 //
 // The form is built once (and again for another language): typing is never lost to a redraw.
 
-import { getLang, t } from "./i18n.js";
-import { potNoteCs } from "./lang/server-cs.js";
+import { t } from "./i18n.js";
+import { potNote } from "./errors.js";
 import * as fmt from "./format.js";
 import { api, explainError, fill, h } from "./ui.js";
 
@@ -290,7 +290,7 @@ export class PotsTool {
         h("div", { class: "muted small" }, t("pots.eligible", { seats: seatList(p.eligible) })),
         h("ul", { class: "awards" }, p.awards.map((a) => h("li", {},
           h("span", {}, t("pots.seat_n", { seat: a.seat })), h("strong", {}, fmt.chips(a.amount))))),
-        p.note ? h("p", { class: "pot-note" }, getLang() === "cs" ? potNoteCs(p.note) : p.note) : null))),
+        p.note ? h("p", { class: "pot-note" }, potNote(p)) : null))),
       h("h3", {}, t("pots.totals")),
       h("ul", { class: "awards totals" }, answer.totals.map((a) => h("li", { class: a.amount ? "" : "muted" },
         h("span", {}, t("pots.seat_n", { seat: a.seat })), h("strong", {}, fmt.chips(a.amount))))),
@@ -300,8 +300,7 @@ export class PotsTool {
 }
 
 function potName(p) {
-  const m = /^side pot (\d+)$/.exec(p.name);
-  if (m) return t("pots.side_pot", { n: m[1] });
+  if (p.kind === "side") return t("pots.side_pot", { n: p.number });
   if (p.kind === "main") return t("pots.main_pot");
   if (p.kind === "uncalled") return t("pots.uncalled");
   return p.name;

@@ -1,0 +1,95 @@
+// The server's refusals and the pot calculator's notes in the reader's language. The server
+// sends each as a code with parameters ({reason, params} in an error body, {code, params} per
+// clause of a pot's note); the templates are in lang/errors-en.js and lang/errors-cs.js. A
+// code with no template here (a newer server) is shown as the server's English sentence.
+
+import { getLang } from "./i18n.js";
+import { errorsEn } from "./lang/errors-en.js";
+import { errorsCs } from "./lang/errors-cs.js";
+
+const LANGS = { en: errorsEn, cs: errorsCs };
+const LOCALES = { en: "en-GB", cs: "cs-CZ" };
+// Parameters that hold a player id: shown as the player's name where the screen knows it.
+const PLAYERS = new Set(["player", "holder"]);
+
+const plurals = {};
+
+function dict() {
+  return LANGS[getLang()] || errorsEn;
+}
+
+function pluralForm(template, params) {
+  if (!template || typeof template !== "object") return template;
+  const value = params[template.count];
+  const n = Array.isArray(value) ? value.length : Number(value ?? 0);
+  const lang = getLang();
+  plurals[lang] ||= new Intl.PluralRules(LOCALES[lang] || lang);
+  return template[plurals[lang].select(n)] ?? template.other;
+}
+
+function number(n) {
+  return new Intl.NumberFormat(LOCALES[getLang()] || "en-GB", { maximumFractionDigits: 2 }).format(n);
+}
+
+function playerName(id, conn) {
+  const players = conn?.state?.players;
+  const p = players && Object.prototype.hasOwnProperty.call(players, id) ? players[id] : null;
+  return p && p.name ? p.name : id;
+}
+
+function value(name, v, format, conn) {
+  const d = dict();
+  if (v === null || v === undefined) return "–";
+  if (Array.isArray(v)) {
+    const items = v.map((x) => (typeof x === "number" ? number(x) : String(x)));
+    if (format === "seats") {
+      const list = new Intl.ListFormat(LOCALES[getLang()] || "en-GB", { type: "conjunction" }).format(items);
+      return pluralForm({ count: "list", ...d.formats.seats }, { list: v }).replace("{list}", list);
+    }
+    return items.join(", ");
+  }
+  const word = d.values?.[name]?.[String(v)];
+  if (word !== undefined) return word;
+  if (typeof v === "number") return number(v);
+  if (PLAYERS.has(name)) return playerName(String(v), conn);
+  return String(v);
+}
+
+/** `code` with `params` in the reader's language, or null when there is no template for it. */
+export function render(code, params = {}, conn = null) {
+  const template = pluralForm(dict().reasons[code] ?? errorsEn.reasons[code], params || {});
+  if (typeof template !== "string") return null;
+  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (m, name, format) =>
+    (params && name in params ? value(name, params[name], format, conn) : m));
+}
+
+/** The server's refusal ({code, reason, params, message}) as a sentence for the reader. */
+export function errorText(error, conn = null) {
+  if (!error) return "";
+  const said = error.reason ? render(error.reason, error.params, conn) : null;
+  return said ?? withNames(error.message, conn);
+}
+
+/** A pot's note in the reader's language: the pot's name, then its clauses (the English note
+ * the server sent when a clause has no template). */
+export function potNote(pot) {
+  const clauses = (pot.why || []).map((c) => render(c.code, c.params));
+  if (!clauses.length || clauses.includes(null)) return pot.note;
+  const text = clauses.join("; ");
+  if (pot.kind === "uncalled") return text;
+  const formats = dict().formats;
+  const name = pot.kind === "side" ? formats.side_pot.replace("{n}", number(pot.number)) : formats.main_pot;
+  return `${name}: ${text}`;
+}
+
+/** `text` with the player ids it names said as the players' names, where the screen's copy of
+ * the state knows them (for a sentence the server sent without a known code). */
+export function withNames(text, conn) {
+  const players = conn?.state?.players;
+  if (!players || !text) return text;
+  return String(text).replace(/[\p{L}\p{N}_-]+/gu, (word) => {
+    // Numbers are levels, seats and chips, never taken for a player.
+    const p = !/^\d+$/.test(word) && Object.prototype.hasOwnProperty.call(players, word) ? players[word] : null;
+    return p && p.name && p.name !== word ? p.name : word;
+  });
+}
