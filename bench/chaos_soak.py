@@ -501,8 +501,8 @@ def scan_logs(servers: list[FloorServer], v: Verdict) -> Counter[str]:
 
 async def settled_version(redis_url: str, tid: str) -> int:
     """The log's last sequence number once it has not changed for a second."""
-    from floor.store.connection import connect
-    from floor.store.keys import Keys
+    from floor.redisdb.connection import connect
+    from floor.redisdb.keys import Keys
 
     client = connect(redis_url)
     try:

@@ -46,7 +46,7 @@ import msgspec  # noqa: E402
 from bench.wsload.receivers import LoadClients, WsClient, raise_nofile  # noqa: E402
 from floor.engine.autopilot import next_floor_action  # noqa: E402
 from floor.engine.state import Tournament, TournamentState  # noqa: E402
-from floor.store.embedded import EmbeddedServer, free_port  # noqa: E402
+from floor.redisdb.embedded import EmbeddedServer, free_port  # noqa: E402
 
 SNAPSHOT = b'"type":"snapshot"'
 #: The target: the floor within this many times the bare baseline of the same run.

@@ -1,7 +1,7 @@
 """Benchmark: commands per second through the store, against the embedded Valkey server.
 
 What one command costs end to end: the engine decides it (a bust-out: validate, apply,
-housekeeping) and replans, then ``Store.execute`` writes it with the append script (the
+housekeeping) and replans, then ``Service.execute`` writes it with the append script (the
 version check, the events, the version bump, the command's result for retries, the snapshot
 when due, the publication), in one atomic step and one round trip. Measured with
 ``appendfsync always`` and with ``everysec``, each on its own ``EmbeddedServer`` in a temp dir:
@@ -9,7 +9,7 @@ when due, the publication), in one atomic step and one round trip. Measured with
 * ``1 writer, 1 tournament``: one big field (3,000 players drawn), played down by the
   simulated floor one command at a time;
 * ``N tournaments, 1 process``: N tournaments written concurrently by one process (one
-  ``Store``, one connection pool, one asyncio task per tournament), as a floor server does;
+  ``Service``, one connection pool, one asyncio task per tournament), as a floor server does;
 * ``N processes``: N writer processes, one tournament each (``--processes``, 0 = skip);
 * beside each, the baseline: bare ``SET`` + ``PUBLISH`` pairs, pipelined as a pair (one round
   trip), with the same concurrency and as many pairs as the store wrote commands.
@@ -21,7 +21,7 @@ bust-outs; those moves are store commands too, so they are in the timed loop and
 "commands/s", and the bust-out latencies are the bust-outs' alone. "bust-outs/s" is the
 bust-outs divided by the whole wall time, moves included: a conservative figure.
 
-Round trips per command are the store's own counter (``Store.round_trips``) and, as a check,
+Round trips per command are the store's own counter (``RedisLog.round_trips``) and, as a check,
 the requests the client actually sent (calls of redis-py's ``send_packed_command``: a
 pipeline is one, a connection handshake or a script reload would show up here). "cpu us" is
 the writer process's CPU time per command (``time.process_time``: engine, encoding, redis-py
@@ -72,9 +72,10 @@ from redis.asyncio.connection import AbstractConnection
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_floor_action, next_step
 from floor.engine.rules import Rules
-from floor.store.connection import connect
-from floor.store.embedded import EmbeddedServer
-from floor.store.store import Store
+from floor.redisdb.connection import connect
+from floor.redisdb.embedded import EmbeddedServer
+from floor.redisdb.log import RedisLog
+from floor.store.service import Service
 
 RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
 MODES = ("always", "everysec")
@@ -168,7 +169,7 @@ def percentile(values: list[float], q: float) -> float:
 # -- the store ------------------------------------------------------------------------------
 
 
-async def set_up(store: Store, tid: str, players: int, seed: int) -> None:
+async def set_up(store: Service, tid: str, players: int, seed: int) -> None:
     """Create, register, draw and report the first buttons: everything before the clock."""
     await store.create(tid, f"Bench {tid}", RULES)
     for i in range(players):
@@ -185,7 +186,7 @@ async def set_up(store: Store, tid: str, players: int, seed: int) -> None:
         await store.execute(tid, action, f"setup-{n}")
 
 
-async def play(store: Store, tid: str, busts: int, seed: int, run: Run) -> None:
+async def play(store: Service, tid: str, busts: int, seed: int, run: Run) -> None:
     """The timed part: bust-outs and the plan's moves, ``busts`` bust-outs or to a winner."""
     rng = random.Random(seed)
     clock = time.perf_counter
@@ -209,15 +210,15 @@ async def play(store: Store, tid: str, busts: int, seed: int, run: Run) -> None:
 
 
 async def store_scenario(url: str, tournaments: int, players: int, busts: int, seed: int) -> Run:
-    """``tournaments`` tournaments written concurrently by one Store in this process."""
+    """``tournaments`` tournaments written concurrently by one Service in this process."""
     redis = connect(url)
-    store = Store(redis, rng=random.Random(seed))
+    store = Service(RedisLog(redis), rng=random.Random(seed))
     try:
         tids = [f"s{seed}-{i}" for i in range(tournaments)]
         await asyncio.gather(*(set_up(store, tid, players, seed + i) for i, tid in enumerate(tids)))
         runs = [Run() for _ in tids]
         server_start = await server_cpu(redis)
-        trips, wire, cpu = store.round_trips, sent(), time.process_time()
+        trips, wire, cpu = store.log.round_trips, sent(), time.process_time()
         start = time.monotonic()
         await asyncio.gather(
             *(
@@ -229,7 +230,7 @@ async def store_scenario(url: str, tournaments: int, players: int, busts: int, s
         for r in runs:
             total.merge(r)
         total.start = start
-        total.round_trips = store.round_trips - trips
+        total.round_trips = store.log.round_trips - trips
         total.sends = sent() - wire
         total.cpu = time.process_time() - cpu
         total.server_cpu = await server_cpu(redis) - server_start
@@ -297,18 +298,18 @@ def _process_main(
 
     async def main() -> Run:
         redis = connect(url)
-        store = Store(redis, rng=random.Random(tid_seed))
+        store = Service(RedisLog(redis), rng=random.Random(tid_seed))
         tid = f"p{tid_seed}"
         try:
             await set_up(store, tid, players, tid_seed)
             await asyncio.to_thread(barrier.wait, 120)
             run = Run()
-            trips, wire, cpu = store.round_trips, sent(), time.process_time()
+            trips, wire, cpu = store.log.round_trips, sent(), time.process_time()
             run.start = time.monotonic()
             await play(store, tid, busts, tid_seed, run)
             run.end = time.monotonic()
             run.cpu = time.process_time() - cpu
-            run.round_trips = store.round_trips - trips
+            run.round_trips = store.log.round_trips - trips
             run.sends = sent() - wire
             return run
         finally:
@@ -423,7 +424,7 @@ def print_table(rows: list[Row]) -> None:
             f"{rate / base_rate:10.2f}"
         )
     print(
-        "(latencies in ms; RT/cmd = Store.round_trips per command; wire = requests sent per "
+        "(latencies in ms; RT/cmd = RedisLog.round_trips per command; wire = requests sent per "
         "command; cpu us = the writer's CPU time per command, event loop and client included; "
         "srv us = the server's)"
     )

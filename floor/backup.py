@@ -20,8 +20,10 @@ from .engine import clock as clocks
 from .engine.events import Event, TournamentCreated
 from .engine.state import Tournament, TournamentState
 from .protocol import decode_event, encode_event
-from .store.keys import TOURNAMENTS, Keys, check_tournament_id
-from .store.store import AlreadyExists, Snapshot, Store, StoreError, Summary, stream_entries
+from .store.errors import StoreError
+from .store.ids import check_tournament_id
+from .store.ports import Snapshot, Summary
+from .store.service import Service
 
 FORMAT = "floor-export"
 VERSION = 1
@@ -50,11 +52,10 @@ class BackupError(StoreError):
     code = "bad_backup"
 
 
-async def export(store: Store, tid: str, path: Path) -> int:
+async def export(store: Service, tid: str, path: Path) -> int:
     """Write the tournament's log and final state to ``path``; the number of events."""
-    keys = Keys(tid)
     t, version = await store.load(tid)
-    raw = stream_entries(await store.redis.xrange(keys.events, "-", f"{version}-0"))
+    raw = await _events_up_to(store, tid, version)
     encoder = msgspec.json.Encoder()
     tmp = path.with_name(path.name + ".part")
     with tmp.open("wb") as out:
@@ -76,6 +77,25 @@ async def export(store: Store, tid: str, path: Path) -> int:
         out.write(encoder.encode(Final(seq=version, state=t.state)) + b"\n")
     tmp.replace(path)
     return len(raw)
+
+
+#: Events read from the log per call: a long tournament is not asked for in one piece.
+_PAGE = 10_000
+
+
+async def _events_up_to(store: Service, tid: str, version: int) -> list[tuple[int, bytes]]:
+    """The log's events 1 to ``version`` (the state exported), not any written since."""
+    raw: list[tuple[int, bytes]] = []
+    after = 0
+    while after < version:
+        page = await store.log.read(tid, after, min(_PAGE, version - after))
+        if not page:
+            break
+        raw.extend(page)
+        after = page[-1][0]
+    if [seq for seq, _ in raw] != list(range(1, version + 1)):
+        raise BackupError(f"the log of {tid} is not numbered 1 to {version}: nothing exported")
+    return raw
 
 
 def _read(path: Path) -> tuple[Header, list[tuple[int, bytes]], Final]:
@@ -113,7 +133,7 @@ class Imported(msgspec.Struct, frozen=True, kw_only=True):
     paused_with: float | None = None
 
 
-async def import_(store: Store, path: Path, new_id: str | None = None) -> Imported:
+async def import_(store: Service, path: Path, new_id: str | None = None) -> Imported:
     """Load an export into this server; refuses an id that exists.
 
     The state is the exported one, except that a running clock is paused as it stood at
@@ -140,20 +160,10 @@ async def import_(store: Store, path: Path, new_id: str | None = None) -> Import
         t.apply(pause)
         events.append(pause)
         paused_with = pause.remaining
-    keys = Keys(tid)
-    redis = store.redis
-    if await redis.exists(keys.meta) or await redis.exists(keys.events):
-        raise AlreadyExists(f"tournament {tid} already exists", field="tournament")
-    # The meta hash is written last: until then the tournament does not exist for anybody.
-    for start in range(0, len(events), 1000):
-        async with redis.pipeline(transaction=False) as pipe:
-            for i, event in enumerate(events[start : start + 1000], start=start + 1):
-                pipe.xadd(keys.events, {"e": encode_event(event)}, id=f"{i}-0")
-            await pipe.execute()
     version = len(events)
-    await redis.set(keys.snapshot, msgspec.msgpack.encode(Snapshot(version, t.state)))
-    await redis.hset(keys.meta, mapping={"version": version, "snapshot": version})
     summary = Summary(id=tid, name=t.state.name, created_at=t.state.created_at)
-    await redis.hset(TOURNAMENTS, tid, msgspec.json.encode(summary))
+    await store.log.restore(
+        tid, [encode_event(e) for e in events], Snapshot(version, t.state), summary
+    )
     store.forget(tid)
     return Imported(tournament=tid, events=version, paused_with=paused_with)

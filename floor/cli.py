@@ -44,14 +44,16 @@ def _demo(args: argparse.Namespace) -> int:
 def _user_add(args: argparse.Namespace) -> int:
     import getpass
 
-    from .server.auth import Accounts
+    from .redisdb.accounts import RedisAccounts
+    from .server.accounts import Accounts
 
     secret = sys.stdin.readline().rstrip("\n") if args.secret_stdin else None
     if secret is None:
         secret = getpass.getpass(f"{'PIN' if args.pin else 'password'} for {args.username}: ")
 
     async def add(redis: Any) -> None:
-        await Accounts(redis).add(args.username, secret, args.role, args.table, pin=args.pin)
+        accounts = Accounts(RedisAccounts(redis))
+        await accounts.add(args.username, secret, args.role, args.table, pin=args.pin)
         print(f"{args.role} {args.username} can sign in now")
 
     return _with_redis(add)
@@ -63,8 +65,8 @@ def _with_redis(work: Callable[[Any], Awaitable[None]]) -> int:
     import asyncio
 
     from .engine.errors import FloorError
+    from .redisdb.connection import connect
     from .serve import redis_for_tools
-    from .store.connection import connect
 
     url, server = redis_for_tools()
 
@@ -87,10 +89,11 @@ def _with_redis(work: Callable[[Any], Awaitable[None]]) -> int:
 
 
 def _with_store(work: Callable[[Any], Awaitable[None]]) -> int:
-    from .store.store import Store
+    from .redisdb.log import RedisLog
+    from .store.service import Service
 
     async def with_store(redis: Any) -> None:
-        await work(Store(redis))
+        await work(Service(RedisLog(redis)))
 
     return _with_redis(with_store)
 

@@ -27,13 +27,17 @@ from . import config
 from .engine import commands as cmd
 from .engine.autopilot import next_floor_action, playable_tables
 from .engine.rules import Break
-from .server.auth import Accounts, NoSuchAccount
+from .redisdb.accounts import RedisAccounts
+from .redisdb.connection import connect
+from .redisdb.embedded import server_for
+from .redisdb.log import RedisLog
+from .redisdb.wipe import wipe_tournament
+from .server.accounts import Accounts
 from .server.logs import configure
+from .server.principal import NoSuchAccount
 from .server.settings import from_env
-from .store.connection import connect
-from .store.embedded import server_for
-from .store.keys import Keys
-from .store.store import Store, StoreError
+from .store.errors import StoreError
+from .store.service import Service
 
 log = logging.getLogger("floor.demo")
 
@@ -141,18 +145,7 @@ def player_names(count: int, rng: random.Random) -> list[str]:
     return sorted(names, key=lambda _: rng.random())
 
 
-async def reset_demo(store: Store) -> None:
-    """The demo starts over each run: remove the previous demo tournament's keys."""
-    redis = store.redis
-    keys = Keys(TID)
-    async for key in redis.scan_iter(match=f"{keys.prefix}:*", count=500):
-        await redis.delete(key)
-    await redis.hdel("floor:tournaments", TID)
-    await redis.hdel("floor:archive", TID)
-    store.forget(TID)
-
-
-async def set_up(store: Store, accounts: Accounts, players: int, rng: random.Random) -> str:
+async def set_up(store: Service, accounts: Accounts, players: int, rng: random.Random) -> str:
     """The director account, the tournament, its players, the draw, buttons and clock."""
     password = secrets.token_urlsafe(9)
     try:
@@ -161,7 +154,6 @@ async def set_up(store: Store, accounts: Accounts, players: int, rng: random.Ran
         await accounts.add("director", password, "director")
     cfg = config.load_tournament(config.tournaments()["demo"])
     rules, structure = config.build_tournament(cfg)
-    await reset_demo(store)
     await store.create(TID, cfg.name, rules, structure)
     for i, name in enumerate(player_names(players, rng), start=1):
         await store.execute(TID, cmd.Register(name=name), f"demo-register-{i}")
@@ -179,7 +171,9 @@ async def set_up(store: Store, accounts: Accounts, players: int, rng: random.Ran
 class Floorperson:
     """Plays the tournament: busts, hands, and the plan carried out after a short delay."""
 
-    def __init__(self, stores: Callable[[], Store | None], rng: random.Random, pace: float) -> None:
+    def __init__(
+        self, stores: Callable[[], Service | None], rng: random.Random, pace: float
+    ) -> None:
         # The server's own store, once it runs: the hub keeps its copy current. A store of
         # the demo's own was only refreshed when one of its writes lost a race, so through a
         # break (when the floor writes nothing) it never saw the break end, and the demo
@@ -190,7 +184,7 @@ class Floorperson:
         self.planned_since: dict[str, float] = {}
 
     @property
-    def store(self) -> Store:
+    def store(self) -> Service:
         store = self.stores()
         if store is None:
             raise StoreError("the server is starting")
@@ -268,9 +262,11 @@ class Floorperson:
 async def _main(host: str, port: int, url: str, players: int, pace: float) -> None:
     settings = from_env()
     redis = connect(url)
-    store = Store(redis)
+    store = Service(RedisLog(redis))
     rng = random.Random()
-    password = await set_up(store, Accounts(redis), players, rng)
+    # The demo starts over each run.
+    await wipe_tournament(redis, TID)
+    password = await set_up(store, Accounts(RedisAccounts(redis)), players, rng)
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     print(
         "\nfloor demo: a 300-player tournament is being played now.\n"
@@ -282,7 +278,7 @@ async def _main(host: str, port: int, url: str, players: int, pace: float) -> No
         "Press Ctrl+C to stop.\n",
         flush=True,
     )
-    from .server.app import create_app
+    from .server.wiring import create_app
 
     app = create_app(msgspec.structs.replace(settings, redis_url=url))
     server = uvicorn.Server(
@@ -298,7 +294,7 @@ async def _main(host: str, port: int, url: str, players: int, pace: float) -> No
         )
     )
 
-    def server_store() -> Store | None:
+    def server_store() -> Service | None:
         return getattr(getattr(app.state, "floor", None), "store", None)
 
     floor = asyncio.create_task(Floorperson(server_store, rng, pace).run())

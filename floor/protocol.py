@@ -3,18 +3,24 @@
 A batch is encoded once, by the process that wrote it, and the same bytes go through Redis
 pub/sub to every server process and from there to every websocket. Pre-encoded parts are
 embedded with ``msgspec.Raw`` so nothing is encoded twice.
+
+Besides the events, a batch carries what follows from them for the screens: the plan, the
+field numbers, the views of the tables touched, the public facts and the staff-only facts
+(``engine.derived``). The top-level ``staff`` field is for staff screens only: a public view
+sets it to null.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 import msgspec
 
+from .engine.derived import Facts, StaffFacts, public_facts, staff_facts
 from .engine.events import Event
 from .engine.plan import Plan
 from .engine.state import Tournament
-from .engine.views import FieldStats, TableView, field_stats, table_view
+from .engine.views import FieldStats, TableView, field_stats, table_view, touched_tables
 
 
 class Sequenced(msgspec.Struct, frozen=True):
@@ -38,6 +44,10 @@ class EventsOut(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
     stats: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
     #: The views of the tables these events touched (all of them in a catch-up).
     tables: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"[]"))
+    #: ``derived.Facts`` after these events, for every screen.
+    facts: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
+    #: ``derived.StaffFacts`` after these events: staff screens only.
+    staff: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
 
 
 class EventsIn(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
@@ -48,6 +58,8 @@ class EventsIn(msgspec.Struct, frozen=True, tag="events", tag_field="type"):
     plan: Plan | None = None
     stats: FieldStats | None = None
     tables: list[TableView] = msgspec.field(default_factory=list)
+    facts: Facts | None = None
+    staff: StaffFacts | None = None
 
 
 class BatchHeader(msgspec.Struct, frozen=True):
@@ -72,20 +84,29 @@ def decode_event(data: bytes) -> Event:
     return _event_decoder.decode(data)
 
 
-Derived = tuple[bytes, bytes, bytes]
+#: The plan, the field numbers, the table views, the public facts, the staff facts.
+Derived = tuple[bytes, bytes, bytes, bytes, bytes]
 
 
-def encode_derived(t: Tournament, tables: Iterable[int] | None = None) -> Derived:
-    """The plan, the field numbers and the views of ``tables`` (None: every table) after a
-    change, encoded once for every screen."""
+def encode_derived(t: Tournament, events: Sequence[Event] | None = None) -> Derived:
+    """What screens are sent with ``events`` after they changed ``t``: the plan, the field
+    numbers, the views of the tables they touched and the facts of the players they named
+    (None: everything, as a catch-up sends), encoded once for every screen."""
     all_tables = t.state.tables
+    tables = None if events is None else touched_tables(events)
     chosen = (
         all_tables.values()
         if tables is None
         else [all_tables[n] for n in sorted(tables) if n in all_tables]
     )
     views = [table_view(t, table) for table in chosen]
-    return _encoder.encode(t.plan), _encoder.encode(field_stats(t)), _encoder.encode(views)
+    return (
+        _encoder.encode(t.plan),
+        _encoder.encode(field_stats(t)),
+        _encoder.encode(views),
+        _encoder.encode(public_facts(t, events)),
+        _encoder.encode(staff_facts(t, events)),
+    )
 
 
 def events_message(tid: str, first: int, events: list[bytes], derived: Derived) -> bytes:
@@ -99,6 +120,8 @@ def events_message(tid: str, first: int, events: list[bytes], derived: Derived) 
             plan=msgspec.Raw(derived[0]),
             stats=msgspec.Raw(derived[1]),
             tables=msgspec.Raw(derived[2]),
+            facts=msgspec.Raw(derived[3]),
+            staff=msgspec.Raw(derived[4]),
         )
     )
 

@@ -7,9 +7,9 @@ import os
 import signal
 from pathlib import Path
 
+from .redisdb.embedded import EmbeddedServer, running_url, server_for
 from .server.logs import configure
 from .server.settings import from_env
-from .store.embedded import EmbeddedServer, running_url, server_for
 
 log = logging.getLogger("floor")
 
@@ -42,7 +42,7 @@ def serve(host: str | None, port: int | None, workers: int) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         uvicorn.run(
-            "floor.server.app:create_app",
+            "floor.server.wiring:create_app",
             factory=True,
             host=host or settings.host,
             port=port or settings.port,

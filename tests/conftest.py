@@ -17,7 +17,7 @@ import pytest
 import pytest_asyncio
 import redis.asyncio as aioredis
 
-from floor.store.embedded import EmbeddedServer, free_port
+from floor.redisdb.embedded import EmbeddedServer, free_port
 
 
 def _env_redis_url() -> str | None:

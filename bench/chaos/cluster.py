@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from floor.store.embedded import EmbeddedServer, free_port
+from floor.redisdb.embedded import EmbeddedServer, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,9 +9,9 @@
 
 ``skew`` (fixed in 8041f64 "A read waits for the command being written", which landed while
 the soak was being written; kept as a regression check, it now prints "not reproduced"):
-``Store.execute`` applies a command's events to the process's in-memory
+``Service.execute`` applies a command's events to the process's in-memory
 ``Tournament`` (``decide`` folds them in place) *before* the append script has run, while
-``Store.tournament`` hands out that same object, with the old version, without the lock. For
+``Service.tournament`` hands out that same object, with the old version, without the lock. For
 the whole Redis round trip (normally a fsync; up to the 3 s call timeout when Redis hangs or
 dies) every reader sees the new state labelled with the old sequence number: ``GET /api/t/{id}``
 and, worse, the snapshot a joining screen gets. The screen then receives the command's events
@@ -24,7 +24,7 @@ session lookup does) so that the window stays open long enough to look in.
 while ``bust_same_hand`` refuses "nobody would be left". Two phones reporting the heads-up
 bust-out at the same time (each busts the other player) end the tournament without a winner.
 
-``pool``: the Redis client (``floor/store/connection.py``) has ``max_connections=64`` and
+``pool``: the Redis client (``floor/redisdb/connection.py``) has ``max_connections=64`` and
 redis-py's asyncio ``ConnectionPool`` does not wait for a free connection: the 65th concurrent
 call fails at once with ``MaxConnectionsError("Too many connections")``, a ConnectionError,
 which the store turns into ``Unavailable``. When a server restarts, its screens all come back
@@ -40,7 +40,7 @@ command or a read but has no screen on it never hears of later changes: ``GET /a
 sent there still lands: it loses the version race, reloads and decides again). Behind a load
 balancer, a phone's reads go to such a process as often as not.
 
-``load-race``: ``Store.apply_published`` drops a batch when the process holds no copy, and
+``load-race``: ``Service.apply_published`` drops a batch when the process holds no copy, and
 that includes the time a copy is being loaded (``_entry`` -> ``load``: a pipeline, then an
 XRANGE). A batch written after the XRANGE read and handed over before the load finishes is
 lost: the copy stays one batch behind until the next batch shows the gap (a reload); in a
@@ -65,7 +65,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from floor.store.connection import connect as connect_redis
+from floor.redisdb.connection import connect as connect_redis
 
 from .cluster import FloorServer, Valkey, add_user
 
@@ -294,7 +294,7 @@ async def stale() -> bool:
 
 
 async def load_race() -> bool:
-    """In one process, with the interleaving the event loop allows: a Store loading the
+    """In one process, with the interleaving the event loop allows: a Service loading the
     tournament (its XRANGE answered, the coroutine not yet resumed) while the pub/sub reader
     hands it the batch another process just wrote."""
     import random
@@ -303,22 +303,23 @@ async def load_race() -> bool:
 
     from floor.engine import commands as cmd
     from floor.engine.rules import Rules
-    from floor.store.keys import Keys
-    from floor.store.store import Store
+    from floor.redisdb.keys import Keys
+    from floor.redisdb.log import RedisLog
+    from floor.store.service import Service
 
     tmp = Path(tempfile.mkdtemp(prefix="floor-repro-"))
     valkey = Valkey(tmp / "valkey")
     await valkey.start()
     rules = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
-    a = Store(connect_redis(valkey.url), rng=random.Random(1))
-    b = Store(connect_redis(valkey.url), rng=random.Random(2))
+    a = Service(RedisLog(connect_redis(valkey.url)), rng=random.Random(1))
+    b = Service(RedisLog(connect_redis(valkey.url)), rng=random.Random(2))
     listener = connect_redis(valkey.url)
     pubsub = listener.pubsub()
     try:
         await a.create("t", "T", rules)
         await a.execute("t", cmd.Register(name="A", player="A"), "ra")
         await pubsub.ssubscribe(Keys("t").channel)
-        real_xrange = b.redis.xrange
+        real_xrange = b.log.redis.xrange
         hooked: list[bool] = []
 
         async def xrange(*args: Any, **kwargs: Any) -> Any:
@@ -332,9 +333,9 @@ async def load_race() -> bool:
                 await b.apply_published(m["data"])  # what B's hub does with the batch
             return reply
 
-        b.redis.xrange = xrange  # type: ignore[method-assign]
+        b.log.redis.xrange = xrange  # type: ignore[method-assign]
         _, loaded = await b.tournament("t")
-        b.redis.xrange = real_xrange  # type: ignore[method-assign]
+        b.log.redis.xrange = real_xrange  # type: ignore[method-assign]
         _, written = await a.tournament("t")
         await asyncio.sleep(1.0)
         t, later = await b.tournament("t")
@@ -353,8 +354,8 @@ async def load_race() -> bool:
     finally:
         await pubsub.aclose()  # type: ignore[no-untyped-call]
         await listener.aclose()
-        await a.redis.aclose()
-        await b.redis.aclose()
+        await a.log.redis.aclose()
+        await b.log.redis.aclose()
         await valkey.stop()
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -6,7 +6,7 @@
 3. Every acknowledged command (and refusal) is stored under its id with the acknowledged
    sequence range (or the same refusal); an acknowledged register or bust wrote its own
    player's event first.
-4. ``Store.load`` (snapshot plus tail) equals ``Tournament.fold`` of the whole stream
+4. ``Service.load`` (snapshot plus tail) equals ``Tournament.fold`` of the whole stream
    (msgpack-equal state, equal plan); nobody registered or busted twice; exactly one winner
    (nobody busted in place 1); the clock's level changes each written once, in order, each
    timed from the end of the level before.
@@ -34,9 +34,11 @@ import msgspec
 from floor.engine.events import ClockStarted, LevelChanged, PlayerBusted, PlayerRegistered
 from floor.engine.state import Tournament
 from floor.protocol import decode_event
-from floor.store.connection import connect
-from floor.store.keys import Keys
-from floor.store.store import Outcome, Store
+from floor.redisdb.connection import connect
+from floor.redisdb.keys import Keys
+from floor.redisdb.log import RedisLog
+from floor.store.outcome import Outcome
+from floor.store.service import Service
 
 from .floorperson import Ack
 from .screen import MOD, digest, event_term
@@ -185,15 +187,15 @@ async def check_log(
         v.check(
             not wrong, f"acknowledged commands whose first event is not theirs: {_first(wrong, 3)}"
         )
-        loaded, loaded_version = await Store(client).load(tid)
+        loaded, loaded_version = await Service(RedisLog(client)).load(tid)
         v.check(
-            loaded_version == version, f"Store.load gives version {loaded_version}, not {version}"
+            loaded_version == version, f"Service.load gives version {loaded_version}, not {version}"
         )
         v.check(
             msgspec.msgpack.encode(loaded.state) == msgspec.msgpack.encode(fold.state),
-            "Store.load's state differs from the fold of the stream",
+            "Service.load's state differs from the fold of the stream",
         )
-        v.check(loaded.plan == fold.plan, "Store.load's plan differs from the fold's")
+        v.check(loaded.plan == fold.plan, "Service.load's plan differs from the fold's")
         v.facts["players"] = len(fold.state.players)
         v.facts["players_left"] = fold.active
         v.facts["level"] = fold.state.clock.level

@@ -10,10 +10,13 @@ from collections.abc import Iterable
 
 import msgspec
 
+from .derived import SaleKind, Standing, sales
 from .events import (
+    ClockStarted,
     Event,
     FinalTableFormed,
     GameChanged,
+    LevelChanged,
     PlayersMoved,
     SeatsAssigned,
     SeatsDrawn,
@@ -22,6 +25,7 @@ from .model import FLOP_GAMES, PlayerId, ShownStatus
 from .positions import next_big_blind as _next_bb
 from .positions import waiting_seats
 from .prize import PrizePool, payouts, shared_prizes
+from .rules import Level
 from .state import Player, Table, Tournament
 
 
@@ -33,6 +37,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     players: int
     next_big_blind: str | None
     waiting: list[str]
+    #: The step of the hand in progress when it is an earlier level than the clock's: a new
+    #: level applies from the next hand, so this hand finishes at the old blinds.
+    old_step: int | None = None
 
 
 def table_view(t: Tournament, table: Table) -> TableView:
@@ -42,14 +49,25 @@ def table_view(t: Tournament, table: Table) -> TableView:
         players=table.count,
         next_big_blind=next_big_blind(t, table),
         waiting=waiting(t, table),
+        old_step=old_step(t, table),
     )
+
+
+def old_step(t: Tournament, table: Table) -> int | None:
+    """The step the table's hand in progress plays at, when not the clock's step."""
+    s = t.state
+    step = table.hand_level
+    if s.structure is None or not s.clock.started or step is None or step == s.clock.level:
+        return None
+    return step if isinstance(s.structure.levels[step], Level) else None
 
 
 def touched_tables(events: Iterable[Event]) -> set[int] | None:
     """The tables whose view these events may change; None when it may be all of them."""
     out: set[int] = set()
     for e in events:
-        if isinstance(e, FinalTableFormed | GameChanged):
+        # A new level can leave any table's hand in progress at the old blinds.
+        if isinstance(e, FinalTableFormed | GameChanged | LevelChanged | ClockStarted):
             return None
         table = getattr(e, "table", None)
         if isinstance(table, int):
@@ -105,7 +123,8 @@ class FieldStats(msgspec.Struct, frozen=True, kw_only=True):
     prize_pool: int | None = None
     currency: str | None = None
     places_paid: int = 0
-    #: What can be sold at the clock's level now (screens grey out the rest).
+    #: What can be sold at the clock's step now (the windows of ``derived.sales``, whose offers
+    #: the staff screens show with the reasons).
     registration_open: bool = True
     re_entry_open: bool = False
     rebuy_open: bool = False
@@ -113,31 +132,26 @@ class FieldStats(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _sales_open(t: Tournament) -> dict[str, bool]:
-    """Late registration, re-entry, rebuys and the add-on at the clock's current step.
-
-    The same windows ``decide`` enforces (it also counts a level change due but not yet
-    written, which a view cannot: the next batch corrects it within a tick).
-    """
+    """Late registration, re-entry, rebuys and the add-on at the clock's current step: the
+    windows of ``derived.sales``, which the screens' offers show with their reasons."""
     s = t.state
     structure = s.structure
-    prize = structure.prize if structure is not None else None
-    if structure is None:
-        return {"registration_open": True, "re_entry_open": True}
-    level, at_break = structure.level_played(s.clock.level) if s.clock.started else (1, False)
-    until = structure.late_registration_until
-    registration = until is None or not s.clock.started or level <= until
-    out = {"registration_open": registration, "re_entry_open": registration and prize is None}
-    if prize is None:
-        return out
-    if prize.re_entry is not None:
-        last = prize.re_entry.until_level
-        out["re_entry_open"] = registration and (last is None or level <= last)
-    if prize.rebuy is not None:
-        out["rebuy_open"] = level <= prize.rebuy.until_level
-    if prize.add_on is not None:
-        a = prize.add_on
-        out["add_on_open"] = level == a.level and (at_break or not a.at_break)
-    return out
+    registration = True
+    if structure is not None and structure.late_registration_until is not None:
+        level, _ = structure.level_played(s.clock.level)
+        registration = not s.clock.started or level <= structure.late_registration_until
+    sold = sales(t)
+
+    def open_now(where: Standing, kind: SaleKind) -> bool:
+        sale = sold[where].get(kind)
+        return sale is not None and sale.closed is None
+
+    return {
+        "registration_open": registration,
+        "re_entry_open": open_now("out", "re_entry"),
+        "rebuy_open": open_now("seated", "rebuy"),
+        "add_on_open": open_now("seated", "add_on"),
+    }
 
 
 def chips_in_play(t: Tournament) -> int | None:

@@ -2,7 +2,7 @@
 
 Screens count down by themselves from the instant a level ends; the level change itself must
 be written once, by one process, on time, also after a restart or a crash. So the processes
-hold a lease in Redis: the holder renews it every second or so and drives every live
+hold a lease (``ClockLease``): the holder renews it every second or so and drives every live
 tournament's clock; if it dies, the lease expires within ``ttl`` and another process takes
 over, writing whatever came due meanwhile (the engine times each change from the end of the
 previous level, so a late write does not shift the schedule). A ``Tick`` is keyed by the
@@ -19,30 +19,14 @@ import socket
 import time
 from collections.abc import Callable
 
-import redis.asyncio as aioredis
-import redis.exceptions as rex
-
 from ..engine.commands import Tick
 from ..engine.state import Tournament
-from ..store.store import _REDIS_DOWN, Store, StoreError
+from ..store.errors import StoreError
+from ..store.ports import ClockLease
+from ..store.service import Service
 from .hub import Hub
 
 log = logging.getLogger(__name__)
-
-LEASE_KEY = "floor:clock:lease"
-
-_LEASE = """
-local holder = redis.call('GET', KEYS[1])
-if holder == false then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-if holder == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-return 0
-"""
 
 
 class Follower:
@@ -77,20 +61,19 @@ def next_due(t: Tournament) -> float | None:
 class ClockDriver:
     def __init__(
         self,
-        store: Store,
+        store: Service,
         hub: Hub,
-        redis: aioredis.Redis,
+        lease: ClockLease,
         *,
         ttl: float = 5.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.hub = hub
-        self.redis = redis
+        self.lease = lease
         self.ttl = ttl
         self.clock = clock
         self.node = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
-        self._lease = redis.register_script(_LEASE)
         self._followers: dict[str, Follower] = {}
         self._task: asyncio.Task[None] | None = None
         self.holding = False
@@ -104,10 +87,10 @@ class ClockDriver:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
         if self.holding:
-            # Hand over at once rather than after the lease runs out.
-            with contextlib.suppress(rex.RedisError, OSError):
-                if await self.redis.get(LEASE_KEY) == self.node.encode():
-                    await self.redis.delete(LEASE_KEY)
+            # Hand over at once rather than after the lease runs out (unreleased, it runs
+            # out within its ttl anyway).
+            with contextlib.suppress(StoreError):
+                await self.lease.release(self.node)
         for follower in self._followers.values():
             self.hub.leave(follower)
 
@@ -117,12 +100,8 @@ class ClockDriver:
         tids: list[str] = []
         while True:
             try:
-                self.holding = bool(
-                    await self._lease(keys=[LEASE_KEY], args=[self.node, int(self.ttl * 1000)])
-                )
-            except (rex.RedisError, *_REDIS_DOWN) as e:
-                # (A cluster failing over also raises errors that are not RedisErrors; the
-                # driver must outlive them all.)
+                self.holding = await self.lease.hold(self.node, self.ttl)
+            except StoreError as e:
                 self.holding = False
                 log.warning("clock lease unavailable", extra={"error": str(e)})
                 await asyncio.sleep(renew_every)
@@ -150,8 +129,8 @@ class ClockDriver:
                 follower = Follower(tid)
                 try:
                     await self.hub.join(follower, None)
-                except (StoreError, rex.RedisError, *_REDIS_DOWN):
-                    continue  # Redis away (or its shard failing over): next round
+                except StoreError:
+                    continue  # the storage away (or its shard failing over): next round
                 self._followers[tid] = follower
         for tid in list(self._followers):
             if tid not in tids:

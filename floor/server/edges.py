@@ -1,32 +1,37 @@
 """Where errors meet HTTP: decoding bodies with a clear message, and errors to status codes.
 
-Domain errors are translated only here (and in the websocket handler, which uses the same
-mapping): a 4xx with ``{"error": {"code", "message", "field"}}`` that names the problem.
+Every error the package raises on purpose is a ``FloorError`` with a ``code``; ``STATUS`` is
+the one table of the HTTP status of each code (a unit test walks every error class of the
+package against it). Errors are translated only here (and in the websocket handler, which
+sends the same code): a 4xx with ``{"error": {"code", "message", "field"}}`` that names the
+problem.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import msgspec
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from ..engine import commands
-from ..engine.errors import FloorError
+from ..engine.errors import FloorError, Params
 from ..errortext import explain, field_names
-from ..store.store import ErrorInfo
+from ..store.outcome import ErrorInfo
 
 T = TypeVar("T")
 
-#: HTTP status for each error code (engine refusals, store, auth).
-STATUS = {
+#: The HTTP status of each error code: engine refusals, the store, sign-in, requests.
+STATUS: Final[dict[str, int]] = {
     "malformed": 400,
+    "auth": 400,
     "invalid": 422,
     "bad_id": 422,
     "bad_account": 422,
+    "bad_backup": 422,
     "unknown_player": 404,
     "no_such_account": 404,
     "unknown_table": 404,
@@ -44,9 +49,16 @@ STATUS = {
     "forbidden": 403,
     "too_large": 413,
     "too_many_attempts": 429,
+    "store": 500,
     "unavailable": 503,
     "busy": 503,
 }
+
+
+def status_of(code: str) -> int:
+    """The HTTP status of an error code; a code missing from ``STATUS`` is a bug (500)."""
+    return STATUS.get(code, 500)
+
 
 _encoder = msgspec.json.Encoder()
 _KEYS = field_names(*commands.Command.__args__)
@@ -58,11 +70,25 @@ TOO_DEEP = "the body is nested too deeply to be read"
 
 
 class BadRequest(FloorError):
-    """A body that cannot be read: not JSON, the wrong shape, too large."""
+    """A request with a value that cannot be used: the wrong shape, out of range."""
 
-    def __init__(self, message: str, *, code: str, field: str | None = None) -> None:
-        super().__init__(message, field=field)
-        self.code = code
+    code = "invalid"
+
+
+class Malformed(BadRequest):
+    """A body that cannot be read: empty, not JSON, nested too deeply, cut short."""
+
+    code = "malformed"
+
+
+class TooLarge(BadRequest):
+    code = "too_large"
+
+
+class NoSuch(BadRequest):
+    """A request naming what does not exist: a command type, a rule set, a rule."""
+
+    code = "not_found"
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
@@ -86,7 +112,7 @@ def search_query(request: Request, limit: int = 80) -> str:
     """The ``q`` of a search, refused when longer than a name could be."""
     query = request.query_params.get("q", "")
     if len(query) > limit:
-        raise BadRequest(f"the search is longer than {limit} characters", code="invalid", field="q")
+        raise BadRequest(f"the search is longer than {limit} characters", field="q")
     return query
 
 
@@ -97,39 +123,47 @@ def json_response(data: Any, status: int = 200, headers: dict[str, str] | None =
 
 
 def error_response(
-    code: str, message: str, field: str | None = None, headers: dict[str, str] | None = None
+    code: str,
+    message: str,
+    field: str | None = None,
+    headers: dict[str, str] | None = None,
+    *,
+    reason: str | None = None,
+    params: Params | None = None,
 ) -> Response:
-    body = {"error": ErrorInfo(code=code, message=message, field=field)}
-    return json_response(body, STATUS.get(code, 400), headers)
+    info = ErrorInfo(
+        code=code, message=message, field=field, reason=reason or code, params=params or {}
+    )
+    return json_response({"error": info}, status_of(code), headers)
 
 
 def for_error(e: FloorError) -> Response:
-    code = getattr(e, "code", "refused")
+    code = e.code
     headers = None
     retry_after = getattr(e, "retry_after", None)
     if retry_after is not None:
         headers = {"Retry-After": str(max(1, int(retry_after)))}
-    return error_response(code, e.message, e.field, headers)
+    return error_response(code, e.message, e.field, headers, reason=e.reason, params=e.params)
 
 
 async def read_body(request: Request, limit: int) -> bytes:
     """The body, refusing more than ``limit`` bytes before reading them all."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise BadRequest(f"the body is larger than {limit} bytes", code="too_large")
+        raise TooLarge(f"the body is larger than {limit} bytes")
     chunks = []
     size = 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
-                raise BadRequest(f"the body is larger than {limit} bytes", code="too_large")
+                raise TooLarge(f"the body is larger than {limit} bytes")
             chunks.append(chunk)
     except ClientDisconnect:
         # The client hung up before the body was complete (a phone losing the wifi, a
         # Content-Length larger than what was sent). Nobody reads the answer, but without
         # this it was an unhandled exception: a 500 and a traceback in the log each time.
-        raise BadRequest("the body ended before its Content-Length", code="malformed") from None
+        raise Malformed("the body ended before its Content-Length") from None
     return b"".join(chunks)
 
 
@@ -154,7 +188,6 @@ def check_numbers(value: Any, where: str = "") -> None:
     if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
         raise BadRequest(
             f"{value} is out of range: numbers up to {MAX_INT:,} are accepted",
-            code="invalid",
             field=where or None,
         )
     if isinstance(value, dict):
@@ -171,13 +204,13 @@ _MISSING = re.compile(r"Object missing required field `(?P<name>[^`]+)`")
 def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
     """Decode JSON into ``type_``; a clear BadRequest naming the field otherwise."""
     if not data:
-        raise BadRequest("the body is empty: send a JSON object", code="malformed")
+        raise Malformed("the body is empty: send a JSON object")
     try:
         return msgspec.json.decode(data, type=type_)
     except RecursionError:
         # Nested deeper than the decoder goes (``[[[[...`` a thousand times, where any JSON
         # value is allowed): msgspec raises RecursionError, not a DecodeError.
-        raise BadRequest(TOO_DEEP, code="malformed") from None
+        raise Malformed(TOO_DEEP) from None
     except msgspec.ValidationError as e:
         try:
             raw = msgspec.json.decode(data)
@@ -187,13 +220,21 @@ def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
             # the RecursionError escaped and the answer was a 500.
             raw = None
         field, problem = explain(str(e), raw, keys)
+        if isinstance(e.__cause__, FloorError):
+            # A config Struct's own check (``ConfigValueError``): its reason stands.
+            raise e.__cause__.recast(BadRequest, field or None, problem) from None
         missing = _MISSING.fullmatch(problem)
         if missing:
             # The field a client must add, as a path like any other bad field's.
             name = missing["name"]
-            field, problem = (f"{field}.{name}" if field else name), f"{name} is required"
+            raise BadRequest(
+                f"{name} is required",
+                field=f"{field}.{name}" if field else name,
+                reason="required",
+                params={"name": name},
+            ) from None
         if field.endswith("type") and problem.startswith("Invalid value"):
             problem += "; the command types are " + ", ".join(sorted(_COMMAND_TAGS))
-        raise BadRequest(problem, code="invalid", field=field or None) from None
+        raise BadRequest(problem, field=field or None) from None
     except msgspec.DecodeError as e:
-        raise BadRequest(f"the body is not valid JSON: {e}", code="malformed") from None
+        raise Malformed(f"the body is not valid JSON: {e}") from None

@@ -1,7 +1,7 @@
 """The fan-out hub: every batch of events, from any process, to every screen of this process.
 
-Each process subscribes (sharded pub/sub) to the tournaments its screens watch. A batch
-arrives as the bytes the writing process encoded; the hub folds it into this process's copy
+Each process follows, on the bus (``floor.store.ports.Bus``), the tournaments it holds. A
+batch arrives as the bytes the writing process encoded; the hub folds it into this process's copy
 of the tournament and hands the same bytes to every screen, without waiting on any of them:
 each screen has a bounded queue, and one that falls behind is dropped and resynchronises
 when it reconnects. Screens that miss a batch (a gap in the sequence numbers) are caught up
@@ -14,21 +14,19 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol, TypeVar
 
 import msgspec
-import redis.asyncio as aioredis
-import redis.exceptions as rex
 
 from ..engine.state import Tournament
 from ..protocol import batch_header, encode_derived, events_message
-from ..store.connection import is_cluster
-from ..store.keys import Keys
-from ..store.store import Store
-from . import views
+from ..store.ports import Bus, Resubscribed
+from ..store.service import Service
 from .fanout import frame
 from .metrics import Metrics
+from .redact import View
+from .views import RoleViews, Views
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +56,28 @@ class Subscriber(Protocol):
         ...
 
 
+K = TypeVar("K")
+T = TypeVar("T")
+
+
+async def _shared(
+    running: dict[K, asyncio.Future[T]], key: K, start: Callable[[], Coroutine[Any, Any, T]]
+) -> T:
+    """What ``start()`` returns, started once for all the callers asking while it runs."""
+    future = running.get(key)
+    if future is None:
+        future = running[key] = asyncio.ensure_future(start())
+        future.add_done_callback(lambda done: _finished(running, key, done))
+    # Shielded: one caller going away (a screen closing) must not cancel it for the others.
+    return await asyncio.shield(future)
+
+
+def _finished(running: dict[K, asyncio.Future[T]], key: K, done: asyncio.Future[T]) -> None:
+    running.pop(key, None)
+    if not done.cancelled():
+        done.exception()  # each caller raises it; taken here too, should none be left
+
+
 class Heartbeat(msgspec.Struct, frozen=True, tag="heartbeat", tag_field="type"):
     server_time: float
 
@@ -68,31 +88,28 @@ _encoder = msgspec.json.Encoder()
 class Hub:
     def __init__(
         self,
-        store: Store,
-        redis: aioredis.Redis,
+        store: Service,
+        bus: Bus,
         metrics: Metrics,
         *,
         heartbeat: float = 10.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.redis = redis
+        self.bus = bus
         self.metrics = metrics
         self.heartbeat = heartbeat
         self.clock = clock
         self._subs: dict[str, set[Subscriber]] = {}
-        self._channels: dict[str, str] = {}
-        self._pubsub: Any = redis.pubsub()
-        self._cluster = is_cluster(redis)
         self._tasks: list[asyncio.Task[None]] = []
-        #: On a cluster: the read pending on each shard's pub/sub connection, by node name.
-        self._reads: dict[str, asyncio.Task[dict[str, Any] | None]] = {}
-        self._wake = asyncio.Event()
-        #: Set when a subscription may have added a shard to read (on a cluster).
-        self._new_shard = asyncio.Event()
-        self._snapshots: dict[str, tuple[int, bytes]] = {}
-        store.on_written = self._written
-        store.before_load = self._subscribe
+        #: The view each subscriber is shown (the staff one unless joined as another).
+        self._view_of: dict[Subscriber, View] = {}
+        #: Subscriptions under way, by tournament (see ``_follow``), and catch-ups being
+        #: read, by tournament, since and version (see ``_missed``).
+        self._following: dict[str, asyncio.Future[None]] = {}
+        self._reading: dict[tuple[str, int, int], asyncio.Future[tuple[int, Views] | None]] = {}
+        self.views = RoleViews(metrics)
+        store.listen(self._written)
 
     # Life cycle ------------------------------------------------------------------------------
 
@@ -108,9 +125,7 @@ class Hub:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await self._cancel_reads()
-        with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+        await self.bus.close()
 
     @property
     def clients(self) -> int:
@@ -119,11 +134,13 @@ class Hub:
 
     # Joining and leaving ---------------------------------------------------------------------
 
-    async def join(self, sub: Subscriber, since: int | None) -> None:
-        """Start following: a snapshot (or what was missed since ``since``), then live."""
+    async def join(self, sub: Subscriber, since: int | None, view: View = "staff") -> None:
+        """Start following: a snapshot (or what was missed since ``since``), then live, each
+        message as ``view`` is shown it."""
         tid = sub.tid
         await self._follow(tid)
         sub.pending = []
+        self._view_of[sub] = view
         self._subs.setdefault(tid, set()).add(sub)
         try:
             await self._catch_up(sub, since)
@@ -131,13 +148,15 @@ class Hub:
             self.leave(sub)
             raise
 
-    def resync(self, sub: Subscriber, since: int) -> None:
-        """The screen asked again (it saw a gap): catch it up from ``since``."""
+    def resync(self, sub: Subscriber, since: int | None) -> None:
+        """The screen asked again (it saw a gap): catch it up from ``since`` (None: send a
+        snapshot)."""
         if sub.pending is None:
             sub.pending = []
             asyncio.get_running_loop().create_task(self._catch_up_safely(sub, since))
 
     def leave(self, sub: Subscriber) -> None:
+        self._view_of.pop(sub, None)
         subs = self._subs.get(sub.tid)
         if subs is None:
             return
@@ -147,40 +166,24 @@ class Hub:
             asyncio.get_running_loop().create_task(self._unfollow_later(sub.tid))
 
     async def _follow(self, tid: str) -> None:
-        """Follow a tournament's batches; a copy held from before is dropped (reloaded)."""
-        if await self._subscribe(tid):
+        """Follow a tournament's batches; a copy held from before is dropped (reloaded).
+
+        Screens joining while the subscription is under way wait for it too: went ahead, they
+        were sent the copy about to be dropped, and the whole room's snapshot was built twice.
+        """
+        await _shared(self._following, tid, lambda: self._subscribe(tid))
+
+    async def _subscribe(self, tid: str) -> None:
+        if await self.bus.follow(tid):
             # Anything written before the subscription took effect is not in our copy.
             self.store.forget(tid)
 
-    async def _subscribe(self, tid: str) -> bool:
-        """Subscribe to the tournament's channel; True if it was not followed yet.
-
-        The store awaits this before it loads a tournament, so a process keeps every
-        tournament it holds current, also one it only answers reads for.
-        """
-        if tid in self._channels:
-            return False
-        channel = Keys(tid).channel
-        self._channels[tid] = channel
-        try:
-            await self._pubsub.ssubscribe(channel)
-        except BaseException:
-            # Not following after all (Redis away, a failover): forget the channel, or the
-            # next join would take it as followed and its screens would get nothing live.
-            self._channels.pop(tid, None)
-            raise
-        self._wake.set()
-        self._new_shard.set()
-        return True
-
     async def _unfollow_later(self, tid: str, grace: float = 30.0) -> None:
         await asyncio.sleep(grace)
-        if tid in self._subs or tid not in self._channels:
+        if tid in self._subs or not self.bus.following(tid):
             return
-        channel = self._channels.pop(tid)
-        self._snapshots.pop(tid, None)
-        with contextlib.suppress(rex.RedisError, OSError):
-            await self._pubsub.sunsubscribe(channel)
+        self.views.forget(tid)
+        await self.bus.unfollow(tid)
         # Without the channel our copy goes stale: reload it when next needed.
         self.store.forget(tid)
 
@@ -189,20 +192,24 @@ class Hub:
     async def _catch_up(self, sub: Subscriber, since: int | None) -> None:
         """Bring ``sub`` to the current version, then release the batches held meanwhile."""
         tid = sub.tid
+        view = self._view_of.get(sub, "staff")
         while True:
             t, version = await self.store.tournament(tid)
-            missed = None
-            if since is not None and since <= version:
-                missed = await self.store.events_since(tid, since, limit=CATCH_UP_LIMIT)
-                t, version = await self.store.tournament(tid)
-            if missed is not None and since is not None and len(missed) >= version - since:
-                missed = missed[: version - since]
-                if missed:
-                    sub.push(events_message(tid, since + 1, missed, encode_derived(t)))
-                sub.seq = version
-            else:
-                sub.push(self._snapshot(tid, t, version))
-                sub.seq = version
+            # Nothing missed: what comes next arrives live (held in ``pending`` meanwhile).
+            current = since == version
+            if since is not None and since < version:
+                missed = await self._missed(tid, t, since, version)
+                if missed is not None:
+                    version, views = missed
+                    message = views.view(view)
+                    sub.push(message.data, message.framed)
+                    current = True
+                else:
+                    t, version = await self.store.tournament(tid)
+            if not current:
+                message = self.views.snapshot(tid, t, version).view(view)
+                sub.push(message.data, message.framed)
+            sub.seq = version
             self.metrics.resyncs += 1
             held = sub.pending or []
             sub.pending = None
@@ -220,30 +227,43 @@ class Hub:
             sub.pending = []
             since = sub.seq
 
-    def _snapshot(self, tid: str, t: Tournament, version: int) -> bytes:
-        """Encoded once per version, however many screens join at that version."""
-        cached = self._snapshots.get(tid)
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        data = views.snapshot(tid, t, version)
-        self._snapshots[tid] = (version, data)
-        return data
+    async def _missed(
+        self, tid: str, t: Tournament, since: int, version: int
+    ) -> tuple[int, Views] | None:
+        """The events after ``since`` (up to the version they reach), or None when too many.
 
-    def _deliver(
-        self, sub: Subscriber, first: int, last: int, data: bytes, framed: bytes | None = None
-    ) -> bool:
+        Read and built once for all the screens asking together: after a restart the screens
+        of a room reconnect at once, from the same number.
+        """
+        kept = self.views.catch_up(tid, t, since, version)
+        if kept is not None:
+            return version, kept
+        return await _shared(
+            self._reading, (tid, since, version), lambda: self._read_missed(tid, since)
+        )
+
+    async def _read_missed(self, tid: str, since: int) -> tuple[int, Views] | None:
+        missed = await self.store.events_since(tid, since, limit=CATCH_UP_LIMIT)
+        t, version = await self.store.tournament(tid)
+        if missed is None or len(missed) < version - since:
+            return None
+        data = events_message(tid, since + 1, missed[: version - since], encode_derived(t))
+        return version, self.views.keep_catch_up(tid, t, since, version, data)
+
+    def _deliver(self, sub: Subscriber, first: int, last: int, batch: Views) -> bool:
         """Hand the batch to ``sub`` if it is the next one it needs; True if sent."""
         if sub.pending is not None:
-            sub.pending.append((first, last, data))
+            sub.pending.append((first, last, batch.view(self._view_of.get(sub, "staff")).data))
             return False
         if last <= sub.seq:
             return False
+        message = batch.view(self._view_of.get(sub, "staff"))
         if first > sub.seq + 1:
-            sub.pending = [(first, last, data)]
+            sub.pending = [(first, last, message.data)]
             since = sub.seq
             asyncio.get_running_loop().create_task(self._catch_up_safely(sub, since))
             return False
-        if sub.push(data, framed):
+        if sub.push(message.data, message.framed):
             sub.seq = last
             self.metrics.messages_out += 1
             return True
@@ -259,105 +279,22 @@ class Hub:
     # The reader and the heartbeat ----------------------------------------------------------
 
     async def _read(self) -> None:
-        backoff = 0.05
-        lost = False
-        while True:
-            if not self._channels:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            try:
-                if lost:
-                    await self._resubscribe()
-                    lost = False
-                messages = await self._next_messages()
-                backoff = 0.05
-            except Exception as e:
-                # Whatever the client raises here (the connection lost, a primary failed
-                # over, a cluster slot not served for a moment, a pub/sub left without a
-                # connection by a failed subscribe) the reader must not die: it starts
-                # over with a fresh subscription until one holds.
-                log.warning("pub/sub connection lost, reconnecting", extra={"error": str(e)})
-                lost = True
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
-                continue
-            for msg in messages:
-                if msg.get("type") == "smessage":
-                    await self._on_batch(msg["data"])
+        async for item in self.bus.incoming():
+            if isinstance(item, Resubscribed):
+                self._resubscribed()
+            else:
+                await self._on_batch(item)
 
-    async def _next_messages(self) -> list[dict[str, Any]]:
-        if not self._cluster:
-            msg: dict[str, Any] | None = await self._pubsub.get_message(timeout=1.0)
-            return [] if msg is None else [msg]
-        # A cluster keeps one pub/sub connection per shard. ClusterPubSub's own
-        # get_sharded_message polls them in turn, waiting out the timeout on each, so a
-        # batch on one shard would wait for the quiet ones (two seconds with three
-        # primaries). Instead one read is kept pending on every shard's connection and
-        # whichever answers first is taken; the others stay pending for the next call.
-        pubsub = self._pubsub
-        for name in list(pubsub.node_pubsub_mapping):
-            node = self.redis.get_node(node_name=name)  # type: ignore[attr-defined]
-            if name not in self._reads and node is not None:
-                self._reads[name] = asyncio.create_task(
-                    pubsub.get_sharded_message(target_node=node, timeout=1.0)
-                )
-        if not self._reads:
-            await asyncio.sleep(0.05)  # subscribing right now: nothing to read yet
-            return []
-        # Also wake when a new shard is subscribed, to start reading it too.
-        self._new_shard.clear()
-        new_shard = asyncio.ensure_future(self._new_shard.wait())
-        try:
-            await asyncio.wait(
-                [*self._reads.values(), new_shard], return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            new_shard.cancel()
-        out: list[dict[str, Any]] = []
-        error: BaseException | None = None
-        for name, task in list(self._reads.items()):
-            if task.done():
-                del self._reads[name]
-                if task.cancelled():
-                    continue
-                if task.exception() is not None:
-                    error = error or task.exception()
-                elif (msg := task.result()) is not None:
-                    out.append(msg)
-        if error is not None:
-            raise error  # what came with it is caught up after resubscribing
-        return out
-
-    async def _cancel_reads(self) -> None:
-        reads, self._reads = list(self._reads.values()), {}
-        for task in reads:
-            task.cancel()
-        await asyncio.gather(*reads, return_exceptions=True)
-
-    async def _resubscribe(self) -> None:
-        """After losing pub/sub, batches may have been missed: subscribe afresh (raises
-        when that fails too), then give every screen a fresh snapshot.
+    def _resubscribed(self) -> None:
+        """The bus lost its connection, so batches may have been missed: give every screen a
+        fresh snapshot.
 
         A snapshot, not the events after the screen's number: the loss may have been a
         failover, and replication is asynchronous, so the newest events a screen was sent
         (published by the old primary) may be missing from the new primary's log, and
         other events may take their numbers there. The screen replaces its state.
         """
-        await self._cancel_reads()
-        with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
-        if self._cluster:
-            # A shard's primary may have failed over. Commands refresh the client's slot
-            # map when they hit the dead node, but a subscription routes by the cached
-            # map alone: without this it would keep asking the dead node for its slots.
-            await self.redis.nodes_manager.initialize()  # type: ignore[attr-defined]
-        self._pubsub = self.redis.pubsub()
-        channels = list(self._channels.values())
-        if channels:
-            await self._pubsub.ssubscribe(*channels)
-        for tid in self._channels:
-            self.store.forget(tid)  # our copy may hold what the log lost, too
+        self.store.forget_all()  # our copies may hold what the log lost, too
         for subs in list(self._subs.values()):
             for sub in list(subs):
                 if sub.pending is None:
@@ -385,9 +322,11 @@ class Hub:
         if not subs:
             return
         start = time.perf_counter()
-        framed = frame(data)
+        # Each view of the batch is built (and framed) once, for the first screen that needs
+        # it: the echo of a batch every screen already has builds nothing.
+        batch = Views(data, "batch", self.metrics)
         sent = sum(
-            self._deliver(sub, first, last, data, framed) and not sub.internal for sub in list(subs)
+            self._deliver(sub, first, last, batch) and not sub.internal for sub in list(subs)
         )
         if sent:  # the echo of a batch already handed out costs nothing worth counting
             spent = time.perf_counter() - start

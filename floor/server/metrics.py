@@ -49,9 +49,14 @@ class Metrics:
         self.messages_out = 0
         self.fanout = Histogram()
         self.fanout_per_client = Histogram(_PER_CLIENT_BUCKETS)
+        #: Messages built for a view (encoded, or redacted for the public), by kind and view.
+        self.views: Counter[tuple[str, str]] = Counter()
 
     def command(self, kind: str, outcome: str) -> None:
         self.commands[(kind, outcome)] += 1
+
+    def view_built(self, kind: str, view: str) -> None:
+        self.views[(kind, view)] += 1
 
     def render(self) -> str:
         lines = [
@@ -73,6 +78,13 @@ class Metrics:
             "# HELP floor_messages_out_total Messages queued to screens.",
             "# TYPE floor_messages_out_total counter",
             f"floor_messages_out_total {self.messages_out}",
+            "# HELP floor_views_built_total Snapshots, batches and catch-ups built for a "
+            "view (once per version and view, however many screens it goes to).",
+            "# TYPE floor_views_built_total counter",
+            *(
+                f'floor_views_built_total{{message="{kind}",view="{view}"}} {n}'
+                for (kind, view), n in sorted(self.views.items())
+            ),
             "# HELP floor_fanout_seconds Time to hand one batch to every local screen.",
             "# TYPE floor_fanout_seconds histogram",
             *self.fanout.lines("floor_fanout_seconds"),

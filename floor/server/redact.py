@@ -1,46 +1,71 @@
-"""What the public (the wall display, player screens) is not sent: staff data on players.
+"""What each role is shown: the public (the wall display, player screens) no staff data.
 
-A player's special-needs seat and a seat lock are the floor's business, not the room's.
-Every message is encoded once for everybody; the few that carry such a flag (a registration
-with a special-needs seat, a seat lock, a snapshot of a field that has either) are encoded
-once more without it for public screens. The flags are cleared rather than the events
+A player's special-needs seat and a seat lock are the floor's business, not the room's, and
+so is what only the staff act on: the ``staff`` part of snapshots and batches (what may be
+sold, which bust-outs may be undone, who may take a reserved seat: ``engine.derived``). The
+staff roles (director, floor, dealer) see every message as written; the public sees it with
+``staff`` null and without those flags. The flags are cleared rather than the events
 dropped, so a public screen's sequence numbers and fold stay those of everybody else.
+
+This decides what a view holds; building each view once per message, however many screens
+share it, is the hub's and ``views.RoleViews``' job.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, Literal
 
 import msgspec
+
+#: The views messages are built for. The staff roles are shown the same, so they share one.
+View = Literal["staff", "public"]
+VIEWS: Final[tuple[View, ...]] = ("staff", "public")
 
 #: Fields cleared for the public, wherever they are in a message.
 _STAFF_ONLY = ("special_needs", "locked")
 _MARKERS = tuple(f'"{name}":true'.encode() for name in _STAFF_ONLY)
+#: Parts of a message (top-level fields) the public is sent as null.
+_STAFF_PARTS = frozenset({"staff"})
+_PART_KEYS = tuple(f'"{name}":'.encode() for name in _STAFF_PARTS)
+_NULL = msgspec.Raw(b"null")
 
+#: A message's top-level fields, each as its JSON text: what is not changed is not decoded.
+_parts = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
-#: The last message looked at and its public form: a fan-out hands the same bytes object to
-#: every screen, so one search (and at most one encoding) serves them all.
-_last: tuple[bytes, bytes] = (b"", b"")
 
 
-def for_public(data: bytes) -> bytes:
-    """``data`` (a JSON message) without staff-only flags; the same object when it has none."""
-    global _last
-    if _last[0] is data:
-        return _last[1]
-    if any(marker in data for marker in _MARKERS):
-        message = _decoder.decode(data)
-        _clear(message)
-        _last = (data, _encoder.encode(message))
-    else:
-        _last = (data, data)
-    return _last[1]
+def view_of(role: str) -> View:
+    """The view a reader with ``role`` is shown: anyone not signed in as staff is public."""
+    return "staff" if role in ("director", "floor", "dealer") else "public"
+
+
+def shown(view: View, data: bytes) -> bytes:
+    """``data`` (a JSON message) as ``view`` is shown it; the same object when unchanged."""
+    return data if view == "staff" else for_public(data)
 
 
 def for_role(role: str, data: bytes) -> bytes:
-    """``data`` as a reader with ``role`` may see it: redacted for the public only."""
-    return for_public(data) if role == "public" else data
+    return shown(view_of(role), data)
+
+
+def for_public(data: bytes) -> bytes:
+    """``data`` (a JSON object) without staff-only parts and flags; the same object when it
+    has none."""
+    marked = any(marker in data for marker in _MARKERS)
+    if not marked and not any(key in data for key in _PART_KEYS):
+        return data
+    parts = _parts.decode(data)
+    changed = False
+    for name, raw in parts.items():
+        if name in _STAFF_PARTS:
+            if bytes(memoryview(raw)) != b"null":
+                parts[name], changed = _NULL, True
+        elif marked and any(marker in (text := bytes(memoryview(raw))) for marker in _MARKERS):
+            value = _decoder.decode(text)
+            _clear(value)
+            parts[name], changed = msgspec.Raw(_encoder.encode(value)), True
+    return _encoder.encode(parts) if changed else data
 
 
 def _clear(node: Any) -> None:

@@ -25,7 +25,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
-from ..engine.errors import ConfigError, RuleError
+from ..engine.errors import ConfigError, FloorError, RuleError
 from ..engine.pots import Award, Contribution, Pot, PotInput, split_pot
 from ..engine.prize import PrizePool
 from ..engine.reasons import RULE_IDS
@@ -33,9 +33,11 @@ from ..engine.rulebook import Book, Rule, search
 from ..engine.state import Tournament
 from ..engine.views import Finish, prize_pool, results
 from ..errortext import field_names
-from ..store.keys import check_tournament_id
+from ..store.ids import check_tournament_id
+from .context import floor_of
 from .edges import (
     BadRequest,
+    NoSuch,
     check_numbers,
     decode,
     handle_errors,
@@ -53,8 +55,7 @@ DEFAULT_SET: Final = "tda-2024"
 
 async def _tournament(request: Request) -> Tournament:
     tid = check_tournament_id(request.path_params["tid"])
-    t, _ = await request.app.state.floor.store.tournament(tid)
-    assert isinstance(t, Tournament)
+    t, _ = await floor_of(request).store.tournament(tid)
     return t
 
 
@@ -141,7 +142,7 @@ async def post_pots(request: Request) -> Response:
         result = split_pot(pot)
     except RuleError as e:
         # Input that does not describe a hand: the request is wrong, not the rules refusing.
-        raise BadRequest(e.message, code="invalid", field=e.field) from None
+        raise e.recast(BadRequest, e.field) from None
     return json_response(PotAnswer(pots=result.pots, totals=result.totals))
 
 
@@ -177,19 +178,23 @@ def _rule_out(rule: Rule, lang: Literal["en", "cs"]) -> RuleOut:
     )
 
 
+class RulebookUnreadable(FloorError):
+    """A shipped rule set that cannot be read: the server's fault, not the request's."""
+
+    code = "unavailable"
+
+
 def _book(request: Request) -> Book:
     name = request.query_params.get("set", DEFAULT_SET)
     known = configs.rulebooks()
     if name not in known:
-        raise BadRequest(
-            f"there is no rule set {name!r}; known: {', '.join(sorted(known))}",
-            code="not_found",
-            field="set",
+        raise NoSuch(
+            f"there is no rule set {name!r}; known: {', '.join(sorted(known))}", field="set"
         )
     try:
         return configs.load_rulebook(name)
     except ConfigError as e:
-        raise BadRequest(f"the rule set cannot be read: {e}", code="unavailable") from None
+        raise RulebookUnreadable(f"the rule set cannot be read: {e}") from None
 
 
 def _lang(request: Request) -> Literal["en", "cs"]:
@@ -198,7 +203,7 @@ def _lang(request: Request) -> Literal["en", "cs"]:
         return "en"
     if lang == "cs":
         return "cs"
-    raise BadRequest("lang is en or cs", code="invalid", field="lang")
+    raise BadRequest("lang is en or cs", field="lang")
 
 
 @handle_errors
@@ -228,9 +233,7 @@ async def get_rule(request: Request) -> Response:
     rule_id = request.path_params["rule"]
     rule = book.get(rule_id)
     if rule is None:
-        raise BadRequest(
-            f"rule set {book.name} has no rule {rule_id!r}", code="not_found", field="rule"
-        )
+        raise NoSuch(f"rule set {book.name} has no rule {rule_id!r}", field="rule")
     return json_response(_rule_out(rule, _lang(request)))
 
 

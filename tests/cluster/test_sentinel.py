@@ -26,9 +26,11 @@ from redis import Redis
 from floor.engine import commands as cmd
 from floor.engine.rules import Rules
 from floor.protocol import decode_event
-from floor.store.connection import connect
-from floor.store.keys import Keys
-from floor.store.store import Store, Unavailable
+from floor.redisdb.connection import connect
+from floor.redisdb.keys import Keys
+from floor.redisdb.log import RedisLog
+from floor.store.errors import Unavailable
+from floor.store.service import Service
 from tests.cluster.conftest import Sentinels, eventually, follow, send
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 from tests.e2e.screens import Screen, state_json
@@ -44,7 +46,9 @@ def _version_on(port: int, tid: str) -> int:
 async def test_a_command_is_acknowledged_only_once_a_replica_holds_it(
     sentinels: Sentinels,
 ) -> None:
-    store = Store(connect(sentinels.url), rng=random.Random(1), wait_replicas=1, wait_timeout=0.3)
+    store = Service(
+        RedisLog(connect(sentinels.url), wait_replicas=1, wait_timeout=0.3), rng=random.Random(1)
+    )
     try:
         await store.create("guard", "guard", RULES)
         for i in range(20):
@@ -76,7 +80,7 @@ async def test_a_command_is_acknowledged_only_once_a_replica_holds_it(
                 "the replicas have the write",
             )
     finally:
-        await store.redis.aclose()
+        await store.log.redis.aclose()
 
 
 @pytest.fixture
@@ -149,13 +153,13 @@ async def test_the_server_rides_out_a_failover_and_loses_nothing_it_acknowledged
             assert outcome["ok"], (player, outcome)
             busted = [log[seq] for seq in range(outcome["first"], outcome["last"] + 1)]
             assert any(getattr(e, "player", None) == player for e in busted), (player, busted)
-        store = Store(connect(sentinels.url))
+        store = Service(RedisLog(connect(sentinels.url)))
         try:
             t, version = await store.load(tid)
             assert version == len(log) == end
             assert state_json(t) == director.state(tid)["state"]
         finally:
-            await store.redis.aclose()
+            await store.log.redis.aclose()
         print(f"\nsentinel failover: {failed} sends refused, {outage:.1f} s for 10 commands")
     finally:
         await screen.close()

@@ -12,8 +12,8 @@ import pytest
 import redis
 from websockets.exceptions import InvalidStatus
 
-from floor.server.auth import SESSION_CACHE
-from floor.store.embedded import EmbeddedServer
+from floor.redisdb.embedded import EmbeddedServer
+from floor.server.accounts import SESSION_CACHE
 from tests.e2e.conftest import Api, ServerProcess, sign_in
 from tests.e2e.screens import Screen, state_json
 

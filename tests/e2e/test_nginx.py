@@ -23,7 +23,7 @@ import httpx
 import pytest
 import websockets
 
-from floor.store.embedded import free_port
+from floor.redisdb.embedded import free_port
 from tests.e2e.conftest import ROOT, Api, ServerProcess
 
 CONF = ROOT / "deploy" / "nginx" / "floor.conf"

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from floor.store.embedded import EmbeddedServer
+from floor.redisdb.embedded import EmbeddedServer
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 from tests.fuzz.harness import LogWatch, Tally, alive
 

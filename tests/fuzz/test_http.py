@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from floor.engine import commands
 from floor.engine.pots import PotInput
-from floor.server.app import NewStaff, NewTournament, SignIn
+from floor.server.routes_staff import NewStaff, SignIn
+from floor.server.tournament_setup import NewTournament
 from tests.e2e.conftest import Api, ServerProcess
 from tests.fuzz.conftest import module_tally
 from tests.fuzz.harness import LogWatch, Target, View

@@ -21,7 +21,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from floor.engine import commands as cmd
 from floor.engine.rules import Rules
-from floor.store.store import Store
+from floor.redisdb.log import RedisLog
+from floor.store.service import Service
 from tests.e2e.conftest import Api, ServerProcess
 from tests.fuzz.harness import LogWatch, Target
 
@@ -362,9 +363,10 @@ async def test_a_read_never_sees_a_command_that_is_not_written_yet(
     at the old sequence number. A screen joining then gets a snapshot "at seq N" that already
     holds event N+1, which it is sent again; if the write then loses a race or Redis fails,
     readers saw a player who was never registered."""
-    store = Store(redis, rng=random.Random(1))
+    log = RedisLog(redis)
+    store = Service(log, rng=random.Random(1))
     await store.create("race", "Race", RULES)
-    real = store._append
+    real = log.append
     writing, release = asyncio.Event(), asyncio.Event()
 
     async def slow_append(*args: Any, **kwargs: Any) -> Any:
@@ -372,7 +374,7 @@ async def test_a_read_never_sees_a_command_that_is_not_written_yet(
         await release.wait()
         return await real(*args, **kwargs)
 
-    store._append = slow_append  # type: ignore[assignment]
+    log.append = slow_append  # type: ignore[method-assign]
     command = store.execute("race", cmd.Register(name="Late", player="LATE"), "reg-late")
     task = asyncio.ensure_future(command)
     await asyncio.wait_for(writing.wait(), 5)

@@ -47,8 +47,11 @@ from floor.engine import commands as cmd
 from floor.engine.autopilot import next_step
 from floor.engine.commands import Command
 from floor.engine.rules import Rules
-from floor.store.connection import CALL_TIMEOUT, CONNECT_TIMEOUT, connect
-from floor.store.store import NotFound, Outcome, Store, Unavailable
+from floor.redisdb.connection import CALL_TIMEOUT, CONNECT_TIMEOUT, connect
+from floor.redisdb.log import RedisLog
+from floor.store.errors import NotFound, Unavailable
+from floor.store.outcome import Outcome
+from floor.store.service import Service
 
 RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
 
@@ -74,7 +77,7 @@ def ack(cid: str, outcome: Outcome) -> None:
 
 
 class Writer:
-    def __init__(self, store: Store, tid: str, seed: int, retry_for: float) -> None:
+    def __init__(self, store: Service, tid: str, seed: int, retry_for: float) -> None:
         self.store = store
         self.tid = tid
         self.seed = seed
@@ -156,7 +159,7 @@ async def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     redis = connect(args.url, connect_timeout=args.connect_timeout, call_timeout=args.call_timeout)
-    store = Store(redis, snapshot_every=args.snapshot_every)
+    store = Service(RedisLog(redis), snapshot_every=args.snapshot_every)
     writer = Writer(store, args.tid, args.seed, args.retry_for)
     try:
         await writer.set_up(args.players)

@@ -11,25 +11,22 @@ import redis.asyncio as aioredis
 from argon2 import PasswordHasher
 
 from floor.engine import commands as cmd
-from floor.server.auth import (
+from floor.redisdb.accounts import STAFF, RedisAccounts
+from floor.redisdb.embedded import free_port
+from floor.server.accounts import SESSION_TTL, Account, Accounts, default_hasher
+from floor.server.edges import status_of
+from floor.server.permissions import authorize, require_director
+from floor.server.principal import (
     PUBLIC,
-    SESSION_TTL,
-    STAFF,
-    Account,
     AccountExists,
-    Accounts,
     BadAccount,
     BadCredentials,
     Forbidden,
     NoSuchAccount,
     Principal,
     TooManyAttempts,
-    authorize,
-    default_hasher,
-    require_director,
 )
-from floor.store.embedded import free_port
-from floor.store.store import Unavailable
+from floor.store.errors import Unavailable
 
 PASSWORD = "correct horse"
 IP = "192.0.2.10"
@@ -60,7 +57,7 @@ class Clock:
 
 @pytest.fixture
 def accounts(redis: aioredis.Redis) -> Accounts:
-    return Accounts(redis, hasher=cheap_hasher())
+    return Accounts(RedisAccounts(redis), hasher=cheap_hasher())
 
 
 async def staffed(accounts: Accounts) -> None:
@@ -87,7 +84,7 @@ async def test_accounts_round_trip_without_their_hashes(accounts: Accounts) -> N
 
 
 async def test_the_stored_hash_is_argon2id_and_never_the_secret(redis: aioredis.Redis) -> None:
-    accounts = Accounts(redis)  # the production cost
+    accounts = Accounts(RedisAccounts(redis))  # the production cost
     await accounts.add("dana", PASSWORD, "director")
     raw = await redis.hget(STAFF, "dana")
     assert isinstance(raw, bytes)
@@ -108,7 +105,7 @@ async def test_usernames_are_case_folded_and_duplicates_refused(accounts: Accoun
     with pytest.raises(AccountExists) as caught:
         await accounts.add("FLOOR.ANN-2_B", "another one", "floor")
     assert caught.value.field == "username"
-    assert caught.value.status == 409
+    assert status_of(caught.value.code) == 409
 
 
 @pytest.mark.parametrize("name", ["", "a" * 33, "ann smith", "ann@x", "ánn", "a/b", "\u212aen"])
@@ -116,7 +113,7 @@ async def test_bad_usernames_are_refused(accounts: Accounts, name: str) -> None:
     with pytest.raises(BadAccount) as caught:
         await accounts.add(name, PASSWORD, "floor")
     assert caught.value.field == "username"
-    assert caught.value.status == 422
+    assert status_of(caught.value.code) == 422
 
 
 @pytest.mark.parametrize("secret", ["", "short", "1234567", "x" * 257])
@@ -169,7 +166,7 @@ async def test_the_last_director_cannot_be_removed(accounts: Accounts) -> None:
 async def test_removing_or_changing_an_unknown_account_says_so(accounts: Accounts) -> None:
     with pytest.raises(NoSuchAccount) as caught:
         await accounts.remove("ghost")
-    assert caught.value.status == 404
+    assert status_of(caught.value.code) == 404
     with pytest.raises(NoSuchAccount):
         await accounts.set_secret("ghost", PASSWORD)
 
@@ -191,7 +188,7 @@ async def test_sign_in_gives_a_token_that_names_the_principal(accounts: Accounts
 
 async def test_wrong_secret_and_unknown_user_give_the_same_error(redis: aioredis.Redis) -> None:
     hasher = CountingHasher()
-    accounts = Accounts(redis, hasher=hasher)
+    accounts = Accounts(RedisAccounts(redis), hasher=hasher)
     await accounts.add("dana", PASSWORD, "director")
     with pytest.raises(BadCredentials) as wrong:
         await accounts.sign_in("dana", "wrong password", IP)
@@ -200,7 +197,7 @@ async def test_wrong_secret_and_unknown_user_give_the_same_error(redis: aioredis
     with pytest.raises(BadCredentials) as malformed:
         await accounts.sign_in("no body!", PASSWORD, IP)
     assert str(wrong.value) == str(unknown.value) == str(malformed.value)
-    assert wrong.value.status == 401
+    assert status_of(wrong.value.code) == 401
     # An unknown user costs one argon2 check too (against a dummy hash): comparable timing.
     assert len(hasher.verified) == 3
     assert all(h.startswith("$argon2id$") for h in hasher.verified)
@@ -214,7 +211,7 @@ async def test_the_sixth_failed_attempt_for_a_username_is_refused(accounts: Acco
     with pytest.raises(TooManyAttempts) as caught:
         await accounts.sign_in("dana", "wrong password", "198.51.100.99")
     assert 0 < caught.value.retry_after <= 300
-    assert caught.value.status == 429
+    assert status_of(caught.value.code) == 429
     assert str(caught.value.retry_after) in caught.value.message
     # Locked: even the right password waits for the window to end.
     with pytest.raises(TooManyAttempts):
@@ -282,13 +279,13 @@ async def test_a_lock_can_be_lifted_early(accounts: Accounts) -> None:
 
 
 async def test_sign_in_rehashes_when_the_cost_changed(redis: aioredis.Redis) -> None:
-    await Accounts(redis, hasher=cheap_hasher()).add("dana", PASSWORD, "director")
+    await Accounts(RedisAccounts(redis), hasher=cheap_hasher()).add("dana", PASSWORD, "director")
     stronger = PasswordHasher(time_cost=2, memory_cost=2048, parallelism=1)
-    await Accounts(redis, hasher=stronger).sign_in("dana", PASSWORD, IP)
+    await Accounts(RedisAccounts(redis), hasher=stronger).sign_in("dana", PASSWORD, IP)
     raw = await redis.hget(STAFF, "dana")
     assert raw is not None
     assert b"$argon2id$v=19$m=2048,t=2,p=1$" in raw
-    await Accounts(redis, hasher=stronger).sign_in("dana", PASSWORD, IP)
+    await Accounts(RedisAccounts(redis), hasher=stronger).sign_in("dana", PASSWORD, IP)
 
 
 # Sessions ------------------------------------------------------------------------------------
@@ -314,7 +311,7 @@ async def test_a_session_lasts_twelve_hours_from_sign_in(
     redis: aioredis.Redis,
 ) -> None:
     clock = Clock()
-    accounts = Accounts(redis, hasher=cheap_hasher(), clock=clock)
+    accounts = Accounts(RedisAccounts(redis), hasher=cheap_hasher(), clock=clock)
     await staffed(accounts)
     session = await accounts.sign_in("dana", PASSWORD, IP)
     digest = hashlib.sha256(session.token.encode()).hexdigest()
@@ -388,7 +385,7 @@ async def test_an_unknown_token_is_no_principal(accounts: Accounts, token: str) 
 async def test_redis_failures_become_unavailable() -> None:
     client = aioredis.from_url(f"redis://127.0.0.1:{free_port()}", socket_connect_timeout=0.5)
     try:
-        accounts = Accounts(client, hasher=cheap_hasher())
+        accounts = Accounts(RedisAccounts(client), hasher=cheap_hasher())
         with pytest.raises(Unavailable):
             await accounts.sign_in("dana", PASSWORD, IP)
         with pytest.raises(Unavailable):

@@ -18,15 +18,17 @@ from floor.engine import clock
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_step
 from floor.engine.rules import Rules
-from floor.store.connection import connect
-from floor.store.embedded import EmbeddedServer
-from floor.store.store import AlreadyExists, Store
+from floor.redisdb.connection import connect
+from floor.redisdb.embedded import EmbeddedServer
+from floor.redisdb.log import RedisLog
+from floor.store.errors import AlreadyExists
+from floor.store.service import Service
 
 RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def played(store: Store, tid: str, players: int = 60, steps: int = 200) -> None:
+async def played(store: Service, tid: str, players: int = 60, steps: int = 200) -> None:
     await store.create(tid, "Sunday Deepstack", RULES)
     for i in range(players):
         await store.execute(tid, cmd.Register(name=f"Hráč {i}", player=f"P{i}"), f"r{i}")
@@ -43,14 +45,14 @@ async def played(store: Store, tid: str, players: int = 60, steps: int = 200) ->
 async def test_an_exported_tournament_imports_into_a_fresh_server_identically(
     redis_url: str, tmp_path: Path
 ) -> None:
-    source = Store(connect(redis_url), rng=random.Random(1))
+    source = Service(RedisLog(connect(redis_url)), rng=random.Random(1))
     await played(source, "sunday")
     path = tmp_path / "sunday.floor"
     n = await export(source, "sunday", path)
     original, version = await source.load("sunday")
     assert n == version
     with EmbeddedServer(tmp_path / "fresh") as fresh:
-        target = Store(connect(fresh.url))
+        target = Service(RedisLog(connect(fresh.url)))
         done = await import_(target, path)
         assert (done.tournament, done.events, done.paused_with) == ("sunday", version, None)
         loaded, loaded_version = await target.load("sunday")
@@ -70,8 +72,8 @@ async def test_an_exported_tournament_imports_into_a_fresh_server_identically(
         copy, _ = await target.load(renamed)
         assert copy.state.id == "sunday-copy"
         assert copy.state.players == original.state.players
-        await target.redis.aclose()
-    await source.redis.aclose()
+        await target.log.redis.aclose()
+    await source.log.redis.aclose()
 
 
 async def test_a_running_clock_is_imported_paused_as_it_stood_at_the_export(
@@ -79,7 +81,7 @@ async def test_a_running_clock_is_imported_paused_as_it_stood_at_the_export(
 ) -> None:
     """Restored an hour after the server was lost, the clock does not race through the
     levels that would have come due meanwhile: it waits, with the time left at the export."""
-    source = Store(connect(redis_url), rng=random.Random(3))
+    source = Service(RedisLog(connect(redis_url)), rng=random.Random(3))
     await source.create("running", "Clocked", RULES, resolve_structure("demo-fast"))
     for i in range(20):
         await source.execute("running", cmd.Register(name=f"Hráč {i}", player=f"P{i}"), f"r{i}")
@@ -93,7 +95,7 @@ async def test_a_running_clock_is_imported_paused_as_it_stood_at_the_export(
     exported_at = json.loads(path.read_bytes().splitlines()[0])["exported_at"]
     an_hour_later = exported_at + 3600
     with EmbeddedServer(tmp_path / "fresh") as fresh:
-        target = Store(connect(fresh.url), clock=lambda: an_hour_later)
+        target = Service(RedisLog(connect(fresh.url)), clock=lambda: an_hour_later)
         done = await import_(target, path)
         assert done.events == version + 1
         assert done.paused_with == pytest.approx(ends_at - exported_at)
@@ -106,14 +108,14 @@ async def test_a_running_clock_is_imported_paused_as_it_stood_at_the_export(
         resumed, _ = await target.load("running")
         assert resumed.state.clock.level == running.state.clock.level
         assert resumed.state.clock.ends_at == pytest.approx(an_hour_later + done.paused_with)
-        await target.redis.aclose()
-    await source.redis.aclose()
+        await target.log.redis.aclose()
+    await source.log.redis.aclose()
 
 
 async def test_a_damaged_export_is_refused_and_imports_nothing(
     redis_url: str, tmp_path: Path
 ) -> None:
-    store = Store(connect(redis_url), rng=random.Random(1))
+    store = Service(RedisLog(connect(redis_url)), rng=random.Random(1))
     await played(store, "damaged", steps=50)
     path = tmp_path / "damaged.floor"
     await export(store, "damaged", path)
@@ -124,24 +126,24 @@ async def test_a_damaged_export_is_refused_and_imports_nothing(
     tampered = [*lines[:3], json.dumps(event).encode(), *lines[4:]]
     (tmp_path / "tampered.floor").write_bytes(b"\n".join(tampered) + b"\n")
     with EmbeddedServer(tmp_path / "fresh") as fresh:
-        target = Store(connect(fresh.url))
+        target = Service(RedisLog(connect(fresh.url)))
         with pytest.raises(BackupError, match="incomplete"):
             await import_(target, tmp_path / "short.floor")
         with pytest.raises(BackupError):
             await import_(target, tmp_path / "tampered.floor")
         assert await target.summaries() == []
-        assert await target.redis.dbsize() == 0
-        await target.redis.aclose()
-    await store.redis.aclose()
+        assert await target.log.redis.dbsize() == 0
+        await target.log.redis.aclose()
+    await store.log.redis.aclose()
 
 
 def test_export_and_import_on_the_command_line(redis_url: str, tmp_path: Path) -> None:
     import asyncio
 
     async def setup() -> None:
-        store = Store(connect(redis_url), rng=random.Random(2))
+        store = Service(RedisLog(connect(redis_url)), rng=random.Random(2))
         await played(store, "cli", steps=40)
-        await store.redis.aclose()
+        await store.log.redis.aclose()
 
     asyncio.run(setup())
     path = tmp_path / "cli.floor"

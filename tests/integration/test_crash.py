@@ -38,10 +38,13 @@ from floor.engine.events import PlayerBusted, PlayerRegistered
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 from floor.protocol import decode_event
-from floor.store.connection import connect
-from floor.store.embedded import EmbeddedServer, free_port
-from floor.store.keys import Keys
-from floor.store.store import Outcome, Store, Unavailable
+from floor.redisdb.connection import connect
+from floor.redisdb.embedded import EmbeddedServer, free_port
+from floor.redisdb.keys import Keys
+from floor.redisdb.log import RedisLog
+from floor.store.errors import Unavailable
+from floor.store.outcome import Outcome
+from floor.store.service import Service
 
 pytestmark = pytest.mark.slow
 
@@ -224,7 +227,7 @@ async def _check_log(client: aioredis.Redis, tid: str, acks: dict[str, Ack]) -> 
 
     if events:
         replay = Tournament.fold(events)
-        store = Store(client)
+        store = Service(RedisLog(client))
         loaded, loaded_version = await store.load(tid)
         assert loaded_version == version
         assert msgspec.msgpack.encode(loaded.state) == msgspec.msgpack.encode(replay.state)
@@ -329,14 +332,15 @@ async def test_the_redis_server_killed_and_restarted_mid_stream(tmp_path: Path) 
 
 
 @asynccontextmanager
-async def hung_server(tmp_path: Path) -> AsyncIterator[tuple[EmbeddedServer, Store, str]]:
+async def hung_server(tmp_path: Path) -> AsyncIterator[tuple[EmbeddedServer, Service, str]]:
     """A server with a seated tournament; the body runs it under SIGSTOP (SIGCONT on exit)."""
     server = EmbeddedServer(tmp_path / "valkey", port=free_port())
     await asyncio.to_thread(server.start)
     url = server.tcp_url
     assert url is not None
     assert server.pid is not None
-    store = Store(connect(url, connect_timeout=0.25, call_timeout=0.25), rng=random.Random(1))
+    client = connect(url, connect_timeout=0.25, call_timeout=0.25)
+    store = Service(RedisLog(client), rng=random.Random(1))
     try:
         await store.create("hung", "Hung", RULES)
         for i in range(20):
@@ -348,7 +352,7 @@ async def hung_server(tmp_path: Path) -> AsyncIterator[tuple[EmbeddedServer, Sto
         finally:
             os.kill(server.pid, signal.SIGCONT)
     finally:
-        await store.redis.aclose()
+        await client.aclose()
         await asyncio.to_thread(server.stop)
 
 

@@ -20,7 +20,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis import Redis
 
-from floor.store.embedded import (
+from floor.redisdb.embedded import (
     LOCK_NAME,
     LOG_NAME,
     PID_NAME,
@@ -209,7 +209,7 @@ def test_orphaned_server_of_a_dead_floor_process_is_stopped_before_restart(
         """
         import os, sys
         from pathlib import Path
-        from floor.store.embedded import EmbeddedServer
+        from floor.redisdb.embedded import EmbeddedServer
         server = EmbeddedServer(Path(sys.argv[1]))
         server.start()
         print(server.pid, server.url, flush=True)
@@ -366,7 +366,7 @@ def test_floor_stopped_with_sigterm_stops_the_valkey_it_started(
     tmp_path: Path, command: list[str]
 ) -> None:
     """systemd, `timeout` and `docker stop` send SIGTERM: the demo left its Valkey running."""
-    from floor.store.embedded import free_port
+    from floor.redisdb.embedded import free_port
 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}

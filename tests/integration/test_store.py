@@ -1,12 +1,15 @@
-"""The store against a real Valkey server: the log, snapshots, conflicts, idempotent retries."""
+"""The command service on the Redis log against a real Valkey server: the log, snapshots,
+conflicts, idempotent retries, what other processes publish."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator, Callable
 
 import msgspec
 import pytest
+import pytest_asyncio
 import redis.asyncio as aioredis
 
 from floor.engine import commands as cmd
@@ -14,9 +17,13 @@ from floor.engine.autopilot import next_step
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 from floor.protocol import decode_batch, decode_event
-from floor.store.connection import connect
-from floor.store.keys import Keys
-from floor.store.store import AlreadyExists, IdReused, NotFound, Snapshot, Store, Unavailable
+from floor.redisdb.bus import RedisBus
+from floor.redisdb.connection import connect
+from floor.redisdb.keys import Keys
+from floor.redisdb.log import RedisLog
+from floor.store.errors import AlreadyExists, IdReused, NotFound, Unavailable
+from floor.store.ports import Snapshot
+from floor.store.service import Service
 
 RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
 
@@ -25,7 +32,7 @@ def encoded(t: Tournament) -> bytes:
     return msgspec.msgpack.encode(t.state)
 
 
-async def seated(store: Store, tid: str, players: int) -> None:
+async def seated(store: Service, tid: str, players: int) -> None:
     await store.create(tid, "Test", RULES)
     for i in range(players):
         await store.execute(tid, cmd.Register(name=f"Player {i}", player=f"P{i}"), f"reg-{i}")
@@ -33,7 +40,7 @@ async def seated(store: Store, tid: str, players: int) -> None:
     assert outcome.ok
 
 
-async def play(store: Store, tid: str, steps: int, seed: int = 3) -> int:
+async def play(store: Service, tid: str, steps: int, seed: int = 3) -> int:
     rng = random.Random(seed)
     done = 0
     for i in range(steps):
@@ -48,11 +55,28 @@ async def play(store: Store, tid: str, steps: int, seed: int = 3) -> int:
 
 
 @pytest.fixture
-def store(redis: aioredis.Redis) -> Store:
-    return Store(redis, rng=random.Random(1), snapshot_every=25)
+def store(redis: aioredis.Redis) -> Service:
+    return Service(RedisLog(redis), rng=random.Random(1), snapshot_every=25)
 
 
-async def test_reloading_gives_exactly_the_state_held_in_memory(store: Store) -> None:
+#: Another server process: its own client, log and copies (seeded).
+Process = Callable[[int], Service]
+
+
+@pytest_asyncio.fixture
+async def process(redis_url: str, redis: aioredis.Redis) -> AsyncIterator[Process]:
+    clients: list[aioredis.Redis] = []
+
+    def make(seed: int) -> Service:
+        clients.append(connect(redis_url))
+        return Service(RedisLog(clients[-1]), rng=random.Random(seed))
+
+    yield make
+    for client in clients:
+        await client.aclose()
+
+
+async def test_reloading_gives_exactly_the_state_held_in_memory(store: Service) -> None:
     await seated(store, "t1", 60)
     assert await play(store, "t1", 150) == 150
     held, version = await store.tournament("t1")
@@ -63,7 +87,7 @@ async def test_reloading_gives_exactly_the_state_held_in_memory(store: Store) ->
 
 
 async def test_replaying_the_whole_stream_equals_the_snapshot_plus_tail(
-    store: Store, redis: aioredis.Redis
+    store: Service, redis: aioredis.Redis
 ) -> None:
     await seated(store, "t1", 40)
     await play(store, "t1", 90)
@@ -76,7 +100,7 @@ async def test_replaying_the_whole_stream_equals_the_snapshot_plus_tail(
     assert encoded(replay) == encoded(loaded)
 
 
-async def test_a_snapshot_is_stored_every_n_events(store: Store, redis: aioredis.Redis) -> None:
+async def test_a_snapshot_is_stored_every_n_events(store: Service, redis: aioredis.Redis) -> None:
     await seated(store, "t1", 30)
     await play(store, "t1", 60)
     keys = Keys("t1")
@@ -91,19 +115,19 @@ async def test_a_snapshot_is_stored_every_n_events(store: Store, redis: aioredis
     assert msgspec.msgpack.encode(snapshot.state) == encoded(replay)
 
 
-async def test_one_round_trip_per_command_when_the_state_is_held(store: Store) -> None:
+async def test_one_round_trip_per_command_when_the_state_is_held(store: Service) -> None:
     await seated(store, "t1", 30)
-    before = store.round_trips
+    assert isinstance(store.log, RedisLog)
+    before = store.log.round_trips
     outcome = await store.execute("t1", cmd.Bust(player="P5"), "bust-5")
     assert outcome.ok
-    assert store.round_trips - before == 1
+    assert store.log.round_trips - before == 1
 
 
 async def test_two_floorpeople_busting_one_player_at_once_one_wins_one_is_told(
-    redis_url: str, redis: aioredis.Redis
+    process: Process, redis: aioredis.Redis
 ) -> None:
-    a = Store(connect(redis_url), rng=random.Random(1))
-    b = Store(connect(redis_url), rng=random.Random(2))
+    a, b = process(1), process(2)
     await seated(a, "t1", 30)
     await b.tournament("t1")  # both processes hold the same version
     results = await asyncio.gather(
@@ -120,15 +144,12 @@ async def test_two_floorpeople_busting_one_player_at_once_one_wins_one_is_told(
         if (e := decode_event(f[b"e"])) and type(e).__name__ == "PlayerBusted"
     ]
     assert len(busts) == 1
-    await a.redis.aclose()
-    await b.redis.aclose()
 
 
 async def test_a_retried_command_is_answered_with_the_first_result_and_applied_once(
-    redis_url: str,
+    process: Process,
 ) -> None:
-    a = Store(connect(redis_url), rng=random.Random(1))
-    b = Store(connect(redis_url), rng=random.Random(2))
+    a, b = process(1), process(2)
     await seated(a, "t1", 30)
     first = await a.execute("t1", cmd.Bust(player="P1"), "phone-7:42")
     again = await a.execute("t1", cmd.Bust(player="P1"), "phone-7:42")
@@ -139,11 +160,9 @@ async def test_a_retried_command_is_answered_with_the_first_result_and_applied_o
         assert (retry.ok, retry.first, retry.last) == (first.ok, first.first, first.last)
     _, version = await a.load("t1")
     assert version == first.last
-    await a.redis.aclose()
-    await b.redis.aclose()
 
 
-async def test_a_retried_refusal_is_answered_with_the_first_refusal(store: Store) -> None:
+async def test_a_retried_refusal_is_answered_with_the_first_refusal(store: Service) -> None:
     await seated(store, "t1", 20)
     first = await store.execute("t1", cmd.Bust(player="nobody"), "c-1")
     again = await store.execute("t1", cmd.Bust(player="nobody"), "c-1")
@@ -153,13 +172,12 @@ async def test_a_retried_refusal_is_answered_with_the_first_refusal(store: Store
 
 
 async def test_a_refusal_decided_on_a_copy_that_was_behind_is_decided_again(
-    redis_url: str,
+    process: Process,
 ) -> None:
     """Process B still holds the tournament from before A registered a late player: B's
     bust of that player is decided again on the new state, and neither it nor its retry
     is answered with the stale "unknown player"."""
-    a = Store(connect(redis_url), rng=random.Random(1))
-    b = Store(connect(redis_url), rng=random.Random(2))
+    a, b = process(1), process(2)
     await seated(a, "t1", 20)
     await b.tournament("t1")
     late = await a.execute("t1", cmd.Register(name="Late Comer", player="LATE"), "reg-late")
@@ -170,12 +188,10 @@ async def test_a_refusal_decided_on_a_copy_that_was_behind_is_decided_again(
     assert again.duplicate and again.ok and (again.first, again.last) == (first.first, first.last)
     t, _ = await a.load("t1")
     assert t.player("LATE").busted
-    await a.redis.aclose()
-    await b.redis.aclose()
 
 
 async def test_a_command_id_reused_for_another_command_is_refused_and_applies_nothing(
-    store: Store,
+    store: Service,
 ) -> None:
     await seated(store, "t1", 20)
     first = await store.execute("t1", cmd.LockSeat(player="P1"), "k1")
@@ -193,38 +209,35 @@ async def test_a_command_id_reused_for_another_command_is_refused_and_applies_no
     assert not t.player("P2").locked and not t.player("P3").busted
 
 
-async def test_a_second_process_follows_the_published_events(redis_url: str) -> None:
-    writer = Store(connect(redis_url), rng=random.Random(1))
-    reader = Store(connect(redis_url), rng=random.Random(2))
+async def test_a_second_process_follows_the_published_events(
+    process: Process, redis_url: str
+) -> None:
+    writer, reader = process(1), process(2)
     await seated(writer, "t1", 30)
     await reader.tournament("t1")
-    pubsub = reader.redis.pubsub()
-    await pubsub.ssubscribe(Keys("t1").channel)
+    bus = RedisBus(connect(redis_url))
+    assert await bus.follow("t1")
+    assert not await bus.follow("t1")
     await writer.execute("t1", cmd.Bust(player="P2"), "b-2")
     await writer.execute("t1", cmd.Bust(player="P3"), "b-3")
-    got = 0
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 5.0
-    while got < 2:
-        assert loop.time() < deadline, "the batches were not published"
-        msg = await pubsub.get_message(timeout=1.0)
-        if msg is None or msg["type"] != "smessage":
-            continue
-        batch = decode_batch(msg["data"])
+    incoming = bus.incoming()
+    for _ in range(2):
+        data = await asyncio.wait_for(anext(incoming), 5.0)
+        assert isinstance(data, bytes), data
+        batch = decode_batch(data)
         assert batch.events[0].seq == batch.from_
-        await reader.apply_published(msg["data"])
-        got += 1
+        await reader.apply_published(data)
     w, wv = await writer.tournament("t1")
     r, rv = await reader.tournament("t1")
     assert (rv, encoded(r)) == (wv, encoded(w))
     assert r.plan == w.plan
-    await pubsub.aclose()
-    await writer.redis.aclose()
-    await reader.redis.aclose()
+    await incoming.aclose()
+    await bus.close()
+    await bus.redis.aclose()
 
 
 async def test_events_since_gives_exactly_what_was_missed_or_none_when_too_old(
-    store: Store,
+    store: Service,
 ) -> None:
     await seated(store, "t1", 20)
     _, version = await store.tournament("t1")
@@ -236,7 +249,7 @@ async def test_events_since_gives_exactly_what_was_missed_or_none_when_too_old(
     assert await store.events_since("t1", 0, limit=5) is None
 
 
-async def test_tournaments_are_listed_and_archived_and_ids_are_unique(store: Store) -> None:
+async def test_tournaments_are_listed_and_archived_and_ids_are_unique(store: Service) -> None:
     await store.create("spring-main", "Spring Main Event", RULES)
     await store.create("side-1", "Side event", RULES)
     assert [s.id for s in await store.summaries()] == ["spring-main", "side-1"]
@@ -247,27 +260,27 @@ async def test_tournaments_are_listed_and_archived_and_ids_are_unique(store: Sto
     assert [s.status for s in await store.summaries(archived=True)] == ["archived"]
 
 
-async def test_an_unknown_tournament_is_not_found(store: Store) -> None:
+async def test_an_unknown_tournament_is_not_found(store: Service) -> None:
     with pytest.raises(NotFound, match="there is no tournament nope"):
         await store.execute("nope", cmd.Bust(player="P1"), "x")
 
 
 async def test_redis_unreachable_fails_fast_with_a_clear_error() -> None:
-    store = Store(connect("redis://127.0.0.1:1", connect_timeout=0.5), rng=random.Random(1))
+    client = connect("redis://127.0.0.1:1", connect_timeout=0.5)
+    store = Service(RedisLog(client), rng=random.Random(1))
     loop = asyncio.get_running_loop()
     start = loop.time()
     with pytest.raises(Unavailable, match="Redis is unreachable"):
         await store.execute("t1", cmd.Bust(player="P1"), "x")
     assert loop.time() - start < 3.0
-    await store.redis.aclose()
+    await client.aclose()
 
 
-async def test_a_batch_published_while_the_copy_is_loading_is_not_lost(redis_url: str) -> None:
-    writer = Store(connect(redis_url), rng=random.Random(1))
-    reader = Store(connect(redis_url), rng=random.Random(2))
+async def test_a_batch_published_while_the_copy_is_loading_is_not_lost(process: Process) -> None:
+    writer, reader = process(1), process(2)
     await seated(writer, "t1", 30)
     published: list[bytes] = []
-    writer.on_written = published.append
+    writer.listen(published.append)
     real_load = reader.load
 
     async def load_then_a_batch_lands(tid: str) -> tuple[Tournament, int]:
@@ -282,5 +295,3 @@ async def test_a_batch_published_while_the_copy_is_loading_is_not_lost(redis_url
     assert version == wv
     assert encoded(held) == encoded(w)
     assert held.player("P4").busted
-    await writer.redis.aclose()
-    await reader.redis.aclose()

@@ -11,7 +11,10 @@ from floor.engine import commands as cmd
 from floor.engine.events import PlayerBusted, TableSetUp, TournamentCreated
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
-from floor.server.auth import PUBLIC, Forbidden, Principal, authorize, origin_allowed
+from floor.server.edges import STATUS
+from floor.server.origins import origin_allowed
+from floor.server.permissions import authorize, sender
+from floor.server.principal import PUBLIC, Forbidden, Principal
 
 DIRECTOR = Principal(username="dana", role="director", table=None)
 FLOOR = Principal(username="floyd", role="floor", table=None)
@@ -87,6 +90,14 @@ def test_every_command_has_an_example() -> None:
     assert set(EXAMPLES) == set(typing.get_args(cmd.Command))
 
 
+def test_every_command_names_the_least_role_that_may_send_it() -> None:
+    """The table ``mypy --strict`` holds complete (its ``assert_never``), read as a table."""
+    least = {kind: sender(example) for kind, example in EXAMPLES.items()}
+    assert {k for k, s in least.items() if s == "dealer"} == DEALER_MAY
+    assert {k for k, s in least.items() if s in ("dealer", "floor")} == FLOOR_MAY
+    assert {k for k, s in least.items() if s == "server"} == {cmd.Tick}
+
+
 def expected(principal: Principal, kind: type[typing.Any]) -> bool:
     if kind is cmd.Tick:
         return False
@@ -107,7 +118,7 @@ def test_the_permission_matrix(principal: Principal, kind: type[typing.Any]) -> 
     else:
         with pytest.raises(Forbidden) as caught:
             authorize(principal, command, tournament())
-        assert caught.value.status == 403
+        assert STATUS[caught.value.code] == 403
         assert caught.value.code == "forbidden"
 
 
@@ -234,7 +245,7 @@ def test_no_origin_is_allowed_without_configuration() -> None:
 
 def test_every_auth_error_names_its_code_and_http_status() -> None:
     from floor.engine.errors import FloorError
-    from floor.server import auth
+    from floor.server import principal as auth
 
     statuses = {
         auth.BadCredentials: ("bad_credentials", 401),
@@ -248,5 +259,5 @@ def test_every_auth_error_names_its_code_and_http_status() -> None:
     assert set(statuses) == set(auth.AuthError.__subclasses__())
     for error, (code, status) in statuses.items():
         assert issubclass(error, FloorError)
-        assert (error.code, error.status) == (code, status)
+        assert (error.code, STATUS[error.code]) == (code, status)
     assert auth.TooManyAttempts(42).retry_after == 42

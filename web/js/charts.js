@@ -2,10 +2,12 @@
 // web/vendor/chartjs, loaded as a classic script before the page's module: window.Chart).
 //   players left over time: state.field_history [at, players_left]
 //   average stack in big blinds per level: state.level_history [level, at, players_left,
-//   entries], chips = entries × starting_stack, over the level's big blind.
+//   entries], chips = entries × starting_stack, over the big blind the server says is in
+//   force at that step (facts.js).
 
 import { t, onLang } from "./i18n.js";
-import { bigBlindAt, levelNumber, number, timeOfDay } from "./format.js";
+import { bigBlindAt, levelNumber } from "./facts.js";
+import { number, timeOfDay } from "./format.js";
 
 const MAX_POINTS = 400;
 
@@ -35,30 +37,29 @@ export function fieldSeries(state, nowSec) {
 }
 
 /** [{label, bb}] per level started, the last visit of a level counting; "now" at the end. */
-export function averageBBSeries(state, stats) {
+export function averageBBSeries(conn) {
+  const state = conn.state;
   const structure = state?.structure;
   if (!structure) return [];
   const byLevel = new Map();
   for (const [level, , left, entries] of state.level_history || []) {
     // A break changes no blinds: the level after it shows the field.
     if (!left || structure.levels[level]?.type === "break") continue;
-    const bb = bigBlindAt(structure, level);
+    const bb = bigBlindAt(conn, level);
     if (!bb) continue;
     byLevel.set(level, (entries * structure.starting_stack) / left / bb);
   }
   const out = [...byLevel.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([level, value]) => ({ label: levelLabel(structure, level), value }));
-  const current = state.clock?.level;
-  if (stats?.average_stack && current != null) {
-    const bb = bigBlindAt(structure, current);
-    if (bb) out.push({ label: t("chart.now"), value: stats.average_stack / bb });
-  }
+    .map(([level, value]) => ({ label: levelLabel(conn, level), value }));
+  const stats = conn.stats;
+  const bb = conn.facts?.clock?.big_blind;
+  if (stats?.average_stack && bb) out.push({ label: t("chart.now"), value: stats.average_stack / bb });
   return out;
 }
 
-function levelLabel(structure, index) {
-  return t("chart.level_short", { n: levelNumber(structure, index) });
+function levelLabel(conn, index) {
+  return t("chart.level_short", { n: levelNumber(conn, index) });
 }
 
 const COLORS = { line: "#5cc8ff", fill: "rgba(92, 200, 255, 0.18)", bb: "#ffc233",
@@ -139,7 +140,7 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
   const describe = () => {
     // Screen readers get the gist as text (the canvas itself is an image).
     const f = fieldSeries(conn.state, conn.nowSec());
-    const b = averageBBSeries(conn.state, conn.stats);
+    const b = averageBBSeries(conn);
     fieldCanvas.setAttribute("aria-label", t("chart.players_left_alt", {
       first: f.length ? number(f[0].y) : "–", last: f.length ? number(f[f.length - 1].y) : "–" }));
     bbCanvas.setAttribute("aria-label", t("chart.avg_bb_alt", {

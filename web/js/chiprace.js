@@ -4,8 +4,8 @@
 // `chip_race`; the server exchanges what it can, deals the cards for the odd chips from its
 // own random source and answers with the race (`chips_raced`), which is shown here as the
 // table sees it: the exchange, every seat's cards, who won a chip, who was kept in, the new
-// stacks. Past races come from `state.chip_races`. The leaving chip is the one the structure
-// colours up at the break the clock is at (`structure.levels[clock.level].color_up`).
+// stacks. Past races come from `state.chip_races`. Which chips leave at the break the clock is
+// at, and which chip replaces each, are the server's clock facts (facts.js).
 
 import { cards } from "./cards.js";
 import { tableViews } from "./conn.js";
@@ -13,22 +13,19 @@ import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { explainError, fill, h, playerName } from "./ui.js";
 
-/** The colour-up now: the chips leaving at this break and the chips in play before it. */
-export function colourUp(state) {
-  const st = state?.structure;
-  if (!st) return null;
-  const i = state.clock.level;
-  const step = st.levels[i];
-  const going = step?.type === "break" ? [...(step.color_up || [])] : [];
-  const before = i > 0 ? fmt.chipsInPlay(st, i - 1) : [...st.chips];
-  return { going, before, atBreak: going.length > 0 };
+/** The colour-up now, as the server's clock facts say: the chips leaving at this break, the
+ * chips that can be raced off now (`options`) and the chip replacing each. */
+export function colourUp(conn) {
+  const f = conn.facts?.clock;
+  if (!conn.state?.structure || !f) return null;
+  const going = [...f.color_up];
+  return { going, options: f.race.map((r) => r.leaving), replaces: new Map(f.race.map((r) => [r.leaving, r.next_up])),
+    atBreak: going.length > 0 };
 }
 
-/** The chip that replaces `leaving`: the smallest larger chip still in play after the break. */
+/** The chip that replaces `leaving` (none when no larger chip stays in play). */
 export function nextUp(setup, leaving) {
-  if (!setup || leaving == null) return null;
-  const staying = setup.before.filter((d) => d !== leaving && !setup.going.includes(d));
-  return staying.filter((d) => d > leaving).sort((a, b) => a - b)[0] ?? null;
+  return setup?.replaces.get(leaving) ?? null;
 }
 
 /** The most chips of one denomination a seat may hold in a race (the server's bound:
@@ -98,7 +95,7 @@ export class ChipRaceTool {
   }
 
   _leaving(setup) {
-    if (this.leaving != null && (setup.going.length ? setup.going.includes(this.leaving) : setup.before.includes(this.leaving))) {
+    if (this.leaving != null && setup.options.includes(this.leaving)) {
       return this.leaving;
     }
     return setup.going.length === 1 ? setup.going[0] : null;
@@ -122,7 +119,7 @@ export class ChipRaceTool {
   render() {
     const s = this._state();
     if (!s) return h("p", { class: "empty" }, t("clock.waiting"));
-    const setup = colourUp(s);
+    const setup = colourUp(this.conn);
     if (!setup) return h("div", {}, h("h2", {}, t("race.title")), h("p", { class: "empty" }, t("clock.no_structure")));
     const leaving = this._leaving(setup);
     const next = nextUp(setup, leaving);
@@ -143,8 +140,7 @@ export class ChipRaceTool {
     if (!setup.atBreak) {
       parts.push(h("p", { class: "notice" }, t("race.not_at_break")));
     }
-    const options = setup.going.length ? setup.going
-      : setup.before.filter((d) => nextUp({ ...setup, going: [] }, d) != null);
+    const options = setup.going.length ? setup.going : setup.options;
     if (options.length > 1 || !setup.atBreak) {
       parts.push(h("div", { class: "field" },
         h("span", { class: "label", id: "race-leaving-label" }, t("race.pick_leaving")),

@@ -2,6 +2,7 @@
 // locally from `ends_at` corrected by the server's clock, refreshed four times a second.
 
 import { onLang, t } from "./i18n.js";
+import { timeCalls as callsAt } from "./facts.js";
 import * as fmt from "./format.js";
 import { every, fill, h } from "./ui.js";
 
@@ -36,7 +37,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
     root.classList.toggle("ending", m.running && m.left != null && m.left <= 60 && !m.last);
     const pieces = [];
     // The parts that change only with an event are rebuilt only then (screen readers, speed).
-    const key = JSON.stringify([m.index, m.running, m.started, conn.stats, m.toBreak == null,
+    const key = JSON.stringify([m.index, m.running, m.started, m.game, conn.stats, m.toBreak == null,
       document.documentElement.lang]);
     if (key === lastStatic) return;
     lastStatic = key;
@@ -108,18 +109,8 @@ export function renderStats(el, conn, m) {
   fill(el, rows.map(([k, v]) => h("div", { class: "stat" }, h("dt", {}, k), h("dd", {}, v))));
 }
 
-/** Time calls as shown: the minute, then the ten-second count in red. */
+/** Time calls as shown now: the minute, then the ten-second count in red (the phases the
+ * server sends, facts.js). */
 export function timeCalls(conn) {
-  const s = conn.state;
-  if (!s) return [];
-  const now = conn.nowSec();
-  return (s.time_calls || []).map((c) => {
-    const counting = now >= c.count_from;
-    return {
-      ...c,
-      name: c.player ? s.players[c.player]?.name : null,
-      phase: now >= c.ends_at ? "over" : counting ? "count" : "minute",
-      left: counting ? Math.max(0, c.ends_at - now) : c.count_from - now,
-    };
-  });
+  return callsAt(conn, conn.nowSec());
 }

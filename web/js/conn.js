@@ -1,10 +1,13 @@
 // The connection to one tournament: the websocket protocol of docs/protocol.md.
 //
 // hello (server time) → snapshot → events batches; apply only events with seq above our own;
-// on a gap ask for `resync`; reconnect by itself with exponential backoff and `?since=<seq>`;
+// on a gap ask for `resync`; an event this screen does not know, or one its fold cannot apply,
+// means its copy is no longer the server's: it asks for a fresh snapshot and applies nothing
+// until it comes; reconnect by itself with exponential backoff and `?since=<seq>`;
 // three heartbeats of silence count as a dead connection. The status is exposed for the
 // indicator every screen shows ("live", "connecting", "reconnecting", "offline", "missing").
 
+import { merge } from "./facts.js";
 import { apply, prepare } from "./fold.js";
 
 const decoder = new TextDecoder();
@@ -16,6 +19,9 @@ export class Connection {
     this.state = null;
     this.plan = { moves: [], halted: [], final_table: null };
     this.stats = null;
+    // What the server derives from the rules (facts.js): for every screen, and for the staff.
+    this.facts = null;
+    this.staff = null;
     this.tables = [];
     // The server's view of each table (status, next big blind, waiting players), by number:
     // all of them from a snapshot, then those each batch touched.
@@ -36,6 +42,8 @@ export class Connection {
     this._attempt = 0;
     this._timer = null;
     this._resyncAt = 0;
+    // Set while a fresh snapshot is awaited: batches are not applied meanwhile.
+    this._stale = null;
     this._stopped = false;
     this._watchdog = null;
   }
@@ -221,10 +229,14 @@ export class Connection {
         this.state = prepare(msg.state);
         this.plan = msg.plan;
         this.stats = msg.stats;
+        this.facts = msg.facts ?? null;
+        this.staff = msg.staff ?? null;
         this.tables = msg.tables || [];
         this.views = new Map(this.tables.map((v) => [v.table, v]));
         this.seq = msg.seq;
         this._resyncAt = 0;
+        clearTimeout(this._stale);
+        this._stale = null;
         this._live();
         this._emit("snapshot", this);
         this._emit("change", this, []);
@@ -261,8 +273,25 @@ export class Connection {
     this._setStatus("live");
   }
 
+  /** Our copy no longer matches the server's: ask for a fresh snapshot (over a fresh
+   * connection if this one cannot ask, or no snapshot comes). */
+  resnapshot(why) {
+    console.warn("asking for a fresh snapshot:", why);
+    if (this._stale) return;
+    this._stale = setTimeout(() => this._startOver(), 10000);
+    this._emit("stale", why);
+    if (!this.send({ type: "resync", snapshot: true })) this._startOver();
+  }
+
+  _startOver() {
+    clearTimeout(this._stale);
+    this._stale = null;
+    this.seq = -1;
+    this.reconnect(true);
+  }
+
   _events(msg) {
-    if (!this.state || msg.to <= this.seq) return;
+    if (!this.state || this._stale || msg.to <= this.seq) return;
     if (msg.from > this.seq + 1) {
       // A gap: ask for what we missed (once in a while, not for every later batch).
       if (Date.now() - this._resyncAt > 5000) {
@@ -274,14 +303,16 @@ export class Connection {
     const applied = [];
     for (const { seq, event } of msg.events) {
       if (seq <= this.seq) continue;
+      let known;
       try {
-        apply(this.state, event);
+        known = apply(this.state, event);
       } catch (err) {
-        // Our copy no longer matches the server's: start over from a snapshot.
         console.error("could not apply", event, err);
-        this.seq = -1;
-        this.state = null;
-        this.reconnect(true);
+        known = false;
+      }
+      if (!known) {
+        // Part of the batch may be applied: nothing of it is shown, the snapshot replaces it.
+        this.resnapshot(`event ${seq} (${event?.type}) does not apply`);
         return;
       }
       this.seq = seq;
@@ -289,6 +320,8 @@ export class Connection {
     }
     if (msg.plan) this.plan = msg.plan;
     if (msg.stats) this.stats = msg.stats;
+    this.facts = merge(this.facts, msg.facts);
+    this.staff = merge(this.staff, msg.staff);
     for (const v of msg.tables || []) this.views.set(v.table, v);
     this._resyncAt = 0;
     this._live();
@@ -316,6 +349,8 @@ export function tableViews(conn) {
       return {
         nextBigBlind: view?.next_big_blind ?? null,
         waiting: view?.waiting ?? [],
+        // The step the hand in progress still plays (a level change applies from the next).
+        oldStep: view?.old_step ?? null,
         table: t.number,
         seats: t.seats,
         status,

@@ -8,11 +8,21 @@ import { Connection, tableViews } from "./conn.js";
 import { Outbox } from "./commands.js";
 import { clockPanel } from "./clockview.js";
 import { createCharts } from "./charts.js";
+import { breakRoom, levelNumber, offers, searchKey, whyText as factText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { Prizes, finisherGroups, placeText, poolFacts } from "./prizes.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { $, api, icon, explainError, fill, foldText, h, me, playerName, toast, topbar } from "./ui.js";
+
+/** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
+const SALE_COMMANDS = {
+  re_entry: (p) => ({ type: "register", name: p.name, player: p.id }),
+  rebuy: (p) => ({ type: "rebuy", player: p.id }),
+  add_on: (p) => ({ type: "add_on", player: p.id }),
+};
+const SALE_BUTTON = { re_entry: "director.reentry", rebuy: "sale.button.rebuy", add_on: "sale.button.add_on" };
+const SALE_LABEL = { re_entry: "director.reentry_label", rebuy: "sale.label.rebuy", add_on: "sale.label.add_on" };
 
 const params = new URLSearchParams(location.search);
 const LAST_KEY = "floor.director.tournament";
@@ -182,7 +192,7 @@ function renderClock() {
   const steps = s.structure.levels;
   const stepSel = h("select", { id: "clock-to" }, steps.map((st, i) => h("option", { value: i, selected: i === c.level },
     st.type === "break" ? `${i + 1}. ${st.name || t("clock.break")} (${fmt.number(st.minutes, st.minutes % 1 ? 1 : 0)} min)`
-      : `${i + 1}. ${t("clock.level", { n: fmt.levelNumber(s.structure, i) })} · ${fmt.blinds(st)} (${fmt.number(st.minutes, st.minutes % 1 ? 1 : 0)} min)`)));
+      : `${i + 1}. ${t("clock.level", { n: levelNumber(conn, i) })} · ${fmt.blinds(st)} (${fmt.number(st.minutes, st.minutes % 1 ? 1 : 0)} min)`)));
   fill(clockControls,
     h("div", { class: "actions" },
       !c.started ? h("button", { type: "button", class: "ok big", onclick: () => send({ type: "clock_start" }, t("director.clock_start")) }, icon("▶"), t("director.clock_start"))
@@ -329,20 +339,25 @@ function parseTables(text) {
   return out;
 }
 
-/** Free seats at the other open (or halted) tables. */
-function roomElsewhere(views, v) {
-  return views.filter((o) => o !== v && (o.status === "open" || o.status === "halted"))
-    .reduce((sum, o) => sum + Math.max(0, o.seats - o.players), 0);
+/** A player's sale buttons: each kind the server offers, greyed out with the reason when it
+ * cannot be sold now (facts.js). */
+function saleButtons(p) {
+  return offers(conn, p).map((o) => h("button", {
+    type: "button", class: "small", disabled: !!o.closed, title: o.closed ? factText(o.closed, conn, fmt.chips) : null,
+    onclick: () => {
+      // A sale is paid: asked first.
+      if (confirm(t(`sale.confirm.${o.kind}`, { name: p.name }))) send(SALE_COMMANDS[o.kind](p), t(SALE_LABEL[o.kind], { name: p.name }));
+    },
+  }, t(SALE_BUTTON[o.kind])));
 }
 
 function renderPlayerList() {
   if (!conn?.state) return;
   const words = foldText(playerFilter).split(/\s+/).filter(Boolean);
   const all = Object.values(conn.state.players)
-    .filter((p) => words.every((w) => foldText(p.name).includes(w) || p.id.toLowerCase() === w))
+    .filter((p) => words.every((w) => searchKey(conn, p).includes(w) || p.id.toLowerCase() === w))
     .sort((a, b) => (a.busted - b.busted) || (a.table ?? 1e9) - (b.table ?? 1e9) || (a.seat ?? 0) - (b.seat ?? 0));
   const shown = all.slice(0, 100);
-  const prize = conn.state.structure?.prize;
   fill(playersListEl, h("table", { class: "data" },
     h("caption", { class: "sr-only" }, t("director.players")),
     h("thead", {}, h("tr", {}, ["director.col_name", "director.col_id", "director.col_seat", "director.col_stack", "director.col_status", "director.col_actions"]
@@ -356,18 +371,7 @@ function renderPlayerList() {
       h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
         : p.table == null ? t("director.waiting_seat") : t("director.playing"),
       p.locked ? ` · ${t("director.locked")}` : ""),
-      h("td", { class: "row-actions" }, p.busted ? (prize?.re_entry ? h("button", { type: "button", class: "small", onclick: () => {
-        // A re-entry is a paid entry: asked first, as a rebuy and an add-on are.
-        if (confirm(t("sale.confirm.re_entry", { name: p.name }))) send({ type: "register", name: p.name, player: p.id }, t("director.reentry_label", { name: p.name }));
-      } }, t("director.reentry")) : null)
-        : p.table != null ? [
-          prize?.rebuy ? h("button", { type: "button", class: "small", onclick: () => {
-            if (confirm(t("sale.confirm.rebuy", { name: p.name }))) send({ type: "rebuy", player: p.id }, t("sale.label.rebuy", { name: p.name }));
-          } }, t("sale.button.rebuy")) : null,
-          prize?.add_on ? h("button", { type: "button", class: "small", onclick: () => {
-            if (confirm(t("sale.confirm.add_on", { name: p.name }))) send({ type: "add_on", player: p.id }, t("sale.label.add_on", { name: p.name }));
-          } }, t("sale.button.add_on")) : null,
-        ] : null))))),
+      h("td", { class: "row-actions" }, saleButtons(p)))))),
   all.length > shown.length ? h("p", { class: "muted" }, t("director.more_players", { n: all.length - shown.length })) : null);
 }
 
@@ -406,7 +410,8 @@ function renderTables() {
   }
   fill(tablesHead, heading("tables", "director.tables", t("director.tables_count", { n: views.length, broken })));
   fill(finalBox,
-    s.final_table == null && s.drawn ? h("button", { type: "button", class: "warn", onclick: () => {
+    s.final_table == null && s.drawn ? h("button", { type: "button", class: "warn",
+      disabled: !!conn.staff?.start_final, title: conn.staff?.start_final ? factText(conn.staff.start_final, conn) : null, onclick: () => {
       if (confirm(t("director.final_confirm"))) send({ type: "start_final" }, t("director.start_final"));
     } }, t("director.start_final")) : null,
     s.final_table != null ? h("span", { class: "badge badge-final" }, t("director.final_at", { table: s.final_table })) : null);
@@ -421,9 +426,9 @@ function renderTables() {
         v.halt ? h("p", { class: "why small" }, whyText(v.halt.why)) : null,
         h("div", { class: "actions" },
           v.status === "open" || v.status === "halted" ? h("button", { type: "button", class: "small",
-            // Offered only where the other tables have a seat for everybody at this one.
-            disabled: roomElsewhere(views, v) < v.players, title: roomElsewhere(views, v) < v.players
-              ? t("director.break_no_room", { free: roomElsewhere(views, v), n: v.players }) : null, onclick: () => {
+            // Offered where the server says the other tables have a seat for everybody here.
+            disabled: breakRoom(conn, v.table) != null, title: breakRoom(conn, v.table) != null
+              ? t("director.break_no_room", { free: breakRoom(conn, v.table), n: v.players }) : null, onclick: () => {
             if (confirm(t("director.break_confirm", { table: v.table }))) send({ type: "break_table", table: v.table }, t("director.break_label", { table: v.table }));
           } }, t("director.break_now")) : null,
           v.status === "halted" || tb.halt_waived ? h("button", { type: "button", class: "small", onclick: () =>

@@ -11,10 +11,11 @@ import { ChipRaceTool, colourUp } from "./chiprace.js";
 import { PotsTool } from "./pots.js";
 import { RulebookClient, RulebookView } from "./rulebook.js";
 import { clockPanel, timeCalls } from "./clockview.js";
+import { findPlayers, offers, redirectSeats, undoable, levelNumber, whyText as factText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
-import { $, api, icon, debounce, every, explainError, fill, findPlayers, h, me, playerName, toast, topbar } from "./ui.js";
+import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
 const conn = new Connection(tid);
@@ -130,7 +131,7 @@ function openRule(id) {
 function potDefaults() {
   const s = conn.state;
   const game = s?.current_game === "stud" || s?.current_game === "razz" ? "stud" : "flop";
-  const inPlay = s?.structure ? fmt.chipsInPlay(s.structure, s.clock.level) : [];
+  const inPlay = conn.facts?.clock?.chips_in_play || [];
   const seats = Math.max(s?.rules?.seats || 10, s?.rules?.final_table || 0, 2);
   return { game, unit: inPlay[0] ?? "", seats: Math.min(seats, 12) };
 }
@@ -185,50 +186,12 @@ const SALES = {
   re_entry: (p) => ({ type: "register", name: p.name, player: p.id }),
 };
 
-function prize() {
-  return conn.state?.structure?.prize || null;
-}
-
-/** Which of rebuy, add-on and re-entry can be sold to a player now: what the tournament
- * offers, within the windows the server's field numbers say are open (`stats.*_open`, the
- * same ones it enforces) and the limits per player. The server still decides. */
-function salesFor(p) {
-  const pz = prize();
-  if (!p || !canMove()) return [];
-  if (p.busted) return !pz || pz.re_entry ? (reEntryClosed(p) ? [] : ["re_entry"]) : [];
-  if (p.table == null) return [];
-  const open = conn.stats || {};
-  const out = [];
-  if (pz?.rebuy && open.rebuy_open !== false && !(pz.rebuy.max_per_player != null && (p.rebuys || 0) >= pz.rebuy.max_per_player)) out.push("rebuy");
-  if (pz?.add_on && open.add_on_open !== false && (p.add_ons || 0) < (pz.add_on.max_per_player ?? 1)) out.push("add_on");
-  return out;
-}
-
-/** Why a busted player cannot enter again now (late registration or re-entry over, their
- * re-entries used up), or null. */
-function reEntryClosed(p) {
-  const pz = prize();
-  if (!p?.busted || (pz && !pz.re_entry)) return null;
-  const st = conn.state?.structure;
-  const open = conn.stats || {};
-  if (open.registration_open === false) {
-    return t("sale.closed.registration", { level: st?.late_registration_until ?? "–" });
-  }
-  if (open.re_entry_open === false) {
-    return t("sale.closed.re_entry", { level: pz?.re_entry?.until_level ?? st?.late_registration_until ?? "–" });
-  }
-  const max = pz?.re_entry?.max_per_player;
-  if (max != null && (p.entries || 1) - 1 >= max) return t("sale.closed.re_entry_limit", { name: p.name, n: max });
-  return null;
-}
-
-function saleTerms(kind) {
-  const pz = prize();
-  const money = (n) => fmt.money(n, pz?.currency);
-  if (kind === "rebuy" && pz?.rebuy) return t("sale.terms", { chips: fmt.chips(pz.rebuy.chips), price: money(pz.rebuy.price) });
-  if (kind === "add_on" && pz?.add_on) return t("sale.terms", { chips: fmt.chips(pz.add_on.chips), price: money(pz.add_on.price) });
-  if (kind === "re_entry" && pz) return t("sale.terms_entry", { price: money(pz.buy_in + (pz.fee || 0)) });
-  return "";
+/** The terms of a sale as the server's offer gives them. */
+function saleTerms(offer) {
+  const money = (n) => fmt.money(n, conn.state?.structure?.prize?.currency);
+  if (offer.price == null) return "";
+  if (offer.kind === "re_entry") return t("sale.terms_entry", { price: money(offer.price) });
+  return t("sale.terms", { chips: fmt.chips(offer.chips), price: money(offer.price) });
 }
 
 async function sell(p, kind) {
@@ -245,18 +208,25 @@ async function sell(p, kind) {
   render();
 }
 
-/** Rebuy / add-on / re-entry buttons for a player, the confirmation, and the last answer. */
+/** Rebuy / add-on / re-entry buttons for a player, the confirmation, and the last answer:
+ * what the server offers the player now (facts.js). A player out is told why there is no
+ * re-entry; a player in, why their own limit stops a sale. */
 function saleBlock(p) {
-  const kinds = salesFor(p);
-  const closed = canMove() ? reEntryClosed(p) : null;
-  if (closed) return h("p", { class: "sale-closed muted" }, closed);
-  if (!kinds.length) return null;
+  const list = canMove() ? offers(conn, p) : [];
+  const say = (o) => factText(o.closed, conn, fmt.chips);
+  const closed = p.busted ? list.find((o) => o.closed) : null;
+  if (closed) return h("p", { class: "sale-closed muted" }, say(closed));
+  const barred = list.filter((o) => o.own);
+  const open = list.filter((o) => !o.closed);
+  const kinds = open.map((o) => o.kind);
+  const notes = barred.map((o) => h("p", { class: "sale-closed muted" }, say(o)));
+  if (!kinds.length) return notes.length ? h("div", { class: "sale" }, notes) : null;
   const result = ui.saleResult && ui.saleResult.player === p.id ? ui.saleResult : null;
   let body;
   if (ui.sale && ui.sale.player === p.id) {
     const kind = ui.sale.kind;
     body = h("div", { class: "confirm-box sale-confirm", role: "alertdialog", "aria-label": t(`sale.title.${kind}`) },
-      h("p", {}, t(`sale.confirm.${kind}`, { name: p.name }), " ", h("span", { class: "muted" }, saleTerms(kind))),
+      h("p", {}, t(`sale.confirm.${kind}`, { name: p.name }), " ", h("span", { class: "muted" }, saleTerms(open.find((o) => o.kind === kind) || { kind }))),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "primary big", onclick: () => sell(p, kind) }, t(`sale.yes.${kind}`)),
         h("button", { type: "button", class: "big", onclick: () => { ui.sale = null; render(); } }, t("common.no"))));
@@ -267,7 +237,7 @@ function saleBlock(p) {
     }, t(`sale.button.${kind}`))),
     h("button", { type: "button", class: "link-button", onclick: () => openRule(ruleFor(kinds[0])) }, t("floor.rule_link")));
   }
-  return h("div", { class: "sale" }, body,
+  return h("div", { class: "sale" }, body, notes,
     result ? h("p", { class: `sale-result ${result.status === "refused" ? "error-text" : result.status === "done" ? "ok-text" : "muted"}`,
       role: result.status === "refused" ? "alert" : "status" }, result.message) : null);
 }
@@ -437,23 +407,6 @@ function sortedMoves() {
   return [...moves].sort((a, b) => firstSeen.get(moveKey(a)) - firstSeen.get(moveKey(b)));
 }
 
-/** Seats a move may be redirected to: empty, not planned for somebody else. */
-function freeSeats(table, mover) {
-  const s = conn.state;
-  const tb = s.tables[table];
-  if (!tb) return [];
-  const planned = new Set((conn.plan.moves || []).filter((m) => m.to.table === table && m.to.seat != null
-    && m.player !== mover).map((m) => m.to.seat));
-  const reserved = new Set((s.rules.reserved_seats || []).filter((r) => r.table === table).map((r) => r.seat));
-  const needs = mover && s.players[mover]?.special_needs;
-  const out = [];
-  for (let seat = 1; seat <= tb.seats; seat += 1) {
-    if (tb.occupants[seat] != null || planned.has(seat)) continue;
-    out.push({ seat, reserved: reserved.has(seat) && !needs });
-  }
-  return out;
-}
-
 function moveCard(m) {
   const key = moveKey(m);
   const name = m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table });
@@ -479,7 +432,8 @@ function moveCard(m) {
         } }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, playerName(conn, pid))))),
       h("button", { type: "button", class: "ghost", onclick: () => { ui.redirect = null; render(); } }, t("common.back")));
   } else if (r && r.pick === "seat") {
-    const seats = freeSeats(m.to.table, r.player);
+    // The seats the server says this move may take (a reserved one only for who needs it).
+    const seats = redirectSeats(conn, (conn.plan.moves || []).indexOf(m), r.player);
     picker = h("div", { class: "picker" }, h("p", {}, t("floor.pick_seat", { table: m.to.table })),
       seats.length ? h("div", { class: "seat-grid" }, seats.map((x) => h("button", {
         type: "button", class: "seat-btn free", disabled: x.reserved,
@@ -607,8 +561,7 @@ function tableView() {
           onclick: () => send({ type: "call_time", table: tb.number, seat: ui.seat }, t("floor.call_time_label", { where, name: name || "" })) }, t("floor.call_time")) : null),
       pid ? saleBlock(s.players[pid]) : null);
   }
-  const undoable = Object.values(s.players).filter((p) => p.busted && p.bust && p.bust.table === tb.number
-    && p.bust.hand === tb.hand && tb.occupants[p.bust.seat] == null);
+  const undo = undoable(conn, tb.number).map((u) => ({ ...u, p: s.players[u.player] })).filter((u) => u.p);
   return h("div", { class: "table-view" },
     h("div", { class: "table-head" },
       h("h2", {}, t("spot.table_only", { table: tb.number }), " ",
@@ -616,7 +569,7 @@ function tableView() {
         view?.final ? h("span", { class: "badge badge-final" }, t("wall.tag.final")) : null),
       h("p", { class: "muted" }, t("floor.table_info", { n: Object.keys(tb.occupants).length, seats: tb.seats, hand: tb.hand })),
       positionsInfo(tb, view),
-      oldLevelInfo(s, tb),
+      oldLevelInfo(s, view),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "big", onclick: () => send({ type: "hand", table: tb.number }, t("floor.hand_label", { table: tb.number })) }, t("floor.new_hand")),
         h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table"))),
@@ -624,19 +577,18 @@ function tableView() {
     h("p", { class: "hint" }, t("floor.pick_a_seat")),
     h("div", { class: "seat-grid seats" }, seats),
     actions,
-    undoable.length && principal.role !== "dealer" ? h("div", { class: "undo card" }, h("h3", {}, t("floor.undo_title")),
-      undoable.map((p) => undoRow(p))) : null);
+    undo.length && principal.role !== "dealer" ? h("div", { class: "undo card" }, h("h3", {}, t("floor.undo_title")),
+      undo.map((u) => undoRow(u))) : null);
 }
 
 /** A hand dealt before the level went up finishes at the old blinds (the new level applies
- * from the next hand): say so while the table is still in that hand. */
-function oldLevelInfo(s, tb) {
-  const c = s.clock;
-  if (!c?.started || tb.hand_level == null || tb.hand_level === c.level) return null;
-  const step = s.structure?.levels?.[tb.hand_level];
-  if (!step || step.type === "break") return null;
+ * from the next hand): say so while the server's table view says the table is in that hand. */
+function oldLevelInfo(s, view) {
+  const i = view?.oldStep;
+  const step = i == null ? null : s.structure?.levels?.[i];
+  if (!step) return null;
   return h("p", { class: "badge badge-paused old-level" },
-    t("floor.old_level", { n: fmt.levelNumber(s.structure, tb.hand_level), blinds: fmt.blinds(step) }));
+    t("floor.old_level", { n: levelNumber(conn, i), blinds: fmt.blinds(step) }));
 }
 
 /** The next big blind and the players waiting for it, as the server's table view has them. */
@@ -658,7 +610,7 @@ function positionsInfo(tb, view) {
 
 /** At a colour-up break: race this table's leaving chips. */
 function raceOffer(tb) {
-  const setup = colourUp(conn.state);
+  const setup = colourUp(conn);
   if (!setup || !setup.atBreak || !canMove()) return null;
   const raced = (conn.state.chip_races || []).some((r) => r.table === tb.number && setup.going.includes(r.result.leaving));
   return h("div", { class: "actions race-offer" }, h("button", { type: "button", class: raced ? "ghost" : "primary",
@@ -671,14 +623,15 @@ function raceOffer(tb) {
     } }, raced ? t("race.show_result") : t("race.at_table", { table: tb.number, chips: setup.going.map(fmt.chips).join(", ") })));
 }
 
-function undoRow(p) {
+function undoRow({ p, table }) {
   const input = h("input", { id: `undo-${p.id}`, value: t("floor.undo_default"), maxlength: 500 });
   return h("form", { class: "undo-row", onsubmit: (ev) => {
     ev.preventDefault();
     const reason = input.value.trim() || t("floor.undo_default");
     send({ type: "undo_bust", player: p.id, reason }, t("floor.undo_label", { name: p.name }));
   } },
-  h("label", { for: `undo-${p.id}` }, t("floor.undo_reason", { name: p.name, where: fmt.spot(p.bust.table, p.bust.seat) })),
+  h("label", { for: `undo-${p.id}` }, t("floor.undo_reason", { name: p.name, where: fmt.spot(p.bust.table, p.bust.seat) }),
+    " ", h("span", { class: "muted small" }, t("floor.undo_until", { table }))),
   h("div", { class: "row" }, input, h("button", { type: "submit" }, t("floor.undo"))));
 }
 
@@ -708,9 +661,9 @@ const runSearch = debounce(async () => {
 }, 200);
 searchInput.addEventListener("input", runSearch);
 
-/** Offline, search the copy of the state here (the same folding of diacritics). */
+/** Offline, search the copy of the state here by the server's own search keys. */
 function localSearch(q) {
-  return findPlayers(conn.state?.players, q);
+  return findPlayers(conn, q);
 }
 
 function renderResults() {

@@ -1,5 +1,5 @@
-// Numbers, times and the structure as screens show them. Display arithmetic only: which level
-// comes next and how long until the break are read from the structure the server sent.
+// Numbers, times and the structure as screens show them. Display only: which level comes
+// next, when the break begins and which chips leave are the server's clock facts (facts.js).
 
 import { getLang, t } from "./i18n.js";
 
@@ -81,65 +81,10 @@ export function step(structure, index) {
   return structure?.levels?.[index] ?? null;
 }
 
-/** The 1-based level number of step `index` (null for a break), as the server counts. */
-export function levelNumber(structure, index) {
-  const levels = structure?.levels || [];
-  if (!levels[index] || levels[index].type === "break") return null;
-  let n = 0;
-  for (let i = 0; i <= index; i += 1) if (levels[i].type !== "break") n += 1;
-  return n;
-}
-
-/** The denominations still in play once step `index` has begun. */
-export function chipsInPlay(structure, index) {
-  const gone = new Set();
-  for (const s of (structure?.levels || []).slice(0, index + 1)) {
-    if (s.type === "break") for (const d of s.color_up || []) gone.add(d);
-  }
-  return (structure?.chips || []).filter((c) => !gone.has(c));
-}
-
-/** The next playing level after `index` (skipping breaks), and whether a break comes first. */
-export function nextLevel(structure, index) {
-  const levels = structure?.levels || [];
-  let breakFirst = null;
-  for (let i = index + 1; i < levels.length; i += 1) {
-    if (levels[i].type === "break") {
-      breakFirst ||= { index: i, step: levels[i] };
-    } else {
-      return { index: i, step: levels[i], number: levelNumber(structure, i), breakFirst };
-    }
-  }
-  return null;
-}
-
-/** Seconds left in the current step at `nowSec` (the server's clock). */
-export function remaining(clockState, nowSec) {
-  if (!clockState) return null;
-  if (clockState.running && clockState.ends_at != null) return Math.max(0, clockState.ends_at - nowSec);
-  return clockState.remaining;
-}
-
-/** Seconds until the next break begins; 0 during a break; null with no break ahead. */
-export function secondsToBreak(structure, clockState, nowSec) {
-  const levels = structure?.levels;
-  if (!levels || !clockState) return null;
-  const i = clockState.level;
-  if (levels[i]?.type === "break") return 0;
-  let total = remaining(clockState, nowSec);
-  for (const s of levels.slice(i + 1)) {
-    if (s.type === "break") return total;
-    total += s.minutes * 60;
-  }
-  return null;
-}
-
-/** The big blind in force at step `index` (a break: the level after it, else the one before). */
-export function bigBlindAt(structure, index) {
-  const levels = structure?.levels || [];
-  for (let i = index; i < levels.length; i += 1) if (levels[i].type !== "break") return levels[i].big_blind;
-  for (let i = index; i >= 0; i -= 1) if (levels[i]?.type !== "break") return levels[i].big_blind;
-  return null;
+/** Seconds left until `until` (a server instant) at `nowSec`, or `fixed` while the clock
+ * stands (`until` null). */
+export function countdown(until, fixed, nowSec) {
+  return until != null ? Math.max(0, until - nowSec) : fixed;
 }
 
 /** "200 / 400", with the bring-in or the ante named separately by the caller. */
@@ -163,40 +108,40 @@ export function gameName(game) {
   return game ? t(`game.${game}`) : "";
 }
 
-/** The clock as a screen shows it now: everything the clock panels need, computed once. */
+/** The clock as a screen shows it now: the server's clock facts (facts.js) with the time
+ * left counted down here. */
 export function clockModel(conn) {
   const s = conn.state;
-  if (!s || !s.structure) return null;
+  const f = conn.facts?.clock;
+  if (!s || !s.structure || !f) return null;
   const structure = s.structure;
   const c = s.clock;
   const nowSec = conn.nowSec();
-  const current = step(structure, c.level);
-  const onBreak = current?.type === "break";
-  const next = nextLevel(structure, c.level);
-  const left = remaining(c, nowSec);
-  const toBreak = secondsToBreak(structure, c, nowSec);
-  const bigBlind = bigBlindAt(structure, c.level);
-  const stats = conn.stats;
-  const avg = stats?.average_stack ?? null;
+  const current = step(structure, f.step);
+  const next = f.next == null ? null : {
+    index: f.next, step: step(structure, f.next), number: conn.facts.steps?.[f.next]?.[0] ?? null,
+    breakFirst: f.break_first == null ? null : { index: f.break_first, step: step(structure, f.break_first) },
+  };
+  const avg = conn.stats?.average_stack ?? null;
   return {
     structure,
     clock: c,
-    index: c.level,
+    index: f.step,
     current,
-    onBreak,
-    number: levelNumber(structure, c.level),
+    onBreak: f.on_break,
+    number: f.number,
     next,
-    left,
-    toBreak,
+    left: countdown(c.running ? c.ends_at : null, c.remaining, nowSec),
+    toBreak: f.break_at == null && f.break_in == null ? null : countdown(f.break_at, f.break_in, nowSec),
     started: c.started,
     running: c.running,
-    last: c.level >= structure.levels.length - 1,
-    bigBlind,
+    last: f.last,
+    bigBlind: f.big_blind,
     averageStack: avg,
-    averageBB: avg != null && bigBlind ? avg / bigBlind : null,
-    colorUp: onBreak ? current.color_up || [] : [],
-    chipsAfter: onBreak ? chipsInPlay(structure, c.level) : null,
-    game: onBreak ? null : current?.game || s.current_game,
+    averageBB: avg != null && f.big_blind ? avg / f.big_blind : null,
+    colorUp: f.color_up,
+    chipsAfter: f.on_break ? f.chips_in_play : null,
+    game: f.game,
   };
 }
 

@@ -8,7 +8,8 @@ import { Board } from "./board.js";
 import { clockPanel } from "./clockview.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
-import { $, api, debounce, fill, findPlayers, h, playerName, topbar } from "./ui.js";
+import { findPlayers } from "./facts.js";
+import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
 const kiosk = params.get("kiosk") === "1";
@@ -51,8 +52,9 @@ clockPanel(clockEl, conn, { stats: true });
 
 // Search -------------------------------------------------------------------------------------------
 
+/** Offline, search the copy of the state here by the server's own search keys. */
 function localSearch(q) {
-  return findPlayers(conn.state?.players, q);
+  return findPlayers(conn, q);
 }
 
 const runSearch = debounce(async () => {

@@ -3,7 +3,9 @@
 
 import { getLang, onLang, setLang, t } from "./i18n.js";
 import { errorOf } from "./commands.js";
-import { messageCs } from "./lang/server-cs.js";
+import { errorText, withNames } from "./errors.js";
+
+export { withNames };
 
 /** Build an element: h("button", {class: "big", onclick: fn}, "text", child, ...). */
 export function h(tag, attrs = {}, ...children) {
@@ -95,17 +97,14 @@ export function langSwitch() {
 
 // HTTP -----------------------------------------------------------------------------------------
 
-/** A sentence from the server in the reader's language (the server speaks English). */
-export function serverText(message) {
-  return getLang() === "cs" ? messageCs(message) : message;
-}
-
 export class HttpError extends Error {
   constructor(status, error) {
-    super(serverText(error.message));
+    super(errorText(error));
     this.status = status;
     this.code = error.code;
     this.field = error.field;
+    this.reason = error.reason;
+    this.params = error.params;
   }
 }
 
@@ -144,24 +143,13 @@ export async function me() {
   }
 }
 
-/** The server's refusal in the reader's language where we know the code, and its own words. */
+/** The server's refusal in the reader's language: its kind, then what it is (rendered from
+ * its reason and parameters, or its own words for a reason this page has no template for). */
 export function explainError(error, conn = null) {
   if (!error) return "";
   const known = t(`code.${error.code}`, {}, "");
-  const message = withNames(serverText(error.message), conn);
+  const message = errorText(error, conn);
   return known ? `${known}: ${message}` : message;
-}
-
-/** `text` with the player ids it names (a server's refusal: "P0007 cannot re-enter") said as
- * the players' names, where the screen's copy of the state knows them. */
-export function withNames(text, conn) {
-  const players = conn?.state?.players;
-  if (!players || !text) return text;
-  return String(text).replace(/[\p{L}\p{N}_-]+/gu, (word) => {
-    // Numbers are levels, seats and chips, never taken for a player.
-    const p = !/^\d+$/.test(word) && Object.prototype.hasOwnProperty.call(players, word) ? players[word] : null;
-    return p && p.name && p.name !== word ? p.name : word;
-  });
 }
 
 // Notices --------------------------------------------------------------------------------------
@@ -219,16 +207,24 @@ const PLAIN = { ł: "l", Ł: "l", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", �
 
 const PLAIN_LETTERS = new RegExp(`[${Object.keys(PLAIN).join("")}]`, "g");
 
-/** Text as the search compares it: no diacritics, no case (`Novak` finds `Novák`). */
-export function foldText(x) {
-  return x.replace(PLAIN_LETTERS, (c) => PLAIN[c]).normalize("NFKD")
-    .replace(/\p{M}/gu, "").toLowerCase();
+// Where the server's case folding (Python's str.casefold) differs from lower case: "Weiß"
+// is searched as "weiss" there, so a typed "weiß" must be too.
+const CASEFOLD = { ß: "ss", ς: "σ", "\u1c80": "в", "\u1c81": "д", "\u1c82": "о", "\u1c83": "с",
+  "\u1c84": "т", "\u1c85": "т", "\u1c86": "ъ", "\u1c87": "ѣ", "\u1c88": "ꙋ" };
+const CASEFOLD_LETTERS = /[ßς\u1c80-\u1c88\u13f8-\u13fd\uab70-\uabbf]/g;
+
+function casefold(c) {
+  const code = c.charCodeAt(0);
+  // Cherokee folds to its capital letters.
+  if (code >= 0xab70) return String.fromCharCode(code - 0xab70 + 0x13a0);
+  if (code >= 0x13f8 && code <= 0x13fd) return String.fromCharCode(code - 8);
+  return CASEFOLD[c];
 }
 
-/** The players whose names hold every typed word, from a copy of the state (offline search). */
-export function findPlayers(players, q, limit = 20) {
-  const words = foldText(q).split(/\s+/).filter(Boolean);
-  return Object.values(players || {}).filter((p) => words.every((w) => foldText(p.name).includes(w)))
-    .slice(0, limit).map((p) => ({ id: p.id, name: p.name, table: p.table, seat: p.seat, busted: p.busted,
-      place: p.bust?.place ?? null, moving_to: null }));
+/** Text as the search compares it: no diacritics, no case (`Novak` finds `Novák`), folded
+ * as the server folds it. Names are searched by the server's own keys (facts.js); this
+ * folds what is typed, and the rulebook copy kept for offline use. */
+export function foldText(x) {
+  return x.replace(PLAIN_LETTERS, (c) => PLAIN[c]).normalize("NFKD")
+    .replace(/\p{M}/gu, "").toLowerCase().replace(CASEFOLD_LETTERS, casefold);
 }

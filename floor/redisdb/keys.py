@@ -5,37 +5,13 @@ Redis Cluster or a Valkey cluster unchanged.
 
 from __future__ import annotations
 
-import re
-
-from ..engine.errors import RuleError
+from ..store.ids import check_tournament_id
 
 #: The list of live tournaments and the archive of finished ones (one key each, any slot).
 TOURNAMENTS = "floor:tournaments"
 ARCHIVE = "floor:archive"
-
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
-_COMMAND_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}")
-
-
-class BadId(RuleError):
-    code = "bad_id"
-
-
-def check_tournament_id(tid: str) -> str:
-    if not _ID.fullmatch(tid):
-        raise BadId(
-            "a tournament id is 1-40 letters, digits, '-' or '_', starting with a letter or digit",
-            field="tournament",
-        )
-    return tid
-
-
-def check_command_id(cid: str) -> str:
-    if not _COMMAND_ID.fullmatch(cid):
-        raise BadId(
-            "a command id is 1-80 letters, digits, '.', ':', '-' or '_'", field="command_id"
-        )
-    return cid
+#: The clock driver's lease: the holder's name, expiring unless renewed.
+CLOCK_LEASE = "floor:clock:lease"
 
 
 class Keys:

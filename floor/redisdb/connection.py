@@ -15,8 +15,8 @@ Three shapes of deployment, by the URL's scheme:
   waits (503) along with its tournaments.
 - ``redis+sentinel://host:port[,host:port...]/service``: a primary watched by Sentinel;
   after a failover the client finds the new primary. Replication is asynchronous: with
-  ``FLOOR_REDIS_WAIT_REPLICAS`` set (see the store) a command is acknowledged only once
-  that many replicas hold it, so a failover cannot lose it.
+  ``FLOOR_REDIS_WAIT_REPLICAS`` set (see ``floor.redisdb.log``) a command is acknowledged
+  only once that many replicas hold it, so a failover cannot lose it.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis.asyncio as aioredis
+import redis.exceptions as rex
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
@@ -36,6 +37,22 @@ CALL_TIMEOUT = 3.0
 
 #: What every client floor makes is: either kind answers the same commands.
 Client = aioredis.Redis
+
+#: What a call raises while Redis cannot answer (a 503: the phone resends).
+REDIS_DOWN: tuple[type[BaseException], ...] = (
+    rex.ConnectionError,
+    rex.TimeoutError,
+    OSError,
+    rex.BusyLoadingError,
+    # A cluster shard between losing its primary and a replica taking over: CLUSTERDOWN,
+    # TRYAGAIN, or a slot the client's map has no node for.
+    rex.ClusterError,
+    rex.TryAgainError,
+    rex.RedisClusterException,
+    # On CLUSTERDOWN redis-py's cluster client closes every connection, also those other
+    # requests are using at that moment: they fail with "the handler is closed".
+    RuntimeError,
+)
 
 
 def _common(connect_timeout: float, call_timeout: float, retries: int) -> dict[str, Any]:

@@ -1,0 +1,57 @@
+"""One command from a staff member, by HTTP or websocket alike: check, authorize, execute.
+
+The outcome says what it did or why not; every command is counted and logged here, so the
+two ways in cannot differ in what they check or record.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from ..engine import commands
+from ..store.ids import check_command_id
+from ..store.outcome import Outcome
+from .context import Floor
+from .edges import check_numbers
+from .permissions import authorize
+from .principal import Principal
+
+log = logging.getLogger("floor.server")
+
+
+async def run_command(
+    floor: Floor,
+    tid: str,
+    principal: Principal,
+    command: commands.Command,
+    command_id: str | None,
+) -> Outcome:
+    """Authorize and execute one command; the outcome says what it did or why not."""
+    if command_id is not None:
+        check_command_id(command_id)
+    # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots.
+    check_numbers(command, "command")
+    start = time.perf_counter()
+    # Authorized in the tournament's lock, on the very state the command is decided on (and
+    # again on each retry): checked before it, a dealer's bust could land after the floor
+    # moved the player off the dealer's table.
+    outcome = await floor.store.execute(
+        tid, command, command_id, authorize=lambda t: authorize(principal, command, t)
+    )
+    kind = type(command).__struct_config__.tag
+    floor.metrics.command(str(kind), "ok" if outcome.ok else "refused")
+    log.info(
+        "command",
+        extra={
+            "tournament": tid,
+            "command": kind,
+            "by": principal.username,
+            "ok": outcome.ok,
+            "seq": outcome.last if outcome.ok else None,
+            "duplicate": outcome.duplicate,
+            "error": outcome.error.message if outcome.error else None,
+            "ms": round((time.perf_counter() - start) * 1000, 2),
+        },
+    )
+    return outcome

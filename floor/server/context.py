@@ -1,0 +1,99 @@
+"""What a request runs with: this process's parts (``Floor``) and who is asking.
+
+``wiring`` builds the ``Floor`` and puts it on ``app.state``; routes and the websocket reach
+it through ``floor_of``. Nothing here picks a storage backend: the parts arrive built.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import HTTPConnection, Request
+
+from ..store.ids import check_tournament_id
+from ..store.service import Service
+from .accounts import Accounts
+from .clockdriver import ClockDriver
+from .hub import Hub
+from .metrics import Metrics
+from .origins import origin_allowed
+from .principal import PUBLIC, Forbidden, Principal, SignedOut
+from .settings import Settings
+
+SESSION_COOKIE = "floor_session"
+
+
+class Floor:
+    """This process's services: the store, the fan-out hub, accounts, the clock driver."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        metrics: Metrics,
+        store: Service,
+        hub: Hub,
+        accounts: Accounts,
+        clock: ClockDriver,
+        ping: Callable[[], Awaitable[object]],
+        close: Callable[[], Awaitable[None]],
+    ) -> None:
+        self.settings = settings
+        self.metrics = metrics
+        self.store = store
+        self.hub = hub
+        self.accounts = accounts
+        self.clock = clock
+        #: Raises when the storage cannot be reached (``/healthz``).
+        self.ping = ping
+        self._close = close
+        self.started = time.time()
+
+    async def start(self) -> None:
+        await self.hub.start()
+        await self.clock.start()
+
+    async def stop(self) -> None:
+        await self.clock.stop()
+        await self.hub.stop()
+        await self._close()
+
+    async def principal(self, conn: HTTPConnection) -> tuple[Principal, bool]:
+        """Who is asking, and whether they proved it with the session cookie."""
+        header = conn.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            found = await self.accounts.principal(header[7:].strip())
+            if found is None:
+                raise SignedOut("the token is unknown or expired: sign in again")
+            return found, False
+        token = conn.cookies.get(SESSION_COOKIE)
+        if token:
+            found = await self.accounts.principal(token)
+            if found is not None:
+                return found, True
+        return PUBLIC, False
+
+    def check_origin(self, conn: HTTPConnection) -> None:
+        if not origin_allowed(
+            conn.headers.get("origin"), conn.headers.get("host"), self.settings.allowed_origins
+        ):
+            raise Forbidden("requests from another site are not accepted")
+
+
+def floor_of(conn: HTTPConnection) -> Floor:
+    floor: Floor = conn.app.state.floor
+    return floor
+
+
+async def staff(request: Request) -> Principal:
+    """The signed-in principal for a changing request (cookie requests must be same-site)."""
+    floor = floor_of(request)
+    principal, by_cookie = await floor.principal(request)
+    if by_cookie:
+        floor.check_origin(request)
+    return principal
+
+
+def tid_of(request: Request) -> str:
+    return check_tournament_id(request.path_params["tid"])

@@ -1,0 +1,131 @@
+"""What each role may send: pure decisions over the engine's commands and state.
+
+``sender`` names, for every command, the least role that may send it; a command added to
+the engine without a line there fails ``mypy --strict`` (the ``assert_never``), so nobody
+gets a command by default. Call ``authorize`` with the state the command will be decided
+against, under the same lock: a dealer's right to bust a player depends on where the player
+sits at that moment.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal, assert_never
+
+from ..engine import commands as cmd
+from ..engine.commands import Command
+from ..engine.state import Tournament
+from .principal import Forbidden, Principal
+
+#: Who may send a command, from the fewest rights up: the dealer (at their own table; the
+#: floor and the director too), the floor (and the director), the director alone, or nobody
+#: (the server's own commands).
+Sender = Literal["dealer", "floor", "director", "server"]
+
+
+def sender(command: Command) -> Sender:
+    """The least role that may send ``command``."""
+    match command:
+        case cmd.Hand() | cmd.Button() | cmd.Bust():
+            return "dealer"
+        case (
+            cmd.BustSameHand()
+            | cmd.UndoBust()
+            | cmd.Confirm()
+            | cmd.ConfirmAll()
+            | cmd.Cancel()
+            | cmd.CallTime()
+            | cmd.EndTimeCall()
+            | cmd.CorrectSeat()
+            | cmd.LockSeat()
+            | cmd.Register()
+            | cmd.SetStack()
+            | cmd.Rebuy()
+            | cmd.AddOn()
+            | cmd.ChipRace()
+        ):
+            return "floor"
+        case (
+            cmd.DrawSeats()
+            | cmd.OpenTable()
+            | cmd.WaiveHalt()
+            | cmd.BreakTable()
+            | cmd.StartFinal()
+            | cmd.SetGame()
+            | cmd.ClockStart()
+            | cmd.ClockPause()
+            | cmd.ClockResume()
+            | cmd.ClockAdjust()
+            | cmd.ClockLevel()
+        ):
+            return "director"
+        case cmd.Tick():
+            return "server"
+        case _:
+            assert_never(command)
+
+
+_FLOOR_MAY: Final = (
+    "floor staff may bust players and undo bust-outs, report hands and buttons, confirm and "
+    "cancel moves, call time, correct and lock seats, register players (and re-entries), "
+    "sell rebuys and add-ons, set stacks and run chip races"
+)
+
+
+def _name(command: Command) -> str:
+    return str(type(command).__struct_config__.tag)
+
+
+def require_director(principal: Principal, what: str = "manages staff accounts") -> None:
+    """Staff accounts and new tournaments (what is outside the commands) are the director's."""
+    if principal.role != "director":
+        raise Forbidden(f"only the director {what}")
+
+
+def authorize(principal: Principal, command: Command, t: Tournament | None) -> None:
+    """Raise ``Forbidden`` unless ``principal`` may send ``command`` (over HTTP or a websocket).
+
+    ``t`` is the tournament the command is decided against: a dealer's bust-out of a named
+    player is checked against the player's table there. A dealer may bust only a player
+    seated at their table; a player who is unknown, or not seated there, is refused here as
+    not the dealer's business (it names nothing about the rest of the floor). One who already
+    busted at the dealer's table passes, so that a second tap gets the engine's "already out".
+    """
+    least = sender(command)
+    if least == "server":
+        raise Forbidden(f"{_name(command)} is the server's own command: it cannot be sent")
+    role = principal.role
+    if role == "director":
+        return
+    if role == "floor":
+        if least in ("dealer", "floor"):
+            return
+        raise Forbidden(f"{_FLOOR_MAY}; {_name(command)} is for the director")
+    if role == "dealer":
+        authorize_dealer(principal, command, t)
+        return
+    raise Forbidden("the public view is read-only: sign in as staff to change the tournament")
+
+
+def authorize_dealer(principal: Principal, command: Command, t: Tournament | None) -> None:
+    """A dealer's command: at their own table only, and a bust-out of a player seated there."""
+    own = principal.table
+    may = f"a dealer reports hands, the button and bust-outs at their own table ({own}) only"
+    if own is None:
+        raise Forbidden("this dealer account has no table: ask the director")
+    if isinstance(command, cmd.Hand | cmd.Button):
+        if command.table != own:
+            raise Forbidden(f"table {command.table} is not yours: {may}", field="table")
+        return
+    if not isinstance(command, cmd.Bust):
+        raise Forbidden(f"{may}; {_name(command)} is for the floor or the director")
+    if command.table is None and command.player is None:
+        raise Forbidden(f"name the seat at your table, or the player: {may}", field="table")
+    if command.table is not None and command.table != own:
+        raise Forbidden(f"table {command.table} is not yours: {may}", field="table")
+    if command.player is not None:
+        p = None if t is None else t.state.players.get(command.player)
+        here = p is not None and (
+            p.table == own or (p.busted and p.bust is not None and p.bust.table == own)
+        )
+        if not here:
+            raise Forbidden(f"{command.player} is not at your table {own}: {may}", field="player")

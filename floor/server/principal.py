@@ -1,0 +1,98 @@
+"""Who sends a request, and the refusals about who asks (not about the tournament).
+
+Roles::
+
+    director   everything, and the staff accounts
+    floor      bust-outs (one or several in a hand) and their undoing, hands and buttons,
+               moves, time calls, seats, registrations and re-entries, rebuys and add-ons,
+               stacks and chip races
+    dealer     their own table only: the next hand, the button, a bust-out
+    public     (not signed in) read-only: what a player may see
+
+``floor.server.accounts`` signs principals in, ``floor.server.permissions`` decides what each
+may send; both raise the errors below, and the edges answer each code with its status
+(``floor.server.edges.STATUS``).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import msgspec
+
+from ..engine.errors import FloorError
+from ..store.accounts_port import ROLES, Role
+
+__all__ = [
+    "PUBLIC",
+    "ROLES",
+    "AccountExists",
+    "AuthError",
+    "BadAccount",
+    "BadCredentials",
+    "Forbidden",
+    "NoSuchAccount",
+    "Principal",
+    "Role",
+    "SignedOut",
+    "TooManyAttempts",
+]
+
+
+class Principal(msgspec.Struct, frozen=True, kw_only=True):
+    """Who sends a request: a staff member, or the public."""
+
+    username: str | None
+    role: Role | Literal["public"]
+    #: The dealer's table; None for every other role.
+    table: int | None
+
+
+PUBLIC: Final = Principal(username=None, role="public", table=None)
+
+
+class AuthError(FloorError):
+    """A refusal about who asks, not about the tournament."""
+
+    code = "auth"
+
+
+class BadCredentials(AuthError):
+    code = "bad_credentials"
+
+    def __init__(self) -> None:
+        # One message whether the account exists or not: sign-in reveals no usernames.
+        super().__init__("wrong username, or wrong password or PIN")
+
+
+class SignedOut(AuthError):
+    """A token that names no session (unknown, expired or signed out): sign in again."""
+
+    code = "signed_out"
+
+
+class TooManyAttempts(AuthError):
+    code = "too_many_attempts"
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many failed sign-ins: try again in {retry_after} seconds")
+        #: Seconds until the window ends (the HTTP ``Retry-After``).
+        self.retry_after = retry_after
+
+
+class Forbidden(AuthError):
+    code = "forbidden"
+
+
+class AccountExists(AuthError):
+    code = "account_exists"
+
+
+class NoSuchAccount(AuthError):
+    code = "no_such_account"
+
+
+class BadAccount(AuthError):
+    """An account that cannot be made as asked: ``field`` names the part."""
+
+    code = "bad_account"

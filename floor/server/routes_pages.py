@@ -1,0 +1,79 @@
+"""The screens' pages and files (``web/``), and what the router answers by itself (404, 405)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
+
+from ..engine.errors import FloorError
+from ..store.ids import check_tournament_id
+from .edges import Endpoint, error_response
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+#: Pages change with every release: the browser asks again rather than show an old one.
+_NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+def _page(name: str) -> Endpoint:
+    async def page(request: Request) -> Response:
+        return FileResponse(WEB / f"{name}.html", headers=_NO_CACHE)
+
+    return page
+
+
+async def _director_of(request: Request) -> Response:
+    """``/director/<id>`` as the other screens are addressed: the console picks it by ``?t=``."""
+    tid = request.path_params["tid"]
+    try:
+        check_tournament_id(tid)
+    except FloorError:
+        return RedirectResponse("/director")
+    return RedirectResponse(f"/director?t={tid}")
+
+
+async def index(request: Request) -> Response:
+    if (WEB / "index.html").exists():
+        return FileResponse(WEB / "index.html", headers=_NO_CACHE)
+    return RedirectResponse("/api/tournaments")
+
+
+routes: list[BaseRoute] = [
+    Route("/", index),
+    Route("/wall/{tid}", _page("wall")),
+    Route("/floor/{tid}", _page("floor")),
+    Route("/player/{tid}", _page("player")),
+    Route("/director", _page("director")),
+    Route("/director/{tid}", _director_of),
+]
+if WEB.is_dir():
+    _files: ASGIApp = StaticFiles(directory=WEB)
+    routes.append(Mount("/static", _files, name="static"))
+
+
+#: What the router answers by itself: error code and message, by status.
+_ROUTER_ERRORS = {
+    404: ("not_found", "there is no such endpoint: see docs/protocol.md or GET /api/schema"),
+    405: ("method_not_allowed", "this endpoint does not take that method"),
+}
+
+
+async def router_error(request: Request, exc: HTTPException) -> Response:
+    """The router's own 404 and 405 (``/api/t/a/b``, ``PUT /api/staff``): under ``/api`` a
+    JSON error like every other answer there, not Starlette's plain text."""
+    known = _ROUTER_ERRORS.get(exc.status_code)
+    path = request.url.path
+    if exc.status_code == 404 and not path.startswith(("/api/", "/static/", "/ws/")):
+        # Somebody typed an address: a page that leads to the start page, not plain text.
+        page = WEB / "notfound.html"
+        if page.exists():
+            return FileResponse(page, status_code=404, headers=_NO_CACHE)
+    if known is None or not path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
+    code, message = known
+    return error_response(code, message, headers=dict(exc.headers) if exc.headers else None)

@@ -1,0 +1,175 @@
+"""Tournaments over HTTP: list, create, archive, and the reads (state, players, events)."""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from .. import config as configs
+from ..engine.errors import FloorError
+from ..engine.rules import Rules, Structure
+from ..protocol import encode_derived, events_message
+from ..store.errors import AlreadyExists, NotFound
+from ..store.ids import check_tournament_id
+from ..store.outcome import Outcome
+from . import views
+from .context import Floor, floor_of, staff, tid_of
+from .edges import (
+    BadRequest,
+    check_numbers,
+    decode,
+    handle_errors,
+    json_response,
+    read_body,
+    search_query,
+)
+from .permissions import require_director
+from .redact import for_role, view_of
+from .tournament_setup import NewTournament, config_keys, tournament_setup
+
+log = logging.getLogger("floor.server")
+
+
+@handle_errors
+async def list_tournaments(request: Request) -> Response:
+    floor = floor_of(request)
+    archived = request.query_params.get("archived") in ("1", "true")
+    return json_response(await floor.store.summaries(archived=archived))
+
+
+@handle_errors
+async def create_tournament(request: Request) -> Response:
+    floor = floor_of(request)
+    principal = await staff(request)
+    require_director(principal, "creates tournaments")
+    spec = decode(await read_body(request, floor.settings.max_body), NewTournament, config_keys())
+    # A starting stack or rebuy of 2**64 - 1 overflows the snapshots like a stack does.
+    check_numbers(spec)
+    try:
+        tid = check_tournament_id(spec.id)
+    except FloorError as e:
+        raise BadRequest(e.message, field="id") from None
+    rules, structure, name = tournament_setup(spec)
+    again = await _created_before(floor, tid, name, rules, structure)
+    if again is not None:
+        return json_response(again, 201)
+    outcome = await floor.store.create(tid, name, rules, structure)
+    log.info("tournament created", extra={"tournament": tid, "by": principal.username})
+    return json_response(outcome, 201)
+
+
+async def _created_before(
+    floor: Floor, tid: str, name: str, rules: Rules, structure: Structure | None
+) -> Outcome | None:
+    """The answer to a retry of the request that created ``tid``; None if there is no ``tid``.
+
+    ``store.create`` answers any request for an existing id as a retry of the first one (201,
+    ``duplicate``) and lists the tournament again under the new request's name and time: a
+    second "create" with other settings created nothing, said it had, and renamed the
+    tournament in the list (or listed an archived one as live again). Now other settings are
+    refused (409), and a true retry is answered without touching the list.
+    """
+    try:
+        t, _ = await floor.store.tournament(tid)
+    except NotFound:
+        return None
+    s = t.state
+    if (s.name, s.rules, s.structure) != (name, rules, structure):
+        raise AlreadyExists(
+            f"tournament {tid} already exists, with other settings: choose another id",
+            field="id",
+        )
+    # The first request may have written the log and failed before listing it.
+    await floor.store.list_again(tid, s.name, s.created_at)
+    return Outcome(ok=True, first=1, last=1, duplicate=True)
+
+
+@handle_errors
+async def archive_tournament(request: Request) -> Response:
+    """Move a tournament from the list to the archive (``GET /api/tournaments?archived=1``);
+    its log, its screens and its backup stay as they are."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    principal = await staff(request)
+    require_director(principal, "archives tournaments")
+    summary = await floor.store.archive(tid)
+    log.info("tournament archived", extra={"tournament": tid, "by": principal.username})
+    return json_response(summary)
+
+
+@handle_errors
+async def get_tournament(request: Request) -> Response:
+    """The full state and plan: the same snapshot a screen of the reader's role gets when it
+    connects (the very bytes, built once per version and role)."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    principal, _ = await floor.principal(request)
+    t, version = await floor.store.tournament(tid)
+    snapshot = floor.hub.views.snapshot(tid, t, version).view(view_of(principal.role))
+    return Response(snapshot.data, media_type="application/json")
+
+
+@handle_errors
+async def find_players(request: Request) -> Response:
+    floor = floor_of(request)
+    tid = tid_of(request)
+    query = search_query(request)
+    t, _ = await floor.store.tournament(tid)
+    return json_response(views.find_players(t, query))
+
+
+#: The largest sequence number a Redis stream id can carry (ids are ``<seq>-0``, 64 bits).
+_LAST_SEQ = 2**64 - 1
+
+
+@handle_errors
+async def events_since(request: Request) -> Response:
+    """The events after ``since`` as stored (a screen that fell behind can also use the
+    websocket's resync; this is for tools and exports)."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    raw = request.query_params.get("since", "0")
+    # ASCII digits only: str.isdigit() also passes "²", which int() refuses (a 500 before).
+    if not (raw.isascii() and raw.isdigit()):
+        raise BadRequest("since is a sequence number", field="since")
+    since = int(raw)
+    t, _ = await floor.store.tournament(tid)
+    # A since past the largest stream id has nothing after it; asking Redis for it anyway
+    # was a ResponseError ("Invalid stream ID") and a 500.
+    missed = [] if since >= _LAST_SEQ else await floor.store.events_since(tid, since, limit=5000)
+    if missed is None:
+        raise BadRequest("more than 5000 events: page with a later since", field="since")
+    if not missed:
+        return json_response(
+            {"type": "events", "tournament": tid, "from": since + 1, "to": since, "events": []}
+        )
+    principal, _ = await floor.principal(request)
+    return Response(
+        for_role(principal.role, events_message(tid, since + 1, missed, encode_derived(t))),
+        media_type="application/json",
+    )
+
+
+async def config_lists(request: Request) -> Response:
+    """The shipped rule sets, structures and tournament configs, for the director console."""
+    return json_response(
+        {
+            "rules": sorted(configs.rule_sets()),
+            "structures": sorted(configs.structures()),
+            "tournaments": sorted(configs.tournaments()),
+        }
+    )
+
+
+routes: list[BaseRoute] = [
+    Route("/api/config", config_lists),
+    Route("/api/tournaments", list_tournaments, methods=["GET"]),
+    Route("/api/tournaments", create_tournament, methods=["POST"]),
+    Route("/api/t/{tid}", get_tournament),
+    Route("/api/t/{tid}/players", find_players),
+    Route("/api/t/{tid}/events", events_since),
+    Route("/api/t/{tid}/archive", archive_tournament, methods=["POST"]),
+]

@@ -1,0 +1,129 @@
+"""The composition root: the one server module that picks the storage (Redis or Valkey),
+builds this process's parts on it, and assembles the application from the routes.
+
+``create_app()`` is what uvicorn runs (``floor serve``, each worker calls it); the lifespan
+builds the ``Floor`` and closes it.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+from starlette.routing import BaseRoute, WebSocketRoute
+
+from ..engine.errors import FloorError
+from ..redisdb.accounts import RedisAccounts
+from ..redisdb.bus import RedisBus
+from ..redisdb.connection import connect
+from ..redisdb.lease import RedisLease
+from ..redisdb.log import RedisLog
+from ..store.service import Service
+from . import routes_commands, routes_health, routes_pages, routes_staff, routes_tournaments, tools
+from .accounts import Accounts
+from .clockdriver import ClockDriver
+from .context import Floor
+from .edges import for_error
+from .fanout import ExposeProtocol
+from .hub import Hub
+from .logs import configure as configure_logs
+from .metrics import Metrics
+from .settings import Settings, from_env
+from .websocket import websocket_endpoint
+
+log = logging.getLogger("floor.server")
+
+
+def build_floor(settings: Settings) -> Floor:
+    """This process's parts, on the Redis or Valkey at ``settings.redis_url``."""
+    redis = connect(settings.redis_url)
+    metrics = Metrics()
+    bus = RedisBus(redis)
+    store = Service(RedisLog(redis), bus=bus)
+    hub = Hub(store, bus, metrics, heartbeat=settings.heartbeat)
+    return Floor(
+        settings=settings,
+        metrics=metrics,
+        store=store,
+        hub=hub,
+        accounts=Accounts(RedisAccounts(redis)),
+        clock=ClockDriver(store, hub, RedisLease(redis)),
+        ping=redis.ping,
+        close=redis.aclose,
+    )
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        *routes_health.routes,
+        *routes_staff.routes,
+        *routes_tournaments.routes,
+        *routes_commands.routes,
+        WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
+        *tools.routes,
+        # Last: the static files are mounted under a prefix that matches anything below it.
+        *routes_pages.routes,
+    ]
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or from_env()
+    if not settings.redis_url:
+        raise SystemExit("REDIS_URL is not set: run `floor serve`, which starts Valkey itself")
+    # Each worker of `floor serve --workers N` is a fresh process that builds its app here:
+    # without this its logs (commands, errors) would go nowhere.
+    configure_logs(settings.log_level)
+    # Starlette types a handler as taking any Exception; each of these takes its own kind.
+    handlers: dict[Any, Any] = {FloorError: _floor_error, HTTPException: routes_pages.router_error}
+    return Starlette(
+        routes=routes(),
+        lifespan=_lifespan(settings),
+        # Outermost, so that it sees uvicorn's own send: the fan-out writes frames through it.
+        middleware=[Middleware(ExposeProtocol)],
+        exception_handlers=handlers,
+    )
+
+
+def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        floor = build_floor(settings)
+        app.state.floor = floor
+        try:
+            await floor.ping()
+        except Exception as e:
+            log.warning("Redis is not reachable yet", extra={"error": str(e)})
+        await floor.start()
+        # Everything loaded so far lives as long as the process: keep the collector off it,
+        # or a full collection stalls a fan-out to thousands of screens (bench/wsload).
+        gc.freeze()
+        log.info("floor serving", extra={"redis": _without_password(settings.redis_url)})
+        try:
+            yield
+        finally:
+            await floor.stop()
+
+    return lifespan
+
+
+async def _floor_error(conn: HTTPConnection, exc: FloorError) -> Response:
+    """A domain error no route answered itself (``Unavailable`` on the way in, say): its code
+    and status like any other. A websocket answers its own (see ``websocket``)."""
+    if conn.scope["type"] != "http":
+        raise exc
+    return for_error(exc)
+
+
+def _without_password(url: str) -> str:
+    scheme, sep, rest = url.partition("://")
+    if "@" in rest:
+        rest = "***@" + rest.split("@", 1)[1]
+    return scheme + sep + rest

@@ -1,0 +1,387 @@
+"""The command service: each tournament an event log, each command decided and written whole.
+
+A command is authorized and decided by the engine against the state at version V held in
+this process, then appended only if the log is still at V: events, version, snapshot when
+due, the command's result for retries and the batch for every process, in one atomic step
+(``EventLog.append``). On a conflict the state is reloaded and the command authorized and
+decided again, so it is refused with the rule's reason when it no longer applies.
+
+The process keeps each tournament it serves in memory (``Tournament`` plus its version) and
+keeps it current from the batches other processes publish (``apply_published``, fed by the
+server from the bus). Each batch this process writes is handed to its listeners at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable
+from typing import assert_never
+
+from ..engine.commands import Command
+from ..engine.decide import decide
+from ..engine.errors import RuleError
+from ..engine.events import Event, TournamentCreated
+from ..engine.rules import Rules, Structure
+from ..engine.state import Tournament
+from ..protocol import EventsIn, decode_batch, decode_event, encode_derived, encode_event
+from ..protocol import events_message as _events_message
+from .errors import AlreadyExists, Busy, IdReused, NotFound
+from .ids import check_command_id, check_tournament_id
+from .outcome import Kept, Outcome, command_digest, error_info
+from .ports import Answered, Append, Bus, Conflict, EventLog, Snapshot, Summary, Written
+
+#: Raises (``Forbidden``, say) unless the command may be sent, judged on the tournament as
+#: the command is decided on it: called in the tournament's lock, on every attempt.
+Authorize = Callable[[Tournament], None]
+
+#: The batch published with a command's events: (tournament, first sequence number, the
+#: events as JSON, the state after them, the events).
+PayloadBuilder = Callable[[str, int, list[bytes], Tournament, list[Event]], bytes]
+
+#: Told each batch this process wrote, as soon as the log has it.
+BatchListener = Callable[[bytes], None]
+
+
+def batch_payload(
+    tid: str, first: int, encoded: list[bytes], t: Tournament, events: list[Event]
+) -> bytes:
+    """The events batch of ``floor.protocol``, with the derived facts of the tables touched."""
+    return _events_message(tid, first, encoded, encode_derived(t, events))
+
+
+class _Entry:
+    __slots__ = ("lock", "t", "version")
+
+    def __init__(self, t: Tournament, version: int) -> None:
+        self.t = t
+        self.version = version
+        self.lock = asyncio.Lock()
+
+
+class Service:
+    """Tournaments in an event log, and the ones this process serves, in memory."""
+
+    def __init__(
+        self,
+        log: EventLog,
+        *,
+        bus: Bus | None = None,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        snapshot_every: int = 500,
+        max_attempts: int = 8,
+        payload: PayloadBuilder = batch_payload,
+    ) -> None:
+        self.log = log
+        #: Followed before a tournament is loaded, so that every process keeps what it holds
+        #: current, screens or not (None: the copies are kept current by nobody but us).
+        self.bus = bus
+        self.clock = clock
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.snapshot_every = snapshot_every
+        self.max_attempts = max_attempts
+        self.payload = payload
+        self._entries: dict[str, _Entry] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._arriving: dict[str, list[EventsIn]] = {}
+        self._listeners: list[BatchListener] = []
+
+    def listen(self, listener: BatchListener) -> None:
+        """Hand ``listener`` each batch this process writes, before the writer is answered:
+        the server gives it to its own screens at once rather than at its echo on the bus."""
+        self._listeners.append(listener)
+
+    # Reading ---------------------------------------------------------------------------------
+
+    async def tournament(self, tid: str) -> tuple[Tournament, int]:
+        """The tournament as this process holds it, and its version (loaded when missing).
+
+        A command being written holds the entry's lock with its events already applied to
+        our copy: a reader waits for the write, so it never sees a change that may not land.
+        Use the result before the next ``await``: later changes are applied to it in place.
+        """
+        while True:
+            entry = await self._entry(tid)
+            async with entry.lock:
+                if self._entries.get(tid) is entry:
+                    return entry.t, entry.version
+
+    async def _entry(self, tid: str) -> _Entry:
+        entry = self._entries.get(tid)
+        if entry is not None:
+            return entry
+        lock = self._loading.setdefault(tid, asyncio.Lock())
+        async with lock:
+            entry = self._entries.get(tid)
+            while entry is None:
+                if self.bus is not None and not self.bus.following(tid):
+                    # Only for a tournament that exists: a follow for any id asked for
+                    # would let a stranger pile up subscriptions.
+                    if not await self.log.exists(check_tournament_id(tid)):
+                        raise NotFound(f"there is no tournament {tid}", field="tournament")
+                    # Follow the tournament's batches first, so none falls between what the
+                    # load reads and the first batch we hear of.
+                    await self.bus.follow(tid)
+                self._arriving[tid] = []
+                try:
+                    t, version = await self.load(tid)
+                    arrived = self._arriving[tid]
+                finally:
+                    del self._arriving[tid]
+                caught_up = _catch_up(t, version, arrived)
+                if caught_up is not None:
+                    entry = self._entries[tid] = _Entry(t, caught_up)
+        return entry
+
+    def forget(self, tid: str) -> None:
+        """Drop the in-memory copy; the next use reloads it from the log."""
+        self._entries.pop(tid, None)
+
+    def forget_all(self) -> None:
+        """Drop every in-memory copy (the bus lost batches: any copy may be behind)."""
+        self._entries.clear()
+
+    async def load(self, tid: str) -> tuple[Tournament, int]:
+        """Snapshot plus the events after it: exactly the engine's state at the last event."""
+        stored = await self.log.load(check_tournament_id(tid))
+        t: Tournament | None = None
+        seq = 0
+        if stored.snapshot is not None:
+            t, seq = Tournament(stored.snapshot.state), stored.snapshot.seq
+        for _, data in stored.tail:
+            event = decode_event(data)
+            if t is None:
+                assert isinstance(event, TournamentCreated)
+                t = Tournament.create(event)
+            else:
+                t.apply(event)
+        if t is None:
+            raise NotFound(f"there is no tournament {tid}", field="tournament")
+        return t, stored.tail[-1][0] if stored.tail else seq
+
+    async def events_since(self, tid: str, seq: int, limit: int = 1000) -> list[bytes] | None:
+        """The events after ``seq`` as stored (JSON), or None when more than ``limit`` are
+        missing (a fresh snapshot is cheaper then)."""
+        raw = await self.log.read(check_tournament_id(tid), seq, limit + 1)
+        if len(raw) > limit:
+            return None
+        return [data for _, data in raw]
+
+    async def summaries(self, archived: bool = False) -> list[Summary]:
+        return await self.log.summaries(archived)
+
+    # Writing ---------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        tid: str,
+        name: str,
+        rules: Rules,
+        structure: Structure | None = None,
+        command_id: str | None = None,
+    ) -> Outcome:
+        check_tournament_id(tid)
+        created = TournamentCreated(
+            id=tid, name=name, rules=rules, structure=structure, created_at=self.clock()
+        )
+        t = Tournament.create(created)
+        outcome = await self._write(tid, 0, [created], t, command_id or f"create-{tid}")
+        if not outcome.ok:
+            raise AlreadyExists(f"tournament {tid} already exists", field="tournament")
+        if not outcome.duplicate:
+            self._entries[tid] = _Entry(t, outcome.last)
+        # Listed after the log is written (another slot on a cluster): a retry lists it too.
+        await self.log.list_tournament(Summary(id=tid, name=name, created_at=created.created_at))
+        return outcome
+
+    async def list_again(self, tid: str, name: str, created_at: float) -> None:
+        """List a tournament whose creation is retried, unless it is listed or archived."""
+        summary = Summary(id=check_tournament_id(tid), name=name, created_at=created_at)
+        await self.log.list_again(summary)
+
+    async def archive(self, tid: str) -> Summary:
+        """Move a finished tournament from the list to the archive; its log stays."""
+        return await self.log.archive(check_tournament_id(tid))
+
+    async def execute(
+        self,
+        tid: str,
+        command: Command,
+        command_id: str | None = None,
+        *,
+        authorize: Authorize | None = None,
+    ) -> Outcome:
+        """Authorize and decide ``command`` and write its events atomically; refusals are
+        outcomes too, what ``authorize`` raises is raised (nothing was decided then).
+
+        Raises ``NotFound`` and ``Unavailable`` (nothing was written, or a retry with the
+        same ``command_id`` answers what was), and ``Busy`` after too many lost races.
+        """
+        check_tournament_id(tid)
+        cid = check_command_id(command_id) if command_id else None
+        digest = command_digest(command) if cid else ""
+        for _ in range(self.max_attempts):
+            entry = await self._entry(tid)
+            async with entry.lock:
+                if self._entries.get(tid) is not entry:
+                    continue
+                version = entry.version
+                if authorize is not None and not await self._authorized(
+                    tid, version, entry.t, authorize
+                ):
+                    continue
+                try:
+                    events = decide(entry.t, command, self.clock(), self.rng)
+                except RuleError as e:
+                    # A refusal is raised before anything is applied: the copy is whole.
+                    refusal = Outcome(ok=False, error=error_info(e))
+                    if cid is None:
+                        return refusal
+                    kept = await self._keep_refusal(tid, version, cid, refusal, digest)
+                    if kept is not None:
+                        return kept
+                    # Decided on a copy that was behind: the command may apply now.
+                    self.forget(tid)
+                    continue
+                except BaseException:
+                    # Any other failure may come after decide applied part of the change to
+                    # our copy (the housekeeping runs on the state the command left): the log
+                    # never got it, so the copy must go, or the retry is decided on it.
+                    self.forget(tid)
+                    raise
+                if not events and cid is None:
+                    return Outcome(ok=True, first=version + 1, last=version)
+                try:
+                    outcome = await self._write(tid, version, events, entry.t, cid, digest)
+                except BaseException:
+                    # The events may or may not be in the log, and they are in our copy:
+                    # reload before anybody reads it again.
+                    self.forget(tid)
+                    raise
+                if outcome.duplicate or outcome.error is not None:
+                    self.forget(tid)
+                    return outcome
+                if outcome.ok:
+                    entry.version = outcome.last
+                    return outcome
+                self.forget(tid)  # lost the race: reload and decide again
+        raise Busy(f"tournament {tid} is changing too fast: try again", field="tournament")
+
+    async def _authorized(
+        self, tid: str, version: int, t: Tournament, authorize: Authorize
+    ) -> bool:
+        """Run ``authorize`` on our copy; False when it refused a copy that was behind the
+        log (the caller reloads and asks again), and what it raised when the copy is current."""
+        try:
+            authorize(t)
+        except Exception:
+            if await self.log.version(tid) == version:
+                raise
+            self.forget(tid)
+            return False
+        return True
+
+    async def _write(
+        self,
+        tid: str,
+        version: int,
+        events: list[Event],
+        t: Tournament,
+        command_id: str | None,
+        digest: str = "",
+    ) -> Outcome:
+        """Append the events; ``ok=False`` without error means a version conflict."""
+        encoded = [encode_event(e) for e in events]
+        first, last = version + 1, version + len(events)
+        due = version // self.snapshot_every != last // self.snapshot_every
+        payload = self.payload(tid, first, encoded, t, events) if encoded else b""
+        append = Append(
+            version=version,
+            command_id=command_id or f"anon-{self.rng.getrandbits(64):x}",
+            events=encoded,
+            result=Kept(ok=True, first=first, last=last, digest=digest),
+            snapshot=Snapshot(last, t.state) if due else None,
+            payload=payload,
+        )
+        result = await self.log.append(tid, append)
+        match result:
+            case Written():
+                if payload:
+                    for listener in self._listeners:
+                        listener(payload)
+                return Outcome(ok=True, first=first, last=last)
+            case Answered(kept):
+                return _answer_again(kept, command_id, digest)
+            case Conflict(current):
+                return Outcome(ok=False, first=0, last=current)
+            case _:
+                assert_never(result)
+
+    async def _keep_refusal(
+        self, tid: str, version: int, command_id: str, refusal: Outcome, digest: str
+    ) -> Outcome | None:
+        """Keep a refusal under its command id, so a retry gets the first answer; but only
+        if it was decided at the tournament's current version (None when it was not)."""
+        kept = Kept(ok=False, error=refusal.error, digest=digest)
+        append = Append(version=version, command_id=command_id, events=[], result=kept)
+        match await self.log.append(tid, append):
+            case Written():
+                return refusal
+            case Answered(first):
+                return _answer_again(first, command_id, digest)
+            case Conflict():
+                return None
+            case other:
+                assert_never(other)
+
+    # Keeping in step with other processes ---------------------------------------------------
+
+    async def apply_published(self, payload: bytes) -> None:
+        """Fold a batch another process (or this one) published into our copy, if held.
+
+        While the copy is being loaded the batch is kept, and folded once the load is in.
+        """
+        batch = decode_batch(payload)
+        entry = self._entries.get(batch.tournament)
+        if entry is None:
+            arriving = self._arriving.get(batch.tournament)
+            if arriving is not None:
+                arriving.append(batch)
+            return
+        async with entry.lock:
+            if self._entries.get(batch.tournament) is not entry or batch.to <= entry.version:
+                return
+            if batch.from_ != entry.version + 1:
+                self.forget(batch.tournament)  # a gap: reload on next use
+                return
+            for item in batch.events:
+                entry.t.apply(item.event)
+            entry.version = batch.to
+
+
+def _answer_again(kept: Kept, command_id: str | None, digest: str) -> Outcome:
+    """The first answer to a retried command id, or ``IdReused`` for another command."""
+    if digest and kept.digest and kept.digest != digest:
+        raise IdReused(
+            f"the command id {command_id} was already used for another command: this one was "
+            f"not applied; send it with a new id",
+            field="id",
+        )
+    return Outcome(ok=kept.ok, first=kept.first, last=kept.last, error=kept.error, duplicate=True)
+
+
+def _catch_up(t: Tournament, version: int, batches: list[EventsIn]) -> int | None:
+    """Fold the batches that came in while ``t`` was loaded at ``version``; the new version,
+    or None when one is missing (the caller loads again)."""
+    for batch in sorted(batches, key=lambda b: b.from_):
+        if batch.to <= version:
+            continue
+        if batch.from_ > version + 1:
+            return None
+        for item in batch.events:
+            if item.seq > version:
+                t.apply(item.event)
+                version = item.seq
+    return version

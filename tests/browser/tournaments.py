@@ -1,0 +1,295 @@
+"""Random tournaments played through ``decide``: every kind of command, refusals skipped.
+
+``play`` gives the event log in batches, one batch per command that was accepted, as the
+server writes and sends them. Used by the fold parity test (the page's fold against the
+engine's) and by the derived facts tests (the facts against what ``decide`` accepts).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from floor.engine import commands as cmd
+from floor.engine.autopilot import next_floor_action
+from floor.engine.decide import decide
+from floor.engine.errors import RuleError
+from floor.engine.events import Event, MoveCancelled, TableSetUp, TournamentCreated
+from floor.engine.planner import housekeep
+from floor.engine.rules import Break, Rules, Structure
+from floor.engine.state import Tournament
+
+#: Money, a colour-up break, rebuys with a stack limit, an add-on at the break, re-entries.
+MONEY: dict[str, Any] = {
+    "name": "parity-money",
+    "starting_stack": 10_000,
+    "chips": [25, 100, 500, 1000],
+    "levels": [
+        {"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 10},
+        {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 10},
+        {"type": "break", "minutes": 10, "color_up": [25], "name": "Colour-up"},
+        {"type": "level", "small_blind": 100, "big_blind": 200, "ante": 200, "minutes": 10},
+        {"type": "level", "small_blind": 200, "big_blind": 400, "minutes": 10},
+        {"type": "break", "minutes": 5, "color_up": [100]},
+        {"type": "level", "small_blind": 500, "big_blind": 1000, "minutes": 10},
+    ],
+    "late_registration_until": 3,
+    "prize": {
+        "currency": "CZK",
+        "buy_in": 1000,
+        "fee": 100,
+        "round_to": 10,
+        "rebuy": {"price": 1000, "chips": 10_000, "until_level": 2, "max_per_player": 2,
+                  "max_stack": 10_000},
+        "add_on": {"price": 500, "chips": 5_000, "level": 2},
+        "re_entry": {"max_per_player": 1, "until_level": 3},
+        "payouts": [{"entries": 2, "percents": [100]}, {"entries": 10, "percents": [50, 30, 20]}],
+    },
+}  # fmt: skip
+
+#: A mixed game: the rotation follows the levels, and the director may change the game.
+MIXED: dict[str, Any] = {
+    "name": "parity-mixed",
+    "starting_stack": 5_000,
+    "chips": [25, 100],
+    "levels": [
+        {"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 8, "game": "holdem"},
+        {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 8, "game": "stud",
+         "bring_in": 25},
+        {"type": "break", "minutes": 5},
+        {"type": "level", "small_blind": 100, "big_blind": 200, "minutes": 8, "game": "omaha"},
+    ],
+}  # fmt: skip
+
+NAMES = [
+    "Jiří Dvořák", "Tomáš Novák", "Eva Svobodová", "Weiß Günther", "Ærøskøbing Ólafur",
+    "Łukasz Żółć", "Σοφία Παπαδοπούλου", "Иван Петров", "Anna Smith", "O'Brien Ñúñez",
+]  # fmt: skip
+
+
+class Game:
+    """One tournament being played: the engine's state, the log in batches, the clock."""
+
+    def __init__(self, seed: int, rules: dict[str, Any], structure: dict[str, Any] | None):
+        self.rng = random.Random(seed)
+        self.now = 1_700_000_000.0
+        r = msgspec.convert(rules, Rules)
+        st = None if structure is None else msgspec.convert(structure, Structure)
+        created = TournamentCreated(
+            id=f"g{seed}", name=f"Game {seed}", rules=r, structure=st, created_at=self.now
+        )
+        self.t = Tournament.create(created)
+        self.batches: list[list[Event]] = [[created]]
+        self.refused = 0
+
+    @property
+    def log(self) -> list[Event]:
+        return [e for batch in self.batches for e in batch]
+
+    def do(self, command: cmd.Command) -> bool:
+        try:
+            events = decide(self.t, command, self.now, self.rng)
+        except RuleError:
+            self.refused += 1
+            return False
+        if events:
+            self.batches.append(events)
+        return True
+
+    def put(self, *events: Event) -> None:
+        """Events written as such (an import, an old log), then what they make due."""
+        for e in events:
+            self.t.apply(e)
+        self.batches.append([*events, *housekeep(self.t, self.rng)])
+
+    # Picking -----------------------------------------------------------------------------
+
+    def seated(self) -> list[str]:
+        return sorted(p.id for p in self.t.state.players.values() if p.table is not None)
+
+    def busted(self) -> list[str]:
+        return sorted(p.id for p in self.t.state.players.values() if p.busted)
+
+    def tables(self, status: str = "open") -> list[int]:
+        return sorted(n for n, tb in self.t.state.tables.items() if tb.status == status)
+
+    def pick(self, items: list[Any]) -> Any:
+        return self.rng.choice(items) if items else None
+
+
+def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
+    t = g.t
+    s = t.state
+    rng = g.rng
+
+    def player_cmd(make: Callable[[str], cmd.Command]) -> Callable[[], cmd.Command | None]:
+        return lambda: None if not g.seated() else make(g.pick(g.seated()))
+
+    def bust_same_hand() -> cmd.Command | None:
+        tables = [n for n in g.tables() if s.tables[n].count >= 3]
+        if not tables:
+            return None
+        pids = rng.sample(sorted(s.tables[g.pick(tables)].occupants.values()), 2)
+        stack = rng.choice([None, 1000, 2000])
+        return cmd.BustSameHand(
+            players=tuple(
+                cmd.Busted(player=p, stack=stack or rng.choice([1000, 3000])) for p in pids
+            )
+        )
+
+    def undo() -> cmd.Command | None:
+        # Mostly the latest bust-out (still open to dispute), now and then an older one.
+        out = [p for p in s.players.values() if p.busted and p.bust is not None]
+        if not out:
+            return None
+        out.sort(key=lambda p: (p.bust.at if p.bust else 0.0, p.id))
+        p = out[-1] if rng.random() < 0.7 else g.pick(out)
+        return cmd.UndoBust(player=p.id, reason="dispute")
+
+    def register() -> cmd.Command:
+        n = len(s.players)
+        return cmd.Register(name=f"{rng.choice(NAMES)} {n}", special_needs=rng.random() < 0.1)
+
+    def re_enter() -> cmd.Command | None:
+        pid = g.pick(g.busted())
+        return None if pid is None else cmd.Register(name=s.players[pid].name, player=pid)
+
+    def cancel() -> cmd.Command | None:
+        moves = [m.player for m in t.plan.moves if m.player is not None]
+        return None if not moves else cmd.Cancel(player=g.pick(sorted(moves)))
+
+    def redirect() -> cmd.Command | None:
+        moves = [m for m in t.plan.moves if m.player is not None]
+        if not moves:
+            return None
+        m = g.pick(moves)
+        return cmd.Confirm(player=m.player, seat=rng.randint(1, s.tables[m.to.table].seats))
+
+    def correct() -> cmd.Command | None:
+        pid, n = g.pick(g.seated()), g.pick(g.tables())
+        if pid is None or n is None:
+            return None
+        return cmd.CorrectSeat(player=pid, table=n, seat=rng.randint(1, s.tables[n].seats))
+
+    def chip_race() -> cmd.Command | None:
+        n = g.pick([x for x in g.tables() if s.tables[x].count] + g.tables("breaking"))
+        if n is None or s.structure is None:
+            return None
+        step = s.structure.levels[s.clock.level]
+        leaving = None if isinstance(step, Break) and step.color_up else 25
+        counts = tuple(
+            cmd.RaceCount(seat=seat, chips=rng.randint(0, 7))
+            for seat in sorted(s.tables[n].occupants)
+        )
+        return cmd.ChipRace(table=n, seats=counts, leaving=leaving)
+
+    def call_time() -> cmd.Command | None:
+        n = g.pick(g.tables())
+        if n is None or not s.tables[n].occupants:
+            return None
+        return cmd.CallTime(table=n, seat=g.pick(sorted(s.tables[n].occupants)))
+
+    def end_time() -> cmd.Command | None:
+        c = g.pick(s.time_calls)
+        outcome = rng.choice(["acted", "dead", "cancelled"])
+        return None if c is None else cmd.EndTimeCall(table=c.table, seat=c.seat, outcome=outcome)
+
+    def table_cmd(make: Callable[[int], cmd.Command]) -> Callable[[], cmd.Command | None]:
+        return lambda: None if not g.tables() else make(g.pick(g.tables()))
+
+    return [
+        (14, lambda: next_floor_action(t, rng)),
+        (8, table_cmd(lambda n: cmd.Hand(table=n))),
+        (5, player_cmd(lambda p: cmd.Bust(player=p))),
+        (2, bust_same_hand),
+        (3, undo),
+        (2, register),
+        (2, re_enter),
+        (2, cancel),
+        (1, redirect),
+        (1, correct),
+        (2, player_cmd(lambda p: cmd.LockSeat(player=p, locked=rng.random() < 0.7))),
+        (2, table_cmd(lambda n: cmd.Button(table=n, seat=rng.randint(1, s.tables[n].seats)))),
+        (1, table_cmd(lambda n: cmd.WaiveHalt(table=n, waived=rng.random() < 0.7))),
+        (1, table_cmd(lambda n: cmd.BreakTable(table=n))),
+        (1, lambda: cmd.StartFinal() if t.active <= s.rules.final_table + 3 else None),
+        (1, lambda: cmd.OpenTable() if rng.random() < 0.3 else None),
+        (1, lambda: cmd.SetGame(game=rng.choice(["holdem", "omaha", "stud", "razz"]))),
+        (3, player_cmd(lambda p: cmd.SetStack(player=p, stack=rng.choice([0, 500, 8000, 25000])))),
+        (3, player_cmd(lambda p: cmd.Rebuy(player=p))),
+        (3, player_cmd(lambda p: cmd.AddOn(player=p))),
+        (2, chip_race),
+        (2, lambda: cmd.ClockStart()),
+        (1, lambda: cmd.ClockPause()),
+        (2, lambda: cmd.ClockResume()),
+        (1, lambda: cmd.ClockAdjust(seconds=rng.choice([-120.0, 60.0, 300.0]))),
+        (1, lambda: cmd.ClockLevel(step=rng.choice([-1, 1]))),
+        (1, lambda: cmd.ClockLevel(to=rng.randint(0, len(s.structure.levels) - 1)))
+        if s.structure is not None
+        else (0, lambda: None),
+        (4, lambda: cmd.Tick()),
+        (2, call_time),
+        (2, end_time),
+    ]
+
+
+def play(
+    seed: int,
+    *,
+    players: int = 40,
+    rules: dict[str, Any] | None = None,
+    structure: dict[str, Any] | None = MONEY,
+    set_up: bool = False,
+    steps: int = 400,
+) -> Game:
+    """A tournament of ``players`` (drawn, or set up at tables as a scenario does) played
+    for ``steps`` random commands, the clock moving on by up to four minutes between them."""
+    g = Game(seed, rules or {"game": "holdem", "seats": 9, "final_table": 9}, structure)
+    t = g.t
+    if set_up:
+        seats = t.rules.seats
+        tables = max(2, -(-players // (seats - 1)))
+        for n in range(1, tables + 1):
+            occupied = g.rng.sample(range(1, seats + 1), min(seats - 1, players))
+            players -= len(occupied)
+            g.put(TableSetUp(table=n, seats=seats, occupants={x: f"T{n}S{x}" for x in occupied}))
+        # An old log's cancel that named nobody: folded as nothing.
+        g.put(MoveCancelled(player=None, table=1, reason="balance"))
+    else:
+        for i in range(players):
+            name = g.rng.choice(NAMES)
+            g.do(cmd.Register(name=f"{name} {i}", special_needs=g.rng.random() < 0.05))
+        g.do(cmd.DrawSeats())
+    actions = _actions(g)
+    weights = [w for w, _ in actions]
+    for _ in range(steps):
+        if t.active < 2:
+            break
+        _, make = g.rng.choices(actions, weights)[0]
+        command = make()
+        if command is not None:
+            g.do(command)
+        g.now += g.rng.choice([0.0, 1.0, 5.0, 30.0, 90.0, 240.0])
+    return g
+
+
+def games() -> list[Game]:
+    """The tournaments the parity tests play: money and a colour-up, reserved seats, a mixed
+    game, stud, a scenario-style set-up, a field that plays down to the final table."""
+    reserved = {"reserved_seats": [{"table": 1, "seat": 1}, {"table": 2, "seat": 5}]}
+    # fmt: off
+    return [
+        play(1, players=150, steps=1500),
+        play(2, players=80, rules={"game": "holdem", "seats": 9, "final_table": 9, **reserved},
+             steps=700),
+        play(3, players=70, rules={"game": "mixed", "seats": 8, "final_table": 8}, structure=MIXED,
+             steps=700),
+        play(4, players=60, rules={"game": "stud", "seats": 8, "final_table": 8}, structure=None,
+             steps=700),
+        play(5, players=80, set_up=True, steps=800),
+        play(6, players=40, steps=1000),
+    ]
+    # fmt: on
