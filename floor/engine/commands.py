@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from .model import DealtGame, MoveReason
+from .model import MAX_CHIPS, DealtGame, MoveReason
 
 Name = Annotated[str, Meta(min_length=1, max_length=80)]
 Reason = Annotated[str, Meta(min_length=1, max_length=500)]
@@ -143,7 +143,8 @@ class SetGame(_Command, frozen=True, tag="set_game"):
 
 class SetStack(_Command, frozen=True, tag="set_stack"):
     player: PlayerRef
-    stack: Annotated[int, Meta(ge=0)]
+    # No more than a stack may hold: an export of a larger one would not import again.
+    stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)]
 
 
 class Rebuy(_Command, frozen=True, tag="rebuy"):

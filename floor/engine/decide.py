@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from itertools import groupby
 from typing import Literal, assert_never
 
-from . import clock
+from . import clock, colour_up, final, moves, room, undo, windows
 from .chiprace import ChipRaceInput, RaceSeat, chip_race
 from .commands import (
     AddOn,
@@ -50,7 +49,6 @@ from .commands import (
 )
 from .errors import (
     BadSeat,
-    BadValue,
     NoPlannedMove,
     NotAllowed,
     RuleError,
@@ -83,12 +81,11 @@ from .events import (
     TimeCalled,
     TimeCallEnded,
 )
-from .model import FLOP_GAMES, MAX_CHIPS, PlayerId, SeatNo, Spot, TableNo
+from .model import FLOP_GAMES, PlayerId, SeatNo, Spot, TableNo
+from .names import check_player_id, shown_name
 from .plan import PlannedMove
-from .planner import choose_final_table, housekeep, next_to_break, room
+from .planner import choose_final_table, housekeep, next_to_break
 from .positions import next_hand, reported_button
-from .prize import Prize
-from .rules import Break
 from .seating import draw_initial, registration_seat, seat_at_new_table
 from .state import Player, Table, Tournament
 
@@ -237,15 +234,6 @@ def _empty(table: TableNo, seat: SeatNo, field: str) -> BadSeat:
     )
 
 
-def _planned(table: TableNo, seat: SeatNo) -> BadSeat:
-    return BadSeat(
-        f"table {table} seat {seat} is planned for another player",
-        field="seat",
-        reason="seat_planned",
-        params={"table": table, "seat": seat},
-    )
-
-
 def _short(table: Table) -> NotAllowed:
     return NotAllowed(
         f"table {table.number} has fewer than 2 players",
@@ -253,10 +241,6 @@ def _short(table: Table) -> NotAllowed:
         reason="table_short",
         params={"table": table.number},
     )
-
-
-def _planned_seats(t: Tournament) -> set[tuple[TableNo, SeatNo]]:
-    return {(m.to.table, m.to.seat) for m in t.plan.moves if m.to.seat is not None}
 
 
 def _dealing_flop(t: Tournament) -> bool:
@@ -267,31 +251,6 @@ def _dealing_flop(t: Tournament) -> bool:
 # Entries and the draw -------------------------------------------------------------------------
 
 
-#: Characters no name shows: controls, and the invisible format marks that reorder or hide
-#: text (a right-to-left override turns "Jan" on the wall display into anything). The joiners
-#: U+200C and U+200D stay: Persian and Indic names need them.
-_UNSHOWN = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u00ad\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\ufeff]"
-)
-
-
-def shown_name(name: str) -> str:
-    """The name as screens show it: runs of spaces and tabs (a list pasted from two columns)
-    made one space; nothing blank, nothing hidden (``BadValue`` otherwise)."""
-    plain = " ".join(name.split())
-    if not plain:
-        raise BadValue(
-            "a name needs at least one letter or digit", field="name", reason="name_blank"
-        )
-    if _UNSHOWN.search(plain):
-        raise BadValue(
-            "a name may not hold control characters or invisible marks",
-            field="name",
-            reason="name_hidden_marks",
-        )
-    return plain
-
-
 def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> list[Event]:
     s = t.state
     pid = c.player
@@ -299,31 +258,27 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
     name = c.name
     if pid is not None and pid in s.players:
         existing = s.players[pid]
-        if not existing.busted:
+        if windows.standing(existing) != "out":
             raise NotAllowed(
                 f"{pid} is already in the tournament",
                 field="player",
                 reason="player_exists",
                 params={"player": pid},
             )
-        _re_entry_open(t, existing, now)
+        step = clock.current_step(s, now)
+        why = windows.re_entry_window(s, step) or windows.re_entry_limit(s, existing)
+        if why is not None:
+            raise windows.refusal(why, existing.id)
         entry = existing.entries + 1
         # A re-entry names the player as on record: that name (and id) stood before.
         if name != existing.name:
             name = shown_name(name)
     else:
         name = shown_name(name)
-        # Ids are the house's own (card numbers, the scenario format's "A1"), in any script:
-        # only what no board can print is refused.
-        if pid is not None and (pid != pid.strip() or _UNSHOWN.search(pid)):
-            raise BadValue(
-                f"a player id may not hold control characters, invisible marks or spaces at "
-                f"either end, got {pid!r}",
-                field="player",
-                reason="player_id_unshown",
-                params={"player": pid},
-            )
-        _late_registration_open(t, now)
+        if pid is not None:
+            check_player_id(pid)
+        if (why := windows.registration(s, clock.current_step(s, now))) is not None:
+            raise windows.refusal(why, pid)
         if pid is None:
             pid = _new_id(t)
     events: list[Event] = [
@@ -339,7 +294,7 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
     if not s.drawn:
         return events
     probe = Player(id=pid, name=name, special_needs=c.special_needs)
-    spot = registration_seat(t, probe, _planned_seats(t), rng)
+    spot = registration_seat(t, probe, moves.planned_seats(t), rng)
     if spot is None:
         if s.final_table is not None:
             raise NotAllowed(
@@ -352,81 +307,6 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
         spot = Spot(number, seat_at_new_table(t, fresh, probe, rng))
     events.append(PlayerSeated(player=pid, table=spot.table, seat=spot.seat, at=now))
     return events
-
-
-def _prize(t: Tournament) -> Prize | None:
-    structure = t.state.structure
-    return structure.prize if structure is not None else None
-
-
-def _level_now(t: Tournament, now: float) -> tuple[int, bool]:
-    """The level number in play at ``now`` and whether it is the break after it."""
-    structure = t.state.structure
-    assert structure is not None
-    return structure.level_played(clock.current_step(t.state, now))
-
-
-def _late_registration_open(t: Tournament, now: float, who: str | None = None) -> None:
-    s = t.state
-    structure = s.structure
-    if structure is None or structure.late_registration_until is None or not s.clock.started:
-        return
-    until = structure.late_registration_until
-    level, _ = _level_now(t, now)
-    if level > until:
-        if who is None:
-            raise NotAllowed(
-                f"late registration closed after level {until}",
-                field="player",
-                reason="late_registration_closed",
-                params={"until": until},
-            )
-        raise NotAllowed(
-            f"{who} cannot re-enter: late registration and re-entry closed after level {until} "
-            f"(this is level {level})",
-            field="player",
-            reason="re_entry_late_closed",
-            params={"player": who, "until": until, "level": level},
-        )
-
-
-def _re_entry_open(t: Tournament, p: Player, now: float) -> None:
-    """A busted player may enter again: within late registration and the re-entry limits."""
-    _late_registration_open(t, now, who=p.id)
-    prize = _prize(t)
-    if prize is None:
-        return
-    rules = prize.re_entry
-    if rules is None:
-        raise NotAllowed(
-            f"{p.id} cannot re-enter: this tournament allows no re-entry",
-            field="player",
-            reason="re_entry_none",
-            params={"player": p.id},
-        )
-    if rules.until_level is not None and t.state.clock.started:
-        level, _ = _level_now(t, now)
-        if level > rules.until_level:
-            raise NotAllowed(
-                f"{p.id} cannot re-enter: re-entry closed after level {rules.until_level} "
-                f"(this is level {level})",
-                field="player",
-                reason="re_entry_closed",
-                params={"player": p.id, "until": rules.until_level, "level": level},
-            )
-    made = p.entries - 1
-    if rules.max_per_player is not None and made >= rules.max_per_player:
-        raise NotAllowed(
-            f"{p.id} cannot re-enter: {_times(made, 're-entry', 're-entries')} made, "
-            f"the most a player may make",
-            field="player",
-            reason="re_entry_limit",
-            params={"player": p.id, "made": made},
-        )
-
-
-def _times(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def _new_id(t: Tournament) -> PlayerId:
@@ -499,7 +379,7 @@ def _open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> 
             params={"table": number},
         )
     opened = TableOpened(table=number, seats=c.seats or s.rules.seats)
-    if s.drawn and s.final_table is None and t.active <= (space := room(t)):
+    if s.drawn and s.final_table is None and t.active <= (space := room.room(t)):
         # The planner breaks a table as soon as the others can seat everybody: asked on a
         # copy with the table open (a rare command; the copy costs a few milliseconds).
         after = t.copy()
@@ -630,48 +510,11 @@ def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rand
 
 def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:
     p = _player(t, c.player)
+    if (bar := undo.undo_bar(t, p)) is not None:
+        raise undo.refusal(t, p, bar)
     record = p.bust
-    if not p.busted or record is None:
-        raise NotAllowed(
-            f"{c.player} is not out",
-            field="player",
-            reason="player_not_out",
-            params={"player": c.player},
-        )
-    table = t.table(record.table)
-    if table.hand != record.hand:
-        raise NotAllowed(
-            f"table {table.number} has dealt a hand since {c.player} busted: "
-            "the right to dispute has ended (TDA rule 19)",
-            field="player",
-            reason="dispute_over",
-            params={"table": table.number, "player": c.player},
-        )
-    # A breaking table deals no more hands, so its bust-outs stay open to dispute until it is
-    # broken: the player sits down again and is drawn a break seat like the others (or waits
-    # for one, FLOOR-RULES 10.4).
-    if table.status not in ("open", "breaking"):
-        raise NotAllowed(
-            f"table {table.number} is {table.status}: {c.player} has no seat to return to",
-            field="player",
-            reason="no_seat_to_return",
-            params={"table": table.number, "status": table.status, "player": c.player},
-        )
-    if t.state.final_table is not None:
-        raise NotAllowed(
-            "the final table has been drawn: its seats are taken by the final draw",
-            field="player",
-            reason="final_drawn",
-        )
-    taken = table.occupants.get(record.seat)
-    if taken is not None:
-        raise BadSeat(
-            f"table {table.number} seat {record.seat} is now taken by {taken}",
-            field="player",
-            reason="seat_now_taken",
-            params={"table": table.number, "seat": record.seat, "holder": taken},
-        )
-    return [BustUndone(player=p.id, table=table.number, seat=record.seat, reason=c.reason, at=now)]
+    assert record is not None
+    return [BustUndone(player=p.id, table=record.table, seat=record.seat, reason=c.reason, at=now)]
 
 
 # Hands and buttons ----------------------------------------------------------------------------
@@ -743,14 +586,8 @@ def _target_free(t: Tournament, to: Spot, mover: Player, moving: set[PlayerId], 
     table = t.table(to.table)
     _seat(table, to.seat, field)
     _in_play(table, field)
-    holder = table.occupants.get(to.seat)
-    if holder is not None and holder not in moving:
-        raise BadSeat(
-            f"table {to.table} seat {to.seat} is taken by {holder}",
-            field=field,
-            reason="seat_taken",
-            params={"table": to.table, "seat": to.seat, "holder": holder},
-        )
+    if (why := moves.taken_bar(t, to, moving)) is not None:
+        raise moves.refusal(why, field)
 
 
 def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[Event]:
@@ -766,16 +603,10 @@ def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[
         )
     if c.seat is not None and c.seat != move.to.seat:
         # A redirect: another free seat at the same table, not one drawn for somebody else.
-        planned = _planned_seats(t)
-        if (move.to.table, c.seat) in planned:
-            raise _planned(move.to.table, c.seat)
-        if t.is_reserved(move.to.table, c.seat) and not t.needs_reserved(p):
-            raise BadSeat(
-                f"table {move.to.table} seat {c.seat} is reserved",
-                field="seat",
-                reason="seat_reserved",
-                params={"table": move.to.table, "seat": c.seat},
-            )
+        to = Spot(move.to.table, c.seat)
+        why = moves.redirect_bar(t, to, t.needs_reserved(p), moves.planned_seats(t))
+        if why is not None:
+            raise moves.refusal(why)
     assert p.table is not None and p.seat is not None
     to = Spot(move.to.table, seat)
     _target_free(t, to, p, {p.id}, "seat")
@@ -833,8 +664,8 @@ def _correct_seat(t: Tournament, c: CorrectSeat, now: float, rng: random.Random)
             reason="already_there",
             params={"player": p.id, "table": c.table, "seat": c.seat},
         )
-    if (c.table, c.seat) in _planned_seats(t):
-        raise _planned(c.table, c.seat)
+    if (why := moves.planned_bar(moves.planned_seats(t), Spot(c.table, c.seat))) is not None:
+        raise moves.refusal(why)
     holder = table.occupants.get(c.seat)
     if holder is not None:
         raise BadSeat(
@@ -874,54 +705,17 @@ def _waive_halt(t: Tournament, c: WaiveHalt, now: float, rng: random.Random) -> 
 def _break_table(t: Tournament, c: BreakTable, now: float, rng: random.Random) -> list[Event]:
     table = _table(t, c.table)
     _in_play(table)
-    if t.open_count < 2:
-        raise NotAllowed(
-            f"table {table.number} is the last table in play",
-            field="table",
-            reason="last_table",
-            params={"table": table.number},
-        )
-    planned = _planned_seats(t)
-    room = sum(
-        1
-        for other in t.open_tables()
-        if other.number != table.number
-        for seat in range(1, other.seats + 1)
-        if seat not in other.occupants
-        and (other.number, seat) not in planned
-        and not t.is_reserved(other.number, seat)
-    )
-    if room < table.count:
-        raise NotAllowed(
-            f"the other tables have {room} free seats for {table.count} players",
-            field="table",
-            reason="break_no_room",
-            params={"room": room, "players": table.count},
-        )
+    if (why := room.break_bar(t, table)) is not None:
+        raise room.refusal(why)
     return [TableBreaking(table=table.number, by="director")]
 
 
 def _start_final(t: Tournament, c: StartFinal, now: float, rng: random.Random) -> list[Event]:
-    s = t.state
-    if s.final_table is not None:
-        raise NotAllowed(
-            f"the final table is already at table {s.final_table}",
-            reason="final_formed",
-            params={"table": s.final_table},
-        )
-    if t.active < 2:
-        raise NotAllowed("fewer than 2 players are left", reason="final_too_few")
-    size = max(s.rules.final_table, t.active)
-    most = max(s.rules.final_table, s.rules.seats)
-    if size > most:
-        raise NotAllowed(
-            f"{t.active} players do not fit a final table of {most}",
-            reason="final_too_many",
-            params={"players": t.active, "size": most},
-        )
-    final = choose_final_table(t)
-    assert final is not None
-    return [FinalTableFormed(table=final, seats=size)]
+    if (why := final.start_bar(t)) is not None:
+        raise final.refusal(why)
+    table = choose_final_table(t)
+    assert table is not None
+    return [FinalTableFormed(table=table, seats=final.seats(t))]
 
 
 def _lock_seat(t: Tournament, c: LockSeat, now: float, rng: random.Random) -> list[Event]:
@@ -954,7 +748,7 @@ def _set_stack(t: Tournament, c: SetStack, now: float, rng: random.Random) -> li
 
 def _buyer(t: Tournament, pid: PlayerId, what: Literal["rebuy", "add_on"]) -> Player:
     p = _player(t, pid)
-    if p.busted:
+    if windows.standing(p) == "out":
         message = f"{pid} is out: a busted player comes back by a re-entry (register), not "
         if what == "rebuy":
             raise NotAllowed(
@@ -971,75 +765,23 @@ def _buyer(t: Tournament, pid: PlayerId, what: Literal["rebuy", "add_on"]) -> Pl
 
 def _rebuy(t: Tournament, c: Rebuy, now: float, rng: random.Random) -> list[Event]:
     p = _buyer(t, c.player, "rebuy")
-    prize = _prize(t)
-    rules = prize.rebuy if prize is not None else None
-    if rules is None:
-        raise NotAllowed("this tournament has no rebuys", field="player", reason="no_rebuys")
-    level, _ = _level_now(t, now)
-    if level > rules.until_level:
-        raise NotAllowed(
-            f"rebuys closed after level {rules.until_level} (this is level {level})",
-            field="player",
-            reason="rebuys_closed",
-            params={"until": rules.until_level, "level": level},
-        )
-    if rules.max_per_player is not None and p.rebuys >= rules.max_per_player:
-        raise NotAllowed(
-            f"{p.id} has made {_times(p.rebuys, 'rebuy', 'rebuys')}, the most a player may make",
-            field="player",
-            reason="rebuy_limit",
-            params={"player": p.id, "made": p.rebuys},
-        )
-    if rules.max_stack is not None:
-        if p.stack is None:
-            raise NotAllowed(
-                f"a rebuy needs a stack of {rules.max_stack:,} or less, and the stack of "
-                f"{p.id} is not known: set it first",
-                field="player",
-                reason="rebuy_stack_unknown",
-                params={"player": p.id, "most": rules.max_stack},
-            )
-        if p.stack > rules.max_stack:
-            raise NotAllowed(
-                f"{p.id} has {p.stack:,} chips: a rebuy needs {rules.max_stack:,} or less",
-                field="player",
-                reason="rebuy_stack_too_big",
-                params={"player": p.id, "stack": p.stack, "most": rules.max_stack},
-            )
+    s = t.state
+    why = windows.rebuy_window(s, clock.current_step(s, now)) or windows.rebuy_limit(s, p)
+    if why is not None:
+        raise windows.refusal(why, p.id)
+    rules = windows.rebuy_rules(s)
+    assert rules is not None  # the window is shut without rebuys
     return [_sale(RebuyMade, p, rules.chips, rules.price, p.rebuys + 1, now)]
 
 
 def _add_on(t: Tournament, c: AddOn, now: float, rng: random.Random) -> list[Event]:
     p = _buyer(t, c.player, "add_on")
-    prize = _prize(t)
-    rules = prize.add_on if prize is not None else None
-    if rules is None:
-        raise NotAllowed("this tournament has no add-on", field="player", reason="no_add_on")
-    level, at_break = _level_now(t, now)
-    if level != rules.level or (rules.at_break and not at_break):
-        now_is = f"the break after level {level}" if at_break else f"level {level}"
-        if rules.at_break:
-            raise NotAllowed(
-                f"the add-on is offered at the break after level {rules.level}; this is {now_is}",
-                field="player",
-                reason="add_on_at_break_only",
-                params={"offered": rules.level, "level": level, "at_break": at_break},
-            )
-        raise NotAllowed(
-            f"the add-on is offered during level {rules.level} and the break after it; "
-            f"this is {now_is}",
-            field="player",
-            reason="add_on_during_level",
-            params={"offered": rules.level, "level": level, "at_break": at_break},
-        )
-    if p.add_ons >= rules.max_per_player:
-        raise NotAllowed(
-            f"{p.id} has taken {_times(p.add_ons, 'add-on', 'add-ons')}, "
-            "the most a player may take",
-            field="player",
-            reason="add_on_limit",
-            params={"player": p.id, "taken": p.add_ons},
-        )
+    s = t.state
+    why = windows.add_on_window(s, clock.current_step(s, now)) or windows.add_on_limit(s, p)
+    if why is not None:
+        raise windows.refusal(why, p.id)
+    rules = windows.add_on_rules(s)
+    assert rules is not None  # the window is shut without an add-on
     return [_sale(AddOnMade, p, rules.chips, rules.price, p.add_ons + 1, now)]
 
 
@@ -1047,14 +789,6 @@ def _sale(
     kind: type[RebuyMade | AddOnMade], p: Player, chips: int, price: int, count: int, now: float
 ) -> Event:
     stack = None if p.stack is None else p.stack + chips
-    if stack is not None and stack > MAX_CHIPS:
-        raise NotAllowed(
-            f"{p.id} would have {stack:,} chips, more than the {MAX_CHIPS:,} a stack may hold: "
-            f"correct the stack on record first",
-            field="player",
-            reason="stack_limit",
-            params={"player": p.id, "stack": stack, "most": MAX_CHIPS},
-        )
     return kind(player=p.id, chips=chips, price=price, count=count, stack=stack, at=now)
 
 
@@ -1076,42 +810,10 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
             reason="table_broken",
             params={"table": table.number},
         )
-    step = clock.current_step(t.state, now)
-    current = structure.levels[step]
-    going = current.color_up if isinstance(current, Break) else ()
-    before = structure.chips_before(step) if going else structure.chips_in_play(step)
-    leaving = c.leaving
-    if leaving is None:
-        if not going:
-            raise NotAllowed(
-                "the clock is not at a colour-up break: name the leaving denomination",
-                field="leaving",
-                reason="not_colour_up",
-            )
-        if len(going) > 1:
-            raise NotAllowed(
-                f"this break colours up {_listed(going)}: name the denomination to race",
-                field="leaving",
-                reason="colour_up_which",
-                params={"chips": list(going)},
-            )
-        leaving = going[0]
-    elif leaving not in before:
-        raise NotAllowed(
-            f"{leaving:,} is not in play (the chips in play: {_listed(before)})",
-            field="leaving",
-            reason="chip_not_in_play",
-            params={"chip": leaving, "chips": list(before)},
-        )
-    staying = [d for d in before if d != leaving and d not in going]
-    larger = [d for d in staying if d > leaving]
-    if not larger:
-        raise NotAllowed(
-            f"no larger chip stays in play to exchange the {leaving:,}s for",
-            field="leaving",
-            reason="no_larger_chip",
-            params={"chip": leaving},
-        )
+    race_terms = colour_up.terms(structure, clock.current_step(t.state, now), c.leaving)
+    if not isinstance(race_terms, colour_up.Terms):
+        raise colour_up.refusal(race_terms)
+    leaving = race_terms.leaving
     if any(r.table == table.number and r.result.leaving == leaving for r in t.state.chip_races):
         raise NotAllowed(
             f"table {table.number} has already raced off its {leaving:,}s",
@@ -1137,7 +839,10 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
         players.append(RacedPlayer(seat=count.seat, player=pid, stack=stack))
         race.append(RaceSeat(seat=count.seat, chips=count.chips, stack=stack))
     race_input = ChipRaceInput(
-        leaving=leaving, next_up=larger[0], seats=race, smallest_in_play=min(staying)
+        leaving=leaving,
+        next_up=race_terms.next_up,
+        seats=race,
+        smallest_in_play=race_terms.smallest_in_play,
     )
     try:
         result = chip_race(race_input, rng)
@@ -1155,10 +860,6 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
             at=now,
         )
     ]
-
-
-def _listed(chips: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(f"{d:,}" for d in chips)
 
 
 # The clock and time calls ---------------------------------------------------------------------

@@ -14,9 +14,12 @@ Two parts, for the two kinds of screen:
 
 A batch carries the facts after it. Most are sent whole; the maps ``search``, ``search_ids``
 and ``bars`` only for the players the batch named (``full`` is false), a ``None`` value
-removing an entry. The windows and limits mirror ``decide`` at the
-clock's step as written (``decide`` also counts a level change due but not yet written, which
-the next batch brings within a tick); tests hold the two to the same answers.
+removing an entry.
+
+Every fact that follows from a rule is asked of the check ``decide`` refuses by (``windows``,
+``undo``, ``room``, ``moves``, ``final``, ``colour_up``; the clock's ``seconds_to_break``):
+one rule, one place. The windows are asked at the clock's step as written (``decide`` also
+counts a level change due but not yet written, which the next batch brings within a tick).
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from typing import Literal
 
 import msgspec
 
-from .errors import Reason
+from . import final, moves, room, undo, windows
+from .clock import seconds_to_break
+from .colour_up import Terms, offered, terms
 from .events import (
     ChipsRaced,
     Event,
@@ -37,27 +42,12 @@ from .events import (
     TableSetUp,
     TournamentCreated,
 )
-from .model import MAX_CHIPS, PlayerId, SeatNo, TableNo
+from .model import PlayerId, SeatNo, Spot, TableNo
 from .rulebook import fold
 from .rules import Break, Level, Structure
 from .state import Player, Tournament, TournamentState
-
-#: What a floorperson sells at a player's seat (re-entry: at the registration desk too).
-SaleKind = Literal["re_entry", "rebuy", "add_on"]
-#: A parameter of a reason (``errors.Param``, in a form msgspec can also decode).
-Param = str | int | float | bool | None | list[int | str]
-#: Where a player stands for a sale: out (may re-enter) or seated (may rebuy, take the add-on).
-Standing = Literal["out", "seated"]
-
-
-class Why(msgspec.Struct, frozen=True):
-    """A reason as ``decide`` gives it: a reason of ``errors.PARAMS`` and its parameters,
-    which each language renders (a window's reasons leave out the player: the screen adds
-    whom it shows)."""
-
-    reason: Reason
-    params: dict[str, Param] = msgspec.field(default_factory=dict)
-
+from .why import Why
+from .windows import SaleKind, Standing, standing
 
 # Public facts --------------------------------------------------------------------------------
 
@@ -241,7 +231,7 @@ def staff_facts(t: Tournament, events: Sequence[Event] | None = None) -> StaffFa
         sales=sales(t),
         bars=bars,
         undo=undoable(t),
-        unbreakable=unbreakable(t),
+        unbreakable=room.unbreakable(t),
         seats=seats,
         needs_reserved=needs,
         start_final=start_final(t),
@@ -323,16 +313,13 @@ def clock_facts(s: TournamentState, structure: Structure) -> ClockFacts:
     break_in: float | None = None
     if on_break:
         break_in = 0.0
+    elif c.running and c.ends_at is not None:
+        # Counted from the step's end, when none of it is left: an instant that stands.
+        ahead = seconds_to_break(s, c.ends_at)
+        break_at = None if ahead is None else c.ends_at + ahead
     else:
-        ahead = 0.0
-        for step in levels[i + 1 :]:
-            if isinstance(step, Break):
-                if c.running and c.ends_at is not None:
-                    break_at = c.ends_at + ahead
-                else:
-                    break_in = c.remaining + ahead
-                break
-            ahead += step.minutes * 60.0
+        # Paused or not started: what is left stands, whatever the instant.
+        break_in = seconds_to_break(s, 0.0)
     going = current.color_up if isinstance(current, Break) else ()
     in_play = structure.chips_in_play(i)
     before = structure.chips_before(i)
@@ -349,21 +336,15 @@ def clock_facts(s: TournamentState, structure: Structure) -> ClockFacts:
         color_up=going,
         chips_in_play=in_play,
         chips_before=before,
-        race=race_options(going, before if going else in_play),
+        race=race_options(structure, i),
         game=current.game or s.current_game if isinstance(current, Level) else None,
     )
 
 
-def race_options(going: tuple[int, ...], before: tuple[int, ...]) -> tuple[RaceOption, ...]:
-    """The chips that can be raced off (``decide``'s chip race): at a colour-up break the
-    leaving ones, else any in play; each for the smallest larger chip that stays."""
-    out = []
-    for leaving in going or before:
-        staying = [d for d in before if d != leaving and d not in going]
-        larger = [d for d in staying if d > leaving]
-        if larger:
-            out.append(RaceOption(leaving, min(larger)))
-    return tuple(out)
+def race_options(structure: Structure, step: int) -> tuple[RaceOption, ...]:
+    """The chips a table can race off at ``step``, each with the chip that replaces it."""
+    options = (terms(structure, step, chip) for chip in offered(structure, step))
+    return tuple(RaceOption(x.leaving, x.next_up) for x in options if isinstance(x, Terms))
 
 
 def time_calls(s: TournamentState) -> list[TimeCallFacts]:
@@ -381,109 +362,45 @@ def time_calls(s: TournamentState) -> list[TimeCallFacts]:
 # Sales ---------------------------------------------------------------------------------------
 
 
-def _level(s: TournamentState, structure: Structure) -> tuple[int, bool]:
-    """The level played at the clock's step, and whether it is the break after it."""
-    return structure.level_played(s.clock.level)
-
-
 def sales(t: Tournament) -> dict[Standing, dict[SaleKind, Sale]]:
     """What the tournament sells, by standing, with the window at the clock's step."""
     s = t.state
+    step = s.clock.level
     structure = s.structure
     prize = structure.prize if structure is not None else None
     stack = structure.starting_stack if structure is not None else None
     out: dict[Standing, dict[SaleKind, Sale]] = {"out": {}, "seated": {}}
     if prize is None or prize.re_entry is not None:
         price = None if prize is None else prize.buy_in + prize.fee
-        out["out"]["re_entry"] = Sale(closed=_re_entry_window(t), price=price, chips=stack)
-    if prize is None or structure is None:
+        closed = windows.re_entry_window(s, step)
+        out["out"]["re_entry"] = Sale(closed=closed, price=price, chips=stack)
+    if prize is None:
         return out
-    level, at_break = _level(s, structure)
-    if prize.rebuy is not None:
-        r = prize.rebuy
-        closed = (
-            Why("rebuys_closed", {"until": r.until_level, "level": level})
-            if level > r.until_level
-            else None
-        )
+    if (r := prize.rebuy) is not None:
+        closed = windows.rebuy_window(s, step)
         out["seated"]["rebuy"] = Sale(closed=closed, price=r.price, chips=r.chips)
-    if prize.add_on is not None:
-        a = prize.add_on
-        closed = None
-        if level != a.level or (a.at_break and not at_break):
-            reason: Reason = "add_on_at_break_only" if a.at_break else "add_on_during_level"
-            closed = Why(reason, {"offered": a.level, "level": level, "at_break": at_break})
+    if (a := prize.add_on) is not None:
+        closed = windows.add_on_window(s, step)
         out["seated"]["add_on"] = Sale(closed=closed, price=a.price, chips=a.chips)
     return out
 
 
-def _re_entry_window(t: Tournament) -> Why | None:
-    s = t.state
-    structure = s.structure
-    if structure is None or not s.clock.started:
-        return None
-    level, _ = _level(s, structure)
-    until = structure.late_registration_until
-    if until is not None and level > until:
-        return Why("re_entry_late_closed", {"until": until, "level": level})
-    prize = structure.prize
-    rules = prize.re_entry if prize is not None else None
-    if rules is not None and rules.until_level is not None and level > rules.until_level:
-        return Why("re_entry_closed", {"until": rules.until_level, "level": level})
-    return None
-
-
-def standing(p: Player) -> Standing | None:
-    if p.busted:
-        return "out"
-    return "seated" if p.table is not None else None
-
-
 def player_bars(t: Tournament, p: Player) -> dict[SaleKind, Why]:
-    """What bars ``p`` from a sale of their standing whatever the window (``decide``'s
-    checks after the window's, in its order)."""
-    structure = t.state.structure
-    prize = structure.prize if structure is not None else None
-    where = standing(p)
+    """What bars ``p`` from a sale of their standing whatever the window: their limits."""
+    s = t.state
     out: dict[SaleKind, Why] = {}
-    if prize is None or where is None:
+    if s.structure is None or s.structure.prize is None:
         return out
+    where = standing(p)
     if where == "out":
-        rules = prize.re_entry
-        made = p.entries - 1
-        if rules is not None and rules.max_per_player is not None and made >= rules.max_per_player:
-            out["re_entry"] = Why("re_entry_limit", {"player": p.id, "made": made})
-        return out
-    if prize.rebuy is not None:
-        r = prize.rebuy
-        why: Why | None = None
-        if r.max_per_player is not None and p.rebuys >= r.max_per_player:
-            why = Why("rebuy_limit", {"player": p.id, "made": p.rebuys})
-        elif r.max_stack is not None and p.stack is None:
-            why = Why("rebuy_stack_unknown", {"player": p.id, "most": r.max_stack})
-        elif r.max_stack is not None and p.stack is not None and p.stack > r.max_stack:
-            why = Why(
-                "rebuy_stack_too_big", {"player": p.id, "stack": p.stack, "most": r.max_stack}
-            )
-        else:
-            why = _too_many_chips(p, r.chips)
-        if why is not None:
+        if (why := windows.re_entry_limit(s, p)) is not None:
+            out["re_entry"] = why
+    elif where == "seated":
+        if (why := windows.rebuy_limit(s, p)) is not None:
             out["rebuy"] = why
-    if prize.add_on is not None:
-        a = prize.add_on
-        if p.add_ons >= a.max_per_player:
-            out["add_on"] = Why("add_on_limit", {"player": p.id, "taken": p.add_ons})
-        else:
-            why = _too_many_chips(p, a.chips)
-            if why is not None:
-                out["add_on"] = why
+        if (why := windows.add_on_limit(s, p)) is not None:
+            out["add_on"] = why
     return out
-
-
-def _too_many_chips(p: Player, chips: int) -> Why | None:
-    if p.stack is not None and p.stack + chips > MAX_CHIPS:
-        return Why("stack_limit", {"player": p.id, "stack": p.stack + chips, "most": MAX_CHIPS})
-    return None
 
 
 # Bust-outs, tables, moves, the final ---------------------------------------------------------
@@ -491,75 +408,37 @@ def _too_many_chips(p: Player, chips: int) -> Why | None:
 
 def undoable(t: Tournament) -> list[Undoable]:
     """Bust-outs the floor may still undo (TDA rule 19: until the table's next hand)."""
-    s = t.state
-    if s.final_table is not None or not s.busted:
-        return []
     out = []
-    tables = s.tables
-    # A tight pass: every player, once per batch (a bust record is cleared by its undo).
-    for p in s.players.values():
+    for p in undo.undoable(t):
         b = p.bust
-        if b is None or not p.busted:
-            continue
-        table = tables[b.table]
-        if table.hand == b.hand and table.status != "broken" and b.seat not in table.occupants:
-            out.append(Undoable(player=p.id, table=b.table, seat=b.seat, hand=b.hand))
+        assert b is not None
+        out.append(Undoable(player=p.id, table=b.table, seat=b.seat, hand=b.hand))
     return out
-
-
-def _planned(t: Tournament) -> set[tuple[TableNo, SeatNo]]:
-    return {(m.to.table, m.to.seat) for m in t.plan.moves if m.to.seat is not None}
-
-
-def unbreakable(t: Tournament) -> dict[TableNo, int]:
-    """Open tables the director cannot break now, with the free seats elsewhere: the other
-    open tables must seat everybody at it, in seats neither planned nor reserved."""
-    tables = t.state.tables
-    # Empty seats that are no room: planned for a mover, or reserved. Few, so counted apart
-    # and every open table's free seats are its empty seats less these.
-    spoken: dict[TableNo, int] = {}
-    for n, seat in _planned(t).union(t.reserved_seats()):
-        table = tables.get(n)
-        if table is not None and seat <= table.seats and seat not in table.occupants:
-            spoken[n] = spoken.get(n, 0) + 1
-    rows = [
-        (table.number, table.seats - table.count - spoken.get(table.number, 0), table.count)
-        for table in t.open_tables()
-    ]
-    total = sum(free for _, free, _ in rows)
-    last = t.open_count < 2
-    return {n: total - free for n, free, count in rows if last or total - free < count}
 
 
 def redirects(t: Tournament) -> tuple[list[SeatChoice], list[PlayerId]]:
     """For each planned move the seats it may be redirected to, and the movers (or players a
     move may pick) who may take a reserved one."""
     s = t.state
-    moves = t.plan.moves
-    planned = _planned(t)
+    planned = moves.planned_seats(t)
     choices = []
     needs: set[PlayerId] = set()
-    # The empty seats of each destination, planned or not: a move may take its own.
-    empty: dict[TableNo, list[tuple[SeatNo, bool, bool]]] = {}
-    for m in moves:
+    # The seats of each destination nobody sits in (a move may take its own drawn seat).
+    empty: dict[TableNo, list[SeatNo]] = {}
+    for m in t.plan.moves:
         n = m.to.table
         if n not in empty:
-            table = s.tables[n]
-            empty[n] = [
-                (seat, (n, seat) in planned, t.is_reserved(n, seat))
-                for seat in range(1, table.seats + 1)
-                if seat not in table.occupants
-            ]
-        seats = [
-            (seat, reserved) for seat, taken, reserved in empty[n] if not taken or seat == m.to.seat
-        ]
-        choices.append(
-            SeatChoice(
-                table=n,
-                free=[seat for seat, reserved in seats if not reserved],
-                reserved=[seat for seat, reserved in seats if reserved],
-            )
-        )
+            seats = range(1, s.tables[n].seats + 1)
+            empty[n] = [x for x in seats if moves.taken_bar(t, Spot(n, x), ()) is None]
+        free = []
+        reserved = []
+        for seat in empty[n]:
+            to = Spot(n, seat)
+            if seat == m.to.seat or moves.redirect_bar(t, to, False, planned) is None:
+                free.append(seat)
+            elif moves.redirect_bar(t, to, True, planned) is None:
+                reserved.append(seat)
+        choices.append(SeatChoice(table=n, free=free, reserved=reserved))
         if m.player is not None:
             movers: Iterable[PlayerId] = (m.player,)
         else:
@@ -569,13 +448,5 @@ def redirects(t: Tournament) -> tuple[list[SeatChoice], list[PlayerId]]:
 
 
 def start_final(t: Tournament) -> Why | None:
-    """Why the director cannot start the final table now (``decide``'s checks)."""
-    s = t.state
-    if s.final_table is not None:
-        return Why("final_formed", {"table": s.final_table})
-    if t.active < 2:
-        return Why("final_too_few")
-    most = max(s.rules.final_table, s.rules.seats)
-    if max(s.rules.final_table, t.active) > most:
-        return Why("final_too_many", {"players": t.active, "size": most})
-    return None
+    """Why the director cannot start the final table now."""
+    return final.start_bar(t)

@@ -147,9 +147,17 @@ Reason = Literal[
     "step_or_to",
     "time_already_called",
     "no_time_call",
+    # A log brought in (floor import): events no command could have written.
+    "log_start",
+    "out_of_range",
+    "not_as_recorded",
+    "place_wrong",
+    "shares_incomplete",
+    "break_unfinished",
     # The pot calculator.
     "seat_not_exist",
     "seat_listed_twice",
+    "pot_too_many_seats",
     "pot_unit_not_positive",
     "pot_nobody",
     "contribution_negative",
@@ -196,6 +204,11 @@ Reason = Literal[
     "account_exists",
     "own_account",
     "only_director",
+    "pin_dealer_only",
+    "own_secret",
+    "current_secret_wrong",
+    "signin_wait",
+    "too_many_requests",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -297,8 +310,15 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "step_or_to": (),
     "time_already_called": ("table", "seat"),
     "no_time_call": ("table", "seat"),
+    "log_start": (),
+    "out_of_range": ("name", "value", "least", "most"),
+    "not_as_recorded": ("name", "value", "expected"),
+    "place_wrong": ("player", "place", "shares", "left"),
+    "shares_incomplete": ("place", "shares", "busted"),
+    "break_unfinished": ("table", "status", "players"),
     "seat_not_exist": ("seat",),
     "seat_listed_twice": ("seat",),
+    "pot_too_many_seats": ("seats", "most"),
     "pot_unit_not_positive": ("unit",),
     "pot_nobody": (),
     "contribution_negative": ("amount",),
@@ -343,6 +363,11 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "account_exists": ("name",),
     "own_account": (),
     "only_director": ("name",),
+    "pin_dealer_only": ("role",),
+    "own_secret": (),
+    "current_secret_wrong": (),
+    "signin_wait": ("seconds",),
+    "too_many_requests": ("seconds",),
 }
 
 

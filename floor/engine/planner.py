@@ -17,6 +17,7 @@ from .model import PlayerId, SeatNo, TableNo, is_stud
 from .plan import Halt, Place, Plan, PlannedMove
 from .positions import after
 from .reasons import Decision, rule_id, why
+from .room import room
 from .seating import draw_break_seats, draw_final_seats
 from .state import Player, Table, Tournament, register_planner
 
@@ -241,50 +242,6 @@ def housekeep(t: Tournament, rng: random.Random) -> list[Event]:
         if t.table(n).count == 0:
             emit(TableBroken(table=n))
     return events
-
-
-def room(t: Tournament, without: TableNo | None = None) -> int:
-    """Players the open tables (but ``without``) can seat at the break fill (FLOOR-RULES 5:
-    the others "can seat everybody").
-
-    A free seat kept for special needs is room only for a player who needs one (10.6): a
-    table of 6 with one such seat free holds 5 others, or 6 when one of the players to be
-    seated (those at ``without`` and at the breaking tables) needs it. Counted as the full
-    fill less what the few small or reserved tables lack, so that the check costs nothing in
-    a room of a thousand plain tables.
-    """
-    fill = t.rules.fill
-    tables = t.state.tables
-    kept: dict[TableNo, int] = {}
-    for n, seat in t.rules.reserved():
-        table = tables.get(n)
-        # A table opened with fewer seats has no such seat to keep.
-        if table is not None and seat <= table.seats and seat not in table.occupants:
-            kept[n] = kept.get(n, 0) + 1
-    short = 0
-    spare = 0
-    for n in t.small_tables | kept.keys():
-        table = tables[n]
-        if n != without and table.status == "open":
-            ordinary = min(fill, table.seats - kept.get(n, 0))
-            short += fill - ordinary
-            spare += min(fill, table.seats) - ordinary
-    count = t.open_count - (1 if without is not None else 0)
-    seats = count * fill - short
-    if spare:
-        seats += min(spare, _needing_reserved(t, without))
-    return seats
-
-
-def _needing_reserved(t: Tournament, without: TableNo | None) -> int:
-    """Players to be seated elsewhere who need a reserved seat: those at ``without`` and at
-    the breaking tables (asked only where a reserved seat is free, so rarely)."""
-    tables = t.state.tables
-    players = t.state.players
-    sources = t.breaking if without is None else t.breaking | {without}
-    return sum(
-        1 for n in sources for pid in tables[n].occupants.values() if t.needs_reserved(players[pid])
-    )
 
 
 def next_to_break(t: Tournament) -> TableNo | None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from .derived import SaleKind, Standing, sales
+from .derived import sales
 from .events import (
     ClockStarted,
     Event,
@@ -27,6 +27,7 @@ from .positions import waiting_seats
 from .prize import PrizePool, payouts, shared_prizes
 from .rules import Level
 from .state import Player, Table, Tournament
+from .windows import SaleKind, Standing, registration
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):
@@ -133,13 +134,7 @@ class FieldStats(msgspec.Struct, frozen=True, kw_only=True):
 
 def _sales_open(t: Tournament) -> dict[str, bool]:
     """Late registration, re-entry, rebuys and the add-on at the clock's current step: the
-    windows of ``derived.sales``, which the screens' offers show with their reasons."""
-    s = t.state
-    structure = s.structure
-    registration = True
-    if structure is not None and structure.late_registration_until is not None:
-        level, _ = structure.level_played(s.clock.level)
-        registration = not s.clock.started or level <= structure.late_registration_until
+    windows of ``windows.py``, which the screens' offers show with their reasons."""
     sold = sales(t)
 
     def open_now(where: Standing, kind: SaleKind) -> bool:
@@ -147,7 +142,7 @@ def _sales_open(t: Tournament) -> dict[str, bool]:
         return sale is not None and sale.closed is None
 
     return {
-        "registration_open": registration,
+        "registration_open": registration(t.state, t.state.clock.level) is None,
         "re_entry_open": open_now("out", "re_entry"),
         "rebuy_open": open_now("seated", "rebuy"),
         "add_on_open": open_now("seated", "add_on"),

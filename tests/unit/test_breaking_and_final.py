@@ -224,6 +224,47 @@ def test_the_director_cannot_break_a_table_when_the_others_have_no_room() -> Non
     assert "0 free seats for 8 players" in refused.message
 
 
+def test_the_director_can_break_a_table_whose_players_fit_a_free_reserved_seat_elsewhere() -> None:
+    # T3S1 sits in a reserved seat, so needs one; seat 1 of table 1 is reserved and free and
+    # seat 1 of table 2 is free: T3S1 and T3S2 fit. 12 players > 2 * 5: no break by rule.
+    floor = Floor(
+        {1: "2-6 pos 2/3/4", 2: "2-6 pos 2/3/4", 3: "1,2 pos 1/1/2"},
+        seats=6,
+        final_table=6,
+        break_fill=5,
+        halt_short=0,
+        reserved_seats=[{"table": 1, "seat": 1}, {"table": 3, "seat": 1}],
+    )
+    assert floor.status(3) == "open"
+
+    events = floor.do(cmd.BreakTable(table=3))
+
+    assert TableBreaking(table=3, by="director") in events
+    assert floor.move_of("T3S1") == ("T3S1", (3, 1), (1, 1), "break")
+    assert floor.move_of("T3S2") == ("T3S2", (3, 2), (2, 1), "break")
+    floor.do(cmd.ConfirmAll(reason="break"))
+    assert floor.status(3) == "broken"
+
+
+def test_a_free_reserved_seat_is_no_room_for_the_director_to_break_a_table_nobody_needs_it() -> (
+    None
+):
+    # As above, but neither player at table 3 sits in a reserved seat: seat 1 of table 1 is
+    # room for neither, and seat 1 of table 2 seats one of the two.
+    floor = Floor(
+        {1: "2-6 pos 2/3/4", 2: "2-6 pos 2/3/4", 3: "2,3 pos 2/2/3"},
+        seats=6,
+        final_table=6,
+        break_fill=5,
+        halt_short=0,
+        reserved_seats=[{"table": 1, "seat": 1}, {"table": 3, "seat": 1}],
+    )
+
+    refused = floor.refuse(cmd.BreakTable(table=3), NotAllowed, "table")
+
+    assert (refused.reason, refused.params) == ("break_no_room", {"room": 1, "players": 2})
+
+
 def test_the_director_cannot_break_the_last_table() -> None:
     floor = Floor({1: "1-9 pos 1/2/3"})
 

@@ -1,7 +1,10 @@
 """The derived facts screens show (``floor.engine.derived``) say what ``decide`` does.
 
-Random tournaments are replayed batch by batch; at checkpoints every offer, undo, break,
-redirect and the final table's start the facts predict is tried on a copy through
+Both ask the same checks (``windows``, ``undo``, ``room``, ``moves``, ``final``,
+``colour_up``); what these tests hold is what each side makes of them: which sales a standing
+is offered, which seats and tables are asked, at which step of the clock. Random tournaments
+(reserved seats among them) are replayed batch by batch; at checkpoints every offer, undo,
+break, redirect and the final table's start the facts predict is tried on a copy through
 ``decide``: accepted exactly when the facts say so, refused with the reason they give. The
 facts a batch carries for the players it named, merged the way a screen merges them, equal
 the whole facts after every batch.
@@ -18,21 +21,17 @@ import pytest
 from floor.engine import commands as cmd
 from floor.engine.clock import seconds_to_break
 from floor.engine.decide import decide
-from floor.engine.derived import (
-    Facts,
-    StaffFacts,
-    Why,
-    public_facts,
-    staff_facts,
-    standing,
-)
+from floor.engine.derived import Facts, StaffFacts, public_facts, staff_facts
 from floor.engine.errors import PARAMS, RuleError
 from floor.engine.events import Event, HandStarted, LevelChanged, TournamentCreated
 from floor.engine.rulebook import fold
 from floor.engine.rules import Break, Structure
 from floor.engine.state import Tournament
 from floor.engine.views import TableView, table_view, touched_tables
+from floor.engine.why import Why
+from floor.engine.windows import standing
 from tests.browser.tournaments import MONEY, Game, games, play
+from tests.unit.builders import Floor
 
 #: The maps a batch sends for the players it named (None removes an entry).
 PARTIAL = ("search", "search_ids", "bars")
@@ -179,6 +178,28 @@ def test_redirect_seats_are_what_decide_lets_a_move_take(played: list[Game]) -> 
                         assert (error is None) == may, (pid, m, seat, error)
                         tried += 1
     assert tried > 100
+
+
+def test_a_table_whose_players_fit_a_free_reserved_seat_elsewhere_may_be_broken() -> None:
+    # T3S1 sits in a reserved seat, so needs one: the free reserved seat 1 of table 1 and
+    # the free seat 1 of table 2 seat both players of table 3.
+    layout = {1: "2-6 pos 2/3/4", 2: "2-6 pos 2/3/4", 3: "1,2 pos 1/1/2"}
+    rules: dict[str, Any] = {
+        "seats": 6,
+        "final_table": 6,
+        "break_fill": 5,
+        "halt_short": 0,
+        "reserved_seats": [{"table": 1, "seat": 1}, {"table": 3, "seat": 1}],
+    }
+    floor = Floor(layout, **rules)
+    assert 3 not in staff_facts(floor.t).unbreakable
+    assert attempt(floor.t, cmd.BreakTable(table=3)) is None
+    # Nobody at table 3 sits in a reserved seat: seat 1 of table 1 is room for neither.
+    floor = Floor({**layout, 3: "2,3 pos 2/2/3"}, **rules)
+    assert staff_facts(floor.t).unbreakable[3] == 1
+    error = attempt(floor.t, cmd.BreakTable(table=3))
+    assert error is not None
+    assert (error.reason, error.params) == ("break_no_room", {"room": 1, "players": 2})
 
 
 def test_the_final_table_starts_when_the_facts_say(played: list[Game]) -> None:

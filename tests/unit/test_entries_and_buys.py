@@ -7,12 +7,14 @@ from __future__ import annotations
 import msgspec
 
 from floor.engine import commands as cmd
+from floor.engine.derived import staff_facts
 from floor.engine.errors import NotAllowed
 from floor.engine.events import AddOnMade, RebuyMade
 from floor.engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from floor.engine.rules import Break, Level, Structure
 from floor.engine.state import Tournament
 from floor.engine.views import field_stats, results
+from floor.engine.why import Why
 from tests.unit.builders import Floor
 
 PRIZE = Prize(
@@ -270,6 +272,26 @@ def test_the_stats_say_what_can_be_sold_at_each_step_of_the_clock() -> None:
     assert offered(0) == (True, True, True, False)
     assert offered(2) == (True, True, True, True)  # the break after level 2
     assert offered(3) == (False, False, False, False)  # level 3: all closed
+
+
+def test_a_sale_is_decided_at_the_step_played_now_and_offered_at_the_step_written() -> None:
+    floor = at_step(table(), 1)  # level 2, running
+    ends_at = floor.t.state.clock.ends_at
+    assert ends_at is not None
+    closed = Why("add_on_at_break_only", {"offered": 2, "level": 2, "at_break": False})
+    assert staff_facts(floor.t).sales["seated"]["add_on"].closed == closed
+
+    # Level 2 is over, the break not yet written: the floor sells the add-on of the break,
+    # and the screens offer it once the clock's next tick writes the break.
+    (event,) = floor.do(cmd.AddOn(player="T1S1"), now=ends_at + 1)
+
+    assert isinstance(event, AddOnMade)
+    assert staff_facts(floor.t).sales["seated"]["add_on"].closed == closed
+    floor.do(cmd.Tick(), now=ends_at + 1)
+    assert staff_facts(floor.t).sales["seated"]["add_on"].closed is None
+    assert staff_facts(floor.t).bars["T1S1"]["add_on"] == Why(
+        "add_on_limit", {"player": "T1S1", "taken": 1}
+    )
 
 
 def test_a_freezeout_offers_no_re_entry_rebuy_or_add_on() -> None:

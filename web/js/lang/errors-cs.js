@@ -111,8 +111,19 @@ export const errorsCs = {
     "step_or_to": "zadejte buď step (+1 nebo −1), nebo to",
     "time_already_called": "u stolu {table} na místě {seat} už běží time",
     "no_time_call": "u stolu {table} na místě {seat} neběží time",
+    "log_start": "záznam začíná událostí tournament_created a jinde ji nemá",
+    "out_of_range": "{name} {value} je mimo rozsah {least} až {most}",
+    "not_as_recorded": "{name} {value} nenavazuje na záznam: mělo by být {expected}",
+    "place_wrong": {
+      "count": "shares",
+      "one": "{player} nemůže skončit na {place}. místě, hráčů ve hře: {left}",
+      "other": "{player} nemůže sdílet {place}. místo mezi {shares} hráči, hráčů ve hře: {left}"
+    },
+    "shares_incomplete": "{place}. místo sdílí hráčů: {shares}, ale v té hře jich vypadlo jen {busted}",
+    "break_unfinished": "stůl {table} {status} a hráčů u něj: {players}; zrušit lze jen vyprázdněný stůl, který se ruší",
     "seat_not_exist": "místo {seat} neexistuje",
     "seat_listed_twice": "místo {seat} je uvedené dvakrát",
+    "pot_too_many_seats": "hru hraje nejvýš {most} míst, ne {seats}",
     "pot_unit_not_positive": "nejmenší žeton musí být kladný, ne {unit}",
     "pot_nobody": "pot potřebuje aspoň jednoho hráče",
     "contribution_negative": "vklad nemůže být záporný ({amount})",
@@ -161,6 +172,11 @@ export const errorsCs = {
     "account_exists": "účet {name} už existuje",
     "own_account": "nelze odebrat účet, kterým jste přihlášeni: to může jiný ředitel",
     "only_director": "{name} je jediný ředitel: nejdřív vytvořte dalšího",
+    "pin_dealer_only": "PIN má jen dealer u stolu: účet {role} potřebuje heslo",
+    "own_secret": "vlastní heslo změňte v části \u201eVaše heslo\u201c, se současným heslem",
+    "current_secret_wrong": "současné heslo nebo PIN nesouhlasí",
+    "signin_wait": "příliš mnoho neúspěšných přihlášení: zkuste to znovu za {seconds} s",
+    "too_many_requests": "příliš mnoho požadavků z vaší adresy: zkuste to znovu za {seconds} s",
 
     "pot_uncalled": "posledních {amount} od místa {seat} nikdo nedorovnal: vrací se mu",
     "pot_no_low": "nikdo nemá kvalifikovaný low: high bere vše",
@@ -193,6 +209,7 @@ export const errorsCs = {
     }
   },
   "values": {
+    "role": { "director": "ředitele turnaje", "floor": "floor", "dealer": "dealera" },
     "status": { "open": "hraje", "halted": "stojí", "breaking": "se ruší", "broken": "je zrušený" },
     "reason": { "balance": "kvůli vyrovnání stolů", "break": "kvůli rušení stolu", "final": "k finálovému stolu" },
     "missing": { "player": "hráče", "seat": "místo" },

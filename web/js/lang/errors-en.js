@@ -122,8 +122,19 @@ export const errorsEn = {
     "step_or_to": "give either step (+1 or -1) or to",
     "time_already_called": "time is already called at table {table} seat {seat}",
     "no_time_call": "no time is called at table {table} seat {seat}",
+    "log_start": "a log starts with tournament_created, and holds it only there",
+    "out_of_range": "{name} {value} is outside {least} to {most}",
+    "not_as_recorded": "{name} {value} does not follow the log: it would be {expected}",
+    "place_wrong": {
+      "count": "shares",
+      "one": "{player} cannot finish in place {place} with {left} players left",
+      "other": "{player} cannot share place {place} among {shares} players with {left} players left"
+    },
+    "shares_incomplete": "place {place} is shared by {shares} players, but only {busted} busted in that hand",
+    "break_unfinished": "table {table} is {status} with {players} players seated: only an emptied breaking table is broken",
     "seat_not_exist": "seat {seat} does not exist",
     "seat_listed_twice": "seat {seat} is listed twice",
+    "pot_too_many_seats": "a hand is played by at most {most} seats, not {seats}",
     "pot_unit_not_positive": "the smallest chip must be positive, not {unit}",
     "pot_nobody": "a pot needs at least one player",
     "contribution_negative": "a contribution cannot be negative ({amount})",
@@ -172,6 +183,11 @@ export const errorsEn = {
     "account_exists": "there is already an account {name}",
     "own_account": "you cannot remove the account you are signed in with: another director can",
     "only_director": "{name} is the only director: make another director first",
+    "pin_dealer_only": "only a dealer at a table signs in with a PIN: a {role} account needs a password",
+    "own_secret": "change your own password under \u201cYour password\u201d, with the current one",
+    "current_secret_wrong": "the current password or PIN is wrong",
+    "signin_wait": "too many failed sign-ins: try again in {seconds} seconds",
+    "too_many_requests": "too many requests from your address: try again in {seconds} seconds",
 
     "pot_uncalled": "nobody called the last {amount} of seat {seat}: it goes back to them",
     "pot_no_low": "no qualifying low among its players, the high hand scoops",
@@ -201,6 +217,7 @@ export const errorsEn = {
     }
   },
   "values": {
+    "role": { "director": "director", "floor": "floor", "dealer": "dealer" },
     "status": { "open": "open", "halted": "halted", "breaking": "breaking", "broken": "broken" },
     "reason": { "balance": "balance", "break": "break", "final": "final" },
     "missing": { "player": "player", "seat": "seat" },

@@ -1,0 +1,51 @@
+"""When the director may start the final table early, and the seats it then has (FLOOR-RULES 6).
+
+``start_bar`` returns None when the final table may be started now, else a ``Why``; ``decide``
+raises ``refusal(why)`` and the derived facts show the ``Why``.
+"""
+
+from __future__ import annotations
+
+from .errors import NotAllowed
+from .state import Tournament
+from .why import Why
+
+
+def seats(t: Tournament) -> int:
+    """The seats of a final table started now: the setting's, or one per player left."""
+    return max(t.rules.final_table, t.active)
+
+
+def start_bar(t: Tournament) -> Why | None:
+    """Why the director cannot start the final table now, or None."""
+    s = t.state
+    if s.final_table is not None:
+        return Why("final_formed", {"table": s.final_table})
+    if t.active < 2:
+        return Why("final_too_few")
+    # Only the final table may have more seats than the others (7 at a 6-max event).
+    most = max(s.rules.final_table, s.rules.seats)
+    if seats(t) > most:
+        return Why("final_too_many", {"players": t.active, "size": most})
+    return None
+
+
+def refusal(why: Why) -> NotAllowed:
+    """What ``decide`` raises for ``why``."""
+    n = why.number
+    match why.reason:
+        case "final_formed":
+            return NotAllowed(
+                f"the final table is already at table {n('table')}",
+                reason="final_formed",
+                params={"table": n("table")},
+            )
+        case "final_too_few":
+            return NotAllowed("fewer than 2 players are left", reason="final_too_few")
+        case "final_too_many":
+            return NotAllowed(
+                f"{n('players')} players do not fit a final table of {n('size')}",
+                reason="final_too_many",
+                params={"players": n("players"), "size": n("size")},
+            )
+    raise AssertionError(f"not a final table's reason: {why.reason}")
