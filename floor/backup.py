@@ -1,24 +1,43 @@
 """Backup and recovery: a tournament's whole log to a file, and back into any server.
 
-The file is JSON lines: a header, then every event with its sequence number, then the
-snapshot of the final state. The log is what counts (the state is its fold); the snapshot
-lets an import check that the log it wrote folds to exactly the state that was exported.
+The file is JSON lines: a header, every event with its sequence number, the snapshot of the
+final state, and a digest::
+
+    {"format": "floor-export", "version": 2, "tournament": "spring", "events": 812, ...}
+    {"seq": 1, "event": {"type": "tournament_created", ...}}
+    ...
+    {"seq": 812, "state": {...}}
+    {"digest": "sha256:..."}
+
+The digest is the SHA-256 of every byte before its line (``head -n -1 FILE | sha256sum``
+says the same): a file damaged or edited since the export is refused. It is no signature
+(whoever edits a file can write a new digest): what guards the server is that an import
+replays the log through the rules (``floor.engine.validate``), each event checked against
+the state before it as the live API would have decided it, and that the log folds to
+exactly the state exported. A refusal is one line naming the event; nothing is written.
+
+A version 1 file (written before exports carried a digest) is imported only when asked to
+(``floor import --no-digest``): nothing tells a damaged one from the export, though every
+event is still checked.
 
     floor export TOURNAMENT FILE
-    floor import FILE [--as NEW_ID]
+    floor import FILE [--as NEW_ID] [--no-digest]
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import time
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, get_args
 
 import msgspec
 
 from .engine import clock as clocks
 from .engine.events import Event, TournamentCreated
-from .engine.state import Tournament, TournamentState
+from .engine.state import TournamentState
+from .engine.validate import InvalidEvent, replay
 from .protocol import decode_event, encode_event
 from .store.errors import StoreError
 from .store.ids import check_tournament_id
@@ -26,7 +45,13 @@ from .store.ports import Snapshot, Summary
 from .store.service import Service
 
 FORMAT = "floor-export"
-VERSION = 1
+VERSION = 2
+#: Written before exports carried a digest: imported only with ``no_digest``.
+UNDIGESTED = 1
+_TAGS = frozenset(str(c.__struct_config__.tag) for c in get_args(Event))
+#: What a line that is not what it should be raises: msgspec's errors, and RecursionError
+#: for JSON nested past the depth msgspec decodes.
+_UNREADABLE = (msgspec.MsgspecError, RecursionError)
 
 
 class Header(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,8 +73,28 @@ class Final(msgspec.Struct, frozen=True, kw_only=True):
     state: TournamentState
 
 
+class Digest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The last line: ``sha256:`` and the hex SHA-256 of every byte before it."""
+
+    digest: str
+
+
 class BackupError(StoreError):
     code = "bad_backup"
+
+
+def _digest(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _one_line(text: str) -> str:
+    """``text`` with what a terminal would not print as it is (newlines, controls, invisible
+    marks from a forged name) escaped: a refusal stays one readable line."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
+def _refused(path: Path, why: str) -> BackupError:
+    return BackupError(_one_line(f"{path}: {why}"))
 
 
 async def export(store: Service, tid: str, path: Path) -> int:
@@ -57,25 +102,25 @@ async def export(store: Service, tid: str, path: Path) -> int:
     t, version = await store.load(tid)
     raw = await _events_up_to(store, tid, version)
     encoder = msgspec.json.Encoder()
+    header = Header(
+        format=FORMAT,
+        version=VERSION,
+        tournament=tid,
+        name=t.state.name,
+        events=len(raw),
+        exported_at=time.time(),
+    )
+    lines = [encoder.encode(header) + b"\n"]
+    lines.extend(encoder.encode(Line(seq, msgspec.Raw(data))) + b"\n" for seq, data in raw)
+    lines.append(encoder.encode(Final(seq=version, state=t.state)) + b"\n")
+    lines.append(encoder.encode(Digest(_digest(b"".join(lines)))) + b"\n")
     tmp = path.with_name(path.name + ".part")
-    with tmp.open("wb") as out:
-        out.write(
-            encoder.encode(
-                Header(
-                    format=FORMAT,
-                    version=VERSION,
-                    tournament=tid,
-                    name=t.state.name,
-                    events=len(raw),
-                    exported_at=time.time(),
-                )
-            )
-            + b"\n"
-        )
-        for seq, data in raw:
-            out.write(encoder.encode(Line(seq, msgspec.Raw(data))) + b"\n")
-        out.write(encoder.encode(Final(seq=version, state=t.state)) + b"\n")
-    tmp.replace(path)
+    try:
+        with tmp.open("wb") as out:
+            out.writelines(lines)
+        tmp.replace(path)
+    except OSError as e:
+        raise _refused(path, f"cannot write: {e.strerror}") from None
     return len(raw)
 
 
@@ -98,31 +143,95 @@ async def _events_up_to(store: Service, tid: str, version: int) -> list[tuple[in
     return raw
 
 
-def _read(path: Path) -> tuple[Header, list[tuple[int, bytes]], Final]:
+def _read(path: Path, no_digest: bool) -> tuple[Header, list[bytes], Final, bool]:
+    """The header, the event lines, the final state, and whether a digest vouched for them."""
     try:
-        lines = path.read_bytes().splitlines()
+        lines = path.read_bytes().splitlines(keepends=True)
     except OSError as e:
-        raise BackupError(f"cannot read {path}: {e.strerror}") from None
+        raise _refused(path, f"cannot read: {e.strerror}") from None
     if len(lines) < 3:
-        raise BackupError(f"{path} is not a floor export: too short")
+        raise _refused(path, "not a floor export: too short")
     try:
         header = msgspec.json.decode(lines[0], type=Header)
-        final = msgspec.json.decode(lines[-1], type=Final)
-        body = [msgspec.json.decode(line, type=Line) for line in lines[1:-1]]
-    except msgspec.MsgspecError as e:
-        raise BackupError(f"{path} is not a floor export: {e}") from None
-    if header.format != FORMAT or header.version != VERSION:
-        raise BackupError(
-            f"{path} is {header.format} version {header.version}, not {FORMAT} version {VERSION}"
+    except _UNREADABLE as e:
+        raise _refused(path, f"not a floor export: {e}") from None
+    if header.format != FORMAT or header.version not in (VERSION, UNDIGESTED):
+        raise _refused(
+            path,
+            f"{header.format} version {header.version}, not {FORMAT} version {VERSION} "
+            f"(or {UNDIGESTED})",
         )
+    digested = header.version == VERSION
+    if digested:
+        *lines, last = lines
+        try:
+            said = msgspec.json.decode(last, type=Digest).digest
+        except _UNREADABLE:
+            raise _refused(path, "the last line is not the export's digest: cut short?") from None
+        if not hmac.compare_digest(said.encode(), _digest(b"".join(lines)).encode()):
+            raise _refused(
+                path, "changed since it was exported: its digest does not match; nothing imported"
+            )
+    elif not no_digest:
+        raise _refused(
+            path,
+            f"a version {UNDIGESTED} export, written before exports carried a digest: nothing "
+            "tells whether it changed since; if it is your own export, import it with "
+            "--no-digest",
+        )
+    if len(lines) < 3:
+        raise _refused(path, "not a floor export: too short")
+    body = []
+    for number, line in enumerate(lines[1:-1], 1):
+        try:
+            body.append(msgspec.json.decode(line, type=Line))
+        except _UNREADABLE as e:
+            raise _refused(path, f"event {number}: {_unreadable(e)}; nothing imported") from None
+    try:
+        final = msgspec.json.decode(lines[-1], type=Final)
+    except _UNREADABLE as e:
+        raise _refused(path, f"the final state: {_unreadable(e)}; nothing imported") from None
     if len(body) != header.events or [x.seq for x in body] != list(range(1, len(body) + 1)):
-        raise BackupError(f"{path} is incomplete: the events are not numbered 1 to {header.events}")
-    return header, [(x.seq, bytes(x.event)) for x in body], final
+        raise _refused(path, f"incomplete: the events are not numbered 1 to {header.events}")
+    return header, [bytes(x.event) for x in body], final, digested
 
 
-def _renamed(events: Iterator[Event], new_id: str) -> Iterator[Event]:
-    for e in events:
-        yield msgspec.structs.replace(e, id=new_id) if isinstance(e, TournamentCreated) else e
+def _decoded(path: Path, lines: list[bytes]) -> list[Event]:
+    events = []
+    for seq, data in enumerate(lines, 1):
+        try:
+            events.append(decode_event(data))
+        except _UNREADABLE as e:
+            raise _refused(
+                path, f"event {seq}: {_undecodable(data, e)}; nothing imported"
+            ) from None
+    return events
+
+
+def _unreadable(error: Exception) -> str:
+    return "nested too deeply" if isinstance(error, RecursionError) else str(error)
+
+
+def _undecodable(data: bytes, error: Exception) -> str:
+    """Why an event does not decode: an unknown type said as such, else msgspec's words."""
+    if isinstance(error, RecursionError):
+        return _unreadable(error)
+    try:
+        value: Any = msgspec.json.decode(data)
+    except _UNREADABLE:
+        return f"not JSON: {error}"
+    kind = value.get("type") if isinstance(value, dict) else None
+    if isinstance(value, dict) and not (isinstance(kind, str) and kind in _TAGS):
+        said = repr(kind)
+        return f"unknown event type {said if len(said) <= 60 else said[:57] + '...'}"
+    return f"{kind}: {error}"
+
+
+def _renamed(events: list[Event], new_id: str) -> list[Event]:
+    return [
+        msgspec.structs.replace(e, id=new_id) if isinstance(e, TournamentCreated) else e
+        for e in events
+    ]
 
 
 class Imported(msgspec.Struct, frozen=True, kw_only=True):
@@ -131,26 +240,38 @@ class Imported(msgspec.Struct, frozen=True, kw_only=True):
     events: int
     #: Seconds left in the level when a running clock was paused; None if it was not running.
     paused_with: float | None = None
+    #: The file's digest vouched for it; False: a version 1 file, imported on ``no_digest``.
+    digested: bool = True
 
 
-async def import_(store: Service, path: Path, new_id: str | None = None) -> Imported:
-    """Load an export into this server; refuses an id that exists.
+async def import_(
+    store: Service, path: Path, new_id: str | None = None, *, no_digest: bool = False
+) -> Imported:
+    """Load an export into this server; refuses an id that exists, a file whose digest does
+    not match (or that has none, unless ``no_digest``) and any event the rules refuse.
 
     The state is the exported one, except that a running clock is paused as it stood at
     the export (one more event).
     """
-    header, lines, final = _read(path)
+    header, lines, final, digested = _read(path, no_digest)
     tid = check_tournament_id(new_id or header.tournament)
-    events = [decode_event(data) for _, data in lines]
+    events = _decoded(path, lines)
+    first = events[0]
+    if isinstance(first, TournamentCreated) and first.id != header.tournament:
+        raise _refused(path, f"the header names tournament {header.tournament}, its log {first.id}")
     if new_id is not None:
-        events = list(_renamed(iter(events), tid))
+        events = _renamed(events, tid)
     try:
-        t = Tournament.fold(events)
-    except Exception as e:  # a damaged log can break the fold anywhere
-        raise BackupError(f"{path}: the events do not fold to a tournament: {e!r}") from None
+        t = replay(events)
+    except InvalidEvent as e:
+        raise _refused(path, f"{e}; nothing imported") from None
+    except Exception as e:  # a check missed: the fold broke on what it let through
+        raise _refused(path, f"the events do not fold to a tournament: {e!r}") from None
     expected = msgspec.structs.replace(final.state, id=tid)
-    if msgspec.msgpack.encode(t.state) != msgspec.msgpack.encode(expected):
-        raise BackupError(f"{path}: the events do not fold to the exported state")
+    if final.seq != len(events) or msgspec.msgpack.encode(t.state) != msgspec.msgpack.encode(
+        expected
+    ):
+        raise _refused(path, "the events do not fold to the exported state; nothing imported")
     paused_with = None
     if t.state.clock.running:
         # Left running, the clock would catch up at once on every level that came due while
@@ -166,4 +287,4 @@ async def import_(store: Service, path: Path, new_id: str | None = None) -> Impo
         tid, [encode_event(e) for e in events], Snapshot(version, t.state), summary
     )
     store.forget(tid)
-    return Imported(tournament=tid, events=version, paused_with=paused_with)
+    return Imported(tournament=tid, events=version, paused_with=paused_with, digested=digested)

@@ -41,22 +41,76 @@ def _demo(args: argparse.Namespace) -> int:
     return demo(args.host, args.port, args.players, args.pace)
 
 
-def _user_add(args: argparse.Namespace) -> int:
-    import getpass
+def _read_secret(args: argparse.Namespace, label: str) -> str | None:
+    """A new secret: one line of standard input when it is not a terminal (or with
+    ``--secret-stdin``), else typed twice at a prompt that does not echo it. None, with one
+    line on stderr, when there is none to use."""
+    if args.secret_stdin or not sys.stdin.isatty():
+        secret = sys.stdin.readline().rstrip("\r\n")
+    else:
+        import getpass
 
+        try:
+            secret = getpass.getpass(f"{label}: ")
+            again = getpass.getpass(f"{label} again: ")
+        except (EOFError, KeyboardInterrupt):
+            print("\nfloor: secret: none given, nothing changed", file=sys.stderr)
+            return None
+        if secret != again:
+            print("floor: secret: the two entries differ, nothing changed", file=sys.stderr)
+            return None
+    if not secret:
+        print("floor: secret: empty, nothing changed", file=sys.stderr)
+        return None
+    return secret
+
+
+def _accounts(redis: Any) -> Any:
+    """The accounts on ``redis``, announcing ended sessions to the running servers (their
+    open sockets of that account close at once)."""
     from .redisdb.accounts import RedisAccounts
+    from .redisdb.signouts import RedisSignOuts
     from .server.accounts import Accounts
 
-    secret = sys.stdin.readline().rstrip("\n") if args.secret_stdin else None
+    return Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis))
+
+
+def _user_add(args: argparse.Namespace) -> int:
+    secret = _read_secret(args, f"{'PIN' if args.pin else 'password'} for {args.username}")
     if secret is None:
-        secret = getpass.getpass(f"{'PIN' if args.pin else 'password'} for {args.username}: ")
+        return 2
 
     async def add(redis: Any) -> None:
-        accounts = Accounts(RedisAccounts(redis))
-        await accounts.add(args.username, secret, args.role, args.table, pin=args.pin)
+        await _accounts(redis).add(args.username, secret, args.role, args.table, pin=args.pin)
         print(f"{args.role} {args.username} can sign in now")
 
     return _with_redis(add)
+
+
+def _user_passwd(args: argparse.Namespace) -> int:
+    kind = {True: "PIN", False: "password", None: "password or PIN"}[args.pin]
+    secret = _read_secret(args, f"new {kind} for {args.username}")
+    if secret is None:
+        return 2
+
+    async def passwd(redis: Any) -> None:
+        account = await _accounts(redis).set_secret(args.username, secret, pin=args.pin)
+        what = "PIN" if account.pin else "password"
+        print(f"{account.username} has a new {what}: their other sessions have ended")
+
+    return _with_redis(passwd)
+
+
+def _user_unlock(args: argparse.Namespace) -> int:
+    async def unlock(redis: Any) -> None:
+        cleared = await _accounts(redis).unlock(args.username)
+        name = args.username.casefold()
+        if cleared:
+            print(f"{name}: the sign-in delays from {cleared} address(es) are lifted")
+        else:
+            print(f"{name}: no sign-in was delayed")
+
+    return _with_redis(unlock)
 
 
 def _with_redis(work: Callable[[Any], Awaitable[None]]) -> int:
@@ -112,8 +166,14 @@ def _import(args: argparse.Namespace) -> int:
     from .backup import import_
 
     async def work(store: Any) -> None:
-        done = await import_(store, Path(args.file), args.new_id)
+        done = await import_(store, Path(args.file), args.new_id, no_digest=args.no_digest)
         print(f"imported {done.tournament}: {done.events} events from {args.file}")
+        if not done.digested:
+            print(
+                f"floor: warning: {args.file} carries no digest (a version 1 export): every "
+                "event was checked, but not that the file is as it was exported",
+                file=sys.stderr,
+            )
         if done.paused_with is not None:
             left = int(done.paused_with)
             print(
@@ -171,6 +231,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("import", help="load an exported tournament into this server")
     p.add_argument("file")
     p.add_argument("--as", dest="new_id", default=None, help="import under another id")
+    p.add_argument(
+        "--no-digest",
+        action="store_true",
+        help="accept an export written before exports carried a digest (version 1)",
+    )
     p.set_defaults(func=_import)
 
     p = sub.add_parser("user", help="staff accounts")
@@ -179,11 +244,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("username")
     p.add_argument("--role", choices=["director", "floor", "dealer"], default="director")
     p.add_argument("--table", type=int, default=None, help="a dealer's table")
-    p.add_argument("--pin", action="store_true", help="the secret is a PIN of 4-8 digits")
+    p.add_argument(
+        "--pin", action="store_true", help="the secret is a PIN of 4-8 digits (dealers only)"
+    )
     p.add_argument(
         "--secret-stdin", action="store_true", help="read the password or PIN from standard input"
     )
     p.set_defaults(func=_user_add)
+    p = users.add_parser(
+        "passwd",
+        help="set an account's password or PIN (its sessions end)",
+        description="Set a new password or PIN, typed twice at a prompt that does not echo"
+        " it, or one line of standard input. Every session of the account ends.",
+    )
+    p.add_argument("username")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--pin", action="store_const", const=True, default=None, help="a PIN of 4-8 digits"
+    )
+    kind.add_argument(
+        "--password", dest="pin", action="store_const", const=False, help="a password"
+    )
+    p.add_argument(
+        "--secret-stdin", action="store_true", help="read the password or PIN from standard input"
+    )
+    p.set_defaults(func=_user_passwd)
+    p = users.add_parser("unlock", help="lift an account's sign-in delays, from every address")
+    p.add_argument("username")
+    p.set_defaults(func=_user_unlock)
     return parser
 
 

@@ -7,7 +7,8 @@ runs on a cluster)::
     floor:session:<sha256(token)>       string: the session (JSON), expires with the session
     floor:staff:sessions:<username>     set: the session hashes of one account (sign-out-all)
     floor:signin:ip:<address>           failed sign-ins from one address in the window
-    floor:signin:user:<username>        failed sign-ins for one username in the window
+    floor:signin:pair:<username>        hash: address -> "failures last next_at" (the delays
+                                        of one account from each address)
 
 An account's revision is its stored JSON: a compare-and-swap on the very bytes read.
 """
@@ -19,16 +20,21 @@ from typing import Any, Final
 import msgspec
 import redis.asyncio as aioredis
 
-from ..store.accounts_port import AttemptKind, Held, Removal, StoredAccount, StoredSession
+from ..store.accounts_port import (
+    AttemptRule,
+    Held,
+    PairAttempts,
+    Removal,
+    StoredAccount,
+    StoredSession,
+)
 from .errors import call as _call
 
 STAFF: Final = "floor:staff"
 SESSION_PREFIX: Final = "floor:session:"
 SESSIONS_OF_PREFIX: Final = "floor:staff:sessions:"
-SIGNIN_PREFIX: Final[dict[AttemptKind, str]] = {
-    "ip": "floor:signin:ip:",
-    "user": "floor:signin:user:",
-}
+ADDRESS_PREFIX: Final = "floor:signin:ip:"
+PAIR_PREFIX: Final = "floor:signin:pair:"
 
 _encoder = msgspec.json.Encoder()
 _account_decoder = msgspec.json.Decoder(StoredAccount)
@@ -52,6 +58,39 @@ _UNHIT = """
 local n = tonumber(redis.call('GET', KEYS[1]) or '0')
 if n > 0 then redis.call('DECR', KEYS[1]) end
 return 0
+"""
+
+#: ``reserve_attempt``: KEYS[1] the account's hash, ARGV: address, now, memory, limit (-1:
+#: none), refuse_for, then the delays. Returns the seconds to wait, "0" when counted.
+#: (Strings: a Lua number would come back as a truncated integer.)
+_RESERVE = """
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local now, memory = tonumber(ARGV[2]), tonumber(ARGV[3])
+local limit, refuse = tonumber(ARGV[4]), ARGV[5]
+local failures, last, next_at = 0, now, 0
+if raw then
+  local kept = {}
+  for part in string.gmatch(raw, '%S+') do kept[#kept + 1] = tonumber(part) end
+  if now - kept[2] <= memory then
+    failures, last, next_at = kept[1], math.max(now, kept[2]), kept[3]
+  end
+end
+if now < next_at then return string.format('%.3f', next_at - now) end
+if limit >= 0 and failures >= limit then return refuse end
+failures = failures + 1
+local wait = tonumber(ARGV[5 + math.min(failures, #ARGV - 5)])
+-- No delay is no time to wait: parallel attempts read the clock in no particular order.
+if wait > 0 then next_at = now + wait else next_at = 0 end
+redis.call('HSET', KEYS[1], ARGV[1], string.format('%d %.3f %.3f', failures, last, next_at))
+redis.call('EXPIRE', KEYS[1], math.ceil(memory))
+return '0'
+"""
+
+#: Delete a hash, saying how many fields it had (one step: the count is what was cleared).
+_CLEAR = """
+local n = redis.call('HLEN', KEYS[1])
+redis.call('DEL', KEYS[1])
+return n
 """
 
 #: Replace a hash field only if it still holds ARGV[2]: 1 done, 0 changed meanwhile.
@@ -96,6 +135,8 @@ class RedisAccounts:
         self.redis = redis
         self._hit = redis.register_script(_HIT)
         self._unhit = redis.register_script(_UNHIT)
+        self._reserve = redis.register_script(_RESERVE)
+        self._clear = redis.register_script(_CLEAR)
         self._swap = redis.register_script(_SWAP)
         self._remove = redis.register_script(_REMOVE)
 
@@ -144,9 +185,10 @@ class RedisAccounts:
         await _call(self.redis.srem(SESSIONS_OF_PREFIX + session.username, digest))
         return session
 
-    async def end_sessions(self, username: str) -> int:
+    async def end_sessions(self, username: str, keep: str | None = None) -> int:
         index = SESSIONS_OF_PREFIX + username
-        digests: Any = await _call(self.redis.smembers(index))
+        found: Any = await _call(self.redis.smembers(index))
+        digests = [d for d in found if _text(d) != keep]
         if not digests:
             return 0
         # One DEL per key (not one DEL of many), so that no command spans cluster slots.
@@ -159,12 +201,44 @@ class RedisAccounts:
 
     # Sign-in attempts -----------------------------------------------------------------------
 
-    async def count_attempt(self, kind: AttemptKind, subject: str, window: int) -> tuple[int, int]:
-        n, ttl = await _call(self._hit(keys=[SIGNIN_PREFIX[kind] + subject], args=[window]))
+    async def count_address(self, address: str, window: int) -> tuple[int, int]:
+        n, ttl = await _call(self._hit(keys=[ADDRESS_PREFIX + address], args=[window]))
         return int(n), int(ttl)
 
-    async def take_back_attempt(self, kind: AttemptKind, subject: str) -> None:
-        await _call(self._unhit(keys=[SIGNIN_PREFIX[kind] + subject]))
+    async def take_back_address(self, address: str) -> None:
+        await _call(self._unhit(keys=[ADDRESS_PREFIX + address]))
 
-    async def clear_attempts(self, kind: AttemptKind, subject: str) -> None:
-        await _call(self.redis.delete(SIGNIN_PREFIX[kind] + subject))
+    async def clear_address(self, address: str) -> None:
+        await _call(self.redis.delete(ADDRESS_PREFIX + address))
+
+    async def reserve_attempt(
+        self, username: str, address: str, now: float, rule: AttemptRule
+    ) -> float:
+        limit = "-1" if rule.limit is None else str(rule.limit)
+        args = [address, repr(now), repr(rule.memory), limit, repr(rule.refuse_for)]
+        waited = await _call(
+            self._reserve(keys=[PAIR_PREFIX + username], args=[*args, *map(repr, rule.delays)])
+        )
+        return float(_text(waited))
+
+    async def clear_attempt(self, username: str, address: str) -> None:
+        await _call(self.redis.hdel(PAIR_PREFIX + username, address))
+
+    async def clear_attempts(self, username: str) -> int:
+        n = await _call(self._clear(keys=[PAIR_PREFIX + username]))
+        return int(n)
+
+    async def attempts(self, username: str) -> list[PairAttempts]:
+        raw: Any = await _call(self.redis.hgetall(PAIR_PREFIX + username))
+        out = []
+        for address, value in raw.items():
+            failures, last, next_at = _text(value).split()
+            out.append(
+                PairAttempts(
+                    address=_text(address),
+                    failures=int(failures),
+                    last=float(last),
+                    next_at=float(next_at),
+                )
+            )
+        return out

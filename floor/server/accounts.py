@@ -1,10 +1,12 @@
-"""Staff accounts, sign-in, sessions and the sign-in rate limit, over an ``AccountStorage``.
+"""Staff accounts, sign-in, sessions and secrets, over an ``AccountStorage``.
 
 Secrets are hashed with argon2id (``argon2-cffi``), never stored or logged. Sign-in returns a
 random token (a cookie or a bearer token, as the edge prefers); the storage keeps only its
-SHA-256, so a copy of the stored data gives no live session. Sign-in is rate limited per
-client address and per username, and the checks run before the slow hash, so a flood costs
-little. Where the data lives is the storage's business (``floor.redisdb.accounts``).
+SHA-256, so a copy of the stored data gives no live session. Sign-in attempts are spaced out
+per account and client address (``floor.server.signin_limits``), and the checks run before the
+slow hash, so a flood costs little. Where the data lives is the storage's business
+(``floor.redisdb.accounts``); the end of an account's sessions reaches every process through
+the ``SignOutFeed`` (``floor.server.session_watch``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..store.accounts_port import (
     Account,
     AccountStorage,
     Role,
+    SignOutFeed,
     StoredAccount,
     StoredSession,
 )
@@ -37,17 +40,17 @@ from .principal import (
     BadCredentials,
     NoSuchAccount,
     Principal,
-    TooManyAttempts,
+    SignedOut,
 )
+from .session_watch import SessionWatch, Watcher
+from .signin_limits import SignInFailures, SignInLimits
 
 __all__ = [
-    "MAX_FAILURES_PER_IP",
-    "MAX_FAILURES_PER_USER",
     "SESSION_CACHE",
     "SESSION_TTL",
-    "WINDOW",
     "Account",
     "Accounts",
+    "Listed",
     "Role",
     "Session",
     "check_username",
@@ -61,11 +64,6 @@ __all__ = [
 SESSION_TTL = 12 * 3600
 #: Seconds a process trusts a session it has just read (see ``Accounts.principal``).
 SESSION_CACHE = 2.0
-#: The rate-limit window and how many failed sign-ins it allows. Only failures count: a
-#: venue where all the phones share one address (NAT) is not locked out by its own sign-ins.
-WINDOW = 5 * 60
-MAX_FAILURES_PER_IP = 10
-MAX_FAILURES_PER_USER = 5
 
 MIN_PASSWORD = 8
 MAX_SECRET = 256
@@ -85,8 +83,8 @@ def default_hasher() -> PasswordHasher:
     About 70 ms per hash or check on one core of a small VM: slow enough that a stolen hash of
     a password costs real time per guess, fast enough for sign-ins that happen a few times per
     shift. (A 4-8 digit PIN is still quick to try offline whatever the cost: PINs are for
-    floor and dealer phones only, and rely on the rate limit and on the storage staying
-    private.) ``Accounts`` runs at most ``hash_concurrency`` (4) at once, so memory stays
+    dealer phones only, and rely on the sign-in limits and on the storage staying private.)
+    ``Accounts`` runs at most ``hash_concurrency`` (4) at once, so memory stays
     bounded. Raising these later is safe: a sign-in rehashes with the new cost.
     """
     return PasswordHasher(time_cost=2, memory_cost=46 * 1024, parallelism=1)
@@ -123,8 +121,15 @@ def check_username(username: str) -> str:
 
 def _check_secret(secret: str, role: Role, pin: bool) -> None:
     if pin:
-        if role == "director":
-            raise BadAccount("the director signs in with a password, not a PIN", field="pin")
+        if role != "dealer":
+            # A PIN is quick to guess: only for a phone bound to one table, whose worst case
+            # is that table's hands and bust-outs.
+            raise BadAccount(
+                f"only a dealer at a table signs in with a PIN: a {role} account needs a password",
+                field="pin",
+                reason="pin_dealer_only",
+                params={"role": role},
+            )
         if not _PIN.fullmatch(secret):
             raise BadAccount("a PIN is 4 to 8 digits", field="secret", reason="pin_digits")
     elif not MIN_PASSWORD <= len(secret) <= MAX_SECRET:
@@ -140,6 +145,12 @@ def _check_role(role: str, table: int | None) -> Role:
     elif table is not None:
         raise BadAccount(f"only a dealer has a table, not the {role}", field="table")
     return role  # narrowed by the membership test above
+
+
+class Listed(Account, frozen=True, kw_only=True):
+    """An account as the director's list shows it: with its recent failed sign-ins."""
+
+    sign_in: SignInFailures
 
 
 def _public(record: StoredAccount) -> Account:
@@ -162,26 +173,39 @@ class Accounts:
         *,
         hasher: PasswordHasher | None = None,
         session_ttl: int = SESSION_TTL,
-        window: int = WINDOW,
-        max_failures_per_ip: int = MAX_FAILURES_PER_IP,
-        max_failures_per_user: int = MAX_FAILURES_PER_USER,
+        limits: SignInLimits | None = None,
+        signouts: SignOutFeed | None = None,
         hash_concurrency: int = 4,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.storage = storage
         self.hasher = hasher if hasher is not None else default_hasher()
         self.session_ttl = session_ttl
-        self.window = window
-        self.max_failures_per_ip = max_failures_per_ip
-        self.max_failures_per_user = max_failures_per_user
+        self.limits = limits if limits is not None else SignInLimits(storage)
         self.clock = clock
         # argon2 holds the CPU for tens of milliseconds: it runs in a thread, a few at a time.
         self._hashing = asyncio.Semaphore(hash_concurrency)
         #: Sessions recently read: token digest -> (principal, trusted until, expires at).
         self._seen: dict[str, tuple[Principal, float, float]] = {}
+        #: Counts the ends of sessions heard of: a read that overlapped one is not cached.
+        self._ends = 0
+        self.sessions = SessionWatch(signouts, self._forget_sessions)
         # Checked when the username is unknown, so that answering takes as long as for a
         # wrong secret. Made now, with the same parameters as every new hash.
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    async def start(self) -> None:
+        """Hear of sessions ended in other processes (see ``watch``)."""
+        await self.sessions.start()
+
+    async def stop(self) -> None:
+        await self.sessions.stop()
+
+    def watch(self, username: str, watcher: Watcher) -> Callable[[], None]:
+        """Call ``watcher()`` at once whenever sessions of ``username`` may have ended, in
+        any process; the function returned stops it. (The watcher checks its own session:
+        one sign-out of several devices ends one of them.)"""
+        return self.sessions.watch(username, watcher)
 
     # Accounts -------------------------------------------------------------------------------
 
@@ -225,27 +249,78 @@ class Accounts:
         held = await self.storage.account(name)
         return None if held is None else _public(held.account)
 
-    async def list(self) -> list[Account]:
-        """Every account, by username, without hashes."""
+    async def list(self) -> list[Listed]:
+        """Every account, by username, without hashes, with its recent failed sign-ins."""
         stored = await self.storage.all_accounts()
-        return sorted((_public(a) for a in stored), key=lambda a: a.username)
+        now = self.clock()
+        out = []
+        for a in sorted(stored, key=lambda a: a.username):
+            failures = await self.limits.failures(a.username, now)
+            out.append(Listed(**msgspec.structs.asdict(_public(a)), sign_in=failures))
+        return out
 
-    async def set_secret(self, username: str, secret: str, *, pin: bool = False) -> Account:
-        """A new password or PIN; the account's sessions end."""
+    async def set_secret(
+        self,
+        username: str,
+        secret: str,
+        *,
+        pin: bool | None = None,
+        keep_token: str | None = None,
+    ) -> Account:
+        """A new password or PIN (``pin`` None: the kind it had). The account's
+        sessions end, but for the one of ``keep_token`` (whoever changed their own), and its
+        sign-in delays are forgotten: they were about the old secret."""
         name = check_username(username)
         for _ in range(5):
             held = await self.storage.account(name)
             if held is None:
                 raise NoSuchAccount(f"there is no account {name}", field="username")
             old = held.account
-            _check_secret(secret, old.role, pin)
+            # Unsaid, the kind it had; but a PIN only stays a dealer's (a floor account made
+            # with one before PINs were kept for dealers gets a password).
+            kind = (old.pin and old.role == "dealer") if pin is None else pin
+            _check_secret(secret, old.role, kind)
             new = msgspec.structs.replace(
-                old, pin=pin, changed_at=self.clock(), hash=await self._hash(secret)
+                old, pin=kind, changed_at=self.clock(), hash=await self._hash(secret)
             )
             if await self.storage.replace_account(held.revision, new) is not None:
-                await self.sign_out_all(name)
+                await self.sign_out_all(name, keep_token=keep_token)
+                await self.limits.clear(name)
                 return _public(new)
         raise Unavailable(f"account {name} is changing too fast: try again")
+
+    async def change_own_secret(
+        self,
+        token: str,
+        current: str,
+        secret: str,
+        client: str,
+        *,
+        pin: bool | None = None,
+    ) -> Account:
+        """The holder of ``token`` sets a new secret, proving the current one first (a phone
+        left signed in must not hand the account over). A wrong current secret counts
+        against the sign-in limits like a wrong sign-in; this session stays signed in."""
+        principal = await self.principal(token)
+        if principal is None or principal.username is None:
+            raise SignedOut("the session has ended: sign in again")
+        name = principal.username
+        held = await self.storage.account(name)
+        if held is None:
+            raise SignedOut("the account is no more: sign in again")
+        # The new secret is checked first: a bad one costs no attempt and no hash.
+        kind = (held.account.pin and held.account.role == "dealer") if pin is None else pin
+        _check_secret(secret, held.account.role, kind)
+        address = _client(client)
+        await self.limits.admit(name, address, self.clock())
+        if len(current) > MAX_SECRET or not await self._verify(held.account.hash, current):
+            raise BadAccount(
+                "the current password or PIN is wrong",
+                field="current",
+                reason="current_secret_wrong",
+            )
+        await self.limits.passed(name, address)
+        return await self.set_secret(name, secret, pin=pin, keep_token=token)
 
     async def remove(self, username: str) -> None:
         """Delete an account and end its sessions. The last director cannot be removed."""
@@ -261,29 +336,30 @@ class Accounts:
                 params={"name": name},
             )
         await self.sign_out_all(name)
+        await self.limits.clear(name)
+
+    async def unlock(self, username: str) -> int:
+        """Forget an account's failed sign-ins from every address (the director, or
+        ``floor user unlock``); how many addresses were delayed."""
+        name = check_username(username)
+        if await self.storage.account(name) is None:
+            raise NoSuchAccount(f"there is no account {name}", field="username")
+        return await self.limits.clear(name)
 
     # Signing in -----------------------------------------------------------------------------
 
     async def sign_in(self, username: str, secret: str, client: str) -> Session:
         """A new session, or ``BadCredentials`` / ``TooManyAttempts``.
 
-        Every attempt is counted first (atomically, so a burst of parallel guesses cannot
-        slip past the limit), and a success takes its count back: only failures remain.
-        Over the limit, even the right secret is refused until the window ends.
+        The attempt is let through by the limits first (counted as a failure, atomically,
+        so that a burst of parallel guesses cannot slip past), and a success takes it back.
         """
         try:
             name: str | None = check_username(username)
         except BadAccount:
             name = None
         address = _client(client)
-        n, ttl = await self.storage.count_attempt("ip", address, self.window)
-        over = [ttl] if n > self.max_failures_per_ip else []
-        if name is not None:
-            n, ttl = await self.storage.count_attempt("user", name, self.window)
-            if n > self.max_failures_per_user:
-                over.append(ttl)
-        if over:
-            raise TooManyAttempts(max(1, *over))
+        await self.limits.admit(name, address, self.clock())
 
         held = None if name is None else await self.storage.account(name)
         if held is None or len(secret) > MAX_SECRET:
@@ -301,8 +377,7 @@ class Accounts:
             revision = rehashed
 
         session = await self._open(record, client, revision)
-        await self.storage.clear_attempts("user", record.username)
-        await self.storage.take_back_attempt("ip", address)
+        await self.limits.passed(record.username, address)
         return session
 
     async def _open(self, record: StoredAccount, client: str, revision: bytes) -> Session:
@@ -334,8 +409,9 @@ class Accounts:
 
         A session seen in the last ``SESSION_CACHE`` seconds is not read again: a phone
         sends a command every few seconds, and a storage round trip per request is most of
-        what a command costs besides its write. A sign-out made through another process
-        takes effect here within that time; one made here at once.
+        what a command costs besides its write. The end of a session, in this process or
+        another, drops it from the cache as soon as it is heard of (``SessionWatch``); the
+        cache's lifetime only bounds what a lost announcement can leave behind.
         """
         if not token or len(token) > _MAX_TOKEN:
             return None
@@ -344,6 +420,7 @@ class Accounts:
         cached = self._seen.get(digest)
         if cached is not None and cached[1] > now and cached[2] > self.clock():
             return cached[0]
+        ends = self._ends
         s = await self.storage.session(digest)
         if s is None:
             self._seen.pop(digest, None)
@@ -351,39 +428,37 @@ class Accounts:
         if s.expires_at <= self.clock():
             return None
         principal = Principal(username=s.username, role=s.role, table=s.table)
-        if len(self._seen) > 10_000:
-            self._seen.clear()
-        self._seen[digest] = (principal, now + SESSION_CACHE, s.expires_at)
+        # Read before an end of sessions heard meanwhile: it may be the one just ended.
+        if ends == self._ends:
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+            self._seen[digest] = (principal, now + SESSION_CACHE, s.expires_at)
         return principal
 
-    def _forget_sessions(self, username: str | None = None, digest: str | None = None) -> None:
-        if digest is not None:
-            self._seen.pop(digest, None)
-        if username is not None:
-            for key in [k for k, v in self._seen.items() if v[0].username == username]:
-                del self._seen[key]
+    def _forget_sessions(self, username: str | None) -> None:
+        self._ends += 1
+        if username is None:
+            self._seen.clear()
+            return
+        for key in [k for k, v in self._seen.items() if v[0].username == username]:
+            del self._seen[key]
 
     async def sign_out(self, token: str) -> None:
         if not token or len(token) > _MAX_TOKEN:
             return
         digest = _token_hash(token)
-        self._forget_sessions(digest=digest)
-        await self.storage.end_session(digest)
+        self._seen.pop(digest, None)
+        ended = await self.storage.end_session(digest)
+        if ended is not None:
+            await self.sessions.announce(ended.username)
 
-    async def sign_out_all(self, username: str) -> int:
-        """End every session of an account; how many there were."""
+    async def sign_out_all(self, username: str, *, keep_token: str | None = None) -> int:
+        """End every session of an account (but the one of ``keep_token``); how many."""
         name = check_username(username)
-        self._forget_sessions(username=name)
-        return await self.storage.end_sessions(name)
-
-    async def clear_attempts(
-        self, *, username: str | None = None, client: str | None = None
-    ) -> None:
-        """Lift a sign-in lock early (the director, or the command line, for a locked user)."""
-        if username is not None:
-            await self.storage.clear_attempts("user", check_username(username))
-        if client is not None:
-            await self.storage.clear_attempts("ip", _client(client))
+        keep = _token_hash(keep_token) if keep_token else None
+        n = await self.storage.end_sessions(name, keep=keep)
+        await self.sessions.announce(name)
+        return n
 
     # Helpers --------------------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Collection
 from typing import Final
 from urllib.parse import urlsplit
@@ -73,3 +74,30 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Collection[str
             return True
     # The allowed origins are compared whole: scheme too.
     return any(_origin_key(a) == asked for a in allowed)
+
+
+def host_allowed(host: str | None, allowed: Collection[str]) -> bool:
+    """May a request that names this ``Host`` be answered at all?
+
+    DNS rebinding: a page at ``http://evil.example:8000`` points its name at the floor's
+    address, and its requests then reach the floor with ``Host: evil.example:8000`` and the
+    matching ``Origin``, so they pass the origin check and read the answers. Only ``Host``
+    tells them apart: it must be a name the operator listed (``FLOOR_ALLOWED_HOSTS``, lower
+    case, no port), ``localhost``, or an IP address (which no one can rebind: a page whose
+    origin is an address was served from that address). The port is not compared (proxies
+    and port forwarding change it). No ``Host`` at all (HTTP/1.0, a hand-written request)
+    is no browser's, and passes.
+    """
+    if not host:
+        return True
+    own = _host_key(host)
+    if own is None:
+        return False
+    name = own[0].rstrip(".")
+    if name == "localhost" or name in allowed:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True

@@ -20,7 +20,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from ..engine.errors import FloorError
+from ..engine.errors import FloorError, Params, Reason
 from ..store.accounts_port import ROLES, Role
 
 __all__ = [
@@ -74,9 +74,15 @@ class SignedOut(AuthError):
 class TooManyAttempts(AuthError):
     code = "too_many_attempts"
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(f"too many failed sign-ins: try again in {retry_after} seconds")
-        #: Seconds until the window ends (the HTTP ``Retry-After``).
+    def __init__(
+        self, retry_after: int, *, reason: Reason | None = None, params: Params | None = None
+    ) -> None:
+        super().__init__(
+            f"too many failed sign-ins: try again in {retry_after} seconds",
+            reason=reason,
+            params=params,
+        )
+        #: Seconds until the next try is let through (the HTTP ``Retry-After``).
         self.retry_after = retry_after
 
 

@@ -1,4 +1,5 @@
-"""Signing in and out, and the staff accounts the director keeps, over HTTP."""
+"""Signing in and out, one's own password or PIN, and the staff accounts the director keeps
+(their secrets and sign-in delays too), over HTTP."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from .accounts import check_username
 from .context import SESSION_COOKIE, floor_of, staff
 from .edges import decode, handle_errors, json_response, read_body
 from .permissions import require_director
-from .principal import BadAccount, Role
+from .principal import BadAccount, Role, SignedOut
 
 #: Sign-in and account bodies are a few short strings.
 MAX_BODY = 4096
@@ -32,13 +33,39 @@ class NewStaff(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pin: bool = False
 
 
+class NewSecret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """The director sets an account's secret. ``pin`` None: the same kind as before."""
+
+    secret: str
+    pin: bool | None = None
+
+
+class OwnSecret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A staff member sets their own secret, proving the current one."""
+
+    current: str
+    secret: str
+    pin: bool | None = None
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _token(request: Request) -> str | None:
+    """The session token a request carries: the bearer token, else the cookie."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.cookies.get(SESSION_COOKIE)
+
+
 @handle_errors
 async def sign_in(request: Request) -> Response:
     floor = floor_of(request)
     floor.check_origin(request)
     form = decode(await read_body(request, MAX_BODY), SignIn, frozenset({"username", "secret"}))
-    client = request.client.host if request.client else "unknown"
-    session = await floor.accounts.sign_in(form.username, form.secret, client)
+    session = await floor.accounts.sign_in(form.username, form.secret, _client(request))
     response = json_response(session)
     response.set_cookie(
         SESSION_COOKIE,
@@ -57,10 +84,10 @@ async def sign_in(request: Request) -> Response:
 @handle_errors
 async def sign_out(request: Request) -> Response:
     floor = floor_of(request)
-    token = request.cookies.get(SESSION_COOKIE)
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        token = header[7:].strip()
+    # Like every change made with the cookie: another site's page could sign the staff out
+    # (a console gone blank at the final table) with a form posting here.
+    floor.check_origin(request)
+    token = _token(request)
     if token:
         await floor.accounts.sign_out(token)
     response = json_response({"ok": True})
@@ -111,11 +138,56 @@ async def remove_staff(request: Request) -> Response:
     return json_response({"ok": True})
 
 
+@handle_errors
+async def change_own_secret(request: Request) -> Response:
+    floor = floor_of(request)
+    principal = await staff(request)
+    token = _token(request)
+    if principal.username is None or not token:
+        raise SignedOut("sign in to change your password or PIN")
+    form = decode(
+        await read_body(request, MAX_BODY), OwnSecret, frozenset({"current", "secret", "pin"})
+    )
+    account = await floor.accounts.change_own_secret(
+        token, form.current, form.secret, _client(request), pin=form.pin
+    )
+    return json_response(account)
+
+
+@handle_errors
+async def set_secret(request: Request) -> Response:
+    floor = floor_of(request)
+    principal = await staff(request)
+    require_director(principal)
+    name = check_username(request.path_params["username"])
+    if name == principal.username:
+        # Whoever finds the console left open must not take the account over with it.
+        raise BadAccount(
+            "change your own password under \u201cYour password\u201d, with the current one",
+            field="username",
+            reason="own_secret",
+        )
+    form = decode(await read_body(request, MAX_BODY), NewSecret, frozenset({"secret", "pin"}))
+    return json_response(await floor.accounts.set_secret(name, form.secret, pin=form.pin))
+
+
+@handle_errors
+async def unlock_staff(request: Request) -> Response:
+    floor = floor_of(request)
+    require_director(await staff(request))
+    name = check_username(request.path_params["username"])
+    cleared = await floor.accounts.unlock(name)
+    return json_response({"ok": True, "cleared": cleared})
+
+
 routes: list[BaseRoute] = [
     Route("/api/signin", sign_in, methods=["POST"]),
     Route("/api/signout", sign_out, methods=["POST"]),
     Route("/api/me", me),
+    Route("/api/me/secret", change_own_secret, methods=["PUT"]),
     Route("/api/staff", list_staff, methods=["GET"]),
     Route("/api/staff", add_staff, methods=["POST"]),
     Route("/api/staff/{username}", remove_staff, methods=["DELETE"]),
+    Route("/api/staff/{username}/secret", set_secret, methods=["PUT"]),
+    Route("/api/staff/{username}/unlock", unlock_staff, methods=["POST"]),
 ]

@@ -12,7 +12,8 @@ from pathlib import Path
 import msgspec
 
 from .. import config as configs
-from ..engine.errors import ConfigError
+from ..engine.errors import ConfigError, RuleError
+from ..engine.names import shown_name
 from ..engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from ..engine.rules import Rules, Structure
 from ..errortext import field_names
@@ -92,8 +93,13 @@ def tournament_setup(spec: NewTournament) -> tuple[Rules, Structure | None, str]
             if structure is None:
                 raise BadRequest("a prize pool needs a structure (levels and chips)", field="prize")
             structure = configs.with_prize(structure, spec.prize)
+        # The start page, the console and every screen's heading show it: the rule that
+        # keeps a player's name visible keeps the tournament's.
+        name = shown_name(name)
     except ConfigError as e:
         raise BadRequest(e.message, field=e.field) from None
+    except RuleError as e:
+        raise e.recast(BadRequest, "name") from None
     return rules, structure, name
 
 

@@ -1,22 +1,27 @@
-"""The port behind staff accounts, sessions and the sign-in attempt counters.
+"""The ports behind staff accounts, sessions, the sign-in attempt counters, and the news
+that an account's sessions ended.
 
 The account logic (``floor.server.accounts``) decides; an implementation of ``AccountStorage``
 keeps: ``floor.redisdb.accounts`` on Redis/Valkey, ``floor.store.memory_accounts`` in memory
 for fast tests. Everything here is plain data: the secret arrives already hashed, a session
 under the SHA-256 of its token, so no storage ever holds what would sign anybody in.
+
+``SignOutFeed`` carries "the sessions of this account ended" to every server process, so that
+each closes the account's open websockets and forgets its cached sessions at once
+(``floor.redisdb.signouts`` on Redis, ``floor.store.memory_accounts`` in memory).
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Final, Literal, NamedTuple, Protocol
 
 import msgspec
 
+from .ports import Resubscribed
+
 Role = Literal["director", "floor", "dealer"]
 ROLES: Final[tuple[Role, ...]] = ("director", "floor", "dealer")
-
-#: What a sign-in attempt is counted against: the client's address, or the username asked for.
-AttemptKind = Literal["ip", "user"]
 
 #: What ``remove_account`` did. A storage makes the last-director check in the same atomic
 #: step as the removal, so that two directors removing each other cannot leave none.
@@ -52,6 +57,32 @@ class StoredSession(msgspec.Struct, frozen=True, kw_only=True):
     expires_at: float
     #: The address that signed in.
     client: str
+
+
+class AttemptRule(msgspec.Struct, frozen=True, kw_only=True):
+    """How ``reserve_attempt`` spaces out the failures of one account from one address.
+
+    After the n-th failure the next attempt waits ``delays[n - 1]`` seconds (the last one
+    for every n past the end). Failures are forgotten ``memory`` seconds after the last one
+    (at least the longest delay). With ``limit`` set, an address that has failed that many
+    times is refused outright for ``refuse_for`` seconds, whatever the delays say.
+    """
+
+    delays: tuple[float, ...]
+    memory: float
+    limit: int | None = None
+    refuse_for: float = 0.0
+
+
+class PairAttempts(msgspec.Struct, frozen=True, kw_only=True):
+    """The failed sign-ins of one account from one address, as kept."""
+
+    address: str
+    failures: int
+    #: When the last one was made (wall-clock seconds).
+    last: float
+    #: The earliest time the next attempt is let through.
+    next_at: float
 
 
 class Held(NamedTuple):
@@ -110,22 +141,59 @@ class AccountStorage(Protocol):
         """End one session; the one it was, or None if there was none."""
         ...
 
-    async def end_sessions(self, username: str) -> int:
-        """End every session of an account; how many there were."""
+    async def end_sessions(self, username: str, keep: str | None = None) -> int:
+        """End every session of an account but the one under ``keep``; how many ended."""
         ...
 
     # Sign-in attempts -----------------------------------------------------------------------
 
-    async def count_attempt(self, kind: AttemptKind, subject: str, window: int) -> tuple[int, int]:
-        """Count an attempt in a fixed window of ``window`` seconds that starts with the
-        first attempt: (attempts in the window, seconds until it ends). Atomic, so that a
-        burst of parallel attempts counts each one."""
+    async def count_address(self, address: str, window: int) -> tuple[int, int]:
+        """Count an attempt from ``address`` in a fixed window of ``window`` seconds that
+        starts with the first attempt: (attempts in the window, seconds until it ends).
+        Atomic, so that a burst of parallel attempts counts each one."""
         ...
 
-    async def take_back_attempt(self, kind: AttemptKind, subject: str) -> None:
+    async def take_back_address(self, address: str) -> None:
         """Uncount one attempt (never below zero; the window keeps its end)."""
         ...
 
-    async def clear_attempts(self, kind: AttemptKind, subject: str) -> None:
+    async def clear_address(self, address: str) -> None:
         """Forget the window's attempts: the next one starts a new window."""
+        ...
+
+    async def reserve_attempt(
+        self, username: str, address: str, now: float, rule: AttemptRule
+    ) -> float:
+        """In one atomic step: the seconds ``address`` must still wait before trying
+        ``username`` again (and nothing changes), or 0.0, and then the attempt is counted as
+        a failure (its delay starts) until ``clear_attempt`` takes it back. Counting first is
+        what keeps a burst of parallel guesses from slipping past the delays."""
+        ...
+
+    async def clear_attempt(self, username: str, address: str) -> None:
+        """Forget the failures of ``username`` from ``address`` (a sign-in that worked)."""
+        ...
+
+    async def clear_attempts(self, username: str) -> int:
+        """Forget the failures of ``username`` from every address; how many addresses."""
+        ...
+
+    async def attempts(self, username: str) -> list[PairAttempts]:
+        """The failures kept for ``username``, by address, in no particular order (also
+        some older than the rule's memory: the caller tells)."""
+        ...
+
+
+class SignOutFeed(Protocol):
+    """Every process told, at once, that sessions of an account ended."""
+
+    async def announce(self, username: str) -> None:
+        """Tell every process (this one too) that sessions of ``username`` ended: a
+        sign-out, a new secret, the account removed."""
+        ...
+
+    def announcements(self) -> AsyncIterator[str | Resubscribed]:
+        """The usernames announced from now on, by any process, for as long as the
+        iteration runs. A lost connection is retried inside, then told by ``Resubscribed``:
+        announcements may have been missed, so every session is to be checked again."""
         ...

@@ -1,18 +1,28 @@
-"""Staff accounts, sessions and attempt counters in this process's memory.
+"""Staff accounts, sessions, attempt counters and the sign-out feed in this process's memory.
 
 The same contract as the Redis storage, for fast tests of the account logic; nothing
-survives the process, and no two processes share it. Expiry follows ``clock`` (wall-clock
-seconds), so a test moves time by moving its clock.
+survives the process, and no two processes share it (two ``Accounts`` given one storage and
+one feed stand for two server processes). Expiry follows ``clock`` (wall-clock seconds), so a
+test moves time by moving its clock.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
-from .accounts_port import AttemptKind, Held, Removal, StoredAccount, StoredSession
+from .accounts_port import (
+    AttemptRule,
+    Held,
+    PairAttempts,
+    Removal,
+    StoredAccount,
+    StoredSession,
+)
+from .ports import Resubscribed
 
 
 class MemoryAccounts:
@@ -24,8 +34,10 @@ class MemoryAccounts:
         #: digest -> (session, expires at)
         self._sessions: dict[str, tuple[StoredSession, float]] = {}
         self._index: dict[str, set[str]] = {}
-        #: (kind, subject) -> (count, window ends at)
-        self._attempts: dict[tuple[AttemptKind, str], tuple[int, float]] = {}
+        #: address -> (count, window ends at)
+        self._addresses: dict[str, tuple[int, float]] = {}
+        #: username -> address -> its failures
+        self._pairs: dict[str, dict[str, PairAttempts]] = {}
         self._revisions = itertools.count(1)
 
     def _held(self, account: StoredAccount) -> Held:
@@ -85,8 +97,11 @@ class MemoryAccounts:
             self._index.get(session.username, set()).discard(digest)
         return session
 
-    async def end_sessions(self, username: str) -> int:
+    async def end_sessions(self, username: str, keep: str | None = None) -> int:
         digests = self._index.pop(username, set())
+        if keep is not None and keep in digests:
+            digests.discard(keep)
+            self._index[username] = {keep}
         ended = [await self.session(d) for d in digests]
         for d in digests:
             self._sessions.pop(d, None)
@@ -94,23 +109,84 @@ class MemoryAccounts:
 
     # Sign-in attempts -----------------------------------------------------------------------
 
-    def _window(self, kind: AttemptKind, subject: str) -> tuple[int, float] | None:
-        kept = self._attempts.get((kind, subject))
+    def _window(self, address: str) -> tuple[int, float] | None:
+        kept = self._addresses.get(address)
         if kept is not None and kept[1] <= self.clock():
-            del self._attempts[(kind, subject)]
+            del self._addresses[address]
             return None
         return kept
 
-    async def count_attempt(self, kind: AttemptKind, subject: str, window: int) -> tuple[int, int]:
-        kept = self._window(kind, subject)
+    async def count_address(self, address: str, window: int) -> tuple[int, int]:
+        kept = self._window(address)
         n, ends = (1, self.clock() + window) if kept is None else (kept[0] + 1, kept[1])
-        self._attempts[(kind, subject)] = (n, ends)
+        self._addresses[address] = (n, ends)
         return n, max(1, math.ceil(ends - self.clock()))
 
-    async def take_back_attempt(self, kind: AttemptKind, subject: str) -> None:
-        kept = self._window(kind, subject)
+    async def take_back_address(self, address: str) -> None:
+        kept = self._window(address)
         if kept is not None and kept[0] > 0:
-            self._attempts[(kind, subject)] = (kept[0] - 1, kept[1])
+            self._addresses[address] = (kept[0] - 1, kept[1])
 
-    async def clear_attempts(self, kind: AttemptKind, subject: str) -> None:
-        self._attempts.pop((kind, subject), None)
+    async def clear_address(self, address: str) -> None:
+        self._addresses.pop(address, None)
+
+    async def reserve_attempt(
+        self, username: str, address: str, now: float, rule: AttemptRule
+    ) -> float:
+        pairs = self._pairs.setdefault(username, {})
+        kept = pairs.get(address)
+        failures, last, next_at = 0, now, 0.0
+        if kept is not None and now - kept.last <= rule.memory:
+            failures, last, next_at = kept.failures, max(now, kept.last), kept.next_at
+        if now < next_at:
+            return next_at - now
+        if rule.limit is not None and failures >= rule.limit:
+            return rule.refuse_for
+        failures += 1
+        wait = rule.delays[min(failures, len(rule.delays)) - 1]
+        # No delay is no time to wait: parallel attempts read the clock in no order.
+        pairs[address] = PairAttempts(
+            address=address, failures=failures, last=last, next_at=now + wait if wait else 0.0
+        )
+        return 0.0
+
+    async def clear_attempt(self, username: str, address: str) -> None:
+        self._pairs.get(username, {}).pop(address, None)
+
+    async def clear_attempts(self, username: str) -> int:
+        return len(self._pairs.pop(username, {}))
+
+    async def attempts(self, username: str) -> list[PairAttempts]:
+        return list(self._pairs.get(username, {}).values())
+
+
+class MemorySignOuts:
+    """A ``SignOutFeed`` within one process: each announcement to every listener."""
+
+    def __init__(self) -> None:
+        self._listeners: set[asyncio.Queue[str | Resubscribed]] = set()
+
+    async def announce(self, username: str) -> None:
+        for queue in self._listeners:
+            queue.put_nowait(username)
+
+    def lose(self) -> None:
+        """As if the connection had dropped: every listener is told ``Resubscribed``."""
+        for queue in self._listeners:
+            queue.put_nowait(Resubscribed())
+
+    def announcements(self) -> AsyncIterator[str | Resubscribed]:
+        # Listening from the call on, not from the first read: what is announced between
+        # the two is not lost.
+        queue: asyncio.Queue[str | Resubscribed] = asyncio.Queue()
+        self._listeners.add(queue)
+        return self._read(queue)
+
+    async def _read(
+        self, queue: asyncio.Queue[str | Resubscribed]
+    ) -> AsyncIterator[str | Resubscribed]:
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._listeners.discard(queue)

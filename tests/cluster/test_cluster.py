@@ -31,6 +31,7 @@ from floor.redisdb.accounts import RedisAccounts
 from floor.redisdb.connection import connect, is_cluster
 from floor.redisdb.keys import Keys
 from floor.redisdb.log import RedisLog
+from floor.redisdb.signouts import RedisSignOuts
 from floor.server.accounts import Accounts
 from floor.server.principal import BadCredentials, NoSuchAccount, TooManyAttempts
 from floor.store.errors import AlreadyExists
@@ -204,7 +205,7 @@ async def test_staff_accounts_sessions_and_sign_in_limits_work_across_shards(
                 await accounts.sign_in("clusterfloor", "wrong-secret", "10.9.9.9")
         with pytest.raises(TooManyAttempts):
             await accounts.sign_in("clusterfloor", "floor-secret", "10.9.9.9")
-        await accounts.clear_attempts(username="clusterfloor")
+        assert await accounts.unlock("clusterfloor") == 1
         await accounts.sign_in("clusterfloor", "floor-secret", "10.9.9.9")
         await accounts.set_secret("clusterfloor", "new-floor-secret")
         with pytest.raises(NoSuchAccount):
@@ -213,6 +214,14 @@ async def test_staff_accounts_sessions_and_sign_in_limits_work_across_shards(
         assert await accounts.get("clusterfloor") is None
         await accounts.add("clusterboss2", "director-secret", "director")
         await accounts.remove("clusterboss")  # another director is left
+        # The sign-out feed is one stream key: read and written on whichever shard holds it.
+        feed = RedisSignOuts(redis, block=0.2)
+        heard = feed.announcements()
+        first = asyncio.ensure_future(anext(heard))
+        await asyncio.sleep(0.3)
+        await feed.announce("clusterfloor")
+        assert await asyncio.wait_for(first, 10) == "clusterfloor"
+        await heard.aclose()  # type: ignore[attr-defined]
     finally:
         await redis.aclose()
 

@@ -3,7 +3,9 @@
 The config itself is what runs: only the upstream addresses, the listening ports and the
 certificate paths are put in for the test. A browser's session (cookie and Origin) and its
 screens' websockets go through TLS and the upgrade, a command reaches screens whichever
-process takes it, and a process going down is not seen by the staff.
+process takes it, and a process going down is not seen by the staff. The floor processes
+trust nginx (127.0.0.1, as on bare metal) and nothing else to say who the client is; test
+clients connect from other loopback addresses (127.0.0.3, ...) so that they are not nginx.
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ import httpx
 import pytest
 import websockets
 
-from floor.redisdb.embedded import free_port
-from tests.e2e.conftest import ROOT, Api, ServerProcess
+from floor.redisdb.embedded import EmbeddedServer, free_port
+from tests.e2e.conftest import ROOT, Api, ServerProcess, add_user
 
 CONF = ROOT / "deploy" / "nginx" / "floor.conf"
+#: Where nginx connects to the floor processes from: the one proxy they trust.
+NGINX_ADDRESS = "127.0.0.1"
 
 
 def nginx_binary() -> str:
@@ -128,11 +132,43 @@ class Nginx:
     def tls(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=str(self.ca))
 
-    def browser(self) -> httpx.Client:
-        """An HTTP client that behaves as a page of the floor does: it sends its Origin."""
+    def browser(self, local: str | None = None) -> httpx.Client:
+        """An HTTP client that behaves as a page of the floor does: it sends its Origin
+        (from the loopback address ``local``, if given)."""
         return httpx.Client(
-            base_url=self.base, verify=self.tls(), headers={"Origin": self.origin}, timeout=10
+            base_url=self.base,
+            headers={"Origin": self.origin},
+            timeout=10,
+            transport=httpx.HTTPTransport(verify=self.tls(), local_address=local),
         )
+
+
+@pytest.fixture(scope="module")
+def servers(
+    valkey: EmbeddedServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[ServerProcess]]:
+    """The e2e pair, trusting nginx only; started with what the old container image set
+    (uvicorn's FORWARDED_ALLOW_IPS=*), to show that nothing reads it any more."""
+    logs = tmp_path_factory.mktemp("nginx-logs")
+    add_user(valkey.url, "boss", "director-secret", "director")
+    add_user(valkey.url, "dana", "4321", "dealer", table=1)
+    add_user(valkey.url, "fred", "floor-secret", "floor")
+    procs = [
+        ServerProcess(
+            valkey.url,
+            logs / f"server-{i}.log",
+            FLOOR_TRUSTED_PROXIES=NGINX_ADDRESS,
+            FORWARDED_ALLOW_IPS="*",
+        )
+        for i in range(2)
+    ]
+    try:
+        for p in procs:
+            p.start()
+        yield procs
+    finally:
+        for p in procs:
+            p.stop()
 
 
 @pytest.fixture(scope="module")
@@ -242,8 +278,86 @@ def test_a_websocket_from_a_foreign_origin_is_refused_through_nginx(nginx: Nginx
         ) as ws:
             await ws.recv()
 
-    with pytest.raises((websockets.InvalidStatus, websockets.ConnectionClosed)):
+    with pytest.raises(websockets.ConnectionClosed) as closed:
         asyncio.run(connect())
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+def wrong_pins(client: httpx.Client, tries: int) -> int | None:
+    """Wrong PINs for the dealer, each with a new X-Forwarded-For and X-Real-IP: the try that
+    got 429, or None. The limits count an account's failures per client address: a client
+    that could name its address would start afresh with every try."""
+    for i in range(1, tries + 1):
+        r = client.post(
+            "/api/signin",
+            json={"username": "dana", "secret": "0000"},
+            headers={"X-Forwarded-For": f"198.51.100.{i}", "X-Real-IP": f"203.0.113.{i}"},
+        )
+        if r.status_code == 429:
+            return i
+        assert r.status_code == 401, r.text
+    return None
+
+
+def test_rotating_forwarded_for_through_nginx_does_not_escape_the_limit(
+    nginx: Nginx, servers: list[ServerProcess]
+) -> None:
+    """The finding: 15 tries with rotating X-Forwarded-For values never got 429."""
+    with nginx.browser(local="127.0.0.4") as guesser:
+        assert wrong_pins(guesser, 15) is not None, "nginx let the client choose its address"
+    # floor counted the guesser's own address, not nginx's: straight to a floor process
+    # from that address the dealer is held back too ...
+    direct = httpx.Client(
+        base_url=servers[0].base,
+        transport=httpx.HTTPTransport(local_address="127.0.0.4"),
+        timeout=10,
+    )
+    with direct:
+        r = direct.post("/api/signin", json={"username": "dana", "secret": "4321"})
+    assert r.status_code == 429, r.text
+    # ... and through nginx from another address the dealer signs in.
+    with nginx.browser(local="127.0.0.5") as dealer:
+        r = dealer.post("/api/signin", json={"username": "dana", "secret": "4321"})
+    assert r.status_code == 200, r.text
+
+
+def test_a_client_straight_to_floor_cannot_claim_an_address_or_https(
+    servers: list[ServerProcess],
+) -> None:
+    """Only nginx's forwarding headers are believed: a direct client is its own address."""
+    client = httpx.Client(
+        base_url=servers[1].base,
+        transport=httpx.HTTPTransport(local_address="127.0.0.3"),
+        timeout=10,
+    )
+    with client:
+        assert wrong_pins(client, 15) is not None, "a direct client chose its address"
+        r = client.post(
+            "/api/signin",
+            json={"username": "fred", "secret": "floor-secret"},
+            headers={"X-Forwarded-Proto": "https"},
+        )
+    assert r.status_code == 200, r.text
+    # Not over TLS, whatever it said: the cookie is not marked for HTTPS only.
+    assert "secure" not in r.headers["set-cookie"].lower()
+
+
+def test_a_foreign_host_name_through_nginx_is_refused(nginx: Nginx) -> None:
+    host = f"evil.example:{nginx.https_port}"
+    with nginx.browser() as client:
+        r = client.get("/api/me", headers={"Host": host, "Origin": f"https://{host}"})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"]["field"] == "Host"
+
+
+def test_pages_through_nginx_carry_the_security_headers(nginx: Nginx) -> None:
+    with nginx.browser() as client:
+        r = client.get("/director")
+    assert r.status_code == 200
+    assert "frame-ancestors 'self'" in r.headers["content-security-policy"]
+    assert f"wss://{nginx.host}" in r.headers["content-security-policy"]
+    assert r.headers["x-frame-options"] == "SAMEORIGIN"
+    assert r.headers["x-content-type-options"] == "nosniff"
 
 
 def test_staff_do_not_notice_when_one_process_goes_down(

@@ -153,6 +153,59 @@ EDGE_STRINGS: tuple[str, ...] = (
     "=cmd|' /C calc'!A0",
     "DROP TABLE",
     "\r\nX-Injected: 1",
+    # Names and ids that print as nothing or hide a mark (issue 15).
+    "\u2800",
+    "\u3164",
+    "A\U000e0041",
+    "\u061cJan",
+    "Jan\u180e",
+    "Jan\u200d",
+)
+
+#: Characters a name or an id may not show as it is (issue 15): blank letters and symbols,
+#: format characters (tags, bidi marks, zero-width ones, the joiners where they join
+#: nothing), combining marks with nothing to mark, private use, unassigned.
+INVISIBLE: tuple[str, ...] = (
+    "\u2800",  # braille blank
+    "\u3164",  # Hangul filler
+    "\u115f",
+    "\u1160",
+    "\uffa0",
+    "\U0001d159",  # musical null notehead
+    "\u3000",  # ideographic space
+    "\u00a0",
+    "\u061c",  # Arabic letter mark
+    "\u180e",  # Mongolian vowel separator
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u200e",
+    "\u2060",
+    "\u2064",
+    "\u00ad",
+    "\ufeff",
+    "\u202e",
+    "\u2066",
+    "\U000e0001",
+    "\U000e0041",  # tag latin capital A
+    "\U000e007f",
+    "\u0301",  # a combining mark
+    "\ufe0f",  # a variation selector
+    "\ue000",  # private use
+    "\u0378",  # unassigned
+)
+
+_invisible_runs = st.text(alphabet=st.sampled_from(INVISIBLE), min_size=1, max_size=6)
+
+#: Names and ids made of those characters, alone or around visible letters.
+invisible_names: st.SearchStrategy[str] = st.one_of(
+    _invisible_runs,
+    st.builds(
+        lambda before, hidden, after: before + hidden + after,
+        st.sampled_from(["", "Jan", "A1", "👩"]),
+        _invisible_runs,
+        st.sampled_from(["", "Novák", "7", " ", "👦"]),
+    ),
 )
 
 json_scalars: st.SearchStrategy[Any] = st.one_of(

@@ -205,6 +205,54 @@ def test_the_largest_stack_accepted_still_snapshots(t: Target) -> None:
     t.view = t.look()
 
 
+# Names and ids that show as nothing (issue 15) --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "field", "reason"),
+    [
+        ({"type": "register", "name": "\u2800\u2800"}, "name", "name_hidden_marks"),
+        ({"type": "register", "name": "\u3164"}, "name", "name_hidden_marks"),
+        (
+            {"type": "register", "name": "Jan\U000e0041\U000e0042"},
+            "name",
+            "name_hidden_marks",
+        ),
+        ({"type": "register", "name": "\u061cJan"}, "name", "name_hidden_marks"),
+        ({"type": "register", "name": "Jan\u180e"}, "name", "name_hidden_marks"),
+        ({"type": "register", "name": "\u0301"}, "name", "name_blank"),
+        (
+            {"type": "register", "name": "Jan", "player": "\u2800"},
+            "player",
+            "player_id_unshown",
+        ),
+        (
+            {"type": "register", "name": "Jan", "player": "A\u200d"},
+            "player",
+            "player_id_unshown",
+        ),
+    ],
+    ids=["braille", "hangul filler", "tags", "arabic mark", "mongolian", "a mark", "id", "joiner"],
+)
+def test_a_name_or_id_that_shows_as_nothing_is_refused_naming_the_field(
+    t: Target, command: dict[str, Any], field: str, reason: str
+) -> None:
+    """Accepted before (200): the player was seated, and the move card and the wall display
+    showed an empty name, or "Jan" that another "Jan" could not be told from."""
+    r = t.api.command(t.tid, command)
+    error = is_json_error(r, 422, "invalid")
+    assert (error["field"], error["reason"]) == (field, reason), error
+    t.unchanged(command)
+
+
+def test_a_name_of_emoji_joined_by_zero_width_joiners_is_accepted(t: Target) -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    r = t.api.command(t.tid, {"type": "register", "name": family, "player": "FAMILY"})
+    assert r.status_code == 200, r.text
+    t.view = t.look()
+    assert t.view.state["players"]["FAMILY"]["name"] == family
+
+
 # The router's own answers, and bodies cut short ----------------------------------------------
 
 

@@ -1,25 +1,38 @@
-"""The account logic (hashing, checks, sign-in, sessions, the rate limit) on the in-memory
-storage: the same behaviour tests/integration/test_auth.py shows on a real Valkey, in
-milliseconds, with time moved by a clock the test holds."""
+"""The account logic (hashing, checks, sign-in, sessions, secrets, the sign-in limits, the
+end of sessions heard by every process) on the in-memory storage: the same behaviour
+tests/integration/test_auth.py shows on a real Valkey, in milliseconds, with time moved by a
+clock the test holds."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
+import msgspec
 import pytest
 from argon2 import PasswordHasher
 
-from floor.server.accounts import SESSION_TTL, WINDOW, Accounts
+from floor.server.accounts import SESSION_CACHE, SESSION_TTL, Accounts
 from floor.server.principal import (
     AccountExists,
     BadAccount,
     BadCredentials,
     NoSuchAccount,
     Principal,
+    SignedOut,
     TooManyAttempts,
 )
-from floor.store.accounts_port import AccountStorage, StoredAccount, StoredSession
-from floor.store.memory_accounts import MemoryAccounts
+from floor.server.signin_limits import (
+    ADDRESS_WINDOW,
+    FAILURE_MEMORY,
+    FREE_FAILURES,
+    MAX_DELAY,
+    MAX_FAILURES_PER_ADDRESS,
+    SignInFailures,
+    growing_delays,
+)
+from floor.store.accounts_port import AccountStorage, SignOutFeed, StoredAccount, StoredSession
+from floor.store.memory_accounts import MemoryAccounts, MemorySignOuts
 
 PASSWORD = "correct horse"
 IP = "192.0.2.10"
@@ -72,7 +85,9 @@ async def test_accounts_are_listed_by_name_without_hashes(accounts: Accounts) ->
         ("floyd", "floor", None, False),
     ]
     assert not any(isinstance(a, StoredAccount) for a in listed)
-    assert await accounts.get("DANA") == listed[0]
+    dana = await accounts.get("DANA")
+    assert dana is not None and dana.username == listed[0].username
+    assert listed[0].sign_in == SignInFailures(failures=0, retry_after=0)
     assert await accounts.get("not a name!") is None
 
 
@@ -93,6 +108,7 @@ async def test_the_secret_is_kept_only_as_its_argon2id_hash(
         ("ann", "short", "floor", None, False, "secret"),
         ("ann", "12a4", "dealer", 1, True, "secret"),
         ("ann", "12345678", "director", None, True, "pin"),
+        ("ann", "12345678", "floor", None, True, "pin"),
         ("ann", PASSWORD, "dealer", None, False, "table"),
         ("ann", PASSWORD, "floor", 3, False, "table"),
         ("ann", PASSWORD, "admin", None, False, "role"),
@@ -159,59 +175,142 @@ async def test_a_session_ends_twelve_hours_after_sign_in(accounts: Accounts, clo
     assert await accounts.principal(session.token) is None
 
 
-async def test_the_fifth_failure_locks_the_username_until_the_window_ends(
+# Sign-in limits ------------------------------------------------------------------------------
+
+
+async def fail(accounts: Accounts, name: str, address: str, times: int = 1) -> None:
+    for _ in range(times):
+        with pytest.raises(BadCredentials):
+            await accounts.sign_in(name, "wrong password", address)
+
+
+async def wait_of(accounts: Accounts, name: str, secret: str, address: str) -> int:
+    with pytest.raises(TooManyAttempts) as caught:
+        await accounts.sign_in(name, secret, address)
+    assert caught.value.params == {"seconds": caught.value.retry_after}
+    return caught.value.retry_after
+
+
+def test_the_delays_double_from_two_seconds_up_to_the_cap() -> None:
+    assert growing_delays(5, 300) == (0, 0, 0, 0, 2, 4, 8, 16, 32, 64, 128, 256, 300)
+    assert (FREE_FAILURES, MAX_DELAY) == (5, 300)
+
+
+async def test_a_strangers_failures_never_delay_the_right_password_from_elsewhere(
+    accounts: Accounts,
+) -> None:
+    """Six wrong passwords used to lock the account for five minutes, for everybody."""
+    await staffed(accounts)
+    stranger = "198.51.100.66"
+    await fail(accounts, "dana", stranger, FREE_FAILURES)
+    assert await wait_of(accounts, "dana", "wrong password", stranger) == 2
+    for i in range(20):
+        await accounts.sign_in("dana", PASSWORD, f"203.0.113.{i}")
+    # The stranger is still delayed: the owner's sign-ins elsewhere forgave nothing.
+    assert await wait_of(accounts, "dana", PASSWORD, stranger) >= 1
+
+
+async def test_each_failure_past_the_free_ones_doubles_the_wait_up_to_the_cap(
     accounts: Accounts, clock: Clock
 ) -> None:
     await staffed(accounts)
-    for i in range(5):
-        with pytest.raises(BadCredentials):
-            await accounts.sign_in("dana", "wrong password", f"198.51.100.{i}")
-    with pytest.raises(TooManyAttempts) as caught:
-        await accounts.sign_in("dana", PASSWORD, "198.51.100.99")
-    assert caught.value.retry_after == WINDOW
-    clock.now += 100
-    with pytest.raises(TooManyAttempts) as later:
-        await accounts.sign_in("dana", PASSWORD, "198.51.100.98")
-    assert later.value.retry_after == WINDOW - 100
-    await accounts.sign_in("floyd", "floor pass", "198.51.100.97")
-    clock.now += WINDOW
-    await accounts.sign_in("dana", PASSWORD, "198.51.100.96")
+    await fail(accounts, "dana", IP, FREE_FAILURES)
+    waits = []
+    for _ in range(12):
+        wait = await wait_of(accounts, "dana", "wrong password", IP)
+        waits.append(wait)
+        clock.now += wait - 0.5
+        assert await wait_of(accounts, "dana", "wrong password", IP) == 1  # not yet
+        clock.now += 0.5
+        await fail(accounts, "dana", IP)
+    assert waits == [2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300, 300]
+    # The right password from that address waits too, then signs in and forgets them all.
+    clock.now += await wait_of(accounts, "dana", PASSWORD, IP)
+    await accounts.sign_in("dana", PASSWORD, IP)
+    await fail(accounts, "dana", IP, FREE_FAILURES)
 
 
-async def test_one_address_gets_ten_failures_and_successes_cost_nothing(
-    accounts: Accounts,
+async def test_failures_are_forgotten_an_hour_after_the_last(
+    accounts: Accounts, clock: Clock
 ) -> None:
     await staffed(accounts)
-    for _ in range(30):
-        await accounts.sign_in("floyd", "floor pass", IP)
-    for i in range(10):
-        with pytest.raises(BadCredentials):
-            await accounts.sign_in(f"guess{i}", "wrong password", IP)
-    with pytest.raises(TooManyAttempts):
-        await accounts.sign_in("dana", PASSWORD, IP)
-    await accounts.clear_attempts(client=IP)
+    await fail(accounts, "dana", IP, FREE_FAILURES)
+    clock.now += 2
+    await fail(accounts, "dana", IP)
+    clock.now += FAILURE_MEMORY
+    await fail(accounts, "dana", IP)  # remembered: the seventh failure, and 8 s to wait
+    assert await wait_of(accounts, "dana", "wrong password", IP) == 8
+    clock.now += FAILURE_MEMORY + 1
+    await fail(accounts, "dana", IP, FREE_FAILURES)  # forgotten: five free ones again
+    assert await wait_of(accounts, "dana", "wrong password", IP) == 2
+
+
+async def test_a_success_forgets_that_addresses_failures(accounts: Accounts) -> None:
+    await staffed(accounts)
+    await fail(accounts, "dana", IP, FREE_FAILURES - 1)
     await accounts.sign_in("dana", PASSWORD, IP)
+    await fail(accounts, "dana", IP, FREE_FAILURES)
+    await wait_of(accounts, "dana", "wrong password", IP)
 
 
-async def test_parallel_guesses_cannot_slip_past_the_limit(accounts: Accounts) -> None:
+async def test_parallel_guesses_cannot_slip_past_the_delays(accounts: Accounts) -> None:
     await staffed(accounts)
     results = await asyncio.gather(
-        *(accounts.sign_in("dana", f"guess {i}", f"10.0.0.{i}") for i in range(20)),
+        *(accounts.sign_in("dana", f"guess {i}", IP) for i in range(20)),
         return_exceptions=True,
     )
     kinds = [type(r) for r in results]
-    assert (kinds.count(BadCredentials), kinds.count(TooManyAttempts)) == (5, 15)
+    assert (kinds.count(BadCredentials), kinds.count(TooManyAttempts)) == (FREE_FAILURES, 15)
 
 
-async def test_a_success_resets_the_username_counter(accounts: Accounts) -> None:
+async def test_a_venue_behind_one_address_is_not_locked_out_by_its_typos(
+    accounts: Accounts,
+) -> None:
+    """The per-address limit used to lock out every phone behind a NAT after 11 failures."""
     await staffed(accounts)
-    for _ in range(4):
-        with pytest.raises(BadCredentials):
-            await accounts.sign_in("dana", "wrong password", IP)
+    for _ in range(30):
+        await accounts.sign_in("floyd", "floor pass", IP)  # successes cost nothing
+    for i in range(MAX_FAILURES_PER_ADDRESS):
+        await fail(accounts, f"typo{i % 40}", IP)
     await accounts.sign_in("dana", PASSWORD, IP)
-    for _ in range(5):
-        with pytest.raises(BadCredentials):
-            await accounts.sign_in("dana", "wrong password", "203.0.113.8")
+    await accounts.sign_in("dee", "4321", IP)
+
+
+async def test_past_the_address_limit_only_accounts_that_have_not_failed_there_may_try(
+    accounts: Accounts, clock: Clock
+) -> None:
+    await staffed(accounts)
+    await fail(accounts, "floyd", IP)
+    for i in range(MAX_FAILURES_PER_ADDRESS - 1):
+        await fail(accounts, f"spray{i}", IP)
+    # A sprayer: an account already failed from this address waits for the window...
+    wait = await wait_of(accounts, "floyd", "floor pass", IP)
+    assert ADDRESS_WINDOW - 5 <= wait <= ADDRESS_WINDOW
+    assert await wait_of(accounts, "not a name!", "x", IP) == wait
+    # ...one that has not gets its one try: staff on the same wifi still sign in.
+    await accounts.sign_in("dana", PASSWORD, IP)
+    await fail(accounts, "dee", IP)
+    await wait_of(accounts, "dee", "4321", IP)
+    # Other addresses are not concerned, and the window ends.
+    await accounts.sign_in("floyd", "floor pass", "203.0.113.9")
+    clock.now += ADDRESS_WINDOW
+    await accounts.sign_in("floyd", "floor pass", IP)
+
+
+async def test_the_director_lifts_an_accounts_delays_and_sees_them_listed(
+    accounts: Accounts,
+) -> None:
+    await staffed(accounts)
+    await fail(accounts, "dana", IP, FREE_FAILURES + 0)
+    await fail(accounts, "dana", "203.0.113.1", 2)
+    listed = {a.username: a.sign_in for a in await accounts.list()}
+    assert listed["dana"] == SignInFailures(failures=FREE_FAILURES + 2, retry_after=2)
+    assert listed["floyd"] == SignInFailures(failures=0, retry_after=0)
+    assert await accounts.unlock("DANA") == 2
+    assert await accounts.unlock("dana") == 0
+    await fail(accounts, "dana", IP, FREE_FAILURES)
+    with pytest.raises(NoSuchAccount):
+        await accounts.unlock("ghost")
 
 
 async def test_sign_in_rehashes_at_a_new_cost_and_keeps_signing_in(
@@ -230,7 +329,7 @@ async def test_sign_in_rehashes_at_a_new_cost_and_keeps_signing_in(
 async def test_a_new_secret_ends_the_sessions(accounts: Accounts) -> None:
     await staffed(accounts)
     old = await accounts.sign_in("dee", "4321", IP)
-    account = await accounts.set_secret("dee", "new password")
+    account = await accounts.set_secret("dee", "new password", pin=False)
     assert (account.pin, account.table) == (False, 3)
     assert await accounts.principal(old.token) is None
     with pytest.raises(BadCredentials):
@@ -238,6 +337,72 @@ async def test_a_new_secret_ends_the_sessions(accounts: Accounts) -> None:
     await accounts.sign_in("dee", "new password", IP)
     with pytest.raises(NoSuchAccount):
         await accounts.set_secret("ghost", PASSWORD)
+
+
+async def test_a_new_secret_keeps_its_kind_unless_told_and_forgets_the_delays(
+    accounts: Accounts,
+) -> None:
+    await staffed(accounts)
+    await fail(accounts, "dee", IP, FREE_FAILURES)
+    assert (await accounts.set_secret("dee", "98765")).pin is True
+    await accounts.sign_in("dee", "98765", IP)
+    with pytest.raises(BadAccount) as caught:
+        await accounts.set_secret("dee", "not digits")
+    assert (caught.value.field, caught.value.reason) == ("secret", "pin_digits")
+    assert (await accounts.set_secret("dee", "a password now", pin=False)).pin is False
+
+
+@pytest.mark.parametrize("name", ["dana", "floyd"])
+async def test_only_a_dealer_at_a_table_gets_a_pin(accounts: Accounts, name: str) -> None:
+    await staffed(accounts)
+    role = "director" if name == "dana" else "floor"
+    with pytest.raises(BadAccount) as caught:
+        await accounts.set_secret(name, "123456", pin=True)
+    assert (caught.value.field, caught.value.reason) == ("pin", "pin_dealer_only")
+    assert caught.value.params == {"role": role}
+    assert f"a {role} account needs a password" in caught.value.message
+    with pytest.raises(BadAccount) as added:
+        await accounts.add("new", "123456", role, pin=True)  # type: ignore[arg-type]
+    assert added.value.field == "pin"
+    await accounts.sign_in(name, PASSWORD if name == "dana" else "floor pass", IP)
+
+
+async def test_ones_own_secret_changes_with_the_current_one_and_keeps_this_session(
+    accounts: Accounts,
+) -> None:
+    await staffed(accounts)
+    here = await accounts.sign_in("floyd", "floor pass", IP)
+    there = await accounts.sign_in("floyd", "floor pass", "203.0.113.5")
+    with pytest.raises(BadAccount) as wrong:
+        await accounts.change_own_secret(here.token, "not it", "new floor pass", IP)
+    assert (wrong.value.field, wrong.value.reason) == ("current", "current_secret_wrong")
+    with pytest.raises(BadAccount) as short:
+        await accounts.change_own_secret(here.token, "floor pass", "short", IP)
+    assert short.value.field == "secret"
+    with pytest.raises(BadAccount) as pin:
+        await accounts.change_own_secret(here.token, "floor pass", "1234", IP, pin=True)
+    assert pin.value.field == "pin"
+    await accounts.sign_in("floyd", "floor pass", IP)  # nothing changed so far
+
+    account = await accounts.change_own_secret(here.token, "floor pass", "new floor pass", IP)
+    assert account.username == "floyd"
+    assert await accounts.principal(here.token) is not None
+    assert await accounts.principal(there.token) is None
+    await accounts.sign_in("floyd", "new floor pass", IP)
+    with pytest.raises(SignedOut):
+        await accounts.change_own_secret(there.token, "new floor pass", "another one", IP)
+
+
+async def test_guessing_the_current_secret_is_delayed_like_signing_in(
+    accounts: Accounts,
+) -> None:
+    await staffed(accounts)
+    session = await accounts.sign_in("floyd", "floor pass", IP)
+    for i in range(FREE_FAILURES):
+        with pytest.raises(BadAccount):
+            await accounts.change_own_secret(session.token, f"guess {i}", "new floor pass", IP)
+    with pytest.raises(TooManyAttempts):
+        await accounts.change_own_secret(session.token, "floor pass", "new floor pass", IP)
 
 
 async def test_sign_out_ends_one_session_and_sign_out_all_every_one(accounts: Accounts) -> None:
@@ -297,3 +462,120 @@ async def test_a_secret_changed_during_sign_in_gets_no_session(
     with pytest.raises(BadCredentials):
         await accounts.sign_in("floyd", "floor pass", IP)
     assert storage._sessions == {}
+
+
+# The end of sessions, heard by every process -------------------------------------------------
+
+
+class Process:
+    """One server process: its own ``Accounts`` (and session cache) on the shared storage."""
+
+    def __init__(self, storage: MemoryAccounts, feed: SignOutFeed, clock: Clock) -> None:
+        self.accounts = Accounts(storage, hasher=cheap_hasher(), clock=clock, signouts=feed)
+        self.heard: list[str] = []
+
+    def watch(self, name: str) -> None:
+        self.accounts.watch(name, lambda: self.heard.append(name))
+
+
+@pytest.fixture
+async def processes(storage: MemoryAccounts, clock: Clock) -> AsyncIterator[list[Process]]:
+    feed = MemorySignOuts()
+    both = [Process(storage, feed, clock), Process(storage, feed, clock)]
+    for p in both:
+        await p.accounts.start()
+    yield both
+    for p in both:
+        await p.accounts.stop()
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_a_removal_in_one_process_is_heard_at_once_by_the_others(
+    processes: list[Process],
+) -> None:
+    one, two = processes
+    await staffed(one.accounts)
+    session = await one.accounts.sign_in("floyd", "floor pass", IP)
+    assert await two.accounts.principal(session.token) is not None  # cached there now
+    two.watch("floyd")
+    two.watch("dana")
+    await one.accounts.remove("floyd")
+    await settle()
+    assert two.heard == ["floyd"]
+    # Forgotten there at once, not SESSION_CACHE seconds later.
+    assert SESSION_CACHE > 1
+    assert await two.accounts.principal(session.token) is None
+
+
+@pytest.mark.parametrize("how", ["sign_out", "sign_out_all", "set_secret", "own_secret"])
+async def test_every_end_of_a_session_is_heard_by_the_accounts_watchers(
+    processes: list[Process], how: str
+) -> None:
+    one, two = processes
+    await staffed(one.accounts)
+    session = await one.accounts.sign_in("floyd", "floor pass", IP)
+    for p in processes:
+        p.watch("floyd")
+    if how == "sign_out":
+        await one.accounts.sign_out(session.token)
+    elif how == "sign_out_all":
+        await one.accounts.sign_out_all("floyd")
+    elif how == "set_secret":
+        await one.accounts.set_secret("floyd", "another pass")
+    else:
+        await one.accounts.change_own_secret(session.token, "floor pass", "another pass", IP)
+    await settle()
+    assert "floyd" in one.heard and "floyd" in two.heard
+
+
+async def test_a_lost_feed_makes_every_watcher_check_again(
+    processes: list[Process], storage: MemoryAccounts
+) -> None:
+    one, _ = processes
+    one.watch("floyd")
+    one.watch("dee")
+    feed = one.accounts.sessions.feed
+    assert isinstance(feed, MemorySignOuts)
+    feed.lose()
+    await settle()
+    assert sorted(one.heard) == ["dee", "floyd"]
+
+
+async def test_a_session_read_while_its_end_is_heard_is_not_cached(
+    processes: list[Process], storage: MemoryAccounts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = processes
+    await staffed(one.accounts)
+    session = await one.accounts.sign_in("floyd", "floor pass", IP)
+    read = storage.session
+
+    async def read_then_hear(digest: str) -> StoredSession | None:
+        found = await read(digest)
+        two.accounts.sessions.ended("floyd")  # the end arrives while the read is answered
+        return found
+
+    monkeypatch.setattr(storage, "session", read_then_hear)
+    assert await two.accounts.principal(session.token) is not None
+    assert two.accounts._seen == {}
+
+
+async def test_a_floor_account_with_a_pin_from_before_keeps_signing_in_and_gets_a_password(
+    accounts: Accounts, storage: MemoryAccounts
+) -> None:
+    """PINs were allowed for floor accounts once: those still sign in (nobody is locked out
+    by the upgrade), and their next secret is a password."""
+    await staffed(accounts)
+    held = await storage.account("floyd")
+    assert held is not None
+    hashed = accounts.hasher.hash("2580")
+    old = msgspec.structs.replace(held.account, pin=True, hash=hashed)
+    assert await storage.replace_account(held.revision, old) is not None
+    await accounts.sign_in("floyd", "2580", IP)
+    with pytest.raises(BadAccount) as caught:
+        await accounts.set_secret("floyd", "2581")
+    assert caught.value.field == "secret"  # a password is asked for, not another PIN
+    assert (await accounts.set_secret("floyd", "a password now")).pin is False

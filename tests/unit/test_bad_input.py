@@ -306,6 +306,59 @@ def test_a_registration_with_a_name_or_id_no_screen_can_show_is_refused(
     assert says in refused.message
 
 
+@pytest.mark.parametrize(
+    ("name", "player", "field", "reason"),
+    [
+        ("\u2800", None, "name", "name_hidden_marks"),
+        ("\u3164", None, "name", "name_hidden_marks"),
+        ("\u115f\u1160", None, "name", "name_hidden_marks"),
+        ("Jan\U000e0041\U000e0042", None, "name", "name_hidden_marks"),
+        ("\u061cJan", None, "name", "name_hidden_marks"),
+        ("Jan\u180e", None, "name", "name_hidden_marks"),
+        ("Jan\u200d", None, "name", "name_hidden_marks"),
+        ("\ue000", None, "name", "name_hidden_marks"),
+        ("\u0301\u0302", None, "name", "name_blank"),
+        ("\u3000", None, "name", "name_blank"),
+        ("Jan", "\u2800", "player", "player_id_unshown"),
+        ("Jan", "A\u3164", "player", "player_id_unshown"),
+        ("Jan", "A1\U000e0020", "player", "player_id_unshown"),
+        ("Jan", "A\u00a01", "player", "player_id_unshown"),
+        ("Jan", "A1\u200d", "player", "player_id_unshown"),
+    ],
+    ids=[
+        "braille blank",
+        "hangul filler",
+        "hangul jamo fillers",
+        "tags",
+        "arabic letter mark",
+        "mongolian vowel separator",
+        "a joiner at the end",
+        "private use",
+        "marks alone",
+        "ideographic space",
+        "id braille blank",
+        "id hangul filler",
+        "id tag",
+        "id nbsp",
+        "id joiner",
+    ],
+)
+def test_a_name_or_id_that_shows_as_nothing_or_hides_a_mark_is_refused(
+    floor: Floor, name: str, player: str | None, field: str, reason: str
+) -> None:
+    """Each passed the "nothing hidden" rule before: a move card then showed no name."""
+    refused = floor.refuse(cmd.Register(name=name, player=player), BadValue, field)
+
+    assert refused.reason == reason
+
+
+def test_a_name_of_emoji_joined_by_zero_width_joiners_is_accepted(floor: Floor) -> None:
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 Novák"
+    floor.do(cmd.Register(name=family, player="N3"))
+
+    assert floor.t.player("N3").name == family
+
+
 def test_a_player_id_in_any_script_and_with_inner_spaces_is_accepted(floor: Floor) -> None:
     floor.do(cmd.Register(name="Jana Nováková", player="Nováková 7"))
 

@@ -48,8 +48,10 @@ export function signInForm(onDone, { roles = null, note = "" } = {}) {
       }
       onDone(session.principal);
     } catch (err) {
+      // The server says when to try again: the delays grow per account and address.
       error.textContent = err.code === "bad_credentials" ? t("signin.bad")
-        : err.code === "too_many_attempts" ? t("signin.too_many") : explainError(err);
+        : err.code === "too_many_attempts" ? t("signin.too_many", { seconds: err.params?.seconds ?? "?" })
+          : explainError(err);
     } finally {
       submit.disabled = false;
     }
