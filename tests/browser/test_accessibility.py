@@ -163,7 +163,7 @@ def test_text_stands_out_from_its_background_by_at_least_4_5_to_1(
         f"/wall/{TID}?pages=prizes",
     ):
         page = pages.open(servers[1], path, size="tv")
-        expect(page.locator(".tile, .move-row, .payout-table").first).to_be_visible()
+        expect(page.locator(".tile, .move-row, .payout-list").first).to_be_visible()
         result = contrast(page)
         checked += result["checked"]
         if result["problems"]:

@@ -89,6 +89,26 @@ function axis(fontSize, extra = {}) {
   };
 }
 
+/** A chart needs two points at least: with fewer (nothing recorded yet, or only the one for
+ * now) its axes would be made up, so a note says there is nothing to show yet instead. */
+const MIN_POINTS = 2;
+
+/** The note shown in place of a chart with nothing to draw (in the canvas's own box). */
+function emptyNote(canvas) {
+  const note = document.createElement("p");
+  note.className = "chart-empty";
+  note.hidden = true;
+  canvas.after(note);
+  return note;
+}
+
+function showEmpty(canvas, note, empty) {
+  note.hidden = !empty;
+  note.textContent = t("chart.no_data");
+  // Kept in the layout (Chart.js sizes itself from it), only not drawn.
+  canvas.style.visibility = empty ? "hidden" : "";
+}
+
 /**
  * Both charts on two canvases; `update()` redraws from the connection's state (cheap: call it
  * after each batch, or less often). `fontSize` in px: big on the wall, normal elsewhere.
@@ -137,6 +157,8 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
       },
     },
   });
+  const fieldNote = emptyNote(fieldCanvas);
+  const bbNote = emptyNote(bbCanvas);
   const describe = () => {
     // Screen readers get the gist as text (the canvas itself is an image).
     const f = fieldSeries(conn.state, conn.nowSec());
@@ -159,6 +181,9 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
     }
     bb.data.labels = b.map((p) => p.label);
     bb.data.datasets[0].data = b.map((p) => p.value);
+    // A field that has not changed yet draws a flat line over a made-up scale: nothing yet.
+    showEmpty(fieldCanvas, fieldNote, f.length < MIN_POINTS || f.every((p) => p.y === f[0].y));
+    showEmpty(bbCanvas, bbNote, b.length < MIN_POINTS);
     field.update("none");
     bb.update("none");
   };

@@ -1,10 +1,23 @@
 // The clock panel every screen shows (big on the wall, smaller elsewhere), counting down
 // locally from `ends_at` corrected by the server's clock, refreshed four times a second.
 
-import { onLang, t } from "./i18n.js";
+import { getLang, has, onLang, t } from "./i18n.js";
 import { timeCalls as callsAt } from "./facts.js";
 import * as fmt from "./format.js";
 import { every, fill, h } from "./ui.js";
+
+/** A break's name in the reader's language: a standard name ("Break 2", "Dinner break",
+ * "Colour-up") from the language files, any other name as the structure gives it. */
+export function breakName(step) {
+  const name = step?.name?.trim();
+  if (!name) return t("clock.break");
+  if (getLang() === "en") return name;
+  const words = name.toLowerCase().replace(/colour/g, "color").replace(/[^a-z0-9]+/g, " ").trim();
+  const numbered = words.match(/^break (\d+)$/);
+  if (numbered) return t("break.numbered", { n: Number(numbered[1]) });
+  const key = `break.name.${words.replace(/ /g, "_")}`;
+  return has(key) ? t(key) : name;
+}
 
 /**
  * Render the clock into `root`. Options: `stats` (players left, average stack), `compact`.
@@ -42,14 +55,16 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
     if (key === lastStatic) return;
     lastStatic = key;
     if (m.onBreak) {
-      fill(levelEl, h("span", { class: "badge badge-break" }, m.current.name || t("clock.break")));
+      fill(levelEl, h("span", { class: "badge badge-break" }, breakName(m.current)));
     } else {
       fill(levelEl, t("clock.level", { n: m.number }),
         m.game && conn.state.rules.game === "mixed" ? h("span", { class: "clock-game" }, ` · ${fmt.gameName(m.game)}`) : null);
     }
     if (!m.started) pieces.push(t("clock.not_started"));
     else if (!m.running) pieces.push(t("clock.paused"));
-    fill(noteEl, pieces.length ? h("span", { class: "badge badge-paused" }, pieces.join(" · ")) : null);
+    // A stopped clock is said big (the digits go grey as well): nobody reads a frozen time as
+    // time left.
+    fill(noteEl, pieces.length ? h("span", { class: `badge badge-paused clock-stopped${m.started ? " paused" : ""}` }, pieces.join(" · ")) : null);
     if (m.onBreak) {
       fill(nowEl, m.colorUp.length
         ? h("span", { class: "color-up" }, t("clock.color_up", { chips: m.colorUp.map(fmt.chips).join(", ") }))
@@ -65,7 +80,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
       const nextText = [t("clock.level", { n: n.number }), fmt.blinds(n.step), fmt.anteText(n.step)]
         .filter(Boolean).join(" · ");
       fill(nextEl, h("span", { class: "label" }, t("clock.next")), " ",
-        !m.onBreak && n.breakFirst ? `${n.breakFirst.step.name || t("clock.break")} → ` : "", nextText);
+        !m.onBreak && n.breakFirst ? `${breakName(n.breakFirst.step)} → ` : "", nextText);
     } else {
       fill(nextEl, m.last ? t("clock.last_level") : "");
     }

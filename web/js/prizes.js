@@ -3,7 +3,7 @@
 // undo, an entry, a rebuy or an add-on) and once a minute besides.
 
 import * as fmt from "./format.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 
 const CHANGES = new Set(["player_busted", "bust_undone", "player_registered", "rebuy_made", "add_on_made"]);
 
@@ -89,6 +89,13 @@ export function finisherGroups(results) {
 
 export function placesText(from, to) {
   return from === to ? fmt.ordinal(from) : `${fmt.ordinal(from)}–${fmt.ordinal(to)}`;
+}
+
+/** A payout's percentage as the payout table gives it, never rounded to a different share:
+ * 20, 12.5, 0.35 (0,35 in Czech). */
+export function percentText(percent) {
+  if (percent == null) return "–";
+  return new Intl.NumberFormat(getLang() === "cs" ? "cs-CZ" : "en-GB", { maximumFractionDigits: 3 }).format(percent);
 }
 
 /** The pool in a line: "€30,000 · 300 entries · 27 places paid". */

@@ -3,20 +3,28 @@
 // Left: the clock (time left, blinds now and next, the next break), the field (players left of
 // entries, average stack in chips and big blinds) and the latest seat changes. Right: pages
 // that rotate every few seconds: the map of every table, the board of moves, the prizes and
-// results, the charts.
+// results, the charts. Nothing anybody must read is smaller than 2.5 % of the screen's height
+// (27 px on a 1080p TV): where a page does not fit at that size (the map of a big room, a long
+// prize ladder) it is shown in parts that rotate, each saying which part it is.
+// A new level, a break, the last minute and a time call sound (when switched on, remembered
+// on the screen) and show a banner across the top.
 // URL options: ?pages=tables,moves,prizes,charts (which pages, in order; one page = no rotation),
-// ?rotate=20 (seconds per page), ?lang=cs.
+// ?rotate=20 (seconds per page), ?lang=cs. The arrow keys turn the pages by hand.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { Board } from "./board.js";
 import { createCharts } from "./charts.js";
-import { clockPanel, timeCalls } from "./clockview.js";
+import { breakName, clockPanel, timeCalls } from "./clockview.js";
+import { levelNumber } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { Prizes, finisherGroups, payoutRows, placeText, placesText, poolFacts } from "./prizes.js";
+import { Sound, soundSwitch, watchCues } from "./sound.js";
 import { $, every, fill, h, playerName, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
+/** The smallest text anybody must read, in rem: 27 px (2.5 % of the height) on a 1080p TV. */
+const MIN_TEXT = 1.7;
 const tid = tidFromPath();
 const conn = new Connection(tid);
 const board = new Board(conn, { limit: 120 });
@@ -44,7 +52,11 @@ addEventListener("resize", () => {
 // Layout -----------------------------------------------------------------------------------------
 
 const pageNav = h("ol", { class: "page-nav", "aria-label": t("wall.pages") });
-const bar = topbar(t("wall.title"), conn, { right: pageNav });
+const sound = new Sound();
+const bar = topbar(t("wall.title"), conn, { right: h("div", { class: "wall-controls" }, pageNav, soundSwitch(sound)) });
+// The banner of a cue: over the top bar, never over the map or the clock.
+const cueEl = h("div", { class: "cue-banner", role: "alert", hidden: true });
+bar.append(cueEl);
 const clockEl = h("section", { class: "wall-clock", "aria-label": t("wall.clock") });
 const latestEl = h("section", { class: "wall-latest", "aria-label": t("wall.latest") });
 const tilesEl = h("div", { class: "tiles", role: "list" });
@@ -54,10 +66,12 @@ const movesHead = h("div", { class: "page-head" });
 const movesBody = h("div", { class: "wall-moves" });
 const movesPage = h("section", { class: "page page-moves", dataset: { page: "moves" } }, movesHead, movesBody);
 const prizesHead = h("div", { class: "page-head" });
-const payoutsBox = h("section", { class: "prize-box payouts" });
+const payoutsHead = h("h3", {});
+const payoutsList = h("ol", { class: "payout-list" });
+const payoutsBox = h("section", { class: "prize-box payouts" }, payoutsHead, payoutsList);
 const resultsBox = h("section", { class: "prize-box results" });
-const prizesPage = h("section", { class: "page page-prizes", dataset: { page: "prizes" } }, prizesHead,
-  h("div", { class: "wall-prizes" }, payoutsBox, resultsBox));
+const prizesGrid = h("div", { class: "wall-prizes" }, payoutsBox, resultsBox);
+const prizesPage = h("section", { class: "page page-prizes", dataset: { page: "prizes" } }, prizesHead, prizesGrid);
 const fieldCanvas = h("canvas", { role: "img" });
 const bbCanvas = h("canvas", { role: "img" });
 const chartsTitle1 = h("h2", {});
@@ -80,37 +94,56 @@ fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
   h("div", { class: "wall-right" }, pagesEl, progress)));
 
 clockPanel(clockEl, conn, { stats: true });
-// Chart text follows the wall's scale (about 18 px on a 1080p TV).
-const charts = createCharts(conn, fieldCanvas, bbCanvas, { fontSize: Math.round(rootPx() * 1.15) });
+// Chart text follows the wall's scale, as large as the smallest text elsewhere on the wall.
+const charts = createCharts(conn, fieldCanvas, bbCanvas, {
+  fontSize: Math.round(rootPx() * (document.body.classList.contains("narrow") ? 1 : MIN_TEXT)),
+});
 
 // Pages and rotation -------------------------------------------------------------------------------
 
-let tablePages = 1;
+/** How many parts each page is shown in (the map of a big room, a long prize ladder). */
+const parts = { tables: 1, moves: 1, prizes: 1, charts: 1 };
 let rotation = [];
 let current = 0;
 let pageStarted = Date.now();
 
 function buildRotation() {
+  const was = rotation[current];
   const list = [];
-  for (const p of PAGES) {
-    if (p === "tables") for (let i = 0; i < tablePages; i += 1) list.push({ page: "tables", part: i });
-    else list.push({ page: p, part: 0 });
-  }
+  for (const p of PAGES) for (let i = 0; i < parts[p]; i += 1) list.push({ page: p, part: i });
   rotation = list;
-  if (current >= rotation.length) current = 0;
+  // The page on screen stays on screen.
+  const same = was ? rotation.findIndex((r) => r.page === was.page && r.part === Math.min(was.part, parts[was.page] - 1)) : -1;
+  current = same >= 0 ? same : 0;
+}
+
+/** Set the parts of `page`: the rotation follows. */
+function setParts(page, n) {
+  if (parts[page] === n) return;
+  parts[page] = n;
+  buildRotation();
+  renderNav();
+}
+
+/** The part of `page` on screen (0 when another page is). */
+function partOf(page) {
+  const r = rotation[current];
+  return r && r.page === page ? r.part : 0;
 }
 
 function renderNav() {
-  fill(pageNav, rotation.map((r, i) => h("li", {
-    class: i === current ? "current" : "",
-    "aria-current": i === current ? "page" : null,
-  }, pageLabel(r))));
+  const r = rotation[current];
+  fill(pageNav, PAGES.map((p) => {
+    const on = r && r.page === p;
+    return h("li", { class: on ? "current" : "", "aria-current": on ? "page" : null },
+      t(`wall.page.${p}`), on && parts[p] > 1 ? ` ${r.part + 1}/${parts[p]}` : "");
+  }));
   pageNav.setAttribute("aria-label", t("wall.pages"));
 }
 
-function pageLabel(r) {
-  const name = t(`wall.page.${r.page}`);
-  return r.page === "tables" && tablePages > 1 ? `${name} ${r.part + 1}/${tablePages}` : name;
+/** "page 2 of 3" for a page in parts, nothing for a page shown whole. */
+function partText(page) {
+  return parts[page] > 1 ? t("wall.page_of", { n: partOf(page) + 1, of: parts[page] }) : "";
 }
 
 function showPage() {
@@ -131,10 +164,10 @@ function showPage() {
   renderNav();
 }
 
-function nextPage() {
+function nextPage(by = 1) {
   const moving = (conn.plan.moves || []).length > 0;
   for (let tries = 0; tries < rotation.length; tries += 1) {
-    current = (current + 1) % rotation.length;
+    current = (current + by + rotation.length) % rotation.length;
     const r = rotation[current];
     // The moves page is skipped while there is nothing on it.
     if (r.page === "moves" && !moving && !board.entries.length) continue;
@@ -145,6 +178,15 @@ function nextPage() {
   pageStarted = Date.now();
   showPage();
 }
+
+// A keyboard (or a TV remote that sends arrows) turns the pages by hand.
+addEventListener("keydown", (ev) => {
+  if (ev.altKey || ev.ctrlKey || ev.metaKey || document.body.classList.contains("narrow")) return;
+  if (ev.key === "ArrowRight" || ev.key === "PageDown") nextPage(1);
+  else if (ev.key === "ArrowLeft" || ev.key === "PageUp") nextPage(-1);
+  else return;
+  ev.preventDefault();
+});
 
 every(250, () => {
   const elapsed = Date.now() - pageStarted;
@@ -157,17 +199,65 @@ every(250, () => {
 
 // The table map -----------------------------------------------------------------------------------
 
-let tileFont = 40;
-let perPage = Infinity;
+// A tile, top to bottom: its tag (final, halted, breaking; a line kept empty on an open table),
+// the table number, the players of the seats. Its font size (--tile-font) is the number's; the
+// tag and the count are in proportion but never under MIN_TEXT. Borders are in em of it.
+const TILE = { tag: 0.4, count: 0.6, gaps: 0.16, border: 0.09, pad: 0.2 };
+/** The table number, the tile's biggest text: below this, the map is shown in parts. */
+const MIN_NUMBER = 2.75;
+const MAX_NUMBER = 8.75;
+const STATUS_TAG = { halted: "wall.tag.halted", breaking: "wall.tag.breaking" };
 
-/** The grid that gives the biggest tiles for n tables in w×h (numbers up to 3-4 digits). */
-function bestGrid(n, width, height, gap) {
+let perPage = Infinity;
+let tileLayout = { key: "" };
+
+/** The widths (per px of font size) of the widest tag, table number and count, measured in
+ * the page's own fonts with the tiles' own styles. */
+function tileTextWidths(list) {
+  const numbers = list.map((v) => String(v.table));
+  const widestNo = numbers.reduce((a, b) => (b.length > a.length ? b : a), "0").replace(/\d/g, "8");
+  const seats = Math.max(2, ...list.map((v) => v.seats));
+  const probe = h("div", { class: "tile tile-probe", "aria-hidden": "true", style: { fontSize: "100px" } });
+  const span = (cls, text, size) => h("span", { class: cls, style: { fontSize: `${size}px`, display: "inline-block" } }, text);
+  const tags = [t("wall.tag.final"), t("wall.tag.halted"), t("wall.tag.breaking")].map((x) => span("tile-tag", x, 100));
+  const no = span("tile-no", widestNo, 100);
+  const count = span("tile-count", `${seats}/${seats}`, 100);
+  fill(probe, ...tags, no, count);
+  document.body.append(probe);
+  const w = (el) => el.getBoundingClientRect().width / 100;
+  const out = { tag: Math.max(...tags.map(w)), no: w(no), count: w(count) };
+  probe.remove();
+  return out;
+}
+
+/** The largest table number (px) whose tile fits in w×h, or 0 when none is readable there. */
+function tileFont(w, h, widths, rem) {
+  const min = MIN_TEXT * rem;
+  const pad = TILE.pad * rem;
+  const fits = (f) => {
+    const tag = Math.max(min, TILE.tag * f);
+    const count = Math.max(min, TILE.count * f);
+    const edge = 2 * (pad + TILE.border * f);
+    return edge + tag + f * (1 + TILE.gaps) + count <= h
+      && edge + Math.max(widths.no * f, widths.tag * tag, widths.count * count) + 0.1 * rem <= w;
+  };
+  let lo = 0;
+  let hi = MAX_NUMBER * rem;
+  if (fits(hi)) return hi;
+  for (let i = 0; i < 24; i += 1) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The grid that gives the biggest tiles for n tables in width×height. */
+function bestGrid(n, width, height, gap, widths, rem) {
   let best = { cols: 1, rows: n, font: 0 };
   for (let cols = 1; cols <= n; cols += 1) {
     const rows = Math.ceil(n / cols);
-    const w = (width - gap * (cols - 1)) / cols;
-    const hgt = (height - gap * (rows - 1)) / rows;
-    const font = Math.min(w / 2.3, hgt / 2.45);
+    const font = tileFont((width - gap * (cols - 1)) / cols, (height - gap * (rows - 1)) / rows, widths, rem);
     if (font > best.font) best = { cols, rows, font };
   }
   return best;
@@ -180,61 +270,61 @@ function visibleTables() {
 function layoutTables() {
   if (!conn.state) return;
   const list = visibleTables();
-  const narrow = document.body.classList.contains("narrow");
-  const before = tablePages;
-  if (narrow) {
-    tablePages = 1;
+  if (document.body.classList.contains("narrow")) {
     perPage = Infinity;
-  } else {
-    const rem = rootPx();
-    const rect = pagesEl.getBoundingClientRect();
-    const width = rect.width;
-    const height = rect.height - (tablesHead.getBoundingClientRect().height || 3.5 * rem) - 0.75 * rem;
-    const gap = 0.5 * rem;
-    // The smallest table number still read from five metres on a 1080p TV (37 px at 150 tables).
-    const minFont = 1.9 * rem;
-    // As many tables per page as stay readable (150 fit on one 1080p page).
-    let n = list.length;
-    let grid = bestGrid(Math.max(1, n), width, height, gap);
-    while (grid.font < minFont && n > 1) {
-      n = Math.ceil(n * 0.9);
-      grid = bestGrid(n, width, height, gap);
+    setParts("tables", 1);
+    return;
+  }
+  const rem = rootPx();
+  const rect = pagesEl.getBoundingClientRect();
+  const width = rect.width;
+  const height = rect.height - (tablesHead.getBoundingClientRect().height || 3.5 * rem) - 0.75 * rem;
+  const gap = 0.5 * rem;
+  const last = list.length ? list[list.length - 1].table : 0;
+  const key = JSON.stringify([list.length, last, Math.round(width), Math.round(height), rem, document.documentElement.lang]);
+  if (key !== tileLayout.key) {
+    const widths = tileTextWidths(list);
+    // As many tables per page as stay readable; the rest on further pages of the same size.
+    let n = Math.max(1, list.length);
+    let grid = bestGrid(n, width, height, gap, widths, rem);
+    while (grid.font < MIN_NUMBER * rem && n > 1) {
+      n = Math.max(1, n - Math.max(1, Math.floor(n * 0.04)));
+      grid = bestGrid(n, width, height, gap, widths, rem);
     }
-    perPage = n;
-    tablePages = Math.max(1, Math.ceil(list.length / perPage));
-    const pageCount = Math.ceil(list.length / tablePages);
-    grid = bestGrid(Math.max(1, pageCount), width, height, gap);
-    tileFont = Math.min(grid.font, 8.75 * rem);
-    tilesEl.style.setProperty("--cols", String(grid.cols));
-    tilesEl.style.setProperty("--rows", String(grid.rows));
-    tilesEl.style.setProperty("--gap", `${gap}px`);
-    tilesEl.style.setProperty("--tile-font", `${tileFont}px`);
-    perPage = pageCount;
+    const pages = Math.max(1, Math.ceil(list.length / n));
+    const each = Math.max(1, Math.ceil(list.length / pages));
+    grid = bestGrid(each, width, height, gap, widths, rem);
+    tileLayout = { key, pages, each, grid };
   }
-  if (before !== tablePages) {
-    buildRotation();
-    renderNav();
-  }
+  const { pages, each, grid } = tileLayout;
+  const f = grid.font;
+  tilesEl.style.setProperty("--cols", String(grid.cols));
+  tilesEl.style.setProperty("--rows", String(grid.rows));
+  tilesEl.style.setProperty("--gap", `${gap}px`);
+  tilesEl.style.setProperty("--tile-font", `${f}px`);
+  tilesEl.style.setProperty("--tag-font", `${Math.max(MIN_TEXT * rem, TILE.tag * f)}px`);
+  tilesEl.style.setProperty("--count-font", `${Math.max(MIN_TEXT * rem, TILE.count * f)}px`);
+  perPage = each;
+  setParts("tables", pages);
 }
 
 function rootPx() {
   return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
 }
 
-const STATUS_TAG = { halted: "wall.tag.halted", breaking: "wall.tag.breaking" };
-
 function renderTiles() {
   if (!conn.state) return;
   layoutTables();
   const all = visibleTables();
-  const r = rotation[current];
-  const part = r && r.page === "tables" ? r.part : 0;
+  const part = partOf("tables");
   const list = Number.isFinite(perPage) ? all.slice(part * perPage, (part + 1) * perPage) : all;
   const counts = { open: 0, halted: 0, breaking: 0 };
   for (const v of all) counts[v.status] = (counts[v.status] || 0) + 1;
   const broken = Object.values(conn.state.tables).filter((x) => x.status === "broken").length;
   fill(tablesHead,
     h("h2", {}, t("wall.page.tables")),
+    parts.tables > 1 && list.length ? h("p", { class: "page-of" },
+      t("wall.tables_range", { from: list[0].table, to: list[list.length - 1].table }), " · ", partText("tables")) : null,
     h("ul", { class: "legend" },
       h("li", { class: "lg lg-open" }, h("span", { class: "swatch" }), t("wall.legend.open", { n: counts.open })),
       h("li", { class: "lg lg-halted" }, h("span", { class: "swatch" }), t("wall.legend.halted", { n: counts.halted })),
@@ -359,29 +449,85 @@ function hasPrizes() {
   return !!d && (d.pool != null || (d.results || []).length > 0);
 }
 
+/** The payout ladder's rows per part of the page, as they fit the box at the wall's sizes:
+ * {rows, cols} (columns filled top to bottom). */
+let ladderFit = { key: "", rows: 0, cols: 1 };
+
+function fitLadder(rows) {
+  const key = JSON.stringify([rows.length, Math.round(payoutsBox.clientWidth), Math.round(payoutsBox.clientHeight),
+    document.documentElement.lang]);
+  if (key === ladderFit.key) return ladderFit;
+  // Every row once, one column, each as wide as its text: the tallest and the widest row.
+  payoutsList.classList.add("measuring");
+  fill(payoutsList, rows.map(payoutItem));
+  const items = [...payoutsList.children];
+  const rowH = Math.max(1, ...items.map((li) => li.getBoundingClientRect().height));
+  const rowW = Math.max(1, ...items.map((li) => li.getBoundingClientRect().width));
+  payoutsList.classList.remove("measuring");
+  const style = getComputedStyle(payoutsList);
+  const gap = parseFloat(style.columnGap) || 0;
+  const box = payoutsBox.getBoundingClientRect();
+  const pad = parseFloat(getComputedStyle(payoutsBox).paddingTop) + parseFloat(getComputedStyle(payoutsBox).paddingBottom);
+  const height = box.height - pad - payoutsHead.getBoundingClientRect().height - 4;
+  const width = payoutsList.getBoundingClientRect().width;
+  ladderFit = {
+    key,
+    rows: Math.max(1, Math.floor(height / rowH)),
+    cols: Math.max(1, Math.floor((width + gap) / (rowW + gap))),
+  };
+  return ladderFit;
+}
+
+function payoutItem(r) {
+  return h("li", { class: "payout" },
+    h("span", { class: "payout-place" }, placesText(r.from, r.to)),
+    h("span", { class: "payout-prize" }, fmt.money(r.prize, prizes.data?.pool?.currency),
+      r.to > r.from ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null));
+}
+
 function renderPrizes() {
   const d = prizes.data;
   const pool = d?.pool ?? null;
+  const narrow = document.body.classList.contains("narrow");
   fill(prizesHead, h("h2", {}, t("wall.page.prizes")),
     pool ? h("ul", { class: "prize-facts" }, poolFacts(pool).map(([k, v]) => h("li", {}, h("span", { class: "k" }, k), " ", h("strong", {}, v))))
       : null);
   if (!d) {
-    fill(payoutsBox, h("p", { class: "muted" }, prizes.failed ? t("error.network") : t("clock.waiting")));
+    payoutsBox.hidden = false;
+    fill(payoutsHead, t("prizes.payouts"));
+    fill(payoutsList, h("li", { class: "muted" }, prizes.failed ? t("error.network") : t("clock.waiting")));
     fill(resultsBox);
     return;
   }
   payoutsBox.hidden = !pool;
   if (pool) {
     const rows = payoutRows(pool);
-    fill(payoutsBox, h("h3", {}, t("prizes.payouts")),
-      h("table", { class: `payout-table${rows.length > 12 ? " two-col" : ""}` },
-        h("caption", { class: "sr-only" }, t("prizes.payouts")),
-        h("tbody", {}, rows.map((r) => h("tr", {},
-          h("th", { scope: "row" }, placesText(r.from, r.to)),
-          h("td", {}, fmt.money(r.prize, pool.currency), r.to > r.from ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null))))));
+    // The whole ladder, in as many parts as it takes (a phone scrolls instead).
+    let shown = rows;
+    if (!narrow && !prizesPage.hidden) {
+      // A ladder longer than a column takes the room of two.
+      let fit = fitLadder(rows);
+      const long = rows.length > fit.rows;
+      if (long !== prizesGrid.classList.contains("long")) {
+        prizesGrid.classList.toggle("long", long);
+        fit = fitLadder(rows);
+      }
+      const per = fit.rows * fit.cols;
+      setParts("prizes", Math.max(1, Math.ceil(rows.length / per)));
+      const part = partOf("prizes");
+      shown = rows.slice(part * per, (part + 1) * per);
+      payoutsList.style.setProperty("--rows", String(Math.min(fit.rows, Math.ceil(shown.length / fit.cols) || 1)));
+      payoutsList.style.setProperty("--cols", String(fit.cols));
+    }
+    fill(payoutsHead, t("prizes.payouts"), parts.prizes > 1 && shown.length ? h("span", { class: "page-of" }, " · ",
+      t("wall.places_range", { from: shown[0].from, to: shown[shown.length - 1].to }), " · ", partText("prizes")) : null);
+    fill(payoutsList, shown.map(payoutItem));
+  } else {
+    setParts("prizes", 1);
   }
   const groups = finisherGroups(d.results);
   const paid = (pool?.places || []).length;
+  const more = h("p", { class: "more-results muted" });
   fill(resultsBox, h("h3", {}, t("prizes.results")),
     groups.length ? h("table", { class: "finish-table" },
       h("caption", { class: "sr-only" }, t("prizes.results")),
@@ -391,8 +537,16 @@ function renderPrizes() {
           g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
         h("td", { class: "finish-prize" }, g.prize ? fmt.money(g.prize, pool?.currency) : "–",
           g.tied > 1 && g.prize ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null)))))
-      : h("p", { class: "muted" }, t("prizes.no_results")));
-  if (!document.body.classList.contains("narrow") && !prizesPage.hidden) trimToFit(resultsBox);
+      : h("p", { class: "muted" }, t("prizes.no_results")),
+    groups.length ? more : null);
+  if (!narrow && !prizesPage.hidden && groups.length) {
+    // The best places first; those that do not fit are counted, not cut in half.
+    more.textContent = t("wall.more_results", { n: groups.length });
+    trimToFit(resultsBox);
+    const left = groups.length - resultsBox.querySelectorAll("tbody tr").length;
+    if (left > 0) more.textContent = t("wall.more_results", { n: left });
+    else more.remove();
+  } else more.remove();
 }
 
 prizes.onChange(() => {
@@ -418,6 +572,58 @@ every(200, () => {
     h("div", { class: "tc-phase" }, t(c.phase === "count" ? "timecall.counting" : "timecall.minute")))));
   if (was !== calls.length > 0) renderLatest();
 });
+
+// Cues: a sound (when switched on) and a banner for what the room must not miss ---------------
+
+/** How long a banner stays up. */
+const CUE_MS = 10000;
+let cueTimer = null;
+
+function cueText(cue) {
+  const step = conn.state?.structure?.levels?.[cue.step];
+  switch (cue.kind) {
+    case "level":
+      return [t("cue.level", { n: levelNumber(conn, cue.step), blinds: fmt.blinds(step) }), fmt.anteText(step)]
+        .filter(Boolean).join(" · ");
+    case "break":
+      // Whole minutes pick the plural; a fraction of one is written in the reader's way.
+      return t("cue.break", { name: breakName(step), n: Number.isInteger(step?.minutes) ? step.minutes : fmt.number(step?.minutes ?? 0, 1) });
+    case "minute":
+      return cue.onBreak ? t("cue.minute_break") : t("cue.minute", { n: levelNumber(conn, cue.step) });
+    case "timecall": {
+      const name = cue.player ? playerName(conn, cue.player) : null;
+      return [t("cue.timecall", { table: cue.table, seat: cue.seat }), name].filter(Boolean).join(" · ");
+    }
+    default:
+      return "";
+  }
+}
+
+/** Restart a CSS animation on `el` (a second cue while the first still flashes). */
+function flash(el, cls) {
+  el.classList.remove(cls);
+  void el.offsetWidth;
+  el.classList.add(cls);
+}
+
+function showCue(cue) {
+  const text = cueText(cue);
+  if (!text) return;
+  const heard = sound.play(cue.kind);
+  cueEl.dataset.kind = cue.kind;
+  fill(cueEl, h("span", { class: "cue-text" }, text),
+    h("span", { class: "cue-sound", "aria-hidden": "true", title: t(heard ? "sound.on" : "sound.off") }, heard ? "♪" : ""));
+  cueEl.hidden = false;
+  flash(cueEl, "flash");
+  if (cue.kind !== "timecall") flash(clockEl, "cue-flash");
+  clearTimeout(cueTimer);
+  cueTimer = setTimeout(() => {
+    cueEl.hidden = true;
+    clockEl.classList.remove("cue-flash");
+  }, CUE_MS);
+}
+
+watchCues(conn, showCue);
 
 // Wiring -----------------------------------------------------------------------------------------
 
@@ -469,4 +675,4 @@ conn.start();
 setInterval(() => {
   if (!chartsPage.hidden) charts.update();
 }, 10000);
-window.floorWall = { conn, board, prizes, whyText };
+window.floorWall = { conn, board, prizes, sound, charts, whyText };
