@@ -31,7 +31,9 @@ The pieces (``bench/chaos/``):
 * Chaos (``cluster.py``): ``--server-kills`` SIGKILLs of a random floor server (restarted on
   the same port after 0.2-2 s) and ``--valkey-kills`` SIGKILLs of Valkey (restarted on the
   same data dir after 0.2-3 s), one of them with a floor server down at the same time,
-  at random points of the tournament's progress (seeded; the seed is printed).
+  and ``--storms`` storms: every screen (the watchers' and the floorpersons') cut at once,
+  as when the venue's wifi blips, all reconnecting with ``since`` together; each at a random
+  point of the tournament's progress (seeded; the seed is printed).
 * The checks (``verify.py``): see its docstring. Besides: every answer a 5xx other than 503
   (or a 401) fails the soak, and so does a server's Redis connection pool running out
   ("Too many connections" in a close reason or the servers' logs, Redis being up).
@@ -56,7 +58,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,7 @@ from bench.chaos.cluster import FloorServer, Valkey, add_user  # noqa: E402
 from bench.chaos.floorperson import Ack, Floorperson, Ledger, Phone, SoakFailure  # noqa: E402
 from bench.chaos.screen import Screen, watchdog  # noqa: E402
 from bench.chaos.verify import Verdict, check_log, check_screens, check_servers  # noqa: E402
+from bench.chaos.watchers import STORM_WITHIN, drop_all  # noqa: E402
 
 SECRET = "chaos-director-secret"
 
@@ -108,6 +111,8 @@ class Watchers:
         self.proc: asyncio.subprocess.Process | None = None
         self.status: dict[str, Any] = {}
         self.report: dict[str, Any] | None = None
+        #: Storm answers (``watchers.storm``) by storm number.
+        self.storms: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.done = asyncio.Event()
         self.reader: asyncio.Task[None] | None = None
 
@@ -135,7 +140,22 @@ class Watchers:
                 self.status = msg
             elif msg["type"] == "report":
                 self.report = msg
+            elif msg["type"] == "storm":
+                answer = self.storms.get(msg["id"])
+                if answer is not None and not answer.done():
+                    answer.set_result(msg)
         self.done.set()
+        for answer in self.storms.values():
+            if not answer.done():
+                answer.set_exception(SoakFailure(f"watcher process {self.n} exited"))
+
+    async def storm(self, k: int) -> dict[str, Any]:
+        """Drop all this process's screens at once; its answer once they are all back."""
+        assert self.proc is not None and self.proc.stdin is not None
+        answer = self.storms[k] = asyncio.get_running_loop().create_future()
+        self.proc.stdin.write(json.dumps({"type": "storm", "id": k}).encode() + b"\n")
+        await self.proc.stdin.drain()
+        return await asyncio.wait_for(answer, STORM_WITHIN + 30)
 
     async def finish(self, target: int, within: float) -> list[dict[str, Any]]:
         assert self.proc is not None and self.proc.stdin is not None
@@ -165,7 +185,8 @@ class Watchers:
 
 
 class Chaos:
-    """Kills at random points of the tournament's progress (0 = created, 1 = a winner)."""
+    """Kills and storms at random points of the tournament's progress (0 = created, 1 = a
+    winner)."""
 
     def __init__(
         self,
@@ -176,15 +197,19 @@ class Chaos:
         valkey_kills: int,
         progress: Callable[[], float],
         seq: Callable[[], int],
+        storms: int = 0,
+        storm: Callable[[int], Awaitable[tuple[int, float | None]]] | None = None,
     ) -> None:
         self.rng = rng
         self.valkey = valkey
         self.servers = servers
         self.progress = progress
         self.seq = seq
+        self.storm = storm
         kinds = ["server"] * server_kills + ["valkey"] * valkey_kills
         if server_kills and valkey_kills:
             kinds[-1] = "both"  # one Valkey outage with a floor server down at the same time
+        kinds += ["storm"] * (storms if storm is not None else 0)
         rng.shuffle(kinds)
         # One point per equal slice of the progress, so that they spread over the whole run.
         lo, hi = 0.02, 0.95
@@ -192,6 +217,8 @@ class Chaos:
         self.plan = [(lo + width * (i + rng.random()), k) for i, k in enumerate(kinds)]
         self.done: list[str] = []
         self.counts: Counter[str] = Counter()
+        #: Per storm: screens dropped, seconds until all were back (None: not within a minute).
+        self.storms: list[tuple[int, float | None]] = []
         self.stopping = asyncio.Event()
         self.busy = False
 
@@ -215,6 +242,22 @@ class Chaos:
 
     async def act(self, kind: str) -> None:
         rng = self.rng
+        if kind == "storm":
+            assert self.storm is not None
+            k = len(self.storms) + 1
+            dropped, back_s = await self.storm(k)
+            self.storms.append((dropped, back_s))
+            self.counts["storms"] += 1
+            say(
+                f"CHAOS: storm {k}: {dropped} screens dropped, "
+                + (
+                    f"all back and current in {back_s:.2f}s"
+                    if back_s is not None
+                    else f"NOT all back within {STORM_WITHIN:g}s"
+                )
+            )
+            self.done.append(kind)
+            return
         if kind in ("server", "both"):
             server = rng.choice(self.servers)
             pid = server.pid
@@ -354,6 +397,7 @@ async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[s
             watchers.append(Watchers(w, cfg, run_dir / f"watchers-{w}.log"))
             first += count
         await asyncio.gather(*(w.start() for w in watchers))
+        joined = time.monotonic() + args.ramp + 1.0
         say(
             f"{args.clients} screens in {args.workers} processes joining over {args.ramp:g}s "
             f"({len(full)} of them fold every event)"
@@ -367,8 +411,30 @@ async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[s
                 return 0.0
             return float(t.state.entries + t.state.busted) / (2 * players)
 
+        async def storm(k: int) -> tuple[int, float | None]:
+            """Every screen of every process cut at once; when the last one is back."""
+            wait = joined - time.monotonic()
+            if wait > 0:  # a storm is every screen: not before they have all joined
+                await asyncio.sleep(wait)
+            say(f"CHAOS: storm {k}: every screen cut at once at seq {view.seq}")
+            t0 = time.monotonic()
+            answers = await asyncio.gather(drop_all(views), *(w.storm(k) for w in watchers))
+            dropped = answers[0][0] + sum(a["dropped"] for a in answers[1:])
+            waits = [answers[0][1], *(a["back_s"] for a in answers[1:])]
+            if any(w is None for w in waits):
+                return dropped, None
+            return dropped, time.monotonic() - t0
+
         chaos = Chaos(
-            rng, valkey, servers, args.server_kills, args.valkey_kills, progress, lambda: view.seq
+            rng,
+            valkey,
+            servers,
+            args.server_kills,
+            args.valkey_kills,
+            progress,
+            lambda: view.seq,
+            storms=args.storms,
+            storm=storm,
         )
         info["chaos"] = chaos
         say(f"chaos plan (kind@progress): {chaos.describe()}")
@@ -401,6 +467,12 @@ async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[s
         )
         await chaos.stop(chaos_task)
         info["kills_missed"] = len(chaos.plan) - len(chaos.done)
+        for k, (dropped, back_s) in enumerate(chaos.storms, start=1):
+            if back_s is None:
+                v.fail(
+                    f"storm {k}: of the {dropped} screens dropped, some were not connected and "
+                    f"current again within {STORM_WITHIN:g}s"
+                )
 
         # Settle: every process up and answering; the log no longer grows.
         for s in servers:
@@ -561,6 +633,16 @@ def summary(args: argparse.Namespace, v: Verdict, info: dict[str, Any], took: fl
             + ", ".join(f"{s.name}: {s.kills}" for s in servers)
             + f"); valkey killed {valkey.kills} and restarted {valkey.starts - 1} times"
         )
+        if chaos.storms:
+            backs = [b for _, b in chaos.storms if b is not None]
+            print(
+                f"storms:   {len(chaos.storms)} (every screen cut at once): "
+                + ", ".join(
+                    f"{d} dropped, back in {b:.2f}s" if b is not None else f"{d} dropped, NOT back"
+                    for d, b in chaos.storms
+                )
+                + (f"; slowest {max(backs):.2f}s" if backs else "")
+            )
     ledger: Ledger | None = info.get("ledger")
     if ledger is not None:
         c = ledger.counts
@@ -658,6 +740,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--full-screens", type=int, default=None, help="screens that fold (8; quick 4)")
     p.add_argument("--server-kills", type=int, default=None, help="default 10 (quick 5)")
     p.add_argument("--valkey-kills", type=int, default=None, help="default 6 (quick 3)")
+    p.add_argument(
+        "--storms",
+        type=int,
+        default=None,
+        help="times every screen is cut at once and reconnects, default 4 (quick 3)",
+    )
     p.add_argument("--budget", type=float, default=None, help="seconds, default 600 (quick 240)")
     p.add_argument("--bust-chance", type=float, default=0.8, help="autopilot: bust vs deal a hand")
     p.add_argument("--level-minutes", type=float, default=0.25, help="of each blind level")
@@ -674,6 +762,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "full_screens": (8, 4),
         "server_kills": (10, 5),
         "valkey_kills": (6, 3),
+        "storms": (4, 3),
         "budget": (600.0, 240.0),
         "ramp": (20.0, 10.0),
     }

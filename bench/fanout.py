@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,11 +50,16 @@ from floor.engine.state import Tournament, TournamentState  # noqa: E402
 from floor.redisdb.embedded import EmbeddedServer, free_port  # noqa: E402
 
 SNAPSHOT = b'"type":"snapshot"'
+#: uvicorn closes a keep-alive connection idle for 5 s (``timeout_keep_alive``); one idle
+#: for longer than this is not reused but opened afresh, before any clock starts.
+KEEP_ALIVE_SAFE = 1.0
+#: What a request on a connection the server has just closed dies with.
+CLOSED = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)
 #: The target: the floor within this many times the bare baseline of the same run.
 TARGET_RATIO = 1.5
 
 
-def pinned(cpu: int) -> object:
+def pinned(cpu: int) -> Callable[[], None]:
     def pin() -> None:
         os.sched_setaffinity(0, {cpu})
 
@@ -75,24 +81,53 @@ def wait_http(port: int, path: str = "/healthz", timeout: float = 30.0) -> None:
 
 
 class Director:
-    """A keep-alive HTTP connection signed in as the director."""
+    """Keep-alive HTTP connections signed in as the director.
+
+    Each is reopened when it sat idle long enough for the server to have closed it: while
+    5,000 screens connect (and while the bare baseline runs) the director sends nothing for
+    longer than uvicorn's keep-alive timeout, and the next request, on the connection
+    uvicorn had closed meanwhile, died with ``RemoteDisconnected``.
+    """
 
     def __init__(self, port: int, token: str) -> None:
+        self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn_used = time.monotonic()
         self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         self.n = 0
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = self._raw_socket()
+        self.sock_used = time.monotonic()
         self.answered_at = 0
         #: The last sequence number this director's commands produced.
         self.seq = 0
 
+    def _raw_socket(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+    def request(self, method: str, path: str, body: bytes | None = None) -> tuple[int, bytes]:
+        if time.monotonic() - self.conn_used > KEEP_ALIVE_SAFE:
+            self.conn.close()  # the next request connects afresh
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body, self.headers)
+                r = self.conn.getresponse()
+                data = r.read()
+                break
+            except CLOSED:
+                # Closed by the server as the request left: sent again once on a new
+                # connection (a GET, or a command with its id: answered once either way).
+                self.conn.close()
+                if attempt == 2:
+                    raise
+        self.conn_used = time.monotonic()
+        return r.status, data
+
     def post(self, path: str, body: object) -> dict[str, object]:
-        self.conn.request("POST", path, json.dumps(body).encode(), self.headers)
-        r = self.conn.getresponse()
-        data = r.read()
-        if r.status >= 300:
-            raise RuntimeError(f"{path}: {r.status} {data[:300]!r}")
+        status, data = self.request("POST", path, json.dumps(body).encode())
+        if status >= 300:
+            raise RuntimeError(f"{path}: {status} {data[:300]!r}")
         out: dict[str, object] = json.loads(data)
         return out
 
@@ -103,8 +138,16 @@ class Director:
         return out
 
     def get(self, path: str) -> bytes:
-        self.conn.request("GET", path, headers=self.headers)
-        return self.conn.getresponse().read()
+        status, data = self.request("GET", path)
+        if status >= 300:
+            raise RuntimeError(f"GET {path}: {status} {data[:300]!r}")
+        return data
+
+    def fresh_socket(self) -> None:
+        """Before a timed command (untimed): ``sock`` reopened if it sat idle too long."""
+        if time.monotonic() - self.sock_used > KEEP_ALIVE_SAFE:
+            self.sock.close()
+            self.sock = self._raw_socket()
 
     def raw_command(self, tid: str, command: dict[str, object]) -> bytes:
         """A whole HTTP request for a command, for ``sock`` (a second keep-alive socket)."""
@@ -121,15 +164,24 @@ class Director:
         """The answer to the last raw request (read after the screens got the batch)."""
         data = b""
         while b"\r\n\r\n" not in data:
-            data += self.sock.recv(65536)
+            data += self._recv()
         self.answered_at = time.monotonic_ns()
         head, _, body = data.partition(b"\r\n\r\n")
         length = int(re.search(rb"(?i)content-length: (\d+)", head).group(1))  # type: ignore[union-attr]
         while len(body) < length:
-            body += self.sock.recv(65536)
+            body += self._recv()
+        self.sock_used = time.monotonic()
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"the command was answered {head.splitlines()[0]!r}: {body!r}")
         out: dict[str, object] = json.loads(body)
         self.seq = max(self.seq, int(out["last"]))  # type: ignore[call-overload]
         return out
+
+    def _recv(self) -> bytes:
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the director's connection")
+        return chunk
 
 
 class _Snapshot(msgspec.Struct):
@@ -192,6 +244,7 @@ def floor_run(
             # is: the figure is the server's path, not the harness's HTTP client.
             expected = director.seq + 1
             request = director.raw_command(tid, {"type": "bust", "player": player})
+            director.fresh_socket()
             t0 = time.monotonic_ns()
             director.sock.sendall(request)
             # Armed after the send: the spinning receivers share this process's CPU.

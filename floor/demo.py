@@ -32,6 +32,7 @@ from .redisdb.connection import connect
 from .redisdb.embedded import server_for
 from .redisdb.log import RedisLog
 from .redisdb.wipe import wipe_tournament
+from .serve import server_options
 from .server.accounts import Accounts
 from .server.logs import configure
 from .server.principal import NoSuchAccount
@@ -269,7 +270,7 @@ async def _main(host: str, port: int, url: str, players: int, pace: float) -> No
     password = await set_up(store, Accounts(RedisAccounts(redis)), players, rng)
     base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
     print(
-        "\nfloor demo: a 300-player tournament is being played now.\n"
+        f"\nfloor demo: a {players:,}-player tournament is being played now.\n"
         f"  wall display     {base}/wall/{TID}\n"
         f"  floor phone      {base}/floor/{TID}\n"
         f"  player screen    {base}/player/{TID}\n"
@@ -287,10 +288,10 @@ async def _main(host: str, port: int, url: str, players: int, pace: float) -> No
             host=host,
             port=port,
             loop="asyncio",
-            ws="websockets-sansio",
-            ws_per_message_deflate=False,
-            log_config=None,
             lifespan="on",
+            # The demo faces clients as `floor serve` does: the same limits on what a
+            # stranger can send (message and header sizes, request time, connections).
+            **server_options(settings),
         )
     )
 
@@ -308,12 +309,16 @@ async def _main(host: str, port: int, url: str, players: int, pace: float) -> No
 
 
 def demo(host: str, port: int, players: int, pace: float) -> int:
+    from .serve import exit_status, watch
+
     settings = from_env()
     configure(settings.log_level)
     url, valkey = (settings.redis_url, None) if settings.redis_url else server_for(os.environ)
     # uvicorn shuts down on SIGTERM, then raises it again: as `floor serve` does, make that a
     # KeyboardInterrupt, so that the Valkey started here is stopped too (it was left running).
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    # Restarted when it dies, as under `floor serve` (SIGTERM when it cannot be kept up).
+    supervisor = watch(valkey, settings)
     try:
         import uvloop
 
@@ -321,6 +326,6 @@ def demo(host: str, port: int, players: int, pace: float) -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        if valkey is not None:
-            valkey.stop()
-    return 0
+        if supervisor is not None:
+            supervisor.close()
+    return exit_status(supervisor)

@@ -305,6 +305,16 @@ class Screen:
     def since_reconnect(self) -> bool:
         return self.seq >= 0
 
+    def drop(self) -> bool:
+        """Cut the connection as a wifi blip would (no close frame); ``run`` reconnects with
+        ``since`` at once, as the other screens of a storm do. False if not connected."""
+        ws = self.ws
+        if ws is None or not self.connected:
+            return False
+        self.counts["storm_drops"] += 1
+        ws.transport.abort()
+        return True
+
     def check_silence(self, now: float) -> None:
         """Three heartbeats heard nothing: the connection is dead, drop it (and reconnect)."""
         ws = self.ws

@@ -7,7 +7,10 @@ Config: ``{"tid", "servers": [ws base URLs], "first": global index of its first 
 stdout, JSON lines: ``{"type": "status", ...}`` every second, then ``{"type": "report",
 "screens": [...]}`` once asked. stdin, JSON lines: ``{"type": "finish", "target": V,
 "timeout": s}``: wait (up to ``timeout``) until every screen is connected and shows ``V``,
-then report and exit.
+then report and exit. ``{"type": "storm", "id": k}``: drop every connected screen at once
+(each reconnects with ``since`` right away), then ``{"type": "storm", "id": k, "dropped": n,
+"back_s": s}`` once each dropped screen is connected again and shows at least what it
+showed before (``back_s`` null if that took more than ``STORM_WITHIN`` seconds).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from .screen import Screen, watchdog
+
+STORM_WITHIN = 60.0
 
 
 def emit(obj: dict[str, Any]) -> None:
@@ -88,12 +93,17 @@ async def main(cfg: dict[str, Any]) -> None:
             await asyncio.sleep(1.0)
 
     reporter = loop.create_task(report_status())
+    storms: list[asyncio.Task[None]] = []
     while True:
         command = await commands.get()
         if command["type"] == "eof":
             return
+        if command["type"] == "storm":
+            storms.append(loop.create_task(storm(screens, int(command["id"]))))
         if command["type"] == "finish":
             break
+    for task in storms:
+        task.cancel()
     await starter
     target = int(command["target"])
     deadline = loop.time() + float(command.get("timeout", 60.0))
@@ -109,6 +119,31 @@ async def main(cfg: dict[str, Any]) -> None:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     emit({"type": "report", "screens": reports, "at": time.time()})
+
+
+async def storm(screens: list[Screen], k: int) -> None:
+    """Every connected screen dropped at once; reported when they are all back."""
+    dropped, back_s = await drop_all(screens)
+    emit({"type": "storm", "id": k, "dropped": dropped, "back_s": back_s})
+
+
+async def drop_all(screens: list[Screen]) -> tuple[int, float | None]:
+    """Drop every connected screen at once: how many, and the seconds until each is
+    connected again showing at least what it showed (None: not within STORM_WITHIN)."""
+    loop = asyncio.get_running_loop()
+    before = {s: (s.counts["connects"], s.seq) for s in screens if s.connected}
+    dropped = [s for s in before if s.drop()]
+    t0 = loop.time()
+
+    def back(s: Screen) -> bool:
+        connects, seq = before[s]
+        return s.connected and s.counts["connects"] > connects and s.seq >= seq
+
+    while loop.time() - t0 < STORM_WITHIN:
+        if all(back(s) for s in dropped):
+            return len(dropped), loop.time() - t0
+        await asyncio.sleep(0.05)
+    return len(dropped), None
 
 
 def run() -> None:

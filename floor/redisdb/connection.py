@@ -34,6 +34,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 CONNECT_TIMEOUT = 1.0
 CALL_TIMEOUT = 3.0
+#: Connections of the main pool: commands, sessions, the clock lease, pub/sub, staff reads.
+MAX_CONNECTIONS = 64
+#: Connections of the pool public screens' catch-ups read on (``reads_client``): the most
+#: a crowd of public screens can hold, however many reconnect at once. Before it had one,
+#: 1,000 reconnecting screens took every connection of the main pool and a staff command
+#: waited 3 s for one, then got a 503.
+PUBLIC_READ_CONNECTIONS = 4
 
 #: What every client floor makes is: either kind answers the same commands.
 Client = aioredis.Redis
@@ -99,8 +106,10 @@ def connect(
     connect_timeout: float = CONNECT_TIMEOUT,
     call_timeout: float = CALL_TIMEOUT,
     retries: int = 2,
+    max_connections: int = MAX_CONNECTIONS,
 ) -> Client:
-    """A client for ``url``; see the module docstring for the schemes."""
+    """A client for ``url``; see the module docstring for the schemes. ``max_connections``
+    bounds its pool (per node on a cluster)."""
     common = _common(connect_timeout, call_timeout, retries)
     scheme = url.partition("://")[0].lower()
     if scheme == "redis+cluster":
@@ -109,6 +118,7 @@ def connect(
         cluster: Any = RedisCluster(
             startup_nodes=nodes,
             password=unquote(parts.password) if parts.password else None,
+            max_connections=max_connections,
             **common,
         )
         return cluster  # type: ignore[no-any-return]
@@ -120,6 +130,7 @@ def connect(
             service,
             redis_class=SentinelPrimary,
             password=unquote(parts.password) if parts.password else None,
+            max_connections=max_connections,
             **common,
         )
         return primary
@@ -129,13 +140,19 @@ def connect(
     # rather than failing the 65th call at once with "Too many connections" (bench/chaos).
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
-        max_connections=64,
+        max_connections=max_connections,
         timeout=call_timeout,
         health_check_interval=15,
         **common,
         **tcp,
     )
     return aioredis.Redis.from_pool(pool)
+
+
+def reads_client(url: str) -> Client:
+    """A client of its own for the reads a crowd of public screens makes (their catch-ups),
+    with a small pool: they wait for one of its connections, never for the main pool's."""
+    return connect(url, max_connections=PUBLIC_READ_CONNECTIONS)
 
 
 def is_cluster(client: Client) -> bool:

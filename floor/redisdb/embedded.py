@@ -13,6 +13,8 @@ Layout of the data directory (``./var`` unless ``FLOOR_DATA_DIR`` says otherwise
     valkey.pid          written by the server, removed by it on a clean shutdown
     valkey.sock         the unix socket, unless that path is too long (see below)
     floor-valkey.lock   flock(2) held by the floor process that runs the server
+    floor-valkey.state  what floor's watcher is doing about the server (running,
+                        restarting, down), read by ``/healthz`` (floor.redisdb.supervisor)
     appendonlydir/      the AOF: base and incremental files plus the manifest
 
 Usage::
@@ -196,6 +198,12 @@ class EmbeddedServer:
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    def wait(self) -> int | None:
+        """Block until the server process last started exits: its exit status (negative:
+        the signal that ended it), or None when none was started."""
+        proc = self._proc
+        return None if proc is None else proc.wait()
+
     # -- lifecycle -------------------------------------------------------------------
 
     def start(self, timeout: float = 10.0) -> None:
@@ -227,6 +235,38 @@ class EmbeddedServer:
             raise
         atexit.register(self._stop_at_exit)
         log.info("valkey-server pid %s serving %s at %s", self.pid, self._data_dir, self.url)
+
+    def restart(self, timeout: float = 10.0) -> None:
+        """Start the server again after it died (floor.redisdb.supervisor), as it was.
+
+        The same data directory, socket path and lock: the append-only file is loaded
+        again, so every write the dead server acknowledged is back, and clients reconnect to
+        the url they had. Raises EmbeddedServerError, with the tail of the server's log, when
+        it does not come up within ``timeout``; nothing is left running then, the lock is
+        kept, and it may be tried again.
+        """
+        if self._lock_fd is None or self._socket_path is None:
+            raise EmbeddedServerError(
+                f"the embedded server in {self._data_dir} was not started (or was stopped): "
+                "start it rather than restart it"
+            )
+        if self.running:
+            raise EmbeddedServerError(f"the embedded server in {self._data_dir} already runs")
+        # The dead one's pidfile and socket file: what a SIGKILL leaves behind.
+        self._remove_pidfile_of(self._proc)
+        try:
+            self._socket_path.unlink(missing_ok=True)
+            config = self._write_config()
+            self._spawn(__valkey_executable__, config)
+            self._wait_ready(timeout)
+        except BaseException:
+            proc = self._proc
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            self._remove_pidfile_of(proc)
+            raise
+        log.info("valkey-server pid %s restarted on %s", self.pid, self._data_dir)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Shut the server down and wait for it; a no-op when it is not running.

@@ -52,10 +52,12 @@ class Floor:
 
     async def start(self) -> None:
         await self.hub.start()
+        await self.accounts.start()
         await self.clock.start()
 
     async def stop(self) -> None:
         await self.clock.stop()
+        await self.accounts.stop()
         await self.hub.stop()
         await self._close()
 

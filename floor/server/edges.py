@@ -49,6 +49,7 @@ STATUS: Final[dict[str, int]] = {
     "forbidden": 403,
     "too_large": 413,
     "too_many_attempts": 429,
+    "too_many_requests": 429,
     "store": 500,
     "unavailable": 503,
     "busy": 503,

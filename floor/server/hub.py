@@ -4,8 +4,15 @@ Each process follows, on the bus (``floor.store.ports.Bus``), the tournaments it
 batch arrives as the bytes the writing process encoded; the hub folds it into this process's copy
 of the tournament and hands the same bytes to every screen, without waiting on any of them:
 each screen has a bounded queue, and one that falls behind is dropped and resynchronises
-when it reconnects. Screens that miss a batch (a gap in the sequence numbers) are caught up
-from the event log, or sent a fresh snapshot when too much is missing.
+when it reconnects.
+
+Screens that miss batches (a gap in the sequence numbers, a reconnection with ``since``) are
+caught up, cheapest first: from the batches this process keeps (``ring``: the frames already
+sent, sent again, nothing read or built), else from the event log (at most a few reads at
+once, through a gate and a Redis pool of their own for the public: ``gate``), else with a
+snapshot. A packed snapshot already built serves as long as the batches after it are few
+and held: it is sent with them, so a crowd joining while commands come every 100 ms costs a
+snapshot now and then, not one per version.
 """
 
 from __future__ import annotations
@@ -21,17 +28,26 @@ import msgspec
 
 from ..engine.state import Tournament
 from ..protocol import batch_header, encode_derived, events_message
-from ..store.ports import Bus, Resubscribed
+from ..store.ports import Bus, EventLog, Resubscribed
 from ..store.service import Service
 from .fanout import frame
+from .gate import Gate
 from .metrics import Metrics
 from .redact import View
+from .ring import Batch, Ring
 from .views import RoleViews, Views
 
 log = logging.getLogger(__name__)
 
 #: More missing events than this and a screen gets a snapshot instead of a catch-up.
 CATCH_UP_LIMIT = 2000
+#: A snapshot already built is sent again (with the batches after it) while those batches
+#: come to less than this: beyond, a screen would be sent more in batches than a fresh
+#: snapshot saves (a packed 10,000-player snapshot is 120 KB gzipped).
+SNAPSHOT_REUSE_BYTES = 32 * 1024
+#: Catch-ups read from the log at once, and queued, by the public and by the staff.
+PUBLIC_READS, PUBLIC_READS_WAITING = 4, 32
+STAFF_READS, STAFF_READS_WAITING = 8, 256
 
 
 class Subscriber(Protocol):
@@ -94,20 +110,36 @@ class Hub:
         *,
         heartbeat: float = 10.0,
         clock: Callable[[], float] = time.time,
+        public_log: EventLog | None = None,
+        public_reads: Gate | None = None,
+        staff_reads: Gate | None = None,
     ) -> None:
         self.store = store
         self.bus = bus
         self.metrics = metrics
         self.heartbeat = heartbeat
         self.clock = clock
+        #: Where public catch-ups are read (a Redis pool of their own: see ``wiring``), and
+        #: how many at once; staff catch-ups read through the store, with their own gate.
+        self.public_log = public_log if public_log is not None else store.log
+        self.reads: dict[View, Gate] = {
+            "public": public_reads or Gate(PUBLIC_READS, PUBLIC_READS_WAITING),
+            "staff": staff_reads or Gate(STAFF_READS, STAFF_READS_WAITING),
+        }
         self._subs: dict[str, set[Subscriber]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         #: The view each subscriber is shown (the staff one unless joined as another).
         self._view_of: dict[Subscriber, View] = {}
+        #: Subscribers sent snapshots packed (``views.PackedSnapshotOut``).
+        self._packed: set[Subscriber] = set()
+        #: The latest batches of each tournament followed (see ``ring``).
+        self._rings: dict[str, Ring] = {}
         #: Subscriptions under way, by tournament (see ``_follow``), and catch-ups being
         #: read, by tournament, since and version (see ``_missed``).
         self._following: dict[str, asyncio.Future[None]] = {}
-        self._reading: dict[tuple[str, int, int], asyncio.Future[tuple[int, Views] | None]] = {}
+        self._reading: dict[
+            tuple[str, int, int, View], asyncio.Future[tuple[int, Views] | None]
+        ] = {}
         self.views = RoleViews(metrics)
         store.listen(self._written)
 
@@ -134,13 +166,17 @@ class Hub:
 
     # Joining and leaving ---------------------------------------------------------------------
 
-    async def join(self, sub: Subscriber, since: int | None, view: View = "staff") -> None:
-        """Start following: a snapshot (or what was missed since ``since``), then live, each
-        message as ``view`` is shown it."""
+    async def join(
+        self, sub: Subscriber, since: int | None, view: View = "staff", packed: bool = False
+    ) -> None:
+        """Start following: a snapshot (``packed`` or full), or what was missed since
+        ``since``, then live, each message as ``view`` is shown it."""
         tid = sub.tid
         await self._follow(tid)
         sub.pending = []
         self._view_of[sub] = view
+        if packed:
+            self._packed.add(sub)
         self._subs.setdefault(tid, set()).add(sub)
         try:
             await self._catch_up(sub, since)
@@ -157,6 +193,7 @@ class Hub:
 
     def leave(self, sub: Subscriber) -> None:
         self._view_of.pop(sub, None)
+        self._packed.discard(sub)
         subs = self._subs.get(sub.tid)
         if subs is None:
             return
@@ -171,18 +208,23 @@ class Hub:
         Screens joining while the subscription is under way wait for it too: went ahead, they
         were sent the copy about to be dropped, and the whole room's snapshot was built twice.
         """
+        if self.bus.following(tid) and tid not in self._following:
+            return  # followed already: a crowd joining costs no task each
         await _shared(self._following, tid, lambda: self._subscribe(tid))
 
     async def _subscribe(self, tid: str) -> None:
         if await self.bus.follow(tid):
             # Anything written before the subscription took effect is not in our copy.
             self.store.forget(tid)
+            # The batches kept stay: they are a gapless run of the log (the ring starts
+            # over at a gap) and are used only while they reach the version held.
 
     async def _unfollow_later(self, tid: str, grace: float = 30.0) -> None:
         await asyncio.sleep(grace)
         if tid in self._subs or not self.bus.following(tid):
             return
         self.views.forget(tid)
+        self._rings.pop(tid, None)
         await self.bus.unfollow(tid)
         # Without the channel our copy goes stale: reload it when next needed.
         self.store.forget(tid)
@@ -197,24 +239,38 @@ class Hub:
             t, version = await self.store.tournament(tid)
             # Nothing missed: what comes next arrives live (held in ``pending`` meanwhile).
             current = since == version
-            if since is not None and since < version:
-                missed = await self._missed(tid, t, since, version)
-                if missed is not None:
-                    version, views = missed
+            if since is not None and since != version:
+                held = self._held(tid, since, version)
+                if held is not None:
+                    self.metrics.caught_up("ring")
+                    for batch in held:
+                        message = batch.views.view(view)
+                        sub.push(message.data, message.framed)
+                    current = True
+                elif since < version:
+                    missed = await self._missed(tid, t, since, version, view)
+                    if missed is not None:
+                        self.metrics.caught_up("log")
+                        version, views = missed
+                        message = views.view(view)
+                        sub.push(message.data, message.framed)
+                        current = True
+                    else:
+                        t, version = await self.store.tournament(tid)
+            if not current and sub.internal:
+                pass  # a follower of this process needs no message, only the copy kept current
+            elif not current:
+                self.metrics.caught_up("snapshot")
+                _, snapshot, after = self.snapshot_for(tid, t, version, sub in self._packed)
+                for views in (snapshot, *(batch.views for batch in after)):
                     message = views.view(view)
                     sub.push(message.data, message.framed)
-                    current = True
-                else:
-                    t, version = await self.store.tournament(tid)
-            if not current:
-                message = self.views.snapshot(tid, t, version).view(view)
-                sub.push(message.data, message.framed)
             sub.seq = version
             self.metrics.resyncs += 1
-            held = sub.pending or []
+            held_back = sub.pending or []
             sub.pending = None
             gap = False
-            for first, last, data in held:
+            for first, last, data in held_back:
                 if last <= sub.seq:
                     continue
                 if first > sub.seq + 1:
@@ -227,10 +283,38 @@ class Hub:
             sub.pending = []
             since = sub.seq
 
+    def _held(self, tid: str, since: int, version: int) -> list[Batch] | None:
+        """The batches after ``since`` up to ``version``, if this process holds them all."""
+        ring = self._rings.get(tid)
+        if ring is None or ring.last != version:
+            return None
+        return ring.after(since)
+
+    def snapshot_for(
+        self, tid: str, t: Tournament, version: int, packed: bool
+    ) -> tuple[int, Views, list[Batch]]:
+        """A snapshot and the batches after it that bring it to ``version`` (``t``'s):
+        (the snapshot's own version, the snapshot, the batches).
+
+        A packed snapshot built last serves while the batches after it are held and few;
+        else one is built at ``version``. Building a 10,000-player room is some milliseconds of
+        a loop the staff's commands share: with a command every 100 ms and screens joining
+        all the while, building one per version would cost that at every command.
+        """
+        # Packed snapshots only: the screens of web/ that ask for them fold the batches that
+        # follow; a full snapshot stays the state at ``version``, for tools as before.
+        held = self.views.held_snapshot(tid, packed) if packed else None
+        if held is not None and held.source is t and held.version <= version:
+            after = self._held(tid, held.version, version) if held.version < version else []
+            if after is not None and sum(b.views.size for b in after) <= SNAPSHOT_REUSE_BYTES:
+                return held.version, held.views, after
+        return version, self.views.snapshot(tid, t, version, packed), []
+
     async def _missed(
-        self, tid: str, t: Tournament, since: int, version: int
+        self, tid: str, t: Tournament, since: int, version: int, view: View
     ) -> tuple[int, Views] | None:
-        """The events after ``since`` (up to the version they reach), or None when too many.
+        """The events after ``since`` (up to the version they reach), or None when too many,
+        or when the log is being read by as many of ``view``'s screens as may (see ``gate``).
 
         Read and built once for all the screens asking together: after a restart the screens
         of a room reconnect at once, from the same number.
@@ -238,16 +322,27 @@ class Hub:
         kept = self.views.catch_up(tid, t, since, version)
         if kept is not None:
             return version, kept
+        # The staff never wait behind the public's reads, even for the same events.
+        key = (tid, since, version, view)
+        running = self._reading.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        gate = self.reads[view]
+        if not gate.enter():
+            self.metrics.caught_up("refused")
+            return None
+        log = self.public_log if view == "public" else self.store.log
         return await _shared(
-            self._reading, (tid, since, version), lambda: self._read_missed(tid, since)
+            self._reading, key, lambda: gate.run(self._read_missed(log, tid, since))
         )
 
-    async def _read_missed(self, tid: str, since: int) -> tuple[int, Views] | None:
-        missed = await self.store.events_since(tid, since, limit=CATCH_UP_LIMIT)
+    async def _read_missed(self, log: EventLog, tid: str, since: int) -> tuple[int, Views] | None:
+        raw = await log.read(tid, since, CATCH_UP_LIMIT + 1)
         t, version = await self.store.tournament(tid)
-        if missed is None or len(missed) < version - since:
+        if len(raw) > CATCH_UP_LIMIT or len(raw) < version - since:
             return None
-        data = events_message(tid, since + 1, missed[: version - since], encode_derived(t))
+        missed = [data for _, data in raw[: version - since]]
+        data = events_message(tid, since + 1, missed, encode_derived(t))
         return version, self.views.keep_catch_up(tid, t, since, version, data)
 
     def _deliver(self, sub: Subscriber, first: int, last: int, batch: Views) -> bool:
@@ -295,6 +390,7 @@ class Hub:
         other events may take their numbers there. The screen replaces its state.
         """
         self.store.forget_all()  # our copies may hold what the log lost, too
+        self._rings.clear()  # and so may the batches kept
         for subs in list(self._subs.values()):
             for sub in list(subs):
                 if sub.pending is None:
@@ -318,13 +414,19 @@ class Hub:
         self._fan_out(header.tournament, header.from_, header.to, data)
 
     def _fan_out(self, tid: str, first: int, last: int, data: bytes) -> None:
+        ring = self._rings.get(tid)
+        if ring is not None and ring.last is not None and last <= ring.last:
+            return  # the echo of a batch this process wrote: every screen has it
+        # Each view of the batch is built (and framed) once, for the first screen that needs
+        # it, and kept for the screens that will reconnect having missed it.
+        batch = Views(data, "batch", self.metrics)
+        if ring is None:
+            ring = self._rings[tid] = Ring()
+        ring.add(first, last, batch)
         subs = self._subs.get(tid)
         if not subs:
             return
         start = time.perf_counter()
-        # Each view of the batch is built (and framed) once, for the first screen that needs
-        # it: the echo of a batch every screen already has builds nothing.
-        batch = Views(data, "batch", self.metrics)
         sent = sum(
             self._deliver(sub, first, last, batch) and not sub.internal for sub in list(subs)
         )

@@ -51,12 +51,18 @@ class Metrics:
         self.fanout_per_client = Histogram(_PER_CLIENT_BUCKETS)
         #: Messages built for a view (encoded, or redacted for the public), by kind and view.
         self.views: Counter[tuple[str, str]] = Counter()
+        #: Screens caught up, by how: "ring" (the batches held in memory), "log" (read from
+        #: the event log), "snapshot", "refused" (the log's readers were busy: a snapshot).
+        self.catch_ups: Counter[str] = Counter()
 
     def command(self, kind: str, outcome: str) -> None:
         self.commands[(kind, outcome)] += 1
 
     def view_built(self, kind: str, view: str) -> None:
         self.views[(kind, view)] += 1
+
+    def caught_up(self, how: str) -> None:
+        self.catch_ups[how] += 1
 
     def render(self) -> str:
         lines = [
@@ -84,6 +90,14 @@ class Metrics:
             *(
                 f'floor_views_built_total{{message="{kind}",view="{view}"}} {n}'
                 for (kind, view), n in sorted(self.views.items())
+            ),
+            "# HELP floor_catch_ups_total Screens caught up, by source (ring: the batches "
+            "kept in memory; log: read from the event log; snapshot; refused: the log's "
+            "readers were busy, so a snapshot, counted under snapshot too).",
+            "# TYPE floor_catch_ups_total counter",
+            *(
+                f'floor_catch_ups_total{{source="{how}"}} {n}'
+                for how, n in sorted(self.catch_ups.items())
             ),
             "# HELP floor_fanout_seconds Time to hand one batch to every local screen.",
             "# TYPE floor_fanout_seconds histogram",

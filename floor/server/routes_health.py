@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hmac
+from collections.abc import Callable
+
 import msgspec
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -10,8 +13,9 @@ from starlette.routing import BaseRoute, Route
 from ..engine import commands
 from ..protocol import EventsIn
 from .context import floor_of
-from .edges import json_response
+from .edges import handle_errors, json_response
 from .hub import Heartbeat
+from .principal import SignedOut
 from .routes_commands import CommandEnvelope
 from .routes_staff import NewStaff, SignIn
 from .tournament_setup import NewTournament
@@ -19,29 +23,70 @@ from .views import SnapshotOut
 from .websocket import ClientMessage, Hello, Pong, Result
 from .websocket import ErrorMessage as WsError
 
+#: What the embedded Valkey's watcher last wrote (floor.redisdb.supervisor), set on
+#: ``app.state.valkey_state`` by the composition root when floor runs its own Valkey.
+ValkeyState = Callable[[], dict[str, object] | None]
+
 
 async def healthz(request: Request) -> Response:
+    """``status``: ``ok`` (200); ``restarting`` (503): floor is restarting its Valkey,
+    ``valkey.attempt`` says which try; ``down`` (503): Redis does not answer and nothing here
+    restarts it (floor exits soon when it gave up on its own Valkey)."""
     floor = floor_of(request)
+    read: ValkeyState | None = getattr(request.app.state, "valkey_state", None)
+    valkey = read() if read is not None else None
+    shown = {} if valkey is None else {"valkey": valkey}
     try:
         await floor.ping()
     except Exception as e:
-        return json_response({"ok": False, "redis": f"unreachable: {e}"}, 503)
+        restarting = valkey is not None and valkey.get("state") == "restarting"
+        return json_response(
+            {
+                "ok": False,
+                "status": "restarting" if restarting else "down",
+                "redis": f"unreachable: {e}",
+                **shown,
+            },
+            503,
+        )
     return json_response(
         {
             "ok": True,
+            "status": "ok",
             "redis": "ok",
             "clients": floor.hub.clients,
             "clock_lease": floor.clock.holding,
+            **shown,
         }
     )
 
 
+@handle_errors
 async def metrics(request: Request) -> Response:
+    """Prometheus text, for signed-in staff or a scraper with ``FLOOR_METRICS_TOKEN``.
+
+    It was public: how many screens watch, how many commands and errors, how busy the
+    server is, for anyone on the venue network to read.
+    """
     floor = floor_of(request)
+    if not _metrics_token_sent(request, floor.settings.metrics_token):
+        principal, _ = await floor.principal(request)
+        if principal.username is None:
+            raise SignedOut(
+                "the metrics are for staff: sign in, or send the metrics token "
+                "(FLOOR_METRICS_TOKEN) as 'Authorization: Bearer <token>'"
+            )
     floor.metrics.clients = floor.hub.clients
     return PlainTextResponse(
         floor.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
     )
+
+
+def _metrics_token_sent(request: Request, token: str) -> bool:
+    header = request.headers.get("authorization", "")
+    if not token or not header.lower().startswith("bearer "):
+        return False
+    return hmac.compare_digest(header[7:].strip().encode(), token.encode())
 
 
 async def schema(request: Request) -> Response:

@@ -27,8 +27,10 @@ from .edges import (
     search_query,
 )
 from .permissions import require_director
+from .player_search import index_of
 from .redact import for_role, view_of
 from .tournament_setup import NewTournament, config_keys, tournament_setup
+from .views import Message
 
 log = logging.getLogger("floor.server")
 
@@ -102,14 +104,53 @@ async def archive_tournament(request: Request) -> Response:
 
 @handle_errors
 async def get_tournament(request: Request) -> Response:
-    """The full state and plan: the same snapshot a screen of the reader's role gets when it
-    connects (the very bytes, built once per version and role)."""
+    """The full state and plan at the current version: the same snapshot a screen of the
+    reader's role gets when it connects (the very bytes, built once per version and role,
+    and gzipped once when the reader accepts it)."""
     floor = floor_of(request)
     tid = tid_of(request)
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
     snapshot = floor.hub.views.snapshot(tid, t, version).view(view_of(principal.role))
-    return Response(snapshot.data, media_type="application/json")
+    return await _snapshot_response(request, snapshot, version)
+
+
+@handle_errors
+async def start_snapshot(request: Request) -> Response:
+    """What a screen starts from (``web/js/conn.js``): the snapshot packed and gzipped, built
+    once for every screen of the reader's role; it may be a few versions old (``Floor-Seq``
+    says which), and the websocket opened with ``?since=`` that number brings the screen
+    to the current one from the batches the server holds. At 10,000 players 120 KB, where
+    the full snapshot is 2.6 MB (222 KB gzipped)."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    principal, _ = await floor.principal(request)
+    t, version = await floor.store.tournament(tid)
+    seq, views, _ = floor.hub.snapshot_for(tid, t, version, packed=True)
+    return await _snapshot_response(request, views.view(view_of(principal.role)), seq)
+
+
+async def _snapshot_response(request: Request, snapshot: Message, seq: int) -> Response:
+    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-store", "Floor-Seq": str(seq)}
+    if accepts_gzip(request.headers.get("accept-encoding", "")):
+        body = await snapshot.gzipped()
+        headers["Content-Encoding"] = "gzip"
+    else:
+        body = snapshot.data
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def accepts_gzip(header: str) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip (``gzip;q=0`` refuses it)."""
+    for item in header.lower().split(","):
+        name, _, params = item.partition(";")
+        if name.strip() in ("gzip", "*"):
+            q = params.strip().removeprefix("q=").strip() if "q=" in params else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
 
 
 @handle_errors
@@ -118,11 +159,11 @@ async def find_players(request: Request) -> Response:
     tid = tid_of(request)
     query = search_query(request)
     t, _ = await floor.store.tournament(tid)
-    return json_response(views.find_players(t, query))
+    return json_response(views.find_players(t, query, index=index_of(tid, t)))
 
 
-#: The largest sequence number a Redis stream id can carry (ids are ``<seq>-0``, 64 bits).
-_LAST_SEQ = 2**64 - 1
+#: The most events one read answers: a tool pages with a later ``since``.
+MAX_EVENTS = 5000
 
 
 @handle_errors
@@ -136,12 +177,16 @@ async def events_since(request: Request) -> Response:
     if not (raw.isascii() and raw.isdigit()):
         raise BadRequest("since is a sequence number", field="since")
     since = int(raw)
-    t, _ = await floor.store.tournament(tid)
-    # A since past the largest stream id has nothing after it; asking Redis for it anyway
-    # was a ResponseError ("Invalid stream ID") and a 500.
-    missed = [] if since >= _LAST_SEQ else await floor.store.events_since(tid, since, limit=5000)
-    if missed is None:
-        raise BadRequest("more than 5000 events: page with a later since", field="since")
+    t, version = await floor.store.tournament(tid)
+    # Told from the version, before anything is read: reading 5,001 events to refuse them
+    # cost 128 ms a request at 10,000 players, for anyone who asked. A since at or past the
+    # version has nothing after it (past the largest stream id, asking Redis anyway was a
+    # ResponseError, "Invalid stream ID", and a 500).
+    if version - since > MAX_EVENTS:
+        raise _too_many_events()
+    missed = [] if since >= version else await floor.store.events_since(tid, since, MAX_EVENTS)
+    if missed is None:  # written meanwhile
+        raise _too_many_events()
     if not missed:
         return json_response(
             {"type": "events", "tournament": tid, "from": since + 1, "to": since, "events": []}
@@ -151,6 +196,10 @@ async def events_since(request: Request) -> Response:
         for_role(principal.role, events_message(tid, since + 1, missed, encode_derived(t))),
         media_type="application/json",
     )
+
+
+def _too_many_events() -> BadRequest:
+    return BadRequest(f"more than {MAX_EVENTS} events: page with a later since", field="since")
 
 
 async def config_lists(request: Request) -> Response:
@@ -169,6 +218,7 @@ routes: list[BaseRoute] = [
     Route("/api/tournaments", list_tournaments, methods=["GET"]),
     Route("/api/tournaments", create_tournament, methods=["POST"]),
     Route("/api/t/{tid}", get_tournament),
+    Route("/api/t/{tid}/snapshot", start_snapshot),
     Route("/api/t/{tid}/players", find_players),
     Route("/api/t/{tid}/events", events_since),
     Route("/api/t/{tid}/archive", archive_tournament, methods=["POST"]),

@@ -6,10 +6,17 @@ deployment files and ``--help`` cannot drift apart.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 from collections.abc import Mapping
+from typing import Final, TypeVar
 
 import msgspec
+
+MIN_METRICS_TOKEN: Final = 24
+#: A DNS name: dot-separated labels of letters, digits and inner hyphens.
+_HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*")
 
 #: (name, default, meaning) of every environment variable floor reads.
 VARIABLES: tuple[tuple[str, str, str], ...] = (
@@ -29,6 +36,14 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     ),
     ("FLOOR_DATA_DIR", "var", "where the embedded Valkey keeps its append-only file"),
     ("FLOOR_APPENDFSYNC", "always", "embedded Valkey fsync policy: always, everysec or no"),
+    (
+        "FLOOR_VALKEY_RESTARTS",
+        "5",
+        "failed restarts of the embedded Valkey (1 s, 2 s, 4 s... apart) within "
+        "FLOOR_VALKEY_RESTART_WINDOW after which floor exits with status 69, "
+        "for systemd or docker to restart it",
+    ),
+    ("FLOOR_VALKEY_RESTART_WINDOW", "120", "seconds over which FLOOR_VALKEY_RESTARTS count"),
     ("FLOOR_HOST", "127.0.0.1", "address to listen on"),
     ("FLOOR_PORT", "8000", "port to listen on"),
     (
@@ -52,16 +67,67 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     ("FLOOR_HEARTBEAT", "10", "seconds between heartbeats to every screen"),
     ("FLOOR_MAX_BODY", "65536", "largest request body accepted, in bytes"),
     (
+        "FLOOR_MAX_MESSAGE",
+        "65536",
+        "largest websocket message a client may send, in bytes (larger: closed with 1009)",
+    ),
+    ("FLOOR_MAX_HEADER", "32768", "largest request line and headers, in bytes (larger: 431)"),
+    (
+        "FLOOR_REQUEST_TIMEOUT",
+        "10",
+        "seconds a request (line, headers, body) may take to arrive from its first byte, "
+        "or from the connection for its first request (longer: closed, 408)",
+    ),
+    (
+        "FLOOR_RATE_LIMIT",
+        "20",
+        "requests (websocket connections included) per second a client address may make, "
+        "after a burst of FLOOR_RATE_BURST; past it 429 with Retry-After (1013 for a "
+        "websocket); signed-in staff are not held back; 0: no limit",
+    ),
+    ("FLOOR_RATE_BURST", "100", "requests a client address may make at once (see above)"),
+    (
+        "FLOOR_MAX_CONNECTIONS",
+        "64",
+        "open websockets a client address may hold, and as many connections not yet "
+        "upgraded (an IPv6 address counts by its /64); past it 1013 or 429; "
+        "behind a NAT every phone has one address: raise it; 0: no cap",
+    ),
+    (
+        "FLOOR_LIMITS_EXEMPT",
+        "127.0.0.1,::1",
+        "client addresses or networks (comma-separated) the per-address limits do not "
+        "apply to; the default is this machine (benches, tools); none: no address",
+    ),
+    (
+        "FLOOR_WRITE_TIMEOUT",
+        "15",
+        "seconds a screen may take no byte of what it was sent before it is dropped",
+    ),
+    (
         "FLOOR_CONFIG_DIR",
         "",
         "folder of rule sets, structures and tournament configs; "
         "unset: the config/ folder shipped with floor",
     ),
     (
-        "FORWARDED_ALLOW_IPS",
-        "127.0.0.1",
-        "proxies trusted for X-Forwarded-For/-Proto "
-        "(read by uvicorn; '*' inside a container network)",
+        "FLOOR_TRUSTED_PROXIES",
+        "",
+        "addresses or networks (comma-separated, e.g. 127.0.0.1,10.0.0.0/8) of the proxies "
+        "in front of floor: only from them are X-Forwarded-For, X-Real-IP and "
+        "X-Forwarded-Proto believed; unset: none is, every client is its own address",
+    ),
+    (
+        "FLOOR_ALLOWED_HOSTS",
+        "",
+        "host names (comma-separated) browsers may reach floor by, e.g. floor.local; "
+        "localhost and IP addresses always may; any other Host is refused with 400",
+    ),
+    (
+        "FLOOR_METRICS_TOKEN",
+        "",
+        "a secret a scraper sends as 'Authorization: Bearer <token>' to read /metrics; "
+        "unset: only signed-in staff read it",
     ),
 )
 
@@ -70,6 +136,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str = ""
     data_dir: str = "var"
     appendfsync: str = "always"
+    valkey_restarts: int = 5
+    valkey_restart_window: float = 120.0
     host: str = "127.0.0.1"
     port: int = 8000
     allowed_origins: tuple[str, ...] = ()
@@ -78,6 +146,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     client_queue: int = 512
     heartbeat: float = 10.0
     max_body: int = 65536
+    max_message: int = 65536
+    max_header: int = 32768
+    request_timeout: float = 10.0
+    #: Requests per second and at once per client address (0: no limit; see ``limits``).
+    rate_limit: float = 20.0
+    rate_burst: int = 100
+    max_connections: int = 64
+    limits_exempt: tuple[str, ...] = ("127.0.0.1/32", "::1/128")
+    write_timeout: float = 15.0
+    #: Networks whose forwarding headers are believed (see ``proxies``).
+    trusted_proxies: tuple[str, ...] = ()
+    #: Host names besides localhost and IP addresses (see ``origins.host_allowed``).
+    allowed_hosts: tuple[str, ...] = ()
+    metrics_token: str = ""
 
 
 def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -98,6 +180,12 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         redis_url=get("REDIS_URL"),
         data_dir=get("FLOOR_DATA_DIR"),
         appendfsync=get("FLOOR_APPENDFSYNC"),
+        valkey_restarts=_at_least(
+            "FLOOR_VALKEY_RESTARTS", int(number("FLOOR_VALKEY_RESTARTS", int)), 1
+        ),
+        valkey_restart_window=_at_least(
+            "FLOOR_VALKEY_RESTART_WINDOW", number("FLOOR_VALKEY_RESTART_WINDOW", float), 1.0
+        ),
         host=get("FLOOR_HOST"),
         port=int(number("FLOOR_PORT", int)),
         allowed_origins=tuple(
@@ -108,7 +196,76 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         client_queue=int(number("FLOOR_CLIENT_QUEUE", int)),
         heartbeat=number("FLOOR_HEARTBEAT", float),
         max_body=int(number("FLOOR_MAX_BODY", int)),
+        max_message=_at_least("FLOOR_MAX_MESSAGE", int(number("FLOOR_MAX_MESSAGE", int)), 1024),
+        max_header=_at_least("FLOOR_MAX_HEADER", int(number("FLOOR_MAX_HEADER", int)), 1024),
+        request_timeout=_at_least(
+            "FLOOR_REQUEST_TIMEOUT", number("FLOOR_REQUEST_TIMEOUT", float), 0.1
+        ),
+        rate_limit=_at_least("FLOOR_RATE_LIMIT", number("FLOOR_RATE_LIMIT", float), 0.0),
+        rate_burst=_at_least("FLOOR_RATE_BURST", int(number("FLOOR_RATE_BURST", int)), 1),
+        max_connections=_at_least(
+            "FLOOR_MAX_CONNECTIONS", int(number("FLOOR_MAX_CONNECTIONS", int)), 0
+        ),
+        limits_exempt=_exempt(get("FLOOR_LIMITS_EXEMPT")),
+        write_timeout=_at_least("FLOOR_WRITE_TIMEOUT", number("FLOOR_WRITE_TIMEOUT", float), 0.1),
+        trusted_proxies=tuple(_network(n) for n in _listed(get("FLOOR_TRUSTED_PROXIES"))),
+        allowed_hosts=tuple(_host_name(h) for h in _listed(get("FLOOR_ALLOWED_HOSTS"))),
+        metrics_token=_metrics_token(get("FLOOR_METRICS_TOKEN")),
     )
+
+
+N = TypeVar("N", int, float)
+
+
+def _at_least(name: str, value: N, least: N) -> N:
+    if value < least:
+        raise SystemExit(f"{name} must be at least {least}, not {value}")
+    return value
+
+
+def _listed(raw: str) -> list[str]:
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def _network(item: str) -> str:
+    """A trusted proxy as a network (an address is its own /32 or /128)."""
+    try:
+        return str(ipaddress.ip_network(item, strict=False))
+    except ValueError:
+        raise SystemExit(
+            f"FLOOR_TRUSTED_PROXIES: {item!r} is not an IP address or network "
+            "(e.g. 127.0.0.1, 172.30.87.0/24, ::1)"
+        ) from None
+
+
+def _exempt(raw: str) -> tuple[str, ...]:
+    if raw.lower() == "none":
+        return ()
+    try:
+        return tuple(str(ipaddress.ip_network(item, strict=False)) for item in _listed(raw))
+    except ValueError as e:
+        raise SystemExit(f"FLOOR_LIMITS_EXEMPT: {e} (e.g. 127.0.0.1, 10.0.0.0/8, ::1)") from None
+
+
+def _metrics_token(token: str) -> str:
+    # Anyone who can reach the server may try tokens: a short one would soon be guessed.
+    if token and len(token) < MIN_METRICS_TOKEN:
+        raise SystemExit(
+            f"FLOOR_METRICS_TOKEN must be at least {MIN_METRICS_TOKEN} characters, "
+            f"not {len(token)} (e.g. the output of `openssl rand -hex 24`)"
+        )
+    return token
+
+
+def _host_name(item: str) -> str:
+    """An allowed host as ``Host`` carries it, without the port: lower case, no final dot."""
+    name = item.lower().rstrip(".")
+    if not _HOST_NAME.fullmatch(name):
+        raise SystemExit(
+            f"FLOOR_ALLOWED_HOSTS: {item!r} is not a host name "
+            "(a name such as floor.local: no scheme, port or path)"
+        )
+    return name
 
 
 def describe() -> str:

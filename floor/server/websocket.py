@@ -1,11 +1,14 @@
 """The websocket protocol: a screen follows one tournament, and staff phones send commands.
 
-On connecting to ``/ws/t/{id}[?since=N]`` a screen gets ``hello`` (its role and the server
-time, to count the clock down locally), then a ``snapshot`` at a sequence number (or, with
-``since``, the ``events`` it missed), then every batch of ``events`` with the next numbers,
+On connecting to ``/ws/t/{id}[?since=N][&packed=1]`` a screen gets ``hello`` (its role and
+the server time, to count the clock down locally), then a ``snapshot`` at a sequence number
+(packed with ``packed=1``: see ``views``) and the batches after it, or, with ``since``, the
+``events`` it missed, then every batch of ``events`` with the next numbers,
 and a ``heartbeat`` every few seconds. A screen that sees a gap sends ``resync``; a phone
 sends ``command`` and gets a ``result`` with the same id. Bad data closes the connection
-with 1003 and the reason; a screen that falls behind is closed with 4008 and reconnects.
+with 1003 and the reason; a screen that falls behind is closed with 4008 and reconnects; a
+staff screen whose session ends (signed out, a new password, the account removed) is closed
+with 4001 at once.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Annotated
 
 import msgspec
@@ -36,6 +40,9 @@ log = logging.getLogger(__name__)
 #: Close codes: 1003 bad data, 1008 policy (origin), 1011 internal, 4004 no such tournament,
 #: 4008 too slow (reconnect and resync).
 BAD_DATA, POLICY, INTERNAL, NO_TOURNAMENT, TOO_SLOW = 1003, 1008, 1011, 4004, 4008
+#: Close code: the session of the staff member behind the socket ended (signed out, a new
+#: password, the account removed); reconnecting makes it a public screen.
+SIGNED_OUT = 4001
 
 
 class Resync(msgspec.Struct, frozen=True, tag="resync", tag_field="type"):
@@ -194,7 +201,7 @@ class WsClient:
                     )
                 except Exception:
                     if self.frames is not None:
-                        self.frames.transport.abort()
+                        self.frames.cut_off()
                 return
             await ws.send_bytes(item)
 
@@ -209,11 +216,17 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if not origin_allowed(
         ws.headers.get("origin"), ws.headers.get("host"), floor.settings.allowed_origins
     ):
+        # Accepted, then closed with 1008 and the reason, as docs/protocol.md says: a handshake
+        # refused with 403 reaches the page as a bare 1006 it cannot tell from a network drop.
+        # Nothing is sent before the close.
+        await ws.accept()
         await ws.close(code=POLICY, reason="this origin may not connect")
         return
     since_raw = ws.query_params.get("since")
     # ASCII digits: "²".isdigit() is True but int("²") raises (the handshake was a 500).
     since = int(since_raw) if since_raw and since_raw.isascii() and since_raw.isdigit() else None
+    # The screens of web/ read packed snapshots (views.PackedSnapshotOut), a third the size.
+    packed = ws.query_params.get("packed") == "1"
     try:
         principal, _ = await floor.principal(ws)
         await floor.store.tournament(tid)
@@ -229,8 +242,11 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         return
     await ws.accept()
     # Unsent bytes a screen may fall behind by: about the queue's length in messages (plus
-    # the largest message it was sent: see FrameWriter).
-    frames = FrameWriter.for_scope(ws.scope, floor.settings.client_queue * 4096)
+    # the largest message it was sent: see FrameWriter); one that takes none of it for
+    # FLOOR_WRITE_TIMEOUT seconds is cut off.
+    frames = FrameWriter.for_scope(
+        ws.scope, floor.settings.client_queue * 4096, floor.settings.write_timeout
+    )
     client = WsClient(ws, tid, principal, floor.settings.client_queue, frames)
     client.push(
         _encoder.encode(
@@ -245,14 +261,16 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         )
     )
     client.writer = asyncio.create_task(client.write(), name=f"ws-writer-{tid}")
+    unwatch = _watch_session(floor, client)
     try:
-        await floor.hub.join(client, since, view_of(principal.role))
+        await floor.hub.join(client, since, view_of(principal.role), packed)
         await _receive(ws, floor, client)
     except WebSocketDisconnect:
         pass
     except StoreError as e:
         client.drop(INTERNAL, e.message)
     finally:
+        unwatch()
         floor.hub.leave(client)
         if client.closing is None:
             client.drop(1000, "bye")
@@ -297,12 +315,47 @@ async def _command(floor: Floor, client: WsClient, msg: CommandMessage) -> bytes
     return _encoder.encode(Result(id=msg.id, outcome=outcome))
 
 
+#: Checks of sockets' sessions under way (held here: the loop keeps only weak references).
+_checks: set[asyncio.Task[None]] = set()
+
+
+def _watch_session(floor: Floor, client: WsClient) -> Callable[[], None]:
+    """Close a staff socket as soon as its session ends, in whichever process it was ended:
+    until then it is sent what only staff see. Returns the function that stops watching."""
+    username = client.principal.username
+    if username is None:
+        return lambda: None
+
+    def check() -> None:
+        task = asyncio.get_running_loop().create_task(_check_session(floor, client))
+        _checks.add(task)
+        task.add_done_callback(_checks.discard)
+
+    unwatch = floor.accounts.watch(username, check)
+    # An end heard of after the handshake read the session, but before this watch began.
+    check()
+    return unwatch
+
+
+async def _check_session(floor: Floor, client: WsClient) -> None:
+    if client.closing is not None:
+        return
+    try:
+        await _still_signed_in(floor, client)
+    except SignedOut as e:
+        client.drop(SIGNED_OUT, e.message)
+    except FloorError:
+        # The storage cannot say now: the next command asks again, and so does the next end
+        # of a session heard of.
+        pass
+
+
 async def _still_signed_in(floor: Floor, client: WsClient) -> Principal:
     """The staff member behind this socket, as the sessions say now.
 
     A socket outlives the check at its handshake: an account removed, a password changed, a
-    sign-out or an expired session must end its rights too, so every command asks again (the
-    sessions are cached for a second or two, and kept in Redis for every process).
+    sign-out or an expired session must end its rights too. Such an end closes the socket at
+    once (``_watch_session``); every command asks again as well, for a session that expired.
     """
     before = client.principal
     if before.username is None:

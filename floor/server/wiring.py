@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import gc
 import logging
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
+import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -23,9 +26,11 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
-from ..redisdb.connection import connect
+from ..redisdb.connection import connect, reads_client
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
+from ..redisdb.signouts import RedisSignOuts
+from ..redisdb.supervisor import STATE_ENV, read_state
 from ..store.service import Service
 from . import routes_commands, routes_health, routes_pages, routes_staff, routes_tournaments, tools
 from .accounts import Accounts
@@ -34,30 +39,44 @@ from .context import Floor
 from .edges import for_error
 from .fanout import ExposeProtocol
 from .hub import Hub
+from .limits import Limits
 from .logs import configure as configure_logs
 from .metrics import Metrics
+from .proxies import ClientAddress
+from .security import Security, allowed_hosts
 from .settings import Settings, from_env
 from .websocket import websocket_endpoint
 
 log = logging.getLogger("floor.server")
 
+#: The collector's thresholds (CPython's are 700, 10, 10): see the lifespan.
+GC_THRESHOLDS = (10_000, 10, 10)
+
 
 def build_floor(settings: Settings) -> Floor:
     """This process's parts, on the Redis or Valkey at ``settings.redis_url``."""
     redis = connect(settings.redis_url)
+    # Public screens' catch-ups read on a pool of their own: a crowd of them never takes
+    # the connections the staff's commands need (floor.server.gate).
+    reads = reads_client(settings.redis_url)
     metrics = Metrics()
     bus = RedisBus(redis)
     store = Service(RedisLog(redis), bus=bus)
-    hub = Hub(store, bus, metrics, heartbeat=settings.heartbeat)
+    hub = Hub(store, bus, metrics, heartbeat=settings.heartbeat, public_log=RedisLog(reads))
+
+    async def close() -> None:
+        await reads.aclose()
+        await redis.aclose()
+
     return Floor(
         settings=settings,
         metrics=metrics,
         store=store,
         hub=hub,
-        accounts=Accounts(RedisAccounts(redis)),
+        accounts=Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis)),
         clock=ClockDriver(store, hub, RedisLease(redis)),
         ping=redis.ping,
-        close=redis.aclose,
+        close=close,
     )
 
 
@@ -86,8 +105,20 @@ def create_app(settings: Settings | None = None) -> Starlette:
     return Starlette(
         routes=routes(),
         lifespan=_lifespan(settings),
-        # Outermost, so that it sees uvicorn's own send: the fan-out writes frames through it.
-        middleware=[Middleware(ExposeProtocol)],
+        middleware=[
+            # Outermost, so that it sees uvicorn's own send: the fan-out writes frames through it.
+            Middleware(ExposeProtocol),
+            Middleware(ClientAddress, trusted=settings.trusted_proxies),
+            Middleware(Security, hosts=allowed_hosts(settings.allowed_hosts, settings.host)),
+            # Each client address's requests and websockets, by the address told above.
+            Middleware(
+                Limits,
+                rate=settings.rate_limit,
+                burst=settings.rate_burst,
+                connections=settings.max_connections,
+                exempt=settings.limits_exempt,
+            ),
+        ],
         exception_handlers=handlers,
     )
 
@@ -97,6 +128,7 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         floor = build_floor(settings)
         app.state.floor = floor
+        app.state.valkey_state = _valkey_state()
         try:
             await floor.ping()
         except Exception as e:
@@ -105,6 +137,12 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         # Everything loaded so far lives as long as the process: keep the collector off it,
         # or a full collection stalls a fan-out to thousands of screens (bench/wsload).
         gc.freeze()
+        # A storm of screens leaves hundreds of thousands of objects for the collector (each
+        # connection's protocol objects live on for its ping timer): with the default
+        # thresholds a full collection ran every 250 connections or so and stopped the loop
+        # for 300 ms each time, staff commands included. Collected less often, 1,000 screens
+        # connect in 1.05 s instead of 1.4-1.9 s, on 30% less CPU (bench/storm.py).
+        gc.set_threshold(*GC_THRESHOLDS)
         log.info("floor serving", extra={"redis": _without_password(settings.redis_url)})
         try:
             yield
@@ -112,6 +150,20 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
             await floor.stop()
 
     return lifespan
+
+
+def _valkey_state() -> routes_health.ValkeyState | None:
+    """What the watcher of the embedded Valkey last wrote, when ``floor serve`` (or
+    ``floor demo``) runs one: ``/healthz`` tells a Valkey being restarted from one down."""
+    path = os.environ.get(STATE_ENV, "").strip()
+    if not path:
+        return None
+
+    def read() -> dict[str, object] | None:
+        state = read_state(Path(path))
+        return None if state is None else msgspec.structs.asdict(state)
+
+    return read
 
 
 async def _floor_error(conn: HTTPConnection, exc: FloorError) -> Response:

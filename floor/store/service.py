@@ -60,6 +60,16 @@ class _Entry:
         self.lock = asyncio.Lock()
 
 
+class _Loading:
+    """The lock of one tournament's load, and how many callers hold or wait for it."""
+
+    __slots__ = ("lock", "waiting")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.waiting = 0
+
+
 class Service:
     """Tournaments in an event log, and the ones this process serves, in memory."""
 
@@ -84,7 +94,9 @@ class Service:
         self.max_attempts = max_attempts
         self.payload = payload
         self._entries: dict[str, _Entry] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        #: The loads under way, by tournament, while anyone waits for one: an id nobody has
+        #: (any stranger may ask for one) leaves nothing here.
+        self._loading: dict[str, _Loading] = {}
         self._arriving: dict[str, list[EventsIn]] = {}
         self._listeners: list[BatchListener] = []
 
@@ -112,28 +124,36 @@ class Service:
         entry = self._entries.get(tid)
         if entry is not None:
             return entry
-        lock = self._loading.setdefault(tid, asyncio.Lock())
-        async with lock:
-            entry = self._entries.get(tid)
-            while entry is None:
-                if self.bus is not None and not self.bus.following(tid):
-                    # Only for a tournament that exists: a follow for any id asked for
-                    # would let a stranger pile up subscriptions.
-                    if not await self.log.exists(check_tournament_id(tid)):
-                        raise NotFound(f"there is no tournament {tid}", field="tournament")
-                    # Follow the tournament's batches first, so none falls between what the
-                    # load reads and the first batch we hear of.
-                    await self.bus.follow(tid)
-                self._arriving[tid] = []
-                try:
-                    t, version = await self.load(tid)
-                    arrived = self._arriving[tid]
-                finally:
-                    del self._arriving[tid]
-                caught_up = _catch_up(t, version, arrived)
-                if caught_up is not None:
-                    entry = self._entries[tid] = _Entry(t, caught_up)
-        return entry
+        loading = self._loading.get(tid)
+        if loading is None:
+            loading = self._loading[tid] = _Loading()
+        loading.waiting += 1
+        try:
+            async with loading.lock:
+                entry = self._entries.get(tid)
+                while entry is None:
+                    if self.bus is not None and not self.bus.following(tid):
+                        # Only for a tournament that exists: a follow for any id asked for
+                        # would let a stranger pile up subscriptions.
+                        if not await self.log.exists(check_tournament_id(tid)):
+                            raise NotFound(f"there is no tournament {tid}", field="tournament")
+                        # Follow the tournament's batches first, so none falls between what the
+                        # load reads and the first batch we hear of.
+                        await self.bus.follow(tid)
+                    self._arriving[tid] = []
+                    try:
+                        t, version = await self.load(tid)
+                        arrived = self._arriving[tid]
+                    finally:
+                        del self._arriving[tid]
+                    caught_up = _catch_up(t, version, arrived)
+                    if caught_up is not None:
+                        entry = self._entries[tid] = _Entry(t, caught_up)
+            return entry
+        finally:
+            loading.waiting -= 1
+            if not loading.waiting and self._loading.get(tid) is loading:
+                del self._loading[tid]
 
     def forget(self, tid: str) -> None:
         """Drop the in-memory copy; the next use reloads it from the log."""

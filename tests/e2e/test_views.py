@@ -13,15 +13,17 @@ from typing import Any
 
 import httpx
 
-from tests.e2e.conftest import Api, ServerProcess
+from tests.e2e.conftest import Api, ServerProcess, sign_in
 from tests.e2e.screens import Screen
 
 SCREENS = 50
+DIRECTOR = ("boss", "director-secret")
 
 
 def built(server: ServerProcess) -> dict[tuple[str, str], int]:
     """Messages built per (kind, view) so far by ``server``."""
-    text = httpx.get(server.base + "/metrics").text
+    # The metrics are for staff (or a token): signed in as the director.
+    text = httpx.get(server.base + "/metrics", headers=sign_in(server, *DIRECTOR)).text
     pattern = r'^floor_views_built_total\{message="(\w+)",view="(\w+)"\} (\d+)$'
     return {(k, v): int(n) for k, v, n in re.findall(pattern, text, re.MULTILINE)}
 
@@ -110,7 +112,7 @@ async def test_a_batch_is_made_public_once_for_every_public_screen(
         await s.close()
 
 
-async def test_screens_reconnecting_from_one_number_share_one_catch_up(
+async def test_screens_reconnecting_from_one_number_are_sent_the_batches_the_server_holds(
     servers: list[ServerProcess], director: Api
 ) -> None:
     director.create("rejoin", 20)
@@ -120,12 +122,28 @@ async def test_screens_reconnecting_from_one_number_share_one_catch_up(
     for pid in ("P4", "P5", "P6"):
         director.ok("rejoin", {"type": "bust", "player": pid})
     end = int(director.state("rejoin")["seq"])  # type: ignore[call-overload]
-    before = built(server)
+    before, caught_before = built(server), caught_up(server)
     back = await screens(url, 20, since=seq)
     for s in back:
-        message = await s.receive()
-        assert message["type"] == "events"
-        assert (message["from"], message["to"]) == (seq + 1, end)
-    assert grew(before, built(server)) == {"catch_up/staff": 1, "catch_up/public": 1}
+        got = [await s.receive()]
+        while got[-1]["to"] < end:
+            got.append(await s.receive())
+        assert {m["type"] for m in got} == {"events"}
+        # The batches as they were sent live, one after the other, from the screen's number.
+        assert [m["from"] for m in got] == [seq + 1] + [m["to"] + 1 for m in got[:-1]]
+        assert got[-1]["to"] == end
+    # From memory: nothing read from the log, no catch-up built; each batch made public
+    # once for the twenty screens (nobody public had been sent them before).
+    assert set(grew(before, built(server))) <= {"batch/public"}
+    caught = caught_up(server)
+    assert caught.get("ring", 0) - caught_before.get("ring", 0) == 20
+    assert caught.get("log", 0) == caught_before.get("log", 0)
     for s in back:
         await s.close()
+
+
+def caught_up(server: ServerProcess) -> dict[str, int]:
+    """Screens caught up so far by ``server``, by source (ring, log, snapshot)."""
+    text = httpx.get(server.base + "/metrics", headers=sign_in(server, *DIRECTOR)).text
+    pattern = r'^floor_catch_ups_total\{source="(\w+)"\} (\d+)$'
+    return {how: int(n) for how, n in re.findall(pattern, text, re.MULTILINE)}

@@ -38,3 +38,48 @@ def test_serve_help_lists_every_variable() -> None:
 def test_a_setting_that_is_not_a_number_is_refused_naming_it() -> None:
     with pytest.raises(SystemExit, match="FLOOR_PORT must be a number, not 'eighty'"):
         from_env({"FLOOR_PORT": "eighty"})
+
+
+def test_trusted_proxies_and_allowed_hosts_are_read_as_lists() -> None:
+    settings = from_env(
+        {
+            "FLOOR_TRUSTED_PROXIES": " 127.0.0.1, 172.30.87.0/24 ,::1,",
+            "FLOOR_ALLOWED_HOSTS": "Floor.Local., floor.example.org",
+        }
+    )
+    assert settings.trusted_proxies == ("127.0.0.1/32", "172.30.87.0/24", "::1/128")
+    assert settings.allowed_hosts == ("floor.local", "floor.example.org")
+
+
+def test_by_default_no_proxy_is_trusted_and_metrics_need_a_sign_in() -> None:
+    settings = from_env({})
+    assert settings.trusted_proxies == ()
+    assert settings.allowed_hosts == ()
+    assert settings.metrics_token == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("FLOOR_TRUSTED_PROXIES", "127.0.0.1,nginx", "FLOOR_TRUSTED_PROXIES: 'nginx' is not an IP"),
+        ("FLOOR_TRUSTED_PROXIES", "*", "FLOOR_TRUSTED_PROXIES: '\\*' is not an IP"),
+        ("FLOOR_TRUSTED_PROXIES", "10.0.0.0/33", "FLOOR_TRUSTED_PROXIES: '10.0.0.0/33'"),
+        ("FLOOR_ALLOWED_HOSTS", "https://floor.local", "FLOOR_ALLOWED_HOSTS: 'https://floor"),
+        ("FLOOR_ALLOWED_HOSTS", "floor.local:443", "FLOOR_ALLOWED_HOSTS: 'floor.local:443'"),
+        ("FLOOR_ALLOWED_HOSTS", "*", "FLOOR_ALLOWED_HOSTS: '\\*' is not a host name"),
+        ("FLOOR_METRICS_TOKEN", "short", "FLOOR_METRICS_TOKEN must be at least 24 characters"),
+    ],
+)
+def test_a_bad_list_entry_is_refused_naming_the_variable(
+    name: str, value: str, message: str
+) -> None:
+    with pytest.raises(SystemExit, match=message):
+        from_env({name: value})
+
+
+def test_uvicorns_forwarded_allow_ips_is_not_a_setting_any_more() -> None:
+    """FORWARDED_ALLOW_IPS=* in the image let every client choose its address."""
+    assert "FORWARDED_ALLOW_IPS" not in {name for name, _, _ in VARIABLES}
+    for path in [*(ROOT / "deploy").rglob("*"), ROOT / "floor" / "serve.py"]:
+        if path.is_file():
+            assert "FORWARDED_ALLOW_IPS" not in path.read_text(), path

@@ -1,6 +1,10 @@
 // The connection to one tournament: the websocket protocol of docs/protocol.md.
 //
-// hello (server time) → snapshot → events batches; apply only events with seq above our own;
+// A screen starts from the packed snapshot over HTTP (`GET /api/t/{id}/snapshot`, gzipped:
+// 120 KB at 10,000 players, where the websocket's full snapshot is 2.6 MB), then opens the
+// websocket with `?since=<its seq>`, which brings it to the current version from the batches
+// the server holds. On the websocket:
+// hello (server time) → (snapshot →) events batches; apply only events with seq above our own;
 // on a gap ask for `resync`; an event this screen does not know, or one its fold cannot apply,
 // means its copy is no longer the server's: it asks for a fresh snapshot and applies nothing
 // until it comes; reconnect by itself with exponential backoff and `?since=<seq>`;
@@ -13,9 +17,10 @@ import { apply, prepare } from "./fold.js";
 const decoder = new TextDecoder();
 
 export class Connection {
-  constructor(tid, { path = "/ws/t/" } = {}) {
+  constructor(tid, { path = "/ws/t/", api = "/api/t/" } = {}) {
     this.tid = tid;
     this.path = path;
+    this.api = api;
     this.state = null;
     this.plan = { moves: [], halted: [], final_table: null };
     this.stats = null;
@@ -103,6 +108,7 @@ export class Connection {
     if (this._stopped) return;
     if (now) this._attempt = 0;
     clearTimeout(this._timer);
+    this._fetching = null;
     if (this._ws) {
       const ws = this._ws;
       this._ws = null;
@@ -133,8 +139,8 @@ export class Connection {
 
   _url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const since = this.seq >= 0 ? `?since=${this.seq}` : "";
-    return `${scheme}//${location.host}${this.path}${encodeURIComponent(this.tid)}${since}`;
+    const since = this.seq >= 0 ? `&since=${this.seq}` : "";
+    return `${scheme}//${location.host}${this.path}${encodeURIComponent(this.tid)}?packed=1${since}`;
   }
 
   _open() {
@@ -142,6 +148,43 @@ export class Connection {
     else if (this.status !== "connecting" && this.status !== "missing") {
       this._setStatus("reconnecting");
     }
+    if (this.seq < 0) this._fetchSnapshot();
+    else this._openSocket();
+  }
+
+  /** Start from the snapshot over HTTP (gzipped, shared by every screen of our role), then
+   * the websocket from its number. Should the read fail, the websocket sends a snapshot. */
+  async _fetchSnapshot() {
+    const fetching = (this._fetching = {});
+    let msg = null;
+    // A read that hangs (a captive portal, a dying wifi) gives way to the websocket's own.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 15000);
+    try {
+      const r = await fetch(`${this.api}${encodeURIComponent(this.tid)}/snapshot`, {
+        cache: "no-store",
+        credentials: "same-origin",
+        signal: abort.signal,
+      });
+      if (fetching !== this._fetching || this._stopped) return;
+      if (r.status === 404) {
+        this._setStatus("missing");
+        this._schedule(30000);
+        return;
+      }
+      if (r.ok) msg = await r.json();
+    } catch (err) {
+      msg = null;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (fetching !== this._fetching || this._stopped) return;
+    this._fetching = null;
+    if (msg && msg.type === "snapshot") this._snapshot(msg, false);
+    this._openSocket();
+  }
+
+  _openSocket() {
     let ws;
     try {
       ws = new WebSocket(this._url());
@@ -173,6 +216,9 @@ export class Connection {
         this._schedule(30000);
         return;
       }
+      // Signed out (or the account removed): what staff were shown must not stay on the
+      // screen, so the reconnection (as the public) asks for a fresh snapshot.
+      if (ev.code === 4001) this.seq = -1;
       this._setStatus(navigator.onLine ? "reconnecting" : "offline");
       this._schedule();
     };
@@ -226,20 +272,7 @@ export class Connection {
         this._emit("hello", msg);
         break;
       case "snapshot":
-        this.state = prepare(msg.state);
-        this.plan = msg.plan;
-        this.stats = msg.stats;
-        this.facts = msg.facts ?? null;
-        this.staff = msg.staff ?? null;
-        this.tables = msg.tables || [];
-        this.views = new Map(this.tables.map((v) => [v.table, v]));
-        this.seq = msg.seq;
-        this._resyncAt = 0;
-        clearTimeout(this._stale);
-        this._stale = null;
-        this._live();
-        this._emit("snapshot", this);
-        this._emit("change", this, []);
+        this._snapshot(msg, true);
         break;
       case "events":
         this._events(msg);
@@ -266,6 +299,24 @@ export class Connection {
       default:
         break;
     }
+  }
+
+  /** Take a snapshot (from the websocket: `live`; over HTTP the websocket is still to come). */
+  _snapshot(msg, live) {
+    this.state = prepare(msg.packed ? unpack(msg) : msg.state);
+    this.plan = msg.plan;
+    this.stats = msg.stats;
+    this.facts = msg.facts ?? null;
+    this.staff = msg.staff ?? null;
+    this.tables = msg.tables || [];
+    this.views = new Map(this.tables.map((v) => [v.table, v]));
+    this.seq = msg.seq;
+    this._resyncAt = 0;
+    clearTimeout(this._stale);
+    this._stale = null;
+    if (live) this._live();
+    this._emit("snapshot", this);
+    this._emit("change", this, []);
   }
 
   _live() {
@@ -328,6 +379,25 @@ export class Connection {
     this._emit("events", applied, this);
     this._emit("change", this, applied);
   }
+}
+
+/** The state of a packed snapshot (floor/server/views.py), whole: each player is the server's
+ * `player_defaults` with the player's own fields over them, and sits in their table's
+ * `occupants` (the packed state sends both empty). */
+export function unpack(msg) {
+  const state = msg.state;
+  const defaults = msg.player_defaults || {};
+  // A default that is an object (none today) must not be one object shared by every player.
+  const nested = Object.keys(defaults).filter((k) => defaults[k] !== null && typeof defaults[k] === "object");
+  const players = {};
+  for (const packed of msg.players) {
+    const p = { ...defaults, ...packed };
+    for (const key of nested) if (!(key in packed)) p[key] = structuredClone(defaults[key]);
+    players[p.id] = p;
+    if (p.table != null && p.seat != null) state.tables[p.table].occupants[p.seat] = p.id;
+  }
+  state.players = players;
+  return state;
 }
 
 /** The tournament id of a page served at /wall/{tid}, /floor/{tid}, /player/{tid}. */

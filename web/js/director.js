@@ -6,12 +6,12 @@
 
 import { Connection, tableViews } from "./conn.js";
 import { Outbox } from "./commands.js";
-import { clockPanel } from "./clockview.js";
+import { breakName, clockPanel } from "./clockview.js";
 import { createCharts } from "./charts.js";
 import { breakRoom, levelNumber, offers, searchKey, whyText as factText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
-import { Prizes, finisherGroups, placeText, poolFacts } from "./prizes.js";
+import { Prizes, finisherGroups, percentText, placeText, poolFacts } from "./prizes.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { $, api, icon, explainError, fill, foldText, h, me, playerName, toast, topbar } from "./ui.js";
 
@@ -190,9 +190,13 @@ function renderClock() {
   clockKey = key;
   if (!s.structure) return fill(clockControls, h("p", { class: "muted" }, t("clock.no_structure")));
   const steps = s.structure.levels;
+  const minutes = (st) => fmt.number(st.minutes, st.minutes % 1 ? 1 : 0);
+  const stepText = (i) => {
+    const st = steps[i];
+    return st.type === "break" ? breakName(st) : `${t("clock.level", { n: levelNumber(conn, i) })} · ${fmt.blinds(st)}`;
+  };
   const stepSel = h("select", { id: "clock-to" }, steps.map((st, i) => h("option", { value: i, selected: i === c.level },
-    st.type === "break" ? `${i + 1}. ${st.name || t("clock.break")} (${fmt.number(st.minutes, st.minutes % 1 ? 1 : 0)} min)`
-      : `${i + 1}. ${t("clock.level", { n: levelNumber(conn, i) })} · ${fmt.blinds(st)} (${fmt.number(st.minutes, st.minutes % 1 ? 1 : 0)} min)`)));
+    `${i + 1}. ${stepText(i)} (${minutes(st)} min)`)));
   fill(clockControls,
     h("div", { class: "actions" },
       !c.started ? h("button", { type: "button", class: "ok big", onclick: () => send({ type: "clock_start" }, t("director.clock_start")) }, icon("▶"), t("director.clock_start"))
@@ -205,7 +209,12 @@ function renderClock() {
       h("button", { type: "button", disabled: c.level >= steps.length - 1, onclick: () => send({ type: "clock_level", step: 1 }, t("director.next_level")) }, t("director.next_level"), icon("▶"))),
     h("form", { class: "row", onsubmit: (ev) => {
       ev.preventDefault();
-      send({ type: "clock_level", to: Number(stepSel.value) }, t("director.go_to_step", { n: Number(stepSel.value) + 1 }));
+      const to = Number(stepSel.value);
+      // The jump restarts the step's time on every screen: asked first, saying from where to where.
+      const now = conn.state.clock.level;
+      if (!confirm(t("director.go_to_confirm", { from: `${now + 1}. ${stepText(now)}`, to: `${to + 1}. ${stepText(to)}`,
+        minutes: minutes(steps[to]) }))) return;
+      send({ type: "clock_level", to }, t("director.go_to_step", { n: to + 1 }));
     } }, h("div", { class: "field" }, h("label", { for: "clock-to" }, t("director.go_to")), stepSel),
     h("button", { type: "submit" }, t("director.go"))));
 }
@@ -232,7 +241,7 @@ function renderPrizes() {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, "%"),
         h("th", { scope: "col" }, t("prizes.prize")))),
       h("tbody", {}, pool.places.map((p) => h("tr", {}, h("td", {}, fmt.ordinal(p.place)),
-        h("td", {}, fmt.number(p.percent, p.percent % 1 ? 1 : 0)), h("td", {}, money(p.prize)))))))) : null;
+        h("td", {}, percentText(p.percent)), h("td", {}, money(p.prize)))))))) : null;
   const groups = finisherGroups(d.results);
   const rows = groups.slice(0, 100).flatMap((g) => g.players.map((x) => h("tr", {},
     h("td", {}, placeText(g.place, g.tied), g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
@@ -417,6 +426,8 @@ function renderTables() {
     s.final_table != null ? h("span", { class: "badge badge-final" }, t("director.final_at", { table: s.final_table })) : null);
   fill(tablesGrid, views.map((v) => {
       const tb = s.tables[v.table];
+      const cannot = v.status === "open" || v.status === "halted" ? unbreakableWhy(v) : null;
+      const whyId = `break-why-${v.table}`;
       return h("div", { class: "dtable", dataset: { status: v.status } },
         h("div", { class: "dtable-head" }, h("strong", {}, t("spot.table_only", { table: v.table })),
           v.status !== "open" ? h("span", { class: `badge badge-${v.status}` }, t(`status.${v.status}`)) : null,
@@ -426,15 +437,27 @@ function renderTables() {
         v.halt ? h("p", { class: "why small" }, whyText(v.halt.why)) : null,
         h("div", { class: "actions" },
           v.status === "open" || v.status === "halted" ? h("button", { type: "button", class: "small",
-            // Offered where the server says the other tables have a seat for everybody here.
-            disabled: breakRoom(conn, v.table) != null, title: breakRoom(conn, v.table) != null
-              ? t("director.break_no_room", { free: breakRoom(conn, v.table), n: v.players }) : null, onclick: () => {
+            // Offered where the server says the other tables have a seat for everybody here;
+            // where not, why not is written under the button (a greyed button alone says nothing).
+            disabled: !!cannot, "aria-describedby": cannot ? whyId : null, title: cannot ? factText(cannot, conn) : null, onclick: () => {
             if (confirm(t("director.break_confirm", { table: v.table }))) send({ type: "break_table", table: v.table }, t("director.break_label", { table: v.table }));
           } }, t("director.break_now")) : null,
           v.status === "halted" || tb.halt_waived ? h("button", { type: "button", class: "small", onclick: () =>
             send({ type: "waive_halt", table: v.table, waived: !tb.halt_waived }, t(tb.halt_waived ? "director.unwaive_label" : "director.waive_label", { table: v.table })) },
-          t(tb.halt_waived ? "director.unwaive" : "director.waive")) : null));
+          t(tb.halt_waived ? "director.unwaive" : "director.waive")) : null),
+        cannot ? h("p", { class: "break-why small", id: whyId }, factText(cannot, conn)) : null);
   }));
+}
+
+/** Why table `v` cannot be broken now, as the server would refuse it (the staff facts'
+ * `unbreakable`: the free seats at the other tables), or null when it can be. */
+function unbreakableWhy(v) {
+  const room = breakRoom(conn, v.table);
+  if (room == null) return null;
+  // The server lists every table while only one is open (the last one cannot be broken).
+  const open = Object.values(conn.state.tables).filter((x) => x.status === "open").length;
+  return open < 2 ? { reason: "last_table", params: { table: v.table } }
+    : { reason: "break_no_room", params: { room, players: v.players } };
 }
 
 // The plan ----------------------------------------------------------------------------------------
@@ -460,9 +483,120 @@ function renderPlan() {
 
 // Staff -------------------------------------------------------------------------------------------
 
+/** The account whose secret form is open (one at a time), by username. */
+let changingSecret = null;
+
 async function loadStaff() {
   staff = (await call("/api/staff")) || [];
   renderStaff();
+}
+
+/** A new password or PIN, typed twice: the inputs and what they hold once they agree. */
+function secretInputs(id, { pin = false, label = "director.new_secret" } = {}) {
+  const secret = h("input", { id: `${id}-new`, type: "password", autocomplete: "new-password", required: true,
+    inputmode: pin ? "numeric" : null });
+  const again = h("input", { id: `${id}-again`, type: "password", autocomplete: "new-password", required: true,
+    inputmode: pin ? "numeric" : null });
+  const fields = [
+    h("div", { class: "field" }, h("label", { for: `${id}-new` }, t(label)), secret),
+    h("div", { class: "field" }, h("label", { for: `${id}-again` }, t("director.new_secret_again")), again),
+  ];
+  return { fields, value: () => (secret.value === again.value ? secret.value : null) };
+}
+
+/** The director sets another account's password or PIN (its sessions end). */
+function secretForm(a) {
+  const id = `secret-${a.username}`;
+  const error = h("p", { class: "error-text", role: "alert" });
+  const pin = h("input", { id: `${id}-pin`, type: "checkbox", checked: a.pin });
+  const inputs = secretInputs(id, { pin: a.pin, label: a.role === "dealer" ? "director.new_secret" : "director.new_password" });
+  return h("form", { class: "secret-form", "aria-label": t("director.change_secret_of", { name: a.username }), onsubmit: async (ev) => {
+    ev.preventDefault();
+    const secret = inputs.value();
+    if (secret === null) return void (error.textContent = t("director.secret_mismatch"));
+    error.textContent = "";
+    const body = { secret, pin: a.role === "dealer" ? pin.checked : false };
+    try {
+      await api(`/api/staff/${encodeURIComponent(a.username)}/secret`, { method: "PUT", body });
+      toast(`✓ ${t("director.secret_set", { name: a.username })}`, "ok");
+      changingSecret = null;
+      loadStaff();
+    } catch (err) {
+      error.textContent = err.message; // the refusal in words, next to the fields it names
+    }
+  } },
+  h("div", { class: "row" }, inputs.fields,
+    a.role === "dealer" ? h("div", { class: "field check-field" }, h("label", { class: "check", for: `${id}-pin` }, pin, t("director.is_pin"))) : null),
+  error,
+  h("div", { class: "actions" },
+    h("button", { type: "submit", class: "primary small" }, t("director.set_secret")),
+    h("button", { type: "button", class: "ghost small", onclick: () => { changingSecret = null; renderStaff(); } }, t("director.cancel"))));
+}
+
+/** One's own password, with the current one: the other sessions end, this one stays. */
+function ownSecretForm() {
+  const current = h("input", { id: "own-current", type: "password", autocomplete: "current-password", required: true });
+  const inputs = secretInputs("own", { label: "director.new_password" });
+  const error = h("p", { class: "error-text", role: "alert" });
+  const form = h("form", { class: "own-secret-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const secret = inputs.value();
+    if (secret === null) return void (error.textContent = t("director.secret_mismatch"));
+    error.textContent = "";
+    try {
+      await api("/api/me/secret", { method: "PUT", body: { current: current.value, secret } });
+      form.reset();
+      toast(`✓ ${t("director.own_secret_set")}`, "ok", 6000);
+      loadStaff();
+    } catch (err) {
+      error.textContent = err.message; // the refusal in words, next to the fields it names
+    }
+  } },
+  h("h3", { id: "own-secret" }, t("director.own_secret", { name: principal.username })),
+  h("div", { class: "row" },
+    h("div", { class: "field" }, h("label", { for: "own-current" }, t("director.current_secret")), current),
+    inputs.fields),
+  error,
+  h("button", { type: "submit" }, t("director.change_own_secret")));
+  return form;
+}
+
+/** An account's recent failed sign-ins (and how long the most delayed address waits). */
+function signInFailures(a) {
+  const s = a.sign_in || { failures: 0, retry_after: 0 };
+  if (!s.failures) return null;
+  return h("span", { class: "staff-failures" }, h("span", { class: "badge badge-paused" }, t("director.failed_n", { n: s.failures })),
+    s.retry_after ? h("span", { class: "muted small" }, " ", t("director.waits", { s: fmt.number(s.retry_after) })) : null);
+}
+
+function staffItem(a) {
+  const own = a.username === principal.username;
+  const name = { name: a.username };
+  const what = [t(`role.${a.role}`), a.table != null ? t("spot.table_only", { table: a.table }) : null,
+    `${t("director.secret_kind")} ${a.pin ? t("director.pin") : t("director.password")}`];
+  return h("li", { class: "staff-item" },
+    h("div", { class: "staff-who" },
+      h("strong", {}, a.username), own ? h("span", { class: "badge" }, t("director.you")) : null,
+      h("div", { class: "muted small" }, what.filter(Boolean).join(" · "))),
+    signInFailures(a),
+    h("div", { class: "actions" },
+      // One's own secret changes with the current one, in the form below the list.
+      own ? h("button", { type: "button", class: "small", "aria-label": t("director.change_own_secret"),
+        onclick: () => document.getElementById("own-current")?.focus() }, t("director.change"))
+        : h("button", { type: "button", class: "small", "aria-expanded": String(changingSecret === a.username),
+          "aria-label": t("director.change_secret_of", name), onclick: () => {
+            changingSecret = changingSecret === a.username ? null : a.username;
+            renderStaff();
+            document.getElementById(`secret-${a.username}-new`)?.focus();
+          } }, t("director.change")),
+      a.sign_in?.failures ? h("button", { type: "button", class: "small", "aria-label": t("director.unlock_named", name), onclick: async () => {
+        if (await call(`/api/staff/${encodeURIComponent(a.username)}/unlock`, { method: "POST" }, t("director.unlocked", name))) loadStaff();
+      } }, t("director.unlock")) : null,
+      own ? null : h("button", { type: "button", class: "small danger", "aria-label": t("director.remove_named", name), onclick: async () => {
+        if (!confirm(t("director.remove_confirm", name))) return;
+        if (await call(`/api/staff/${encodeURIComponent(a.username)}`, { method: "DELETE" }, t("director.removed", name))) loadStaff();
+      } }, t("director.remove"))),
+    changingSecret === a.username ? secretForm(a) : null);
 }
 
 function renderStaff() {
@@ -473,12 +607,15 @@ function renderStaff() {
   const secret = h("input", { id: "staff-secret", type: "password", autocomplete: "new-password" });
   const pin = h("input", { id: "staff-pin", type: "checkbox" });
   const tableField = h("div", { class: "field narrow-field", hidden: true }, h("label", { for: "staff-table" }, t("director.dealer_table")), table);
+  // A PIN only for a dealer, whose phone is bound to one table.
+  const pinField = h("div", { class: "field check-field", hidden: true }, h("label", { class: "check", for: "staff-pin" }, pin, t("director.is_pin")));
   role.addEventListener("change", () => {
     tableField.hidden = role.value !== "dealer";
+    pinField.hidden = role.value !== "dealer";
   });
   const form = h("form", { class: "staff-form", onsubmit: async (ev) => {
     ev.preventDefault();
-    const body = { username: user.value.trim(), secret: secret.value, role: role.value, pin: pin.checked };
+    const body = { username: user.value.trim(), secret: secret.value, role: role.value, pin: role.value === "dealer" && pin.checked };
     if (role.value === "dealer") body.table = Number(table.value) || null;
     const made = await call("/api/staff", { method: "POST", body }, t("director.staff_added", { name: body.username }));
     if (made) loadStaff();
@@ -489,21 +626,14 @@ function renderStaff() {
     h("div", { class: "field" }, h("label", { for: "staff-role" }, t("director.role")), role),
     tableField,
     h("div", { class: "field" }, h("label", { for: "staff-secret" }, t("director.staff_secret")), secret),
-    h("div", { class: "field check-field" }, h("label", { class: "check", for: "staff-pin" }, pin, t("director.is_pin")))),
+    pinField),
   h("p", { class: "hint" }, t("director.secret_hint")),
   h("button", { type: "submit", class: "primary" }, t("director.add")));
   fill(el, heading("staff", "director.staff"),
-    staff.length ? h("div", { class: "scroll-box" }, h("table", { class: "data" },
-      h("thead", {}, h("tr", {}, ["signin.username", "director.role", "director.dealer_table", "director.secret_kind", "director.col_actions"]
-        .map((k) => h("th", { scope: "col" }, t(k))))),
-      h("tbody", {}, staff.map((a) => h("tr", {},
-        h("td", {}, a.username), h("td", {}, t(`role.${a.role}`)), h("td", {}, a.table ?? "–"),
-        h("td", {}, a.pin ? t("director.pin") : t("director.password")),
-        h("td", {}, h("button", { type: "button", class: "small danger", "aria-label": t("director.remove_named", { name: a.username }), onclick: async () => {
-          if (!confirm(t("director.remove_confirm", { name: a.username }))) return;
-          if (await call(`/api/staff/${encodeURIComponent(a.username)}`, { method: "DELETE" }, t("director.removed", { name: a.username }))) loadStaff();
-        } }, t("director.remove"))))))))
+    staff.length ? h("ul", { class: "staff-list", "aria-labelledby": "h-staff" }, staff.map(staffItem))
       : h("p", { class: "muted" }, t("director.no_staff")),
+    h("p", { class: "hint" }, t("director.signin_limits_hint")),
+    ownSecretForm(),
     form);
 }
 

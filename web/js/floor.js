@@ -10,7 +10,7 @@ import { Outbox } from "./commands.js";
 import { ChipRaceTool, colourUp } from "./chiprace.js";
 import { PotsTool } from "./pots.js";
 import { RulebookClient, RulebookView } from "./rulebook.js";
-import { clockPanel, timeCalls } from "./clockview.js";
+import { breakName, clockPanel, timeCalls } from "./clockview.js";
 import { findPlayers, offers, redirectSeats, undoable, levelNumber, whyText as factText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
@@ -276,7 +276,7 @@ function renderUrgent() {
   const m = fmt.clockModel(conn);
   if (m && m.onBreak) {
     cards.push(h("div", { class: "urgent-card break" },
-      h("strong", {}, h("span", { class: "badge badge-break" }, m.current.name || t("clock.break")), " ",
+      h("strong", {}, h("span", { class: "badge badge-break" }, breakName(m.current)), " ",
         fmt.clock(m.left)),
       m.colorUp.length ? h("div", { class: "color-up" }, t("clock.color_up", { chips: m.colorUp.map(fmt.chips).join(", ") })) : null,
       m.colorUp.length && canMove() && !(tab === "tools" && ui.tool === "race") ? h("div", { class: "actions" },

@@ -1,0 +1,101 @@
+"""The baseline of ``bench/storm.py``: a bare server sending a storm's screens the same bytes.
+
+``websockets`` on uvloop (as ``bench/wsload/baseline_server.py``), nothing else: an HTTP
+``GET`` under ``/api/`` is answered with the snapshot floor sent (the same gzipped bytes and
+headers, ``Floor-Seq`` included), and a websocket is sent floor's ``hello`` and then
+catch-up frames of the sizes floor's screens were sent: ``--connect`` sizes for a screen
+coming from the HTTP snapshot's number, ``--reconnect`` sizes for one coming back later.
+No state, no rules, no Redis: what is left is the cost of the sockets and the bytes.
+
+    python -m bench.storm_baseline --port 8766 --cpu 0 --body snap.gz --hello hello.json \\
+        --seq 10002 --connect 3000,2500 --reconnect 1800
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import uvloop
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from bench.wsload.common import setup_process
+
+
+def catch_up(tid: str, since: int, sizes: list[int]) -> list[bytes]:
+    """Event frames numbered from ``since + 1``, each padded to a size floor sent."""
+    out = []
+    for k, size in enumerate(sizes, start=1):
+        head = f'{{"type":"events","tournament":"{tid}","from":{since + k},"to":{since + k},'
+        body = head.encode() + b'"pad":"'
+        out.append(body + b"x" * max(0, size - len(body) - 2) + b'"}')
+    return out
+
+
+async def main(args: argparse.Namespace, body: bytes, hello: bytes) -> None:
+    sizes = {
+        "connect": [int(x) for x in args.connect.split(",") if x],
+        "reconnect": [int(x) for x in args.reconnect.split(",") if x],
+    }
+    headers = Headers(
+        {
+            "Content-Type": "application/json",
+            "Content-Encoding": "gzip",
+            "Vary": "Accept-Encoding",
+            "Cache-Control": "no-store",
+            "Floor-Seq": str(args.seq),
+            "Content-Length": str(len(body)),
+        }
+    )
+
+    def process_request(connection: ServerConnection, request: Request) -> Response | None:
+        if request.path.startswith("/api/"):
+            return Response(200, "OK", headers.copy(), body)
+        return None
+
+    async def handler(ws: ServerConnection) -> None:
+        assert ws.request is not None
+        query = parse_qs(urlsplit(ws.request.path).query)
+        since = int(query.get("since", ["0"])[0])
+        await ws.send(hello, text=False)
+        round_ = "connect" if since <= args.seq else "reconnect"
+        for frame in catch_up(args.tid, since, sizes[round_]):
+            await ws.send(frame, text=False)
+        await ws.wait_closed()
+
+    async with serve(
+        handler,
+        args.host,
+        args.port,
+        process_request=process_request,
+        compression=None,
+        ping_interval=None,
+        backlog=2048,
+        max_queue=16,
+    ) as server:
+        await server.serve_forever()
+
+
+def run() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--cpu", type=int, default=None)
+    p.add_argument("--tid", default="storm")
+    p.add_argument("--body", required=True, help="the gzipped snapshot floor answered")
+    p.add_argument("--hello", required=True, help="the hello floor sent")
+    p.add_argument("--seq", type=int, required=True, help="the snapshot's number")
+    p.add_argument("--connect", default="", help="catch-up frame sizes after the snapshot")
+    p.add_argument("--reconnect", default="", help="catch-up frame sizes on a reconnect")
+    args = p.parse_args()
+    setup_process(args.cpu)
+    with contextlib.suppress(KeyboardInterrupt):
+        uvloop.run(main(args, Path(args.body).read_bytes(), Path(args.hello).read_bytes()))
+
+
+if __name__ == "__main__":
+    run()
