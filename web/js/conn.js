@@ -267,6 +267,16 @@ export class Connection {
           this.heartbeatMs = msg.heartbeat * 1000;
           this._heartbeatTold = true;
         }
+        if (msg.role === "public") {
+          this.staff = null;
+        } else if (this.state && !this.staff) {
+          // The copy we hold is the public's (read before signing in, or over HTTP without
+          // the session): the staff's facts come with a fresh snapshot, not with the next
+          // batch, which may be a long time coming.
+          this.resnapshot(`signed in as ${msg.role} on a public snapshot`);
+          this._emit("hello", msg);
+          break;
+        }
         // Reconnected with nothing missed: the server sends no batch, and we are up to date.
         if (this.state) this._live();
         this._emit("hello", msg);
