@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
+from .decide import _player
 from .errors import (
     BadSeat,
     BadValue,
@@ -30,7 +31,6 @@ from .errors import (
     NotAllowed,
     Param,
     RuleError,
-    UnknownPlayer,
     UnknownTable,
 )
 from .events import (
@@ -519,18 +519,6 @@ def _chips_raced(t: Tournament, e: ChipsRaced) -> None:
 
 
 # Lookups and limits that name what is wrong -------------------------------------------------
-
-
-def _player(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
-    p = t.state.players.get(pid)
-    if p is None:
-        raise UnknownPlayer(
-            f"{pid} is not in the tournament",
-            field=field,
-            reason="player_unknown",
-            params={"player": pid},
-        )
-    return p
 
 
 def _in(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
