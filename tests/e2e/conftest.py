@@ -167,3 +167,14 @@ def director(servers: list[ServerProcess]) -> Iterator[Api]:
     api = Api(servers[0], sign_in(servers[0], "boss", "director-secret"))
     yield api
     api.client.close()
+
+
+def settled(server: ServerProcess, tid: str, seq: int) -> None:
+    """Wait until ``server``'s own copy holds batch ``seq``: a command is acknowledged by the
+    process that wrote it, and another reaches it over the bus a moment later."""
+    for _ in range(200):
+        r = httpx.head(f"{server.base}/api/t/{tid}")  # not the packed one it counts
+        if int(r.headers["floor-seq"]) >= seq:
+            return
+        time.sleep(0.025)
+    raise AssertionError(f"{server.base} never reached batch {seq} of {tid}")

@@ -16,7 +16,7 @@ import httpx
 import msgspec
 
 from floor.engine.state import Tournament, TournamentState
-from tests.e2e.conftest import Api, ServerProcess, sign_in
+from tests.e2e.conftest import Api, ServerProcess, settled, sign_in
 from tests.e2e.screens import Screen
 from tests.unit.test_catch_up import unpacked
 
@@ -42,9 +42,10 @@ async def test_a_screen_starts_from_the_gzipped_snapshot_and_the_batches_after_i
     servers: list[ServerProcess], director: Api
 ) -> None:
     director.create("start", 40)
-    director.ok("start", {"type": "register", "name": "Ana Wheel", "player": "W1",
-                          "special_needs": True})  # fmt: skip
+    registered = director.ok("start", {"type": "register", "name": "Ana Wheel", "player": "W1",
+                                       "special_needs": True})  # fmt: skip
     server = servers[0]
+    settled(server, "start", int(registered["last"]))  # type: ignore[call-overload]
     before = counts(server)
     r = httpx.get(f"{server.base}/api/t/start/snapshot", headers={"Accept-Encoding": "gzip"})
     assert r.status_code == 200
@@ -80,6 +81,7 @@ async def test_a_screen_starts_from_the_gzipped_snapshot_and_the_batches_after_i
     end = 0
     for pid in ("P1", "P2", "P3"):
         end = int(director.ok("start", {"type": "bust", "player": pid})["last"])  # type: ignore[call-overload]
+    settled(server, "start", end)  # the batches are in its ring before the screen asks
     screen = await Screen.open(f"{server.ws}/ws/t/start?packed=1&since={seq}")
     screen.t = Tournament(msgspec.convert(public, TournamentState, strict=False))
     screen.seq = seq

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from tests.e2e.conftest import Api, ServerProcess, sign_in
+from tests.e2e.conftest import Api, ServerProcess, settled, sign_in
 from tests.e2e.screens import Screen
 
 SCREENS = 50
@@ -50,8 +50,9 @@ async def test_fifty_public_screens_joining_at_one_version_cost_one_public_snaps
     director.create("views", 30)
     # Something to hide, so that the public snapshot is an encoding of its own.
     wheel = {"type": "register", "name": "Ana Wheel", "player": "W1", "special_needs": True}
-    director.ok("views", wheel)
+    seq = int(director.ok("views", wheel)["last"])  # type: ignore[call-overload]
     server = servers[0]
+    settled(server, "views", seq)
     url = server.ws + "/ws/t/views"
     before = built(server)
     public = await screens(url, SCREENS)
@@ -122,6 +123,7 @@ async def test_screens_reconnecting_from_one_number_are_sent_the_batches_the_ser
     for pid in ("P4", "P5", "P6"):
         director.ok("rejoin", {"type": "bust", "player": pid})
     end = int(director.state("rejoin")["seq"])  # type: ignore[call-overload]
+    settled(server, "rejoin", end)  # its ring holds them before the screens ask
     before, caught_before = built(server), caught_up(server)
     back = await screens(url, 20, since=seq)
     for s in back:
