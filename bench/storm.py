@@ -20,7 +20,11 @@ same commands on the idle server before it. The baseline, in the same run: a bar
 floor sent (its gzipped snapshot, its hello, catch-ups of the sizes floor's screens got)
 to the same number of the same receivers.
 
-    .venv/bin/python bench/storm.py [--screens 1000,5000] [--players 10000] [--quick]
+    .venv/bin/python bench/storm.py [--screens 1000,5000] [--players 10000] [--quick] [--edge]
+
+With ``--edge`` the screens connect to a public edge (``FLOOR_SERVES=public``, at nice 10 on
+CPU 0), as the shipped nginx config sends the players' phones, and the floorperson to a
+staff process of its own beside it: the staff-first deployment.
 
 Targets: staff p99 during the storm within 2x idle; every screen live within 1.5x the
 baseline; a public screen's connect at 10,000 players at most 200 KB on the wire. It
@@ -416,15 +420,33 @@ def floor_size(
         stdout=subprocess.DEVNULL,
         stderr=log.open("ab"),
     )
-    result: dict[str, Any] = {"n": n}
+    # With --edge the screens go to a public edge (FLOOR_SERVES=public) at a lower priority
+    # on the same CPU, as deploy/nginx/floor.conf and floor-public@.service set it up; the
+    # floorperson stays on the staff process.
+    edge = (
+        subprocess.Popen(
+            [sys.executable, "-m", "floor", "serve", "--port", str(edge_port := free_port())],
+            env={**env, "FLOOR_SERVES": "public"},
+            cwd=ROOT,
+            preexec_fn=pin(0, nice=10),
+            stdout=subprocess.DEVNULL,
+            stderr=log.open("ab"),
+        )
+        if args.edge
+        else None
+    )
+    public_port = edge_port if edge is not None else port
+    public = edge if edge is not None else server
+    result: dict[str, Any] = {"n": n, "edge": edge is not None}
     try:
         wait_http(port)
+        wait_http(public_port)
         token = sign_in(port, "floor1", SECRET)
         # The snapshot a screen starts from, and the full one, as a reader with gzip gets them.
-        _, headers, body = get(port, f"/api/t/{TID}/snapshot", {"Accept-Encoding": "gzip"})
-        _, _, full = get(port, f"/api/t/{TID}", {})
-        _, _, full_gz = get(port, f"/api/t/{TID}", {"Accept-Encoding": "gzip"})
-        _, _, packed = get(port, f"/api/t/{TID}/snapshot", {})
+        _, headers, body = get(public_port, f"/api/t/{TID}/snapshot", {"Accept-Encoding": "gzip"})
+        _, _, full = get(public_port, f"/api/t/{TID}", {})
+        _, _, full_gz = get(public_port, f"/api/t/{TID}", {"Accept-Encoding": "gzip"})
+        _, _, packed = get(public_port, f"/api/t/{TID}/snapshot", {})
         result["sizes"] = {
             "full": len(full),
             "full_gz": len(full_gz),
@@ -433,11 +455,11 @@ def floor_size(
         }
         (tmp / "snapshot.gz").write_bytes(body)
         seq0 = int(headers["floor-seq"])
-        hello = WsClient(f"ws://127.0.0.1:{port}/ws/t/{TID}?packed=1&since={seq0}")
+        hello = WsClient(f"ws://127.0.0.1:{public_port}/ws/t/{TID}?packed=1&since={seq0}")
         (tmp / "hello.json").write_bytes(hello.recv())
         hello.close()
         result["seq0"] = seq0
-        rss0 = rss_mb(server.pid)
+        rss0 = rss_mb(public.pid)
 
         ctx = mp.get_context("spawn")
         parent, child = ctx.Pipe()
@@ -446,7 +468,7 @@ def floor_size(
         child.close()
         screens = Screens(
             "127.0.0.1",
-            port,
+            public_port,
             n,
             f"/api/t/{TID}/snapshot",
             f"/ws/t/{TID}",
@@ -459,7 +481,7 @@ def floor_size(
             idle_from = time.monotonic_ns()
             time.sleep(args.idle)
             idle_to = time.monotonic_ns()
-            before = metrics(port, token)
+            before = metrics(public_port, token)
 
             # The floorperson's commands so far, for telling catch-ups from live batches;
             # read through a second copy of the log the floorperson keeps (its answers).
@@ -470,13 +492,13 @@ def floor_size(
 
             # The floorperson reports only at the end: until then a screen's "current" is
             # judged by the batches it got, which carry the same numbers (see analyse).
-            connect_round = storm(screens, "connect", False, server.pid, valkey.pid, committed, 2.0)
-            after_connect = metrics(port, token)
+            connect_round = storm(screens, "connect", False, public.pid, valkey.pid, committed, 2.0)
+            after_connect = metrics(public_port, token)
             time.sleep(args.hold)
             reconnect_round = storm(
-                screens, "reconnect", True, server.pid, valkey.pid, committed, 2.0
+                screens, "reconnect", True, public.pid, valkey.pid, committed, 2.0
             )
-            after = metrics(port, token)
+            after = metrics(public_port, token)
             time.sleep(1.0)
             parent.send("stop")
             person_log, person_errors = parent.recv()
@@ -500,12 +522,14 @@ def floor_size(
                 delta(before, after_connect),
                 delta(after_connect, after),
             ],
-            rss=(rss0, peak_rss_mb(server.pid)),
+            rss=(rss0, peak_rss_mb(public.pid)),
             commands=len(person_log),
             errors=person_errors,
         )
     finally:
         stop(server)
+        if edge is not None:
+            stop(edge)
     return result
 
 
@@ -609,8 +633,13 @@ def preamble(result: dict[str, Any], args: argparse.Namespace) -> None:
     s = result["sizes"]
     print(
         f"\n{args.players} players, a special-needs player among them; a command every "
-        f"{args.interval * 1000:.0f} ms; server on CPU 0 with Valkey, screens and the "
-        f"floorperson on CPU 1"
+        f"{args.interval * 1000:.0f} ms; "
+        + (
+            "the staff's server and the public edge (nice 10) on CPU 0 with Valkey, "
+            if result["edge"]
+            else "server on CPU 0 with Valkey, "
+        )
+        + "screens and the floorperson on CPU 1"
     )
     print(
         f"public snapshot: full {kb(s['full']):.0f} KB ({kb(s['full_gz']):.0f} KB gzipped), "
@@ -694,6 +723,11 @@ def main() -> None:
         "--concurrency", type=int, default=1000, help="handshakes under way at once, in all"
     )
     parser.add_argument("--quick", action="store_true", help="1,000 screens only")
+    parser.add_argument(
+        "--edge",
+        action="store_true",
+        help="the screens on a public edge (FLOOR_SERVES=public, nice 10), the staff apart",
+    )
     parser.add_argument("--dump", help="write each size's commands and phases to this path")
     args = parser.parse_args()
     sizes = [1000] if args.quick else [int(x) for x in args.screens.split(",")]

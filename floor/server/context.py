@@ -53,7 +53,10 @@ class Floor:
     async def start(self) -> None:
         await self.hub.start()
         await self.accounts.start()
-        await self.clock.start()
+        # A public edge never holds the clock: its ticks would wait behind a crowd of
+        # phones, and a staff process always runs beside it to hold the lease.
+        if self.settings.serves == "everyone":
+            await self.clock.start()
 
     async def stop(self) -> None:
         await self.clock.stop()

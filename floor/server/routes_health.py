@@ -54,6 +54,7 @@ async def healthz(request: Request) -> Response:
             "ok": True,
             "status": "ok",
             "redis": "ok",
+            "serves": floor.settings.serves,
             "clients": floor.hub.clients,
             "clock_lease": floor.clock.holding,
             **shown,

@@ -10,11 +10,13 @@ import ipaddress
 import os
 import re
 from collections.abc import Mapping
-from typing import Final, TypeVar
+from typing import Final, Literal, TypeVar
 
 import msgspec
 
 MIN_METRICS_TOKEN: Final = 24
+#: What a process serves: everything, or the public side only (a public edge).
+Serves = Literal["everyone", "public"]
 #: A DNS name: dot-separated labels of letters, digits and inner hyphens.
 _HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*")
 
@@ -124,6 +126,13 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "localhost and IP addresses always may; any other Host is refused with 400",
     ),
     (
+        "FLOOR_SERVES",
+        "everyone",
+        "everyone, or public: a public edge for the players' screens, which runs no clock of "
+        "its own; nginx sends it the GETs that carry no session (deploy/nginx/floor.conf), so "
+        "a crowd of phones never takes the staff processes' time",
+    ),
+    (
         "FLOOR_METRICS_TOKEN",
         "",
         "a secret a scraper sends as 'Authorization: Bearer <token>' to read /metrics; "
@@ -160,6 +169,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Host names besides localhost and IP addresses (see ``origins.host_allowed``).
     allowed_hosts: tuple[str, ...] = ()
     metrics_token: str = ""
+    #: ``public``: a public edge (see ``FLOOR_SERVES``).
+    serves: Serves = "everyone"
 
 
 def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -211,6 +222,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxies=tuple(_network(n) for n in _listed(get("FLOOR_TRUSTED_PROXIES"))),
         allowed_hosts=tuple(_host_name(h) for h in _listed(get("FLOOR_ALLOWED_HOSTS"))),
         metrics_token=_metrics_token(get("FLOOR_METRICS_TOKEN")),
+        serves=_serves(get("FLOOR_SERVES")),
     )
 
 
@@ -221,6 +233,15 @@ def _at_least(name: str, value: N, least: N) -> N:
     if value < least:
         raise SystemExit(f"{name} must be at least {least}, not {value}")
     return value
+
+
+def _serves(raw: str) -> Serves:
+    match raw.lower():
+        case "everyone":
+            return "everyone"
+        case "public":
+            return "public"
+    raise SystemExit(f"FLOOR_SERVES must be everyone or public, not {raw!r}")
 
 
 def _listed(raw: str) -> list[str]:

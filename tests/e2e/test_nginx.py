@@ -26,7 +26,7 @@ import pytest
 import websockets
 
 from floor.redisdb.embedded import EmbeddedServer, free_port
-from tests.e2e.conftest import ROOT, Api, ServerProcess, add_user
+from tests.e2e.conftest import ROOT, Api, ServerProcess, add_user, settled
 
 CONF = ROOT / "deploy" / "nginx" / "floor.conf"
 #: Where nginx connects to the floor processes from: the one proxy they trust.
@@ -43,10 +43,12 @@ def nginx_binary() -> str:
 
 
 def render(conf: str, upstreams: list[int], http_port: int, https_port: int, certs: Path) -> str:
-    """The shipped config with this test's addresses; each line it replaces must be there."""
+    """The shipped config with this test's addresses (the two staff processes, then the
+    public edge); each line it replaces must be there."""
     swaps = [
         ("server floor1:8000", f"server 127.0.0.1:{upstreams[0]}"),
         ("server floor2:8000", f"server 127.0.0.1:{upstreams[1]}"),
+        ("server floor-public1:8000", f"server 127.0.0.1:{upstreams[2]}"),
         ("listen 80;", f"listen 127.0.0.1:{http_port};"),
         ("listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;"),
         ("/etc/nginx/certs/", f"{certs}/"),
@@ -147,8 +149,9 @@ class Nginx:
 def servers(
     valkey: EmbeddedServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[list[ServerProcess]]:
-    """The e2e pair, trusting nginx only; started with what the old container image set
-    (uvicorn's FORWARDED_ALLOW_IPS=*), to show that nothing reads it any more."""
+    """The e2e pair for the staff and a public edge, trusting nginx only; started with what
+    the old container image set (uvicorn's FORWARDED_ALLOW_IPS=*), to show that nothing
+    reads it any more."""
     logs = tmp_path_factory.mktemp("nginx-logs")
     add_user(valkey.url, "boss", "director-secret", "director")
     add_user(valkey.url, "dana", "4321", "dealer", table=1)
@@ -159,8 +162,9 @@ def servers(
             logs / f"server-{i}.log",
             FLOOR_TRUSTED_PROXIES=NGINX_ADDRESS,
             FORWARDED_ALLOW_IPS="*",
+            FLOOR_SERVES="public" if i == 2 else "everyone",
         )
-        for i in range(2)
+        for i in range(3)
     ]
     try:
         for p in procs:
@@ -211,6 +215,7 @@ def test_a_browser_session_through_nginx_changes_state_with_its_cookie(
     director.create("ngx-session", 12)
     r = command(session, "ngx-session", {"type": "bust", "player": "P1"}, "ngx-session-1")
     assert r.status_code == 200, r.text
+    settled(director.server, "ngx-session", r.json()["last"])  # whichever process wrote it
     players = director.client.get("/api/t/ngx-session/players", params={"q": "Player 1"}).json()
     assert [p["busted"] for p in players if p["id"] == "P1"] == [True]
 
@@ -262,10 +267,10 @@ def test_screens_through_nginx_see_every_command_whichever_process_takes_it(
 
     seen = asyncio.run(_watch(nginx, "ngx-live", 6, bust))
     assert len(seen) == 6 and len(tables) >= 3
-    # nginx spread the commands over both processes: each logged some of them.
+    # nginx spread the commands over both staff processes: each logged some of them.
     access = (nginx.work / "access.log").read_text()
     assert access.count("POST /api/t/ngx-live/commands") == 6
-    for server in servers:
+    for server in servers[:2]:
         assert '"tournament":"ngx-live","command":"bust"' in server.log.read_text()
 
 
@@ -379,3 +384,78 @@ def test_staff_do_not_notice_when_one_process_goes_down(
         servers[1].start()
     players = director.client.get("/api/t/ngx-failover/players", params={"q": "Player"}).json()
     assert {p["id"] for p in players if p["busted"]} == set(seated[:6])
+
+
+def _health(server: ServerProcess) -> dict[str, object]:
+    body: dict[str, object] = httpx.get(server.base + "/healthz", timeout=5).json()
+    return body
+
+
+async def _hello(nginx: Nginx, tid: str, cookie: str | None) -> websockets.ClientConnection:
+    """A screen through nginx: a player's phone (no cookie) or a staff phone (its session)."""
+    headers = {"Cookie": f"floor_session={cookie}"} if cookie else {}
+    ws = await websockets.connect(
+        f"wss://{nginx.host}/ws/t/{tid}",
+        ssl=nginx.tls(),
+        origin=nginx.origin,  # type: ignore[arg-type]
+        additional_headers=headers,
+    )
+    hello = json.loads(await ws.recv())
+    assert hello["type"] == "hello"
+    return ws
+
+
+async def test_the_players_screens_go_to_the_public_edge_and_the_staff_to_their_own(
+    nginx: Nginx, session: httpx.Client, director: Api, servers: list[ServerProcess]
+) -> None:
+    director.create("ngx-edge", 12)
+    *staff_side, edge = servers
+    assert _health(edge)["serves"] == "public"
+    # The staff side holds the clock (within a lease's time of a staff process restarting),
+    # never the edge, whose ticks would wait behind a crowd of phones.
+    deadline = time.monotonic() + 15
+    while not any(_health(s)["clock_lease"] for s in staff_side):
+        assert time.monotonic() < deadline, "no staff process holds the clock"
+        time.sleep(0.1)
+    assert _health(edge)["clock_lease"] is False
+    before = [_health(s)["clients"] for s in servers]
+    player = await _hello(nginx, "ngx-edge", None)
+    phone = await _hello(nginx, "ngx-edge", session.cookies["floor_session"])
+    try:
+        assert json.loads(await player.recv())["staff"] is None
+        assert json.loads(await phone.recv())["staff"] is not None
+        after = [_health(s)["clients"] for s in servers]
+        grown = [int(a) - int(b) for a, b in zip(after, before, strict=True)]  # type: ignore[call-overload]
+        assert grown[2] == 1, grown  # the player's phone on the edge
+        assert sum(grown[:2]) == 1, grown  # the staff phone on a staff process
+        # A player's reads go to the edge too; a command with the session never does.
+        with nginx.browser() as stranger:
+            assert stranger.get("/api/t/ngx-edge/snapshot").status_code == 200
+        r = command(session, "ngx-edge", {"type": "bust", "player": "P1"}, "ngx-edge-1")
+        assert r.status_code == 200, r.text
+    finally:
+        await player.close()
+        await phone.close()
+    # The command reached the staff side only: the edge logs no command.
+    assert '"tournament":"ngx-edge","command":"bust"' not in edge.log.read_text()
+    assert any('"tournament":"ngx-edge"' in s.log.read_text() for s in staff_side)
+
+
+async def test_with_the_edge_down_the_staff_processes_serve_the_public(
+    nginx: Nginx, director: Api, servers: list[ServerProcess]
+) -> None:
+    director.create("ngx-edge-down", 8)
+    edge = servers[2]
+    edge.kill()
+    try:
+        with nginx.browser() as stranger:
+            r = stranger.get("/api/t/ngx-edge-down/snapshot")
+            assert r.status_code == 200, r.text
+        player = await _hello(nginx, "ngx-edge-down", None)
+        try:
+            snapshot = json.loads(await player.recv())
+            assert snapshot["type"] == "snapshot" and snapshot["staff"] is None
+        finally:
+            await player.close()
+    finally:
+        edge.start()

@@ -83,3 +83,10 @@ def test_uvicorns_forwarded_allow_ips_is_not_a_setting_any_more() -> None:
     for path in [*(ROOT / "deploy").rglob("*"), ROOT / "floor" / "serve.py"]:
         if path.is_file():
             assert "FORWARDED_ALLOW_IPS" not in path.read_text(), path
+
+
+def test_a_process_serves_everyone_unless_made_a_public_edge() -> None:
+    assert from_env({}).serves == "everyone"
+    assert from_env({"FLOOR_SERVES": "Public"}).serves == "public"
+    with pytest.raises(SystemExit, match="FLOOR_SERVES must be everyone or public, not 'staff'"):
+        from_env({"FLOOR_SERVES": "staff"})
