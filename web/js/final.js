@@ -1,0 +1,142 @@
+// The final table on a wall of its own (/final/{id}): its seats with the players and their
+// stacks (counted, or said not to be), the clock in a line, and the pay ladder of the final
+// table's places: who was paid each place already, which are still to be paid. Read from five
+// metres on a 1920x1080 TV: nothing under 1.7rem (27 px), as on the wall. Before the final
+// table forms (and with no table left to call the last) it says how many are still in play.
+// URL options: ?lang=cs.
+
+import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { clockPanel } from "./clockview.js";
+import { ending } from "./finished.js";
+import * as fmt from "./format.js";
+import { onLang, t } from "./i18n.js";
+import { Prizes, placeText } from "./prizes.js";
+import { $, fill, h, topbar } from "./ui.js";
+
+const conn = new Connection(tidFromPath());
+const prizes = new Prizes(conn);
+
+// The same scale as the wall: designed for 1920x1080, larger and smaller TVs alike; a phone
+// (narrow) gets a column.
+function rescale() {
+  const narrow = innerWidth < 900;
+  document.body.classList.toggle("narrow", narrow);
+  const s = narrow ? 1 : Math.min(innerWidth / 1920, innerHeight / 1080);
+  document.documentElement.style.setProperty("--s", String(s));
+}
+rescale();
+addEventListener("resize", rescale);
+
+const bar = topbar(t("final.title"), conn);
+const clockEl = h("section", { class: "final-clock", "aria-label": t("wall.clock") });
+const tableHead = h("div", { class: "final-head" });
+const seatsEl = h("ol", { class: "final-seats" });
+const tableEl = h("section", { class: "final-table", "aria-labelledby": "final-table-title" }, tableHead, seatsEl);
+const ladderHead = h("div", { class: "final-head" });
+const ladderEl = h("ol", { class: "final-ladder" });
+const ladderBox = h("section", { class: "final-pay", "aria-labelledby": "final-ladder-title" }, ladderHead, ladderEl);
+fill($("#app"), bar, h("main", { class: "final-body" }, h("div", { class: "final-left" }, clockEl, tableEl), ladderBox));
+clockPanel(clockEl, conn, { stats: false, compact: true });
+
+/** The table shown: the final table once formed, else the one table still with players. */
+function shownTable() {
+  const s = conn.state;
+  if (s.final_table != null && s.tables[s.final_table]) return { table: s.tables[s.final_table], last: false };
+  const inPlay = Object.values(s.tables).filter((x) => x.status !== "broken" && Object.keys(x.occupants).length);
+  return inPlay.length === 1 ? { table: inPlay[0], last: true } : null;
+}
+
+function stackCell(p) {
+  if (!fmt.stackCounted(p)) return h("span", { class: "fs-stack muted" }, t("race.not_counted"));
+  const bigBlind = conn.facts?.clock?.big_blind;
+  return h("span", { class: "fs-stack" }, h("strong", {}, fmt.chips(p.stack)),
+    bigBlind ? h("span", { class: "fs-bb" }, fmt.bb(p.stack / bigBlind)) : null);
+}
+
+function renderTable() {
+  const s = conn.state;
+  const shown = shownTable();
+  if (!shown) {
+    const tables = Object.values(s.tables).filter((x) => x.status !== "broken" && Object.keys(x.occupants).length).length;
+    fill(tableHead, h("h2", { id: "final-table-title" }, t("final.title")));
+    fill(seatsEl, h("li", { class: "final-note" }, t("final.not_formed", { players: conn.stats?.players_left ?? 0, tables })));
+    return;
+  }
+  const { table, last } = shown;
+  const view = tableViews(conn).find((v) => v.table === table.number);
+  fill(tableHead, h("h2", { id: "final-table-title" }, t(last ? "final.last_table" : "final.table", { table: table.number })),
+    h("p", { class: "final-left-count" }, t("final.left", { n: conn.stats?.players_left ?? 0 })));
+  const rows = [];
+  for (let seat = 1; seat <= table.seats; seat += 1) {
+    const pid = table.occupants[seat];
+    const p = pid ? s.players[pid] : null;
+    const button = view?.button === seat;
+    rows.push(h("li", { class: `final-seat${p ? "" : " empty"}${button ? " button" : ""}` },
+      h("span", { class: "fs-no", "aria-label": `${t("final.seat")} ${seat}` }, seat),
+      h("span", { class: "fs-name" }, p ? p.name : t("final.empty"),
+        button ? h("span", { class: "fs-dealer", title: "Dealer" }, "D") : null),
+      p ? stackCell(p) : h("span", { class: "fs-stack" })));
+  }
+  fill(seatsEl, rows);
+}
+
+/** Who was paid each place: the results, a shared place on every place it covers. */
+function paidTo(results) {
+  const out = new Map();
+  for (const r of results || []) {
+    for (let place = r.place; place < r.place + r.tied; place += 1) {
+      out.set(place, [...(out.get(place) || []), r.name]);
+    }
+  }
+  return out;
+}
+
+function renderLadder() {
+  const d = prizes.data;
+  const pool = d?.pool;
+  fill(ladderHead, h("h2", { id: "final-ladder-title" }, t("final.ladder")),
+    pool ? h("p", { class: "final-paid-count" }, t("final.paid_places", { n: pool.places.length }),
+      " · ", fmt.money(pool.pool, pool.currency)) : null);
+  if (!d) return fill(ladderEl, h("li", { class: "final-note" }, prizes.failed ? t("error.network") : t("clock.waiting")));
+  if (!pool) return fill(ladderEl, h("li", { class: "final-note" }, t("final.no_prizes")));
+  const shown = shownTable();
+  const left = conn.stats?.players_left ?? 0;
+  // The final table's places (one per seat: who finished there, paid or not), or before it
+  // forms the places paid, as many as fit.
+  const upTo = shown ? Math.max(shown.table.seats, 1) : Math.min(pool.places.length, 12);
+  const paid = paidTo(d.results);
+  const prize = new Map(pool.places.map((x) => [x.place, x.prize]));
+  const rows = [];
+  for (let place = 1; place <= upTo; place += 1) {
+    const names = paid.get(place);
+    const money = prize.get(place);
+    const next = !names && place === left && money != null && !ending(conn);
+    rows.push(h("li", { class: `final-place${names ? " done" : " open"}${money == null ? " unpaid" : ""}${next ? " next" : ""}` },
+      h("span", { class: "fp-place" }, placeText(place)),
+      h("span", { class: "fp-who" }, names ? names.join(" · ") : money != null ? t("final.to_pay") : ""),
+      h("span", { class: "fp-prize" }, money != null ? fmt.money(money, pool.currency) : "–")));
+  }
+  fill(ladderEl, rows);
+}
+
+function renderAll() {
+  if (!conn.state) return;
+  bar.setTitle(`${t("final.title")} · ${conn.state.name}`);
+  document.title = `${conn.state.name} · ${t("final.title")}`;
+  renderTable();
+  renderLadder();
+}
+
+let queued = false;
+conn.on("change", () => {
+  if (queued) return;
+  queued = true;
+  requestAnimationFrame(() => {
+    queued = false;
+    renderAll();
+  });
+});
+prizes.onChange(renderLadder);
+onLang(renderAll);
+conn.start();
+window.floorFinal = { conn, prizes };
