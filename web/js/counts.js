@@ -1,0 +1,284 @@
+// Chip counts: the count sheet of a table and single counts on the floor phone, and the chip
+// leaders the wall and the player screen show.
+//
+// A count sheet lists every seat of one table at once, with the time of the count (when the
+// sheet was opened; "now" starts it again): a field left empty is a stack not counted, and is
+// not sent. One `count_table` carries the sheet, each stack named by its player, so a sheet
+// sent late from the outbox never counts whoever sits in the seat by then; the server refuses
+// a count older than the stack's last one. The leaders and their average are the server's
+// chip facts (floor/engine/counts.py), of counted stacks only.
+
+import * as fmt from "./format.js";
+import { onLang, t } from "./i18n.js";
+import { explainError, h, playerName } from "./ui.js";
+
+/** The most a stack may hold (the server's bound, and what a double holds exactly). */
+const MAX_STACK = Number.MAX_SAFE_INTEGER;
+
+/** A typed stack as a number: separators (spaces, commas, dots) are allowed; "" is none. */
+export function parseStack(typed) {
+  const text = String(typed ?? "").replace(/[\s,.'’\u00a0\u202f]/g, "");
+  if (!text) return { empty: true };
+  if (!/^\d+$/.test(text) || Number(text) > MAX_STACK) return { problem: t("count.bad") };
+  return { stack: Number(text) };
+}
+
+/** The count on record of player `p`: "12,300 · 14:05", or "not counted". */
+export function countedText(p) {
+  if (!fmt.stackCounted(p)) return t("race.not_counted");
+  return p.counted_at ? t("count.at", { stack: fmt.chips(p.stack), time: fmt.timeOfDay(p.counted_at) }) : fmt.chips(p.stack);
+}
+
+function stackInput(id, value, label, oninput) {
+  return h("input", {
+    id, type: "text", inputmode: "numeric", autocomplete: "off", enterkeyhint: "next", maxlength: 19,
+    class: "count-input", value, "aria-label": label, oninput,
+  });
+}
+
+export class CountSheet {
+  constructor({ conn, send, rerender }) {
+    this.conn = conn;
+    this.send = send;
+    this.rerender = rerender;
+    this.table = null;
+    this.at = null;
+    this.typed = {}; // by player id
+    this.errors = {}; // by player id: the server's refusal of that row
+    this.error = null;
+    this.sending = false;
+    this.saveBtn = null;
+  }
+
+  get active() {
+    return this.table != null;
+  }
+
+  open(table) {
+    this.table = table;
+    this.at = this.conn.nowSec();
+    this.typed = {};
+    this.errors = {};
+    this.error = null;
+  }
+
+  close() {
+    this.table = null;
+    this.typed = {};
+    this.errors = {};
+    this.error = null;
+  }
+
+  _seats() {
+    const tb = this.conn.state?.tables?.[this.table];
+    if (!tb) return [];
+    return Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid }))
+      .sort((a, b) => a.seat - b.seat);
+  }
+
+  _counts(seats) {
+    const out = [];
+    let problem = null;
+    for (const { seat, pid } of seats) {
+      const v = parseStack(this.typed[pid]);
+      if (v.problem) problem ||= { seat, pid, message: v.problem };
+      else if (!v.empty) out.push({ player: pid, stack: v.stack });
+    }
+    return { stacks: out, problem };
+  }
+
+  _refreshSave(seats) {
+    if (!this.saveBtn) return;
+    const { stacks, problem } = this._counts(seats);
+    this.saveBtn.disabled = this.sending || !stacks.length || !!problem;
+    this.saveBtn.textContent = t("count.save", { n: stacks.length });
+  }
+
+  render() {
+    const s = this.conn.state;
+    const tb = s?.tables?.[this.table];
+    if (!tb) {
+      this.close();
+      return null;
+    }
+    const seats = this._seats();
+    const rows = seats.map(({ seat, pid }) => {
+      const p = s.players[pid];
+      const id = `count-${this.table}-${seat}`;
+      const name = playerName(this.conn, pid);
+      const own = parseStack(this.typed[pid]).problem;
+      const err = own || this.errors[pid];
+      const problemEl = h("p", { class: "error-text count-error", role: err ? "alert" : null, id: `${id}-error` }, err || "");
+      const input = stackInput(id, this.typed[pid] ?? "", t("count.field", { seat, name }), (ev) => {
+        this.typed[pid] = ev.target.value;
+        delete this.errors[pid];
+        const problem = parseStack(ev.target.value).problem;
+        problemEl.textContent = problem || "";
+        input.setAttribute("aria-invalid", String(!!problem));
+        this._refreshSave(seats);
+      });
+      input.setAttribute("aria-describedby", `${id}-last ${id}-error`);
+      if (err) input.setAttribute("aria-invalid", "true");
+      // The keyboard's "next" goes to the next seat; only the button saves the sheet.
+      input.addEventListener("keydown", (ev) => {
+        if (ev.key !== "Enter") return;
+        ev.preventDefault();
+        const all = [...input.form.querySelectorAll(".count-input")];
+        const next = all[all.indexOf(input) + 1];
+        if (next) next.focus();
+        else input.blur();
+      });
+      return h("li", { class: `count-row${err ? " has-error" : ""}` },
+        h("label", { class: "count-seat", for: id }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, name)),
+        input,
+        h("span", { class: `count-last${fmt.stackCounted(p) ? "" : " muted"}`, id: `${id}-last` }, t("count.last", { count: countedText(p) })),
+        problemEl);
+    });
+    this.saveBtn = h("button", { type: "submit", class: "primary big" });
+    this._refreshSave(seats);
+    return h("form", { class: "count-sheet card", "aria-label": t("count.title", { table: this.table }), onsubmit: (ev) => {
+      ev.preventDefault();
+      this._save(seats);
+    } },
+    h("h2", {}, t("count.title", { table: this.table })),
+    h("p", { class: "count-time" }, t("count.time", { time: fmt.timeOfDay(this.at) }), " ",
+      h("button", { type: "button", class: "link-button", onclick: () => { this.at = this.conn.nowSec(); this.rerender(); } }, t("count.now"))),
+    h("p", { class: "hint" }, t("count.hint")),
+    seats.length ? h("ol", { class: "count-rows" }, rows) : h("p", { class: "empty" }, t("race.no_players")),
+    this.error ? h("p", { class: "error-text", role: "alert" }, this.error) : null,
+    h("div", { class: "actions" }, this.saveBtn,
+      h("button", { type: "button", class: "ghost big", onclick: () => { this.close(); this.rerender(); } }, t("count.cancel"))));
+  }
+
+  async _save(seats) {
+    const { stacks, problem } = this._counts(seats);
+    if (problem || !stacks.length) return;
+    const table = this.table;
+    this.sending = true;
+    this.error = null;
+    this._refreshSave(seats);
+    const item = await this.send({ type: "count_table", table, stacks, at: this.at },
+      t("count.label", { table, n: stacks.length }));
+    this.sending = false;
+    if (item.status === "refused") {
+      const m = /^(?:command\.)?stacks\[(\d+)\]/.exec(item.error?.field || "");
+      const pid = m ? stacks[Number(m[1])]?.player : null;
+      const message = explainError(item.error, this.conn);
+      if (pid) this.errors = { [pid]: message };
+      else this.error = message;
+    } else if (item.status === "done" || item.status === "pending") {
+      // Sent, or waiting in the outbox (the sent tab shows it): the sheet is done.
+      this.close();
+    }
+    this.rerender();
+  }
+}
+
+/** One stack counted now, from the seat's actions on the phone. */
+export function singleCount({ conn, send, pid, table, seat }) {
+  const p = conn.state?.players?.[pid];
+  const id = `single-count-${seat}`;
+  const problemEl = h("p", { class: "error-text count-error", id: `${id}-error` });
+  const input = stackInput(id, "", t("count.single_label", { name: playerName(conn, pid) }), () => {
+    problemEl.textContent = parseStack(input.value).problem || "";
+  });
+  input.setAttribute("aria-describedby", `${id}-last ${id}-error`);
+  return h("form", { class: "single-count", onsubmit: async (ev) => {
+    ev.preventDefault();
+    const v = parseStack(input.value);
+    if (v.empty || v.problem) {
+      problemEl.textContent = v.problem || t("count.type_stack");
+      return;
+    }
+    const name = playerName(conn, pid);
+    const item = await send({ type: "count_table", table, stacks: [{ player: pid, stack: v.stack }], at: conn.nowSec() },
+      t("count.single_sent", { name, stack: fmt.chips(v.stack) }));
+    if (item.status === "refused") problemEl.textContent = explainError(item.error, conn);
+    else input.value = "";
+  } },
+  h("label", { for: id }, t("count.single")),
+  h("div", { class: "row" }, input, h("button", { type: "submit" }, t("count.single_save"))),
+  h("p", { class: "hint", id: `${id}-last` }, t("count.last", { count: countedText(p) })),
+  problemEl);
+}
+
+// The chip leaders -------------------------------------------------------------------------------
+
+/** The server's chip facts: {counted, average, leaders: [[player, stack, at]], last_at}. */
+export function chipFacts(conn) {
+  const f = conn.facts?.chips;
+  return f && f.counted ? f : null;
+}
+
+/** The chip leaders and the average of the counted stacks, for the wall and the player
+ * screen; null while nobody is counted. `limit` leaders are shown (the server sends ten). */
+export function chipLeaders(conn, { limit = 10, cls = "" } = {}) {
+  const f = chipFacts(conn);
+  if (!f) return null;
+  const bb = conn.facts?.clock?.big_blind;
+  const left = conn.stats?.players_left;
+  const inBB = (n) => (bb ? ` · ${fmt.bb(n / bb)}` : "");
+  return h("section", { class: `chip-leaders ${cls}`.trim(), "aria-label": t("leaders.title") },
+    h("h2", {}, t("leaders.title")),
+    h("p", { class: "leaders-meta" },
+      left != null ? t("leaders.counted_of", { n: f.counted, left }) : t("leaders.counted", { n: f.counted }),
+      f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}${inBB(f.average)}` : "",
+      f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : ""),
+    h("ol", { class: "leaders-list" }, f.leaders.slice(0, limit).map(([pid, stack], i) => h("li", {},
+      h("span", { class: "rank" }, `${i + 1}.`),
+      h("span", { class: "who" }, playerName(conn, pid)),
+      h("span", { class: "stack" }, h("strong", {}, fmt.chips(stack)), h("span", { class: "bb" }, inBB(stack)))))));
+}
+
+/** The wall's page of chip counts (wall.js rotates it in while anybody is counted): the
+ * leaders, big, with their stacks in big blinds and when they were counted. */
+export function chipsWallPage(conn) {
+  const head = h("div", { class: "page-head" });
+  const list = h("ol", { class: "chips-list" });
+  const page = h("section", { class: "page page-chips", dataset: { page: "chips" } }, head, list);
+  let last = "";
+  const draw = () => {
+    const f = chipFacts(conn);
+    const names = f ? f.leaders.map(([pid]) => playerName(conn, pid)) : [];
+    const key = JSON.stringify([f, names, conn.stats?.players_left, conn.facts?.clock?.big_blind, document.documentElement.lang]);
+    if (key === last) return;
+    last = key;
+    const bb = conn.facts?.clock?.big_blind;
+    const left = conn.stats?.players_left;
+    page.classList.toggle("empty", !f);
+    head.replaceChildren(h("h2", {}, t("leaders.title")), f ? h("span", { class: "chips-meta" },
+      left != null ? t("leaders.counted_of", { n: f.counted, left }) : t("leaders.counted", { n: f.counted }),
+      f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}` : "",
+      f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : "") : null);
+    list.replaceChildren(...(f ? f.leaders.map(([pid, stack, at], i) => h("li", { class: "chips-row" },
+      h("span", { class: "rank" }, i + 1),
+      h("span", { class: "who" }, playerName(conn, pid)),
+      h("span", { class: "stack" }, fmt.chips(stack)),
+      h("span", { class: "bb" }, bb ? fmt.bb(stack / bb) : ""),
+      h("span", { class: "at" }, at ? fmt.timeOfDay(at) : "")))
+      : [h("li", { class: "muted" }, t("leaders.none"))]));
+  };
+  conn.on("change", draw);
+  onLang(draw);
+  draw();
+  return page;
+}
+
+/** Keep `el` showing the chip leaders as the facts change (a hook for a screen's layout). */
+export function mountLeaders(el, conn, options = {}) {
+  let last = "";
+  const draw = () => {
+    const f = chipFacts(conn);
+    const names = f ? f.leaders.map(([pid]) => playerName(conn, pid)) : [];
+    const key = JSON.stringify([f, names, conn.stats?.players_left, conn.facts?.clock?.big_blind, document.documentElement.lang]);
+    if (key === last) return;
+    last = key;
+    const block = chipLeaders(conn, options);
+    el.hidden = !block;
+    el.replaceChildren(...(block ? [block] : []));
+  };
+  conn.on("change", draw);
+  onLang(draw);
+  draw();
+  return el;
+}

@@ -1,0 +1,224 @@
+// Several players out in the same hand, on the floor phone (TDA: the bigger starting stack
+// finishes higher; equal stacks share the place and its prizes).
+//
+// The floorperson taps every seat out in the hand, at one table or, hand-for-hand, at several
+// (the picks stay while the phone goes to another table), gives the stacks they started the
+// hand with (filled in from the last counts), and sees the places and prizes the server will
+// give before confirming: the preview is the server's own decision on a copy
+// (`POST /api/t/{tid}/preview`), so the page never ranks stacks itself. One
+// `bust_same_hand` records them all.
+
+import * as fmt from "./format.js";
+import { t } from "./i18n.js";
+import { placeText } from "./prizes.js";
+import { countedText, parseStack } from "./counts.js";
+import { api, debounce, explainError, h, playerName } from "./ui.js";
+
+export class SameHand {
+  constructor({ conn, tid, send, rerender }) {
+    this.conn = conn;
+    this.tid = tid;
+    this.send = send;
+    this.rerender = rerender;
+    this.active = false;
+    this.picked = new Map(); // player id -> typed stack (a string)
+    this.confirming = false;
+    this.sending = false;
+    this.preview = null; // {key, finishes, left, currency} | {key, error}
+    this.asked = 0;
+    this.askedKey = null;
+    // Filled in place: the preview answers while a stack is being typed, and the phone
+    // never redraws under the floorperson's fingers.
+    this.previewEl = h("div", { class: "same-preview", "aria-live": "polite" });
+    this.confirmBtn = null;
+    this.canBust = false;
+    this._ask = debounce(() => this._fetch(), 250);
+  }
+
+  start() {
+    this.active = true;
+    this.picked.clear();
+    this.confirming = false;
+    this.preview = null;
+  }
+
+  stop() {
+    this.active = false;
+    this.picked.clear();
+    this.confirming = false;
+    this.preview = null;
+  }
+
+  isPicked(pid) {
+    return this.picked.has(pid);
+  }
+
+  /** Pick or drop a seat's player; the stack is filled in from their last count. */
+  toggle(pid) {
+    if (this.picked.has(pid)) this.picked.delete(pid);
+    else {
+      const p = this.conn.state?.players?.[pid];
+      this.picked.set(pid, fmt.stackCounted(p) ? String(p.stack) : "");
+    }
+    this.confirming = false;
+  }
+
+  /** Players out (here or by another phone) since they were picked are dropped. */
+  _prune() {
+    const players = this.conn.state?.players || {};
+    for (const pid of [...this.picked.keys()]) {
+      const p = players[pid];
+      if (!p || p.busted || p.table == null) this.picked.delete(pid);
+    }
+  }
+
+  /** The command as it stands, or null while fewer than two are picked or a stack is bad. */
+  command() {
+    if (this.picked.size < 2) return null;
+    const players = [];
+    for (const [pid, typed] of this.picked) {
+      const v = parseStack(typed);
+      if (v.problem) return null;
+      // No stack: the server takes the last count, or asks for the stack by name.
+      players.push(v.empty ? { player: pid } : { player: pid, stack: v.stack });
+    }
+    return { type: "bust_same_hand", players };
+  }
+
+  _key(command) {
+    const s = this.conn.state;
+    return JSON.stringify([command, s?.busted, s?.entries, document.documentElement.lang]);
+  }
+
+  async _fetch() {
+    const command = this.command();
+    if (!command || !this.active) return;
+    const key = this._key(command);
+    if (this.preview?.key === key || this.askedKey === key) return;
+    this.asked += 1;
+    const asked = this.asked;
+    this.askedKey = key;
+    let answer;
+    try {
+      answer = { key, ...(await api(`/api/t/${encodeURIComponent(this.tid)}/preview`, { method: "POST", body: { command } })) };
+    } catch (err) {
+      answer = { key, error: err };
+    }
+    if (asked !== this.asked) return;
+    this.askedKey = null;
+    this.preview = answer;
+    this._drawPreview();
+  }
+
+  /** Whether the confirm button is off: nothing to send, or the server's preview refuses it
+   * (offline, the command may still be sent: the server decides when it gets it). */
+  _blocked(command) {
+    if (!command || this.sending || !this.canBust) return true;
+    const p = this.preview;
+    return !!(p && p.key === this._key(command) && p.error && !isOffline(p.error));
+  }
+
+  _drawPreview() {
+    const command = this.command();
+    if (this.confirmBtn) this.confirmBtn.disabled = this._blocked(command);
+    const el = this.previewEl;
+    el.replaceChildren();
+    if (!command) {
+      el.append(h("p", { class: "hint" }, this.picked.size < 2 ? t("same.pick_more") : t("same.fix_stacks")));
+      return;
+    }
+    const p = this.preview;
+    if (!p || p.key !== this._key(command)) {
+      el.append(h("p", { class: "muted" }, t("same.previewing")));
+      this._ask();
+      return;
+    }
+    if (p.error) {
+      const offline = isOffline(p.error);
+      el.append(h("p", { class: offline ? "muted" : "error-text", role: offline ? "status" : "alert" },
+        offline ? t("same.preview_offline") : explainError(p.error, this.conn)));
+      return;
+    }
+    const money = (n) => fmt.money(n, p.currency);
+    const best = [...p.finishes].sort((a, b) => a.place - b.place);
+    el.append(h("h3", {}, t("same.preview_title")),
+      h("ol", { class: "same-places" }, best.map((f) => h("li", { class: f.tied > 1 ? "shared" : "" },
+        h("span", { class: "same-place" }, placeText(f.place, f.tied)),
+        h("span", { class: "same-name" }, playerName(this.conn, f.player)),
+        h("span", { class: "same-stack" }, f.stack != null ? fmt.chips(f.stack) : "–"),
+        h("span", { class: `same-prize${f.prize ? "" : " none"}` }, p.currency != null && f.prize ? money(f.prize) : t("same.no_prize"),
+          f.tied > 1 ? h("span", { class: "badge badge-shared" }, t("same.shared", { n: f.tied })) : null)))),
+      h("p", { class: "muted small" }, t("same.left_after", { n: p.left })));
+  }
+
+  _refresh() {
+    this._drawPreview();
+  }
+
+  /** The panel: the players picked, their starting stacks, the server's places, confirm. */
+  render(canBust) {
+    this.canBust = canBust;
+    this._prune();
+    const s = this.conn.state;
+    const rows = [...this.picked.entries()].map(([pid, typed]) => {
+      const p = s.players[pid];
+      const id = `same-stack-${pid}`;
+      const name = playerName(this.conn, pid);
+      const problemEl = h("p", { class: "error-text count-error" }, parseStack(typed).problem || "");
+      const input = h("input", {
+        id, type: "text", inputmode: "numeric", autocomplete: "off", maxlength: 19, class: "count-input", value: typed,
+        "aria-describedby": `${id}-last`,
+        oninput: (ev) => {
+          this.picked.set(pid, ev.target.value);
+          this.confirming = false;
+          problemEl.textContent = parseStack(ev.target.value).problem || "";
+          this._refresh();
+        },
+      });
+      return h("li", { class: "same-row" },
+        h("div", { class: "same-who" }, h("strong", {}, name), " ", h("span", { class: "muted" }, fmt.spot(p.table, p.seat)),
+          h("button", { type: "button", class: "link-button same-drop", "aria-label": t("same.drop", { name }),
+            onclick: () => { this.picked.delete(pid); this.confirming = false; this.rerender(); } }, t("same.drop_short"))),
+        h("label", { for: id }, t("same.stack_label")),
+        input,
+        h("span", { class: "hint", id: `${id}-last` }, t("count.last", { count: countedText(p) })),
+        problemEl);
+    });
+    this.confirmBtn = h("button", { type: "button", class: "danger big", disabled: this._blocked(this.command()),
+      onclick: () => { this.confirming = true; this.rerender(); } }, t("same.confirm", { n: this.picked.size }));
+    const confirmBox = this.confirming && this.command()
+      ? h("div", { class: "confirm-box", role: "alertdialog", "aria-label": t("same.confirm_title") },
+        h("p", {}, t("same.confirm_text", { n: this.picked.size })),
+        h("div", { class: "actions" },
+          h("button", { type: "button", class: "danger big", disabled: this.sending, onclick: () => this._send() }, t("same.yes")),
+          h("button", { type: "button", class: "big", onclick: () => { this.confirming = false; this.rerender(); } }, t("common.no"))))
+      : null;
+    const panel = h("section", { class: "same-hand card", "aria-label": t("same.title") },
+      h("h3", {}, t("same.title")),
+      h("p", { class: "hint" }, t("same.hint")),
+      rows.length ? h("ul", { class: "same-rows" }, rows) : null,
+      this.previewEl,
+      confirmBox || h("div", { class: "actions" }, this.confirmBtn,
+        h("button", { type: "button", class: "ghost big", onclick: () => { this.stop(); this.rerender(); } }, t("same.cancel"))));
+    this._drawPreview();
+    return panel;
+  }
+
+  async _send() {
+    const command = this.command();
+    if (!command) return;
+    this.sending = true;
+    this.rerender();
+    const names = command.players.map((x) => playerName(this.conn, x.player)).join(", ");
+    const item = await this.send(command, t("same.label", { names }));
+    this.sending = false;
+    this.confirming = false;
+    if (item.status === "done" || item.status === "pending") this.stop();
+    else if (item.status === "refused") this.preview = { key: this._key(command), error: item.error };
+    this.rerender();
+  }
+}
+
+function isOffline(error) {
+  return error.code === "network" || error.status === 0;
+}
