@@ -1,0 +1,245 @@
+"""A list's bytes as rows of text: an .xlsx sheet, or CSV/TSV text in whatever encoding.
+
+What a director brings: a sheet saved from Excel (an .xlsx file, read by openpyxl), a CSV
+saved from Excel in Czech (Windows-1250, semicolons), one in UTF-8 with or without its byte
+order mark (commas), a column pasted from a spreadsheet (tabs), or a plain list of names.
+The encoding is UTF-8 when the bytes are UTF-8 (or carry a byte order mark), else
+Windows-1250, which Czech Excel writes; the director may name another. The delimiter is a
+tab when any line has one, else the semicolon or comma most lines hold, else none (one name
+a line).
+
+Refused, naming the problem: what is neither text nor a sheet, bytes the encoding asked for
+cannot read, more than ``MAX_ROWS`` rows, no row at all. Cells are cut at ``MAX_CELL``
+characters and rows at ``MAX_COLUMNS`` cells: a hostile file costs what a large honest one
+does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from collections.abc import Iterable, Iterator
+from datetime import date, datetime, time
+from typing import Final, Literal
+
+import msgspec
+
+from ..engine.errors import BadValue
+
+#: A tournament seats 10,000 players: no list is longer.
+MAX_ROWS: Final = 10_000
+MAX_COLUMNS: Final = 64
+#: Longer than any field a row fills (a note is 200): a cell is not a place for a book.
+MAX_CELL: Final = 1_000
+#: Rows read from a sheet at most, empty ones included: formatting can stretch a sheet to a
+#: million empty rows, which are not read one by one.
+_MOST_READ: Final = 4 * MAX_ROWS
+
+Kind = Literal["auto", "xlsx", "csv", "tsv", "lines"]
+Encoding = Literal["auto", "utf-8", "windows-1250", "iso-8859-2", "windows-1252", "utf-16"]
+ENCODINGS: Final[tuple[Encoding, ...]] = (
+    "auto",
+    "utf-8",
+    "windows-1250",
+    "iso-8859-2",
+    "windows-1252",
+    "utf-16",
+)
+
+
+class Sheet(msgspec.Struct, frozen=True, kw_only=True):
+    """The rows of a list as read, blank rows left out, each with its line in the file."""
+
+    kind: Literal["xlsx", "csv", "tsv", "lines"]
+    #: The text's encoding (None for a sheet).
+    encoding: str | None
+    #: True when the encoding was not said and the bytes were not UTF-8: a guess to show.
+    guessed: bool = False
+    rows: list[list[str]]
+    #: The line (or sheet row) each row stands on, 1 for the first.
+    lines: list[int]
+
+
+def read(data: bytes, kind: Kind = "auto", encoding: Encoding = "auto") -> Sheet:
+    """The rows ``data`` holds; ``BadValue`` (naming the problem) when it holds none."""
+    if kind == "xlsx":
+        return _sheet(data)
+    if kind == "auto" and data.startswith(b"PK\x03\x04"):
+        return _sheet(data)
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        raise _unreadable("xls (save it as .xlsx or CSV)")
+    text, used, guessed = _decode(data, encoding)
+    found = _kind(text) if kind == "auto" else kind
+    rows, lines = _split(text, found)
+    return Sheet(kind=found, encoding=used, guessed=guessed, rows=rows, lines=lines)
+
+
+def _unreadable(what: str) -> BadValue:
+    return BadValue(
+        f"the file cannot be read as {what}",
+        field="file",
+        reason="import_unreadable",
+        params={"format": what},
+    )
+
+
+def _too_many(rows: int) -> BadValue:
+    return BadValue(
+        f"the list has {rows:,} rows: at most {MAX_ROWS:,} are read at once",
+        field="file",
+        reason="import_too_many_rows",
+        params={"rows": rows, "most": MAX_ROWS},
+    )
+
+
+# Text ---------------------------------------------------------------------------------------
+
+_BOMS: Final = (
+    (b"\xef\xbb\xbf", "utf-8-sig", "utf-8"),
+    (b"\xff\xfe", "utf-16", "utf-16"),
+    (b"\xfe\xff", "utf-16", "utf-16"),
+)
+
+
+def _decode(data: bytes, encoding: Encoding) -> tuple[str, str, bool]:
+    """The text, the encoding it was read in, and whether that was a guess."""
+    if encoding != "auto":
+        codec = "utf-8-sig" if encoding == "utf-8" else encoding
+        try:
+            return data.decode(codec), encoding, False
+        except UnicodeDecodeError:
+            raise _unreadable(f"text in {encoding}") from None
+    for mark, codec, name in _BOMS:
+        if data.startswith(mark):
+            try:
+                return data.decode(codec), name, False
+            except UnicodeDecodeError:
+                raise _unreadable(f"text in {name}") from None
+    try:
+        return data.decode("utf-8"), "utf-8", False
+    except UnicodeDecodeError:
+        pass
+    if b"\x00" in data[:4096]:
+        # UTF-16 saved without its mark ("Unicode text" from Excel): NULs between letters.
+        order = "utf-16-le" if data[1:2] == b"\x00" else "utf-16-be"
+        try:
+            return data.decode(order), "utf-16", True
+        except UnicodeDecodeError:
+            raise _unreadable("text") from None
+    try:
+        return data.decode("windows-1250"), "windows-1250", True
+    except UnicodeDecodeError:
+        raise _unreadable("text") from None
+
+
+def _kind(text: str) -> Literal["csv", "tsv", "lines"]:
+    sample = [line for line in text.splitlines()[:50] if line.strip()]
+    if any("\t" in line for line in sample):
+        return "tsv"
+    if not sample:
+        return "lines"
+    for sep in (";", ","):
+        # Most lines hold it, outside quotes as csv reads them: a name "Novák, Jan" alone
+        # on its line is one cell.
+        split = sum(1 for row in csv.reader(sample, delimiter=sep) if len(row) > 1)
+        if split >= max(1, 0.8 * len(sample)):
+            return "csv"
+    return "lines"
+
+
+def _delimiter(text: str) -> str:
+    sample = [line for line in text.splitlines()[:50] if line.strip()]
+    counts = {
+        sep: sum(1 for row in csv.reader(sample, delimiter=sep) if len(row) > 1)
+        for sep in (";", ",")
+    }
+    return ";" if counts[";"] >= counts[","] else ","
+
+
+def _split(text: str, kind: Literal["csv", "tsv", "lines"]) -> tuple[list[list[str]], list[int]]:
+    lines = text.splitlines()
+    if kind == "lines":
+        cells: Iterable[list[str]] = ([_cut(line)] for line in lines)
+    else:
+        sep = "\t" if kind == "tsv" else _delimiter(text)
+        cells = csv.reader(lines, delimiter=sep)
+    rows: list[list[str]] = []
+    numbers: list[int] = []
+    try:
+        for number, row in enumerate(cells, 1):
+            kept = [_cut(c) for c in row[:MAX_COLUMNS]]
+            if not any(c.strip() for c in kept):
+                continue
+            rows.append(kept)
+            numbers.append(number)
+            if len(rows) > MAX_ROWS + 1:  # a header above them
+                raise _too_many(sum(1 for line in lines if line.strip()))
+    except csv.Error:
+        raise _unreadable(kind.upper()) from None
+    return rows, numbers
+
+
+def _cut(cell: str) -> str:
+    return cell[:MAX_CELL]
+
+
+# Sheets -------------------------------------------------------------------------------------
+
+
+def _sheet(data: bytes) -> Sheet:
+    # Imported here: a list of names pasted as text never needs the spreadsheet reader.
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
+        raise _unreadable("xlsx") from None
+    except Exception:  # openpyxl's own parse errors have no common base
+        raise _unreadable("xlsx") from None
+    try:
+        sheet = book.worksheets[0] if book.worksheets else None
+        if sheet is None:
+            raise _unreadable("xlsx")
+        rows: list[list[str]] = []
+        numbers: list[int] = []
+        for number, values in enumerate(_values(sheet.iter_rows(values_only=True)), 1):
+            if number > _MOST_READ:
+                break
+            kept = [_text(v) for v in values[:MAX_COLUMNS]]
+            if not any(c.strip() for c in kept):
+                continue
+            rows.append(kept)
+            numbers.append(number)
+            if len(rows) > MAX_ROWS + 1:  # a header above them
+                raise _too_many(len(rows) + _more(sheet.iter_rows(min_row=number + 1)))
+    except BadValue:
+        raise
+    except Exception:
+        raise _unreadable("xlsx") from None
+    finally:
+        book.close()
+    return Sheet(kind="xlsx", encoding=None, rows=rows, lines=numbers)
+
+
+def _values(rows: Iterable[tuple[object, ...]]) -> Iterator[tuple[object, ...]]:
+    yield from rows
+
+
+def _more(rows: Iterable[object]) -> int:
+    return sum(1 for _ in zip(range(_MOST_READ), rows, strict=False))
+
+
+def _text(value: object) -> str:
+    """A cell as the sheet shows it: a card number 12345, not 12345.0; a date as a date."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime):
+        return value.isoformat(sep=" ", timespec="minutes")
+    if isinstance(value, date | time):
+        return value.isoformat()
+    return _cut(str(value))

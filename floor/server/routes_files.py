@@ -1,0 +1,253 @@
+"""Paper and files over HTTP: player lists brought in, files written out, the printables.
+
+    POST /api/t/{id}/import              a player list (CSV, TSV, text or .xlsx) previewed
+                                         (?kind=&encoding=&header=auto|yes|no&map=name=0,...)
+    GET  /api/t/{id}/export/results.csv  every finisher: place, name, id, country, entries,
+                                         the bust-out's time, level and table, the prize
+    GET  /api/t/{id}/export/hendon.csv   the paid places as results databases take them
+    GET  /api/t/{id}/export/payouts.csv  the payout table, and who finished where
+    GET  /api/t/{id}/export/log          the whole log, as ``floor export`` writes it
+    GET  /api/t/{id}/paper               what the printables print (staff)
+    GET  /api/t/{id}/paper/check         a seat card checked (?table=&seat=&code=)
+    GET  /api/payouts/standard           a standard payout table (?entries=&paid=15)
+    POST /api/structures/parse           a structure file (TOML) checked as shipped ones are
+    POST /api/structures/toml            a structure (JSON) as a structure file
+    GET  /print/{id}                     the printables' page
+
+The preview registers nothing: the console sends the entries it lists with ``register_many``
+through the command API, a batch at a time. The results and payout files are public like
+``/api/t/{id}/prizes``; the log, the paper and the lists are the staff's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Final, get_args
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from .. import config as configs
+from ..backup import export_lines
+from ..engine.errors import ConfigError, FloorError
+from ..engine.payout_curve import standard_table
+from ..engine.prize import PayoutRow
+from ..engine.rules import Structure
+from ..engine.seat_cards import check as check_card
+from ..exports.paper import paper
+from ..exports.results import hendon_csv, payouts_csv, results_csv
+from ..exports.structure_file import toml
+from ..imports import sheet
+from ..imports.preview import build
+from .context import Floor, floor_of, staff, tid_of
+from .edges import BadRequest, decode, handle_errors, json_response, read_body
+from .permissions import require_director
+from .principal import Forbidden, Principal
+from .routes_pages import WEB
+
+#: A list of 10,000 players with a few columns is about 600 KB as CSV; a sheet is smaller.
+MAX_LIST: Final = 8 * 1024 * 1024
+#: A structure file: levels and a payout table of a few hundred rows.
+MAX_STRUCTURE: Final = 512 * 1024
+_STAFF: Final = ("director", "floor", "dealer")
+
+
+async def _staff_reader(request: Request) -> Principal:
+    """A staff member reading (a GET needs no same-site check: it changes nothing)."""
+    principal, _ = await floor_of(request).principal(request)
+    if principal.role not in _STAFF:
+        raise Forbidden("sign in as staff to read this")
+    return principal
+
+
+def _flag(request: Request, name: str, values: tuple[str, ...]) -> str:
+    value = request.query_params.get(name, values[0])
+    if value not in values:
+        raise BadRequest(f"{name} is one of {', '.join(values)}", field=name)
+    return value
+
+
+# Player lists -------------------------------------------------------------------------------
+
+
+@handle_errors
+async def post_import(request: Request) -> Response:
+    floor = floor_of(request)
+    tid = tid_of(request)
+    principal = await staff(request)
+    if principal.role not in ("director", "floor"):
+        raise Forbidden("the director and the floor register players")
+    kind = _flag(request, "kind", get_args(sheet.Kind))
+    encoding = _flag(request, "encoding", sheet.ENCODINGS)
+    header = _flag(request, "header", ("auto", "yes", "no"))
+    mapping = request.query_params.get("map") or None
+    data = await read_body(request, MAX_LIST)
+    try:
+        rows = sheet.read(data, kind, encoding)  # type: ignore[arg-type]
+        t, _ = await floor.store.tournament(tid)
+        # On the state as it stands, before the next await (it changes in place).
+        preview = build(
+            rows,
+            t,
+            floor.store.clock(),
+            header=None if header == "auto" else header == "yes",
+            mapping=mapping,
+        )
+    except FloorError as e:
+        if isinstance(e, BadRequest):
+            raise
+        raise e.recast(BadRequest, e.field) from None
+    return json_response(preview)
+
+
+# Files out ----------------------------------------------------------------------------------
+
+
+def _file(data: bytes, name: str, media: str = "text/csv; charset=utf-8") -> Response:
+    return Response(
+        data,
+        media_type=media,
+        headers={
+            "Content-Disposition": f'attachment; filename="{name}"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@handle_errors
+async def get_results(request: Request) -> Response:
+    tid = tid_of(request)
+    t, _ = await floor_of(request).store.tournament(tid)
+    return _file(results_csv(t), f"{tid}-results.csv")
+
+
+@handle_errors
+async def get_hendon(request: Request) -> Response:
+    tid = tid_of(request)
+    t, _ = await floor_of(request).store.tournament(tid)
+    return _file(hendon_csv(t), f"{tid}-results-hendon.csv")
+
+
+@handle_errors
+async def get_payouts(request: Request) -> Response:
+    tid = tid_of(request)
+    t, _ = await floor_of(request).store.tournament(tid)
+    return _file(payouts_csv(t), f"{tid}-payouts.csv")
+
+
+@handle_errors
+async def get_log(request: Request) -> Response:
+    """The export ``floor export`` writes, from the console: ``floor import`` reads it back."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    principal = await _staff_reader(request)
+    require_director(principal, "exports the log")
+    lines, _ = await export_lines(floor.store, tid)
+    day = datetime.now().astimezone().strftime("%Y-%m-%d-%H%M")
+    return _file(b"".join(lines), f"{tid}-{day}.floor.jsonl", "application/x-ndjson")
+
+
+# The printables -----------------------------------------------------------------------------
+
+
+@handle_errors
+async def get_paper(request: Request) -> Response:
+    floor = floor_of(request)
+    tid = tid_of(request)
+    await _staff_reader(request)
+    t, _ = await floor.store.tournament(tid)
+    return json_response(paper(t, floor.store.clock()), headers={"Cache-Control": "no-store"})
+
+
+def _number(request: Request, name: str, least: int, most: int) -> int:
+    raw = request.query_params.get(name, "")
+    if not (raw.isascii() and raw.isdigit()) or not least <= int(raw) <= most:
+        raise BadRequest(f"{name} is a number from {least} to {most}", field=name)
+    return int(raw)
+
+
+@handle_errors
+async def get_card_check(request: Request) -> Response:
+    floor = floor_of(request)
+    tid = tid_of(request)
+    await _staff_reader(request)
+    table = _number(request, "table", 1, 100_000)
+    seat = _number(request, "seat", 1, 12)
+    code = request.query_params.get("code", "")
+    if not 1 <= len(code) <= 12:
+        raise BadRequest("code is the card's code, four letters and digits", field="code")
+    t, _ = await floor.store.tournament(tid)
+    return json_response(check_card(t, table, seat, code))
+
+
+async def print_page(request: Request) -> Response:
+    tid_of(request)
+    return FileResponse(WEB / "print.html", headers={"Cache-Control": "no-cache"})
+
+
+# Money and structure ------------------------------------------------------------------------
+
+
+class StandardTable(msgspec.Struct, frozen=True, kw_only=True):
+    entries: int
+    paid: float
+    payouts: tuple[PayoutRow, ...]
+
+
+@handle_errors
+async def get_standard_payouts(request: Request) -> Response:
+    """A standard payout table for fields up to ``entries`` (``engine.payout_curve``)."""
+    entries = _number(request, "entries", 2, 100_000)
+    raw = request.query_params.get("paid", "15")
+    try:
+        paid = float(raw)
+    except ValueError:
+        paid = -1.0
+    if not 5 <= paid <= 50:
+        raise BadRequest("paid is the share of the field paid, 5 to 50 (%)", field="paid")
+    table = standard_table(entries, paid / 100)
+    return json_response(StandardTable(entries=entries, paid=paid, payouts=table))
+
+
+async def _director(request: Request) -> Floor:
+    floor = floor_of(request)
+    require_director(await staff(request), "edits structures")
+    return floor
+
+
+@handle_errors
+async def post_structure_parse(request: Request) -> Response:
+    """A structure file brought to the console, checked as the shipped files are."""
+    await _director(request)
+    data = await read_body(request, MAX_STRUCTURE)
+    try:
+        structure = configs.parse_structure(data, "structure file")
+    except ConfigError as e:
+        raise BadRequest(e.message, field=e.field) from None
+    return json_response(structure)
+
+
+@handle_errors
+async def post_structure_toml(request: Request) -> Response:
+    """The structure the console's editor holds, as a structure file to keep."""
+    await _director(request)
+    structure = decode(await read_body(request, MAX_STRUCTURE), Structure)
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in structure.name) or "structure"
+    return _file(toml(structure).encode(), f"{name}.toml", "application/toml; charset=utf-8")
+
+
+routes: list[BaseRoute] = [
+    Route("/api/t/{tid}/import", post_import, methods=["POST"]),
+    Route("/api/t/{tid}/export/results.csv", get_results, methods=["GET"]),
+    Route("/api/t/{tid}/export/hendon.csv", get_hendon, methods=["GET"]),
+    Route("/api/t/{tid}/export/payouts.csv", get_payouts, methods=["GET"]),
+    Route("/api/t/{tid}/export/log", get_log, methods=["GET"]),
+    Route("/api/t/{tid}/paper", get_paper, methods=["GET"]),
+    Route("/api/t/{tid}/paper/check", get_card_check, methods=["GET"]),
+    Route("/api/payouts/standard", get_standard_payouts, methods=["GET"]),
+    Route("/api/structures/parse", post_structure_parse, methods=["POST"]),
+    Route("/api/structures/toml", post_structure_toml, methods=["POST"]),
+    Route("/print/{tid}", print_page, methods=["GET"]),
+]

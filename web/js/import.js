@@ -1,0 +1,209 @@
+// Register a list: paste from a spreadsheet or upload a CSV, TSV, text or .xlsx file; the
+// server reads it (POST /api/t/{id}/import: the header, the columns, every row flagged) and
+// this panel shows its preview; the director maps the columns, ticks the rows, and the
+// entries the server listed are sent with `register_many`, as many per command as one body
+// holds, with the progress shown. Nothing is registered before "Register".
+
+import { errorText } from "./errors.js";
+import * as fmt from "./format.js";
+import { t } from "./i18n.js";
+import { h, fill, toast } from "./ui.js";
+
+const FIELDS = ["name", "first_name", "last_name", "player", "country", "special_needs", "note"];
+const ENCODINGS = ["auto", "utf-8", "windows-1250", "iso-8859-2", "windows-1252", "utf-16"];
+/** A command body stays under the server's limit (64 KB by default) with room to spare. */
+const CHUNK_BYTES = 48 * 1024;
+const CHUNK_ROWS = 1000;
+/** Rows shown in the preview (all flagged rows are shown too). */
+const SHOWN = 200;
+
+/** Split `entries` into commands' worth: under CHUNK_BYTES of JSON and CHUNK_ROWS each. */
+export function chunks(entries) {
+  const out = [];
+  let chunk = [];
+  let bytes = 0;
+  for (const e of entries) {
+    const size = new TextEncoder().encode(JSON.stringify(e)).length + 1;
+    if (chunk.length && (bytes + size > CHUNK_BYTES || chunk.length >= CHUNK_ROWS)) {
+      out.push(chunk);
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(e);
+    bytes += size;
+  }
+  if (chunk.length) out.push(chunk);
+  return out;
+}
+
+function flagText(flag, conn) {
+  if (flag.code === "refused") return errorText({ reason: flag.reason, params: flag.reason_params, message: flag.params.message }, conn);
+  return t(`import.flag.${flag.code}`, flag.params);
+}
+
+export function importPanel({ tid, conn, outbox }) {
+  const paste = h("textarea", { id: "import-paste", rows: 6, spellcheck: "false", placeholder: t("import.paste_placeholder") });
+  const file = h("input", { id: "import-file", type: "file", accept: ".csv,.tsv,.txt,.xlsx,text/csv,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" });
+  const header = h("select", { id: "import-header" }, ["auto", "yes", "no"].map((v) => h("option", { value: v }, t(`import.header.${v}`))));
+  const encoding = h("select", { id: "import-encoding" }, ENCODINGS.map((v) => h("option", { value: v }, v === "auto" ? t("import.encoding_auto") : v)));
+  const previewEl = h("div", { class: "import-preview", "aria-live": "polite" });
+  const progress = h("progress", { id: "import-progress", max: 1, value: 0, hidden: true });
+  const progressText = h("span", { id: "import-progress-text", class: "muted", role: "status" });
+  let body = null; // the bytes or text last previewed
+  let preview = null;
+  let mapping = null; // "field=index,..." chosen by the director
+  let ticked = new Map(); // row line -> included
+  let sending = false;
+
+  async function ask() {
+    if (body == null) return;
+    const q = new URLSearchParams({ header: header.value, encoding: encoding.value });
+    if (mapping) q.set("map", mapping);
+    let r;
+    try {
+      r = await fetch(`/api/t/${encodeURIComponent(tid)}/import?${q}`, {
+        method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/octet-stream" }, body,
+      });
+    } catch (err) {
+      return toast(`✗ ${t("error.network")}`, "error", 8000);
+    }
+    const data = await r.json().catch(() => null);
+    if (!r.ok) {
+      preview = null;
+      fill(previewEl, h("p", { class: "error-text", role: "alert" }, errorText(data?.error || { message: `HTTP ${r.status}` }, conn)));
+      return;
+    }
+    preview = data;
+    ticked = new Map(preview.rows.map((row) => [row.line, row.include]));
+    render();
+  }
+
+  function chosenMapping() {
+    return preview.columns.filter((c) => c.field).map((c) => `${c.field}=${c.index}`).join(",");
+  }
+
+  function render() {
+    const p = preview;
+    const columns = h("div", { class: "import-columns row" }, p.columns.map((c) => {
+      const sel = h("select", { id: `import-col-${c.index}`, "aria-label": t("import.column_n", { n: c.index + 1 }), onchange: () => {
+        // One column per field: the field chosen here leaves any other column.
+        for (const other of p.columns) if (other !== c && other.field === sel.value) other.field = null;
+        c.field = sel.value || null;
+        mapping = chosenMapping() || "name=0";
+        ask();
+      } }, h("option", { value: "" }, t("import.field.ignore")),
+      FIELDS.map((f) => h("option", { value: f, selected: c.field === f }, t(`import.field.${f}`))));
+      return h("div", { class: "field" }, h("label", { for: `import-col-${c.index}` }, c.title || t("import.column_n", { n: c.index + 1 })), sel,
+        h("p", { class: "hint" }, c.sample.slice(0, 2).join(" · ")));
+    }));
+    const summary = h("p", { class: "import-summary" },
+      t("import.summary", { rows: fmt.number(p.total), included: fmt.number(includedCount()), errors: fmt.number(p.errors), warnings: fmt.number(p.warnings) }),
+      " · ", t(`import.kind.${p.kind}`), p.encoding ? ` · ${p.encoding}` : "",
+      p.guessed ? h("span", { class: "badge badge-paused" }, t("import.guessed")) : null,
+      " · ", p.header ? t("import.with_header") : t("import.no_header"));
+    const flagged = p.rows.filter((row) => row.flags.length);
+    const shown = [...new Set([...p.rows.slice(0, SHOWN), ...flagged.slice(0, 500)])].sort((a, b) => a.line - b.line);
+    const table = h("div", { class: "scroll-box" }, h("table", { class: "data import-rows" },
+      h("thead", {}, h("tr", {}, ["import.col.use", "import.col.line", "import.field.name", "import.field.player", "import.field.country", "import.field.special_needs", "import.field.note", "import.col.flags"]
+        .map((k) => h("th", { scope: "col" }, t(k))))),
+      h("tbody", {}, shown.map((row) => {
+        const error = row.flags.some((f) => f.error);
+        const box = h("input", { type: "checkbox", checked: ticked.get(row.line), disabled: !row.entry, "aria-label": t("import.use_row", { line: row.line }),
+          onchange: () => {
+            ticked.set(row.line, box.checked);
+            updateButton();
+          } });
+        return h("tr", { class: error ? "import-error" : row.flags.length ? "import-warning" : "", dataset: { line: row.line } },
+          h("td", {}, box), h("td", { class: "muted" }, String(row.line)), h("td", {}, row.name || "–"), h("td", {}, row.player || ""),
+          h("td", {}, row.country || ""), h("td", {}, row.special_needs ? "♿" : ""), h("td", {}, row.note || ""),
+          h("td", { class: "import-flags" }, row.flags.map((f) => h("div", { class: f.error ? "error-text" : "warn-text" }, flagText(f, conn)))));
+      }))));
+    fill(previewEl,
+      p.problem ? h("p", { class: "error-text", role: "alert" }, errorText(p.problem, conn)) : null,
+      summary, columns,
+      p.rows.length > shown.length ? h("p", { class: "muted" }, t("import.more_rows", { n: fmt.number(p.rows.length - shown.length) })) : null,
+      p.rows.length ? table : null,
+      h("div", { class: "actions" }, registerBtn, progress, progressText));
+    updateButton();
+  }
+
+  function includedCount() {
+    return preview ? preview.rows.filter((row) => row.entry && ticked.get(row.line)).length : 0;
+  }
+
+  const registerBtn = h("button", { type: "button", id: "import-register", class: "primary", onclick: () => register() });
+  function updateButton() {
+    const n = includedCount();
+    registerBtn.textContent = t("import.register_n", { n: fmt.number(n) });
+    registerBtn.disabled = sending || !n;
+  }
+
+  async function register() {
+    if (!preview || sending) return;
+    const rows = preview.rows.filter((row) => row.entry && ticked.get(row.line));
+    const parts = chunks(rows.map((row) => row.entry));
+    sending = true;
+    updateButton();
+    progress.hidden = false;
+    progress.max = rows.length;
+    progress.value = 0;
+    let done = 0;
+    let at = 0;
+    for (const part of parts) {
+      progressText.textContent = t("import.progress", { done: fmt.number(done), of: fmt.number(rows.length) });
+      const item = await outbox.send({ type: "register_many", entries: part }, t("import.label", { n: part.length }));
+      if (item.status !== "done") {
+        // The refusal names its row of the command: said as the file's line.
+        const m = /^entries\[(\d+)\]/.exec(item.error?.field || "");
+        const row = m ? rows[at + Number(m[1])] : null;
+        const why = item.error ? errorText(item.error, conn) : t("floor.signin_again");
+        progressText.textContent = row ? t("import.refused_line", { line: row.line, name: row.name, why }) : why;
+        progressText.className = "error-text";
+        toast(`✗ ${progressText.textContent}`, "error", 10000);
+        break;
+      }
+      done += part.length;
+      at += part.length;
+      progress.value = done;
+    }
+    if (done === rows.length) {
+      progressText.className = "muted";
+      progressText.textContent = t("import.done", { n: fmt.number(done) });
+      toast(`✓ ${progressText.textContent}`, "ok", 4000);
+      body = null;
+      paste.value = "";
+      file.value = "";
+      // The list is in: its preview goes, so that a second tap cannot register it again.
+      preview = null;
+      ticked = new Map();
+      fill(previewEl, h("div", { class: "actions" }, progress, progressText));
+    }
+    sending = false;
+    updateButton();
+  }
+
+  const previewBtn = h("button", { type: "button", id: "import-preview-btn", onclick: () => {
+    if (file.files && file.files[0]) body = file.files[0];
+    else if (paste.value.trim()) body = paste.value;
+    else return paste.focus();
+    mapping = null;
+    ask();
+  } }, t("import.preview"));
+  file.addEventListener("change", () => {
+    if (file.files && file.files[0]) {
+      body = file.files[0];
+      mapping = null;
+      ask();
+    }
+  });
+  header.addEventListener("change", () => ask());
+  encoding.addEventListener("change", () => ask());
+  return h("div", { class: "import-panel" },
+    h("div", { class: "field" }, h("label", { for: "import-paste" }, t("import.paste")), paste, h("p", { class: "hint" }, t("import.paste_hint"))),
+    h("div", { class: "row" },
+      h("div", { class: "field" }, h("label", { for: "import-file" }, t("import.file")), file),
+      h("div", { class: "field" }, h("label", { for: "import-header" }, t("import.header")), header),
+      h("div", { class: "field" }, h("label", { for: "import-encoding" }, t("import.encoding")), encoding)),
+    h("div", { class: "actions" }, previewBtn),
+    previewEl);
+}
