@@ -8,22 +8,27 @@ rule by id (``reasons.RULE_IDS``), so the same link opens each house's own wordi
 
 Search is pure and forgiving the way floor staff type on a phone: every word of the query must
 start a word of the rule (either language, the number, the keywords), case and diacritics
-ignored ("rozpadani" finds "Rozpadání", "ante" does not find "guarantee"); titles and keywords
-rank above the body text. Czech bends its words ("žetony", "žetonů", "žeton"), so a longer
-word also matches by its stem (all but its last two letters, at least four), ranked below a
-whole-word match. The floor phone searches a copy offline the same way (web/js/rulebook.js).
+ignored ("rozpadani" finds "Rozpadání", "ante" does not find "guarantee"). A word also matches
+by its Czech stem ("stůl" finds "stolu", ``search_terms.stems``), with one typo when it is five
+letters or longer ("misdael" finds "misdeal"), and by a synonym the rule's words have ("cell"
+finds the rule that says "telefon"); each of those ranks below the word as typed, and titles
+rank above keywords above the text above synonyms. The words of every rule are worked out
+once, when its book is built (``Rule.terms``, an index over the book); the floor phone gets
+them with each rule and searches a copy offline the same way (web/js/rulebook.js).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Annotated, Literal
+from bisect import bisect_left
+from typing import Annotated, Final, Literal
 
 import msgspec
 from msgspec import Meta
 
 from .errors import ConfigValueError
+from .search_terms import TYPO_LENGTH, one_edit, stems, synonyms, words
 
 RuleId = Annotated[str, Meta(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=40)]
 Text = Annotated[str, Meta(min_length=1)]
@@ -44,6 +49,10 @@ class RuleText(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     text_cs: Text
     #: Further words to find it by, in either language.
     keywords: tuple[str, ...] = ()
+    #: How the floor applies the rule where the source leaves room (the source's own words
+    #: stay in ``text_*``).
+    note_en: str = ""
+    note_cs: str = ""
 
 
 class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -67,6 +76,20 @@ class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
             seen.add(rule.id)
 
 
+class Terms(msgspec.Struct, frozen=True, kw_only=True):
+    """The words a rule is found by (folded, with their stems), by where they stand; the
+    phone searches its offline copy by these."""
+
+    #: The titles and the number.
+    title: tuple[str, ...]
+    #: The keywords, the id and the citation.
+    tags: tuple[str, ...]
+    #: The text and the note.
+    body: tuple[str, ...]
+    #: Words of the groups of ``search_terms.SYNONYMS`` the rule's words belong to.
+    synonyms: tuple[str, ...]
+
+
 class Rule(msgspec.Struct, frozen=True, kw_only=True):
     """A rule of the set in force, as the screens get it."""
 
@@ -82,6 +105,9 @@ class Rule(msgspec.Struct, frozen=True, kw_only=True):
     keywords: tuple[str, ...]
     #: Set by the house (its own file), not taken from the rule set it extends.
     house: bool
+    note_en: str
+    note_cs: str
+    terms: Terms
 
 
 class Book(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,6 +118,8 @@ class Book(msgspec.Struct, frozen=True, kw_only=True):
     #: The rule sets this one is built on, nearest first.
     based_on: tuple[str, ...]
     rules: tuple[Rule, ...]
+    #: The search index over ``rules``, built with the book (never sent anywhere).
+    index: Index
 
     def get(self, rule_id: str) -> Rule | None:
         for rule in self.rules:
@@ -145,77 +173,146 @@ def cite(rule: RuleText) -> str:
 def build(file: RulebookFile, base: Book | None = None) -> Book:
     """The rule set ``file`` describes, on top of ``base`` when it extends one.
 
-    Rules keep the base's order; a house's new rules follow at the end.
+    A house's own rules come first, in its own order (the numbers its players know), then
+    the rules it takes from the base as they are, in the base's order.
     """
-    own = {r.id: r for r in file.rules}
-    rules: list[Rule] = []
-    if base is not None:
-        for inherited in base.rules:
-            replaced = own.pop(inherited.id, None)
-            rules.append(inherited if replaced is None else _rule(replaced, house=True))
-    rules.extend(_rule(r, house=base is not None) for r in own.values())
+    own = [_rule(r, house=base is not None) for r in file.rules]
+    ids = {r.id for r in own}
+    inherited = [] if base is None else [r for r in base.rules if r.id not in ids]
+    rules = own + inherited
     based_on = () if base is None else (base.name, *base.based_on)
-    return Book(name=file.name, title=file.title, based_on=based_on, rules=tuple(rules))
+    return Book(
+        name=file.name,
+        title=file.title,
+        based_on=based_on,
+        rules=tuple(rules),
+        index=Index(rules),
+    )
 
 
 def _rule(r: RuleText, *, house: bool) -> Rule:
+    citation = cite(r)
     return Rule(
         id=r.id,
         source=r.source,
         number=r.number,
-        cite=cite(r),
+        cite=citation,
         title_en=r.title_en,
         title_cs=r.title_cs,
         text_en=r.text_en,
         text_cs=r.text_cs,
         keywords=r.keywords,
         house=house,
+        note_en=r.note_en,
+        note_cs=r.note_cs,
+        terms=terms(r, citation),
     )
+
+
+def terms(r: RuleText, citation: str) -> Terms:
+    """The words ``r`` is found by: each word with its stems, by where it stands."""
+    # The number is a rule's name as much as its title ("24", "11D").
+    title = _terms(f"{r.title_en} {r.title_cs} {r.number}")
+    # Cited the Czech way too: "PFP 2014, pravidlo 50".
+    czech = f"pravidlo {r.number}" if r.number else ""
+    tags = _terms(" ".join((*r.keywords, r.id, r.number, citation, czech)))
+    body = _terms(" ".join((r.text_en, r.text_cs, r.note_en, r.note_cs)))
+    found = title | tags | body
+    return Terms(
+        title=tuple(sorted(title)),
+        tags=tuple(sorted(tags)),
+        body=tuple(sorted(body)),
+        synonyms=tuple(sorted(synonyms(found))),
+    )
+
+
+def _terms(text: str) -> set[str]:
+    out: set[str] = set()
+    for word in words(fold(text)):
+        out.add(word)
+        out.update(stems(word))
+    return out
+
+
+# Search ----------------------------------------------------------------------------------------
+
+#: How much a word found in each part of a rule counts...
+_TITLE, _TAGS, _BODY, _SYNONYM = 6, 4, 2, 1
+#: ...times how it was found: as typed, by its stem, with a typo.
+_TYPED, _STEM, _TYPO = 4, 2, 1
+
+
+class Index:
+    """The words of a book's rules, sorted, each with the rules it is in and how much it
+    counts there: a word of a query is looked up by the words it begins, not rule by rule."""
+
+    __slots__ = ("_letters", "_postings", "_words")
+
+    def __init__(self, rules: list[Rule]) -> None:
+        best: dict[str, dict[int, int]] = {}
+        for order, rule in enumerate(rules):
+            t = rule.terms
+            for part, weight in (
+                (t.synonyms, _SYNONYM),
+                (t.body, _BODY),
+                (t.tags, _TAGS),
+                (t.title, _TITLE),
+            ):
+                for word in part:
+                    best.setdefault(word, {})[order] = weight
+        self._words = sorted(best)
+        self._postings = [best[w] for w in self._words]
+        #: The letters a typo is corrected to: those the book's words use.
+        self._letters = "".join(sorted({c for w in self._words for c in w}))
+
+    def hits(self, word: str) -> dict[int, int]:
+        """The rules ``word`` (folded) matches, by their order in the book, with its score."""
+        found: dict[int, int] = {}
+        self._add(found, word, _TYPED)
+        for s in stems(word):
+            if s != word:
+                self._add(found, s, _STEM)
+        if len(word) >= TYPO_LENGTH:
+            for typo in set(one_edit(word, self._letters)):
+                self._add(found, typo, _TYPO)
+        return found
+
+    def _add(self, found: dict[int, int], prefix: str, kind: int) -> None:
+        i = bisect_left(self._words, prefix)
+        while i < len(self._words) and self._words[i].startswith(prefix):
+            for order, weight in self._postings[i].items():
+                score = weight * kind
+                if score > found.get(order, 0):
+                    found[order] = score
+            i += 1
 
 
 def search(book: Book, query: str, limit: int = 50) -> list[Rule]:
     """The rules that hold every word of ``query``, best first; all of them for no words."""
-    words = _QUERY_SPLIT.split(fold(query).strip())
-    if words == [""]:
-        return list(book.rules[:limit])
-    scored: list[tuple[int, int, Rule]] = []
-    for order, rule in enumerate(book.rules):
-        title = fold(f"{rule.title_en} {rule.title_cs}")
-        tags = fold(" ".join((*rule.keywords, rule.id, rule.number, rule.cite)))
-        body = fold(f"{rule.text_en} {rule.text_cs}")
-        score = 0
-        for w in words:
-            hit = _score(w, title, tags, body)
-            if len(w) >= 5:
-                # By its stem in the title ("vyvazovanim" in "Vyvažování") beats the whole
-                # word in the body.
-                hit = max(hit, _score(w[: max(4, len(w) - 2)], title, tags, body) // 2)
-            if not hit:
-                break
-            score += hit
-        else:
-            scored.append((-score, order, rule))
-    scored.sort(key=lambda s: s[:2])
-    return [rule for *_, rule in scored[:limit]]
+    typed = query_words(query)
+    if not typed:
+        # The whole book: the phone keeps it as its offline copy.
+        return list(book.rules)
+    totals: dict[int, int] | None = None
+    for word in typed:
+        hits = book.index.hits(word)
+        totals = (
+            hits if totals is None else {o: s + hits[o] for o, s in totals.items() if o in hits}
+        )
+        if not totals:
+            return []
+    assert totals is not None
+    ranked = sorted(totals.items(), key=lambda hit: (-hit[1], hit[0]))
+    return [book.rules[order] for order, _ in ranked[:limit]]
 
 
-#: Between the words of a query: spaces and the punctuation typed with them ("11A, halt").
-_QUERY_SPLIT = re.compile(r"[\s,.;:!?]+")
+#: The most words of a query looked up: a phone's search box, not a page of text.
+MOST_WORDS: Final = 12
 
 
-def _score(word: str, title: str, tags: str, body: str) -> int:
-    if _starts_a_word(title, word):
-        return 6
-    if _starts_a_word(tags, word):
-        return 4
-    return 2 if _starts_a_word(body, word) else 0
+def query_words(query: str) -> list[str]:
+    """The words of a query as the search reads them (folded; hyphens and punctuation apart)."""
+    return _WORD_OF_QUERY.findall(fold(query))[:MOST_WORDS]
 
 
-def _starts_a_word(text: str, prefix: str) -> bool:
-    """Whether a word of ``text`` starts with ``prefix`` (after anything but a letter or digit)."""
-    i = text.find(prefix)
-    while i != -1:
-        if i == 0 or not text[i - 1].isalnum():
-            return True
-        i = text.find(prefix, i + 1)
-    return False
+_WORD_OF_QUERY = re.compile(r"[a-z0-9]+")

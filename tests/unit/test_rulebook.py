@@ -34,7 +34,7 @@ def test_every_decision_the_engine_explains_links_to_a_rule_of_every_set(name: s
     missing = {decision for decision, rid in RULE_IDS.items() if book.get(rid) is None}
 
     assert not missing
-    assert 20 <= len(book.rules) <= 40
+    assert book.get("penalties") is not None  # what every ruling with a penalty applies
 
 
 @pytest.mark.parametrize("name", sorted(config.rulebooks()))

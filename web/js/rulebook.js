@@ -8,46 +8,145 @@ import { api, debounce, fill, foldText, h } from "./ui.js";
 
 const fold = (x) => foldText(String(x || ""));
 
-/** Whether a word of the folded `text` starts with `prefix`. */
-function startsAWord(text, prefix) {
-  let i = text.indexOf(prefix);
-  while (i !== -1) {
-    // A word starts here: the text's start, or anything but a letter or digit before it.
-    if (i === 0 || !/[\p{L}\p{N}]/u.test(text[i - 1])) return true;
-    i = text.indexOf(prefix, i + 1);
+// The words of a query, as floor/engine/search_terms.py reads them -----------------------------
+
+/** Endings stripped (Czech case and number), longest first, each only from a word longer
+ * than the number given: the server's `_ENDINGS`. */
+const ENDINGS = [
+  [7, ["atech"]],
+  [6, ["etem", "atum"]],
+  [5, ["ech", "ich", "eho", "emi", "emu", "ete", "eti", "iho", "imi", "imu"]],
+  [5, ["ach", "ata", "aty", "ych", "ama", "ami", "ove", "ovi", "ymi"]],
+  [4, ["em", "es", "im", "um", "at", "am", "os", "us", "ym", "mi", "ou"]],
+  [3, ["a", "e", "i", "o", "u", "y"]],
+];
+const VOWELS = new Set("aeiouy");
+/** Words this long or longer are also found with one typo. */
+const TYPO_LENGTH = 5;
+const MOST_WORDS = 12;
+// How much a word counts: where it is found in a rule, times how (floor/engine/rulebook.py).
+const TIER = { synonyms: 1, body: 2, tags: 4, title: 6 };
+const TYPED = 4;
+const STEM = 2;
+const TYPO = 1;
+
+/** A folded word without its Czech case or number ending; a number stays as it is. */
+export function stem(word) {
+  if (!/^[a-z]+$/.test(word)) return word;
+  for (const [moreThan, endings] of ENDINGS) {
+    if (word.length > moreThan) {
+      for (const ending of endings) if (word.endsWith(ending)) return word.slice(0, -ending.length);
+    }
   }
-  return false;
+  return word;
 }
 
-function score(word, title, tags, body) {
-  if (startsAWord(title, word)) return 6;
-  if (startsAWord(tags, word)) return 4;
-  return startsAWord(body, word) ? 2 : 0;
+/** The stem, and with "o" for the "u" before a final consonant ("stul": "stol"). */
+export function stems(word) {
+  const s = stem(word);
+  const last = s[s.length - 1];
+  if (s.length >= 3 && s[s.length - 2] === "u" && /[a-z]/.test(last) && !VOWELS.has(last)) {
+    return [s, `${s.slice(0, -2)}o${last}`];
+  }
+  return [s];
+}
+
+/** Every string one edit from `word` over `letters` (a letter out, in, changed, or two
+ * neighbours swapped). */
+function oneEdit(word, letters) {
+  const out = new Set();
+  const n = word.length;
+  for (let i = 0; i < n; i += 1) out.add(word.slice(0, i) + word.slice(i + 1));
+  for (let i = 0; i + 1 < n; i += 1) {
+    if (word[i] !== word[i + 1]) out.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+  }
+  for (let i = 0; i < n; i += 1) {
+    for (const c of letters) if (c !== word[i]) out.add(word.slice(0, i) + c + word.slice(i + 1));
+  }
+  for (let i = 0; i <= n; i += 1) for (const c of letters) out.add(word.slice(0, i) + c + word.slice(i));
+  out.delete(word);
+  return out;
+}
+
+/** The words of a query: folded, hyphens and punctuation apart. */
+export function queryWords(q) {
+  return (fold(q).match(/[a-z0-9]+/g) || []).slice(0, MOST_WORDS);
+}
+
+// The index of a book: built once per copy ---------------------------------------------------
+
+const indexes = new WeakMap();
+
+function indexOf(book) {
+  let index = indexes.get(book);
+  if (index) return index;
+  const best = new Map();
+  book.rules.forEach((r, order) => {
+    const terms = r.terms || {};
+    for (const part of ["synonyms", "body", "tags", "title"]) {
+      for (const word of terms[part] || []) {
+        if (!best.has(word)) best.set(word, new Map());
+        best.get(word).set(order, TIER[part]);
+      }
+    }
+  });
+  const words = [...best.keys()].sort();
+  const letters = [...new Set(words.join(""))].sort().join("");
+  index = { words, postings: words.map((w) => best.get(w)), letters };
+  indexes.set(book, index);
+  return index;
+}
+
+function lowerBound(words, prefix) {
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (words[mid] < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function addHits(index, found, prefix, kind) {
+  const { words, postings } = index;
+  for (let i = lowerBound(words, prefix); i < words.length && words[i].startsWith(prefix); i += 1) {
+    for (const [order, weight] of postings[i]) {
+      const score = weight * kind;
+      if (score > (found.get(order) || 0)) found.set(order, score);
+    }
+  }
+}
+
+function hits(index, word) {
+  const found = new Map();
+  addHits(index, found, word, TYPED);
+  for (const s of stems(word)) if (s !== word) addHits(index, found, s, STEM);
+  if (word.length >= TYPO_LENGTH) for (const typo of oneEdit(word, index.letters)) addHits(index, found, typo, TYPO);
+  return found;
 }
 
 /** The rules of `book` for the query `q`, best first: the server's search
  * (floor/engine/rulebook.py `search`) done the same way on the copy read earlier, for a
- * phone that has lost the server. Every word must start a word of the rule, diacritics
- * ignored; titles rank above keywords above the text; a word of 5 letters or more also
- * matches by its stem (all but its last two letters, at least four) at half the score. */
+ * phone that has lost the server. Every word must begin a word of the rule (as typed, by its
+ * Czech stem, with one typo from five letters, or a synonym); the rules' words come with
+ * them from the server. */
 export function searchBook(book, q, limit = 50) {
-  const words = fold(q).trim().split(/[\s,.;:!?]+/).filter(Boolean);
-  if (!words.length) return book.rules.slice(0, limit);
-  const scored = [];
-  book.rules.forEach((r, order) => {
-    const title = fold(`${r.title_en} ${r.title_cs}`);
-    const tags = fold([...(r.keywords || []), r.id, r.number, r.cite].join(" "));
-    const body = fold(`${r.text_en} ${r.text_cs}`);
-    let total = 0;
-    for (const w of words) {
-      let hit = score(w, title, tags, body);
-      if (w.length >= 5) hit = Math.max(hit, Math.floor(score(w.slice(0, Math.max(4, w.length - 2)), title, tags, body) / 2));
-      if (!hit) return;
-      total += hit;
+  const typed = queryWords(q);
+  if (!typed.length) return book.rules.slice();
+  const index = indexOf(book);
+  let totals = null;
+  for (const word of typed) {
+    const found = hits(index, word);
+    if (totals === null) totals = found;
+    else {
+      const next = new Map();
+      for (const [order, score] of totals) if (found.has(order)) next.set(order, score + found.get(order));
+      totals = next;
     }
-    scored.push([total, order, r]);
-  });
-  return scored.sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, limit).map((x) => x[2]);
+    if (!totals.size) return [];
+  }
+  return [...totals].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([order]) => book.rules[order]);
 }
 
 /** A rule's citation as the server gives it ("TDA 2024 rule 11A", "House procedure",
@@ -225,10 +324,16 @@ export class RulebookView {
       h("p", { class: "rule-cite" }, citeText(rule.cite), rule.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null),
       h("h3", { class: "rule-heading" }, rule.title),
       h("div", { class: "rule-text" }, rule.text),
+      noteOf(rule, this.lang) ? h("p", { class: "rule-note" }, h("strong", {}, t("rules.note")), " ", noteOf(rule, this.lang)) : null,
       this.lang === "cs" && rule.title_en ? h("p", { class: "muted small" }, `EN: ${rule.title_en}`) : null,
       this.lang === "en" && rule.title_cs ? h("p", { class: "muted small", lang: "cs" }, `CS: ${rule.title_cs}`) : null);
     this.detailEl.focus({ preventScroll: true });
   }
+}
+
+/** How the floor applies a rule where its source leaves room, in `lang` ("" when it does not say). */
+export function noteOf(rule, lang) {
+  return (lang === "cs" ? rule.note_cs : rule.note_en) || "";
 }
 
 function lang2() {

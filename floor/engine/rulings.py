@@ -1,0 +1,377 @@
+"""Floor rulings: what the floor decided at a table, the rule it applied, the penalties it gave.
+
+A ruling names a table (or none), the players it concerns, the rulebook entry it applies (a
+rule id of the tournament's rule set: the screens open it) and a short note; it may give
+each player one penalty (PFP 50, FLOOR-RULES 11):
+
+- a warning;
+- a sit-out of a number of hands, counted from the hands the player's table reports (the
+  hand being played when the ruling is made does not count; the hand dealt once the last
+  of them is over deals the player in again), or of minutes, from the ruling's ``at`` (the
+  server's time as the phone knew it: a ruling sent late from an outbox still ends on
+  time). The clock driver writes the end of a sit-out of minutes, as it ends a time call;
+- disqualification: the player's chips leave the tournament (the chips in play drop by
+  them) and the player is out in the place a bust-out would have at that moment (the
+  ruling is followed by the player's ``player_busted``, the same place ``decide`` gives a
+  bust-out). A disqualification is not undone like a bust-out and the player cannot
+  re-enter.
+
+Every ruling is kept for the day (``ruling_log``): a player's earlier rulings and penalties
+are at hand when the next is decided, and ``repeats`` lists the players penalised more than
+once, so that the floor escalates ("Při opakovaném porušení pravidel se penalizace bude
+zvyšovat", PFP 50).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import msgspec
+
+from .commands import EndSitOut, Penalty, RecordRuling
+from .errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable
+from .events import Event, PenaltyGiven, PlayerBusted, RulingRecorded, SitOutEnded
+from .model import MAX_CHIPS, PlayerId, TableNo
+from .ruling_log import SitOut
+from .state import Player, Tournament, TournamentState
+
+#: How far a ruling's time may run ahead of the server's clock: the phone's estimate of the
+#: server's time is off by a round trip at most, far less than this.
+AHEAD: Final = 60.0
+#: The penalties from the lightest up: a repeat is escalated past the heaviest so far.
+SEVERITY: Final[dict[str, int]] = {"warning": 1, "sit_out": 2, "disqualification": 3}
+#: A penalty's kind in an English sentence (as the error templates say it).
+KIND_WORDS: Final[dict[str, str]] = {
+    "warning": "warning",
+    "sit_out": "sit-out",
+    "disqualification": "disqualification",
+}
+
+
+# Deciding ------------------------------------------------------------------------------------
+
+
+def record(t: Tournament, c: RecordRuling, now: float) -> list[Event]:
+    """The events of a ruling, or a refusal naming the field (nothing changes then)."""
+    s = t.state
+    at = now if c.at is None else c.at
+    if at > now + AHEAD:
+        ahead = round(at - now)
+        raise NotAllowed(
+            f"the ruling's time is {ahead} seconds ahead of the server's clock",
+            field="at",
+            reason="ruling_in_future",
+            params={"seconds": ahead},
+        )
+    # A phone a little ahead ruled now, not in the future.
+    at = min(at, now)
+    hand = None
+    if c.table is not None:
+        table = s.tables.get(c.table)
+        if table is None:
+            raise UnknownTable(
+                f"there is no table {c.table}",
+                field="table",
+                reason="table_unknown",
+                params={"table": c.table},
+            )
+        hand = table.hand
+    note = " ".join(c.note.split())
+    if c.rule is None and not note and not c.penalties:
+        raise NotAllowed(
+            "a ruling names the rule it applies, a note or a penalty",
+            field="rule",
+            reason="ruling_empty",
+        )
+    named: list[PlayerId] = []
+    for i, pid in enumerate(c.players):
+        p = _known(s, pid, f"players[{i}]")
+        if p.id in named:
+            raise _twice(p.id, f"players[{i}]")
+        named.append(p.id)
+    given: list[PenaltyGiven] = []
+    out: list[tuple[Player, int]] = []
+    left = t.active
+    for i, penalty in enumerate(c.penalties):
+        where = f"penalties[{i}]"
+        p = _known(s, penalty.player, f"{where}.player")
+        if any(g.player == p.id for g in given):
+            raise _twice(p.id, f"{where}.player")
+        _check_terms(penalty, where)
+        if penalty.kind != "warning":
+            _in_play(p, f"{where}.player")
+        if penalty.kind == "sit_out":
+            running = sitting_out(s, p.id)
+            if running is not None:
+                raise NotAllowed(
+                    f"{p.id} is sitting out already (ruling {running.ruling})",
+                    field=f"{where}.player",
+                    reason="sit_out_running",
+                    params={"player": p.id, "ruling": running.ruling},
+                )
+            ends = None if penalty.minutes is None else at + penalty.minutes * 60.0
+            given.append(
+                PenaltyGiven(
+                    player=p.id,
+                    kind="sit_out",
+                    hands=penalty.hands,
+                    minutes=penalty.minutes,
+                    ends_at=ends,
+                )
+            )
+        elif penalty.kind == "disqualification":
+            # Out in the place a bust-out takes now; a second one in the ruling the next.
+            if left <= 1:
+                raise NotAllowed(
+                    f"{len(out) + 1} of the {t.active} players left cannot all be "
+                    "disqualified: one is left to win",
+                    field=f"{where}.player",
+                    reason="disqualify_all",
+                    params={"players": len(out) + 1, "left": t.active},
+                )
+            chips = penalty.chips if penalty.chips is not None else p.stack
+            given.append(
+                PenaltyGiven(player=p.id, kind="disqualification", chips=chips, place=left)
+            )
+            out.append((p, left))
+            left -= 1
+        else:
+            given.append(PenaltyGiven(player=p.id, kind="warning"))
+        if p.id not in named:
+            named.append(p.id)
+    events: list[Event] = [
+        RulingRecorded(
+            number=len(s.rulings.made) + 1,
+            table=c.table,
+            hand=hand,
+            players=tuple(named),
+            rule=c.rule,
+            note=note,
+            penalties=tuple(given),
+            at=at,
+        )
+    ]
+    for p, place in out:
+        assert p.table is not None and p.seat is not None
+        events.append(
+            PlayerBusted(
+                player=p.id,
+                table=p.table,
+                seat=p.seat,
+                hand=t.table(p.table).hand,
+                place=place,
+                at=now,
+            )
+        )
+    # A ruling recorded after its sit-out's minutes ran out: over as soon as it is written.
+    events.extend(
+        SitOutEnded(player=g.player, ruling=len(s.rulings.made) + 1, how="time", at=g.ends_at)
+        for g in given
+        if g.ends_at is not None and g.ends_at <= now
+    )
+    return events
+
+
+def end(t: Tournament, c: EndSitOut, now: float) -> list[Event]:
+    """The floor lets a player back in before their sit-out is over."""
+    p = _known(t.state, c.player, "player")
+    running = sitting_out(t.state, p.id)
+    if running is None:
+        raise NotAllowed(
+            f"{p.id} is not sitting out",
+            field="player",
+            reason="no_sit_out",
+            params={"player": p.id},
+        )
+    return [SitOutEnded(player=p.id, ruling=running.ruling, how="floor", at=now)]
+
+
+def hands_over(t: Tournament, table: TableNo, now: float) -> list[Event]:
+    """The sit-outs a hand dealt at ``table`` ends: the players who have missed their hands
+    there are dealt in (asked before the hand is applied)."""
+    log = t.state.rulings
+    if not log.sit_outs:
+        return []
+    seated = set(t.table(table).occupants.values())
+    return [
+        SitOutEnded(player=s.player, ruling=s.ruling, how="hands", at=now)
+        for s in log.sit_outs
+        if s.hands_left == 0 and s.player in seated
+    ]
+
+
+def due(s: TournamentState, now: float) -> list[Event]:
+    """The sit-outs of minutes over by ``now``, each ended at its own instant (``Tick``)."""
+    return [
+        SitOutEnded(player=x.player, ruling=x.ruling, how="time", at=x.ends_at)
+        for x in s.rulings.sit_outs
+        if x.ends_at is not None and x.ends_at <= now
+    ]
+
+
+def next_end(s: TournamentState) -> float | None:
+    """When the next sit-out of minutes ends (the clock driver wakes for it)."""
+    ends = [x.ends_at for x in s.rulings.sit_outs if x.ends_at is not None]
+    return min(ends) if ends else None
+
+
+def sitting_out(s: TournamentState, player: PlayerId) -> SitOut | None:
+    for x in s.rulings.sit_outs:
+        if x.player == player:
+            return x
+    return None
+
+
+def disqualified(s: TournamentState, player: PlayerId) -> int | None:
+    """The ruling that disqualified ``player``, if one did."""
+    return s.rulings.disqualified.get(player)
+
+
+def _known(s: TournamentState, pid: PlayerId, field: str) -> Player:
+    p = s.players.get(pid)
+    if p is None:
+        raise UnknownPlayer(
+            f"{pid} is not in the tournament",
+            field=field,
+            reason="player_unknown",
+            params={"player": pid},
+        )
+    return p
+
+
+def _in_play(p: Player, field: str) -> None:
+    if p.busted:
+        raise NotAllowed(
+            f"{p.id} is already out", field=field, reason="player_out", params={"player": p.id}
+        )
+    if p.table is None:
+        raise NotAllowed(
+            f"{p.id} has no seat yet",
+            field=field,
+            reason="player_unseated",
+            params={"player": p.id},
+        )
+
+
+def _twice(pid: PlayerId, field: str) -> NotAllowed:
+    return NotAllowed(
+        f"{pid} is listed twice", field=field, reason="player_listed_twice", params={"player": pid}
+    )
+
+
+def _check_terms(penalty: Penalty | PenaltyGiven, where: str) -> None:
+    """A sit-out is for hands or minutes, nothing else is; only a disqualification takes
+    chips."""
+    if penalty.kind == "sit_out":
+        if (penalty.hands is None) == (penalty.minutes is None):
+            raise NotAllowed(
+                "a sit-out is for a number of hands or of minutes",
+                field=f"{where}.hands",
+                reason="sit_out_length",
+            )
+    elif penalty.hands is not None or penalty.minutes is not None:
+        name = "hands" if penalty.hands is not None else "minutes"
+        raise NotAllowed(
+            f"only a sit-out is for hands or minutes: a {KIND_WORDS[penalty.kind]} is not",
+            field=f"{where}.{name}",
+            reason="penalty_length",
+            params={"kind": penalty.kind},
+        )
+    if penalty.kind != "disqualification" and penalty.chips is not None:
+        raise NotAllowed(
+            f"only a disqualification takes chips out: a {KIND_WORDS[penalty.kind]} does not",
+            field=f"{where}.chips",
+            reason="penalty_chips",
+            params={"kind": penalty.kind},
+        )
+
+
+# Checking a log written elsewhere (``validate``) ---------------------------------------------
+
+
+def check(t: Tournament, e: RulingRecorded | SitOutEnded) -> None:
+    """Refuse a ruling or a sit-out's end no command could have written in ``t``."""
+    s = t.state
+    if isinstance(e, SitOutEnded):
+        running = sitting_out(s, e.player)
+        if running is None or running.ruling != e.ruling:
+            raise NotAllowed(
+                f"{e.player} is not sitting out by ruling {e.ruling}",
+                field="player",
+                reason="no_sit_out",
+                params={"player": e.player},
+            )
+        return
+    if e.number != len(s.rulings.made) + 1:
+        raise _not_as_recorded("number", e.number, len(s.rulings.made) + 1, "number")
+    if e.table is not None:
+        table = s.tables.get(e.table)
+        if table is None:
+            raise UnknownTable(
+                f"there is no table {e.table}",
+                field="table",
+                reason="table_unknown",
+                params={"table": e.table},
+            )
+    for i, pid in enumerate(e.players):
+        _known(s, pid, f"players[{i}]")
+    left = t.active
+    for i, g in enumerate(e.penalties):
+        where = f"penalties[{i}]"
+        p = _known(s, g.player, f"{where}.player")
+        _check_terms(g, where)
+        if g.kind != "warning":
+            _in_play(p, f"{where}.player")
+        if g.kind == "disqualification":
+            if g.place != left or left <= 1:
+                raise _not_as_recorded("place", g.place, left, f"{where}.place")
+            if g.chips is not None and not 0 <= g.chips <= MAX_CHIPS:
+                raise _not_as_recorded("chips", g.chips, p.stack, f"{where}.chips")
+            left -= 1
+        elif g.place is not None or (g.kind == "warning" and g.ends_at is not None):
+            raise _not_as_recorded("place", g.place, None, f"{where}.place")
+
+
+def _not_as_recorded(name: str, value: int | None, expected: int | None, field: str) -> BadValue:
+    def said(v: int | None) -> str:
+        return "–" if v is None else f"{v:,}"
+
+    return BadValue(
+        f"{name} {said(value)} does not follow the log: it would be {said(expected)}",
+        field=field,
+        reason="not_as_recorded",
+        params={"name": name, "value": value, "expected": expected},
+    )
+
+
+# What the screens are told -------------------------------------------------------------------
+
+
+class Repeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A player penalised more than once today: the next penalty is heavier (PFP 50)."""
+
+    player: PlayerId
+    #: The rulings that penalised the player, oldest first.
+    rulings: list[int]
+    heaviest: Literal["warning", "sit_out", "disqualification"]
+
+
+def repeats(s: TournamentState) -> list[Repeat]:
+    """The players penalised twice or more, the most often first (then the latest)."""
+    by_player: dict[PlayerId, list[PenaltyGiven]] = {}
+    numbers: dict[PlayerId, list[int]] = {}
+    for r in s.rulings.made:
+        for g in r.penalties:
+            by_player.setdefault(g.player, []).append(g)
+            numbers.setdefault(g.player, []).append(r.number)
+    out = [
+        Repeat(
+            player=pid,
+            rulings=numbers[pid],
+            heaviest=max(given, key=lambda g: SEVERITY[g.kind]).kind,
+        )
+        for pid, given in by_player.items()
+        if len(given) >= 2
+    ]
+    out.sort(key=lambda r: (-len(r.rulings), -r.rulings[-1]))
+    return out
