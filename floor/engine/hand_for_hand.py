@@ -1,0 +1,337 @@
+"""Hand-for-hand at the money bubble (TDA 2024 rule 21, FLOOR-RULES 8).
+
+The director starts it when the players left reach the places paid plus one (``due``).
+Every table playing deals one hand (its ``hand``) and reports it done with the players it
+put out (``hand_done``); the players out wait, seated, until every table has reported:
+then they are placed together by the chips they started the hand with (``same_hand``),
+equal stacks sharing a place and its prize, and the next hand is dealt at every table at
+once. It ends when a round leaves no more players than places paid (the bubble burst), or
+by the director, who places the players a round has put out so far.
+
+The clock stands still meanwhile: ``rules.hand_for_hand_seconds`` 0 stops it until the end;
+more takes that much off the level per hand. The right to undo a bust-out follows the
+hands reported: it ends when the player's table deals its next hand (``undo``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from . import clock
+from .commands import (
+    Bust,
+    BustSameHand,
+    Command,
+    EndHandForHand,
+    Hand,
+    HandDone,
+    StartHandForHand,
+)
+from .errors import BadSeat, NotAllowed, RuleError, seat_listed_twice
+from .events import (
+    ClockResumed,
+    Event,
+    HandForHandDealt,
+    HandForHandEnded,
+    HandForHandStarted,
+    HandOut,
+    HandReported,
+)
+from .hand_for_hand_round import HandForHand
+from .model import PlayerId, SeatNo, TableNo
+from .prize import payouts
+from .same_hand import place
+from .state import Player, Table, Tournament
+
+TableStep = Literal["deal", "playing", "done"]
+
+
+def places_paid(t: Tournament) -> int:
+    """The places paid for the field so far; 0 without prize settings (a satellite's seats
+    are its paid places)."""
+    s = t.state
+    prize = s.structure.prize if s.structure is not None else None
+    if prize is None:
+        return 0
+    return len(payouts(prize, s.entries, s.rebuys, s.add_ons).places)
+
+
+def playing(t: Tournament) -> list[Table]:
+    """The tables that play a hand-for-hand hand: open, with two players at least."""
+    return [table for table in t.open_tables() if _plays(table)]
+
+
+def _plays(table: Table) -> bool:
+    return table.status == "open" and table.count >= 2
+
+
+def due(t: Tournament) -> bool:
+    """Whether the console suggests hand-for-hand now: one player from the money."""
+    paid = places_paid(t)
+    return (
+        t.state.hand_for_hand is None
+        and paid > 0
+        and t.active == paid + 1
+        and len(playing(t)) >= 2
+        and t.state.winner is None
+    )
+
+
+def bar(t: Tournament, c: Command) -> RuleError | None:
+    """What hand-for-hand refuses of a command before it is decided, or None."""
+    h = t.state.hand_for_hand
+    if h is None:
+        if isinstance(c, HandDone | EndHandForHand):
+            return NotAllowed("hand-for-hand is not on", reason="h4h_off")
+        return None
+    if isinstance(c, Bust | BustSameHand):
+        # Placed one by one, the players out at two tables could not share a place.
+        return NotAllowed(
+            "hand-for-hand: report the players out with the table's hand done",
+            field="player",
+            reason="h4h_bust_with_hand",
+        )
+    if isinstance(c, Hand):
+        if c.table in h.done:
+            return _reported(c.table, h)
+        if c.table in h.dealt:
+            return NotAllowed(
+                f"table {c.table} has dealt hand-for-hand hand {h.round} already: report it done",
+                field="table",
+                reason="h4h_dealt",
+                params={"table": c.table, "round": h.round},
+            )
+    return None
+
+
+def _reported(table: TableNo, h: HandForHand) -> NotAllowed:
+    return NotAllowed(
+        f"table {table} has played hand-for-hand hand {h.round} already: wait for the deal",
+        field="table",
+        reason="h4h_reported",
+        params={"table": table, "round": h.round},
+    )
+
+
+def start(t: Tournament, c: StartHandForHand, now: float) -> list[Event]:
+    s = t.state
+    if s.hand_for_hand is not None:
+        raise NotAllowed("hand-for-hand is already on", reason="h4h_on")
+    tables = len(playing(t))
+    if tables < 2:
+        raise NotAllowed(
+            f"hand-for-hand needs two tables playing at least (there are {tables})",
+            reason="h4h_one_table",
+            params={"tables": tables},
+        )
+    events: list[Event] = []
+    if s.clock.running:
+        due_now = clock.due(s, now)
+        events += [*due_now, clock.pause(s, now, due_now)]
+    events.append(HandForHandStarted(at=now, paused_clock=s.clock.running))
+    return events
+
+
+def hand_done(t: Tournament, c: HandDone, now: float) -> list[Event]:
+    h = t.state.hand_for_hand
+    assert h is not None  # ``bar`` refused it otherwise
+    table = t.state.tables.get(c.table)
+    if table is None or not _plays(table):
+        raise _not_playing(t, c.table)
+    if table.number in h.done:
+        raise _reported(table.number, h)
+    out: list[HandOut] = []
+    seen: set[SeatNo] = set()
+    for i, gone in enumerate(c.out):
+        where = f"out[{i}]"
+        if not 1 <= gone.seat <= table.seats:
+            raise BadSeat(
+                f"table {table.number} has no seat {gone.seat}",
+                field=f"{where}.seat",
+                reason="seat_unknown",
+                params={"table": table.number, "seat": gone.seat},
+            )
+        if gone.seat in seen:
+            raise seat_listed_twice(gone.seat, f"{where}.seat")
+        seen.add(gone.seat)
+        pid = table.occupants.get(gone.seat)
+        if pid is None:
+            raise BadSeat(
+                f"table {table.number} seat {gone.seat} is empty",
+                field=f"{where}.seat",
+                reason="seat_empty",
+                params={"table": table.number, "seat": gone.seat},
+            )
+        p = t.player(pid)
+        # Only a counted stack stands for the start of the hand: one nobody counted is what
+        # the player was given, which would place everybody uncounted together.
+        stack = gone.stack if gone.stack is not None else p.stack if p.counted else None
+        if stack is None:
+            raise NotAllowed(
+                f"the stack {pid} started the hand with is needed to place them",
+                field=f"{where}.stack",
+                reason="start_stack_needed",
+                params={"player": pid},
+            )
+        out.append(HandOut(table=table.number, seat=gone.seat, player=pid, stack=stack))
+    if len(out) >= table.count:
+        raise NotAllowed(
+            f"not everybody at table {table.number} can be out: somebody wins the hand",
+            field="out",
+            reason="h4h_table_all_out",
+            params={"table": table.number},
+        )
+    events: list[Event] = [HandReported(table=table.number, round=h.round, out=tuple(out))]
+    done = {*h.done, table.number}
+    if all(other.number in done for other in playing(t)):
+        events += _round_over(t, h, [*h.out, *out], now)
+    return events
+
+
+def _not_playing(t: Tournament, n: TableNo) -> RuleError:
+    table = t.state.tables.get(n)
+    if table is None:
+        return NotAllowed(
+            f"there is no table {n}", field="table", reason="table_unknown", params={"table": n}
+        )
+    if table.status != "open":
+        return NotAllowed(
+            f"table {n} is {table.status}",
+            field="table",
+            reason="table_not_open",
+            params={"table": n, "status": table.status},
+        )
+    return NotAllowed(
+        f"table {n} has fewer than 2 players",
+        field="table",
+        reason="table_short",
+        params={"table": n},
+    )
+
+
+def _placed(t: Tournament, out: list[HandOut], now: float) -> list[Event]:
+    busted: list[tuple[int, Player]] = [(o.stack, t.player(o.player)) for o in out]
+    return list(place(t, busted, now))
+
+
+def _round_over(t: Tournament, h: HandForHand, out: list[HandOut], now: float) -> list[Event]:
+    """Every table has played the hand: its players out placed together, the clock's time
+    taken off, then the next hand dealt or the bubble burst."""
+    events = _placed(t, out, now)
+    seconds = t.rules.hand_for_hand_seconds
+    s = t.state
+    remaining = s.clock.remaining
+    if seconds and s.clock.started and not s.clock.running:
+        adjusted = clock.adjust(s, -float(seconds), now)
+        remaining = adjusted.remaining
+        events.append(adjusted)
+    paid = places_paid(t)
+    if paid and t.active - len(out) <= paid:
+        return events + _ended(t, h, "bubble", remaining, now)
+    return [*events, HandForHandDealt(round=h.round + 1)]
+
+
+def end(t: Tournament, c: EndHandForHand, now: float) -> list[Event]:
+    h = t.state.hand_for_hand
+    assert h is not None  # ``bar`` refused it otherwise
+    return _placed(t, list(h.out), now) + _ended(t, h, "director", t.state.clock.remaining, now)
+
+
+def _ended(
+    t: Tournament,
+    h: HandForHand,
+    by: Literal["bubble", "director"],
+    remaining: float,
+    now: float,
+) -> list[Event]:
+    events: list[Event] = [HandForHandEnded(by=by, at=now)]
+    c = t.state.clock
+    if h.paused_clock and c.started and not c.running:
+        events.append(ClockResumed(at=now, ends_at=now + remaining))
+    return events
+
+
+# What the screens show ---------------------------------------------------------------------
+
+
+class OutFacts(msgspec.Struct, frozen=True, kw_only=True):
+    """A player out this round, still seated until every table has reported."""
+
+    table: TableNo
+    seat: SeatNo
+    player: PlayerId
+
+
+class HandForHandFacts(msgspec.Struct, frozen=True, kw_only=True):
+    """Hand-for-hand as every screen shows it (the wall large, each table screen its own)."""
+
+    #: The hand-for-hand hand being played (1 for the first).
+    round: int
+    #: Each table playing: "deal" (deal the hand now), "playing" it, or "done" (wait).
+    tables: dict[TableNo, TableStep]
+    #: The tables still playing this hand, in table order: the wall lists them.
+    waiting_for: list[TableNo]
+    out: list[OutFacts]
+    #: The places paid (0: none set) and the players left, out this round not counted.
+    paid: int
+    left: int
+    #: The clock: None, stopped until the end; else the seconds each hand takes off.
+    seconds_per_hand: int | None
+
+
+def facts(t: Tournament) -> HandForHandFacts | None:
+    h = t.state.hand_for_hand
+    if h is None:
+        return None
+    steps: dict[TableNo, TableStep] = {}
+    for table in playing(t):
+        n = table.number
+        steps[n] = "done" if n in h.done else "playing" if n in h.dealt else "deal"
+    return HandForHandFacts(
+        round=h.round,
+        tables=steps,
+        waiting_for=sorted(n for n, step in steps.items() if step != "done"),
+        out=[OutFacts(table=o.table, seat=o.seat, player=o.player) for o in h.out],
+        paid=places_paid(t),
+        left=t.active - len(h.out),
+        seconds_per_hand=t.rules.hand_for_hand_seconds or None,
+    )
+
+
+# Imported logs ------------------------------------------------------------------------------
+
+Recorded = HandForHandStarted | HandReported | HandForHandDealt | HandForHandEnded
+
+
+def check(t: Tournament, e: Recorded) -> None:
+    """Refuse a hand-for-hand event of an imported log that does not fit the state."""
+    h = t.state.hand_for_hand
+    if isinstance(e, HandForHandStarted):
+        if h is not None:
+            raise NotAllowed("hand-for-hand is already on", reason="h4h_on")
+        return
+    if h is None:
+        raise NotAllowed("hand-for-hand is not on", reason="h4h_off")
+    if isinstance(e, HandReported):
+        if e.table in h.done:
+            raise _reported(e.table, h)
+        table = t.state.tables.get(e.table)
+        if table is None or not _plays(table):
+            raise _not_playing(t, e.table)
+        for i, o in enumerate(e.out):
+            if o.table != e.table or table.occupants.get(o.seat) != o.player:
+                raise BadSeat(
+                    f"{o.player} is not at table {e.table} seat {o.seat}",
+                    field=f"out[{i}].player",
+                    reason="seat_empty",
+                    params={"table": e.table, "seat": o.seat},
+                )
+    elif isinstance(e, HandForHandDealt) and e.round != h.round + 1:
+        raise NotAllowed(
+            f"hand-for-hand hand {e.round} cannot be dealt: the next is {h.round + 1}",
+            field="round",
+            reason="h4h_round",
+            params={"round": e.round, "next": h.round + 1},
+        )

@@ -1,0 +1,370 @@
+// The table screen: a tablet (or a phone) that belongs to one table, not to a person.
+// /table/{tid}/{table}. Signed in once with the table's dealer account (a session the device
+// keeps while dealers rotate), it shows the table's seats with names, the button and blinds,
+// who waits for a seat here, and the table's instructions as they come: moves to and from it
+// with seats, a player arriving, the table breaking, halted (do not deal), hand-for-hand
+// (deal now / play / wait), a time call's count. One tap a hand ("new hand"), bust-outs by
+// seat (several in one hand, placed by their starting stacks), a button report.
+//
+// Everything shown is the server's: the state and plan (conn.js), the derived facts
+// (facts.js, h4h.js). What is tapped goes through the outbox (commands.js): kept on the
+// device and sent again, with the same id, when the connection comes back.
+
+import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { Outbox } from "./commands.js";
+import { timeCalls as callsAt, undoable } from "./facts.js";
+import { handForHand, tableStep } from "./h4h.js";
+import { pairForm } from "./pairing.js";
+import * as fmt from "./format.js";
+import { onLang, t } from "./i18n.js";
+import { signInForm, signOut, whoAmI } from "./signin.js";
+import { $, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+
+const tid = tidFromPath();
+const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
+const conn = new Connection(tid);
+const outbox = new Outbox(tid);
+let principal = { role: "public", username: null, table: null };
+/** What the screen is asking for: null, "out" (bust-outs), "done" (hand-for-hand) or
+ * "button"; `picked` the seats tapped, `stacks` the starting stacks typed by seat. */
+const ui = { mode: null, picked: new Set(), stacks: {} };
+/** Players who sat down here since the table's last hand (a late entry, a move carried out):
+ * seat -> player, from the events the server sent. */
+const arrivals = new Map();
+
+// Layout -----------------------------------------------------------------------------------
+
+const bar = topbar(t("table.title", { table: TABLE }), conn, {
+  extra: () => (outbox.waiting ? t("table.offline", { n: outbox.waiting }) : ""),
+});
+const whoEl = h("span", { class: "who-am-i" });
+const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: doSignOut });
+const signinEl = h("div", { class: "table-signin" });
+const noticeEl = h("section", { class: "table-notices", "aria-live": "assertive" });
+const seatsEl = h("section", { class: "table-seats", role: "group" });
+const pickEl = h("section", { class: "table-pick", hidden: true });
+const actionsEl = h("nav", { class: "table-actions" });
+const handEl = h("div", { class: "table-hand" });
+const sentEl = h("p", { class: "table-sent", role: "status", hidden: true });
+const appEl = h("main", { class: "table-app", hidden: true },
+  h("div", { class: "table-side" }, handEl, noticeEl, sentEl, actionsEl, pickEl),
+  seatsEl);
+
+fill($("#app"), bar, h("div", { class: "table-user" }, whoEl, signOutBtn), signinEl, appEl);
+
+// Signing in -------------------------------------------------------------------------------
+
+async function start() {
+  principal = await me();
+  showSignedIn();
+  conn.start();
+}
+
+function allowed() {
+  if (principal.role === "director" || principal.role === "floor") return true;
+  return principal.role === "dealer" && principal.table === TABLE;
+}
+
+function showSignedIn() {
+  const staff = principal.role !== "public";
+  whoEl.textContent = staff ? whoAmI(principal) : "";
+  signOutBtn.hidden = !staff;
+  signOutBtn.textContent = t("signin.signout");
+  const ok = staff && allowed();
+  appEl.hidden = !ok;
+  signinEl.hidden = ok;
+  if (!staff) {
+    const signedIn = (p) => {
+      principal = p;
+      showSignedIn();
+      conn.reconnect(true);
+      outbox.flush();
+    };
+    fill(signinEl, pairForm(signedIn), h("p", { class: "muted pair-or" }, t("pair.or_signin")),
+      signInForm(signedIn, { note: t("table.signin_note") }));
+  } else if (!ok) {
+    fill(signinEl, h("div", { class: "card" },
+      h("p", {}, t("table.other_table", { table: principal.table })),
+      principal.table ? h("a", { class: "button primary", href: `/table/${encodeURIComponent(tid)}/${principal.table}` },
+        t("table.open_own", { table: principal.table })) : null));
+  }
+  render();
+}
+
+async function doSignOut() {
+  await signOut();
+  principal = { role: "public", username: null, table: null };
+  showSignedIn();
+  conn.reconnect(true);
+}
+
+// Sending ----------------------------------------------------------------------------------
+
+async function send(command, label) {
+  const item = await outbox.send(command, label);
+  if (item.status === "done") {
+    sentEl.hidden = false;
+    sentEl.textContent = `✓ ${label}`;
+    sentEl.dataset.kind = "ok";
+  } else if (item.status === "refused") {
+    sentEl.hidden = false;
+    sentEl.textContent = `✗ ${label}: ${explainError(item.error, conn)}`;
+    sentEl.dataset.kind = "error";
+    toast(sentEl.textContent, "error", 7000);
+  } else if (item.status === "signin") {
+    principal = { role: "public", username: null, table: null };
+    showSignedIn();
+  }
+  return item;
+}
+
+function closePick() {
+  ui.mode = null;
+  ui.picked.clear();
+  ui.stacks = {};
+}
+
+function seatList(seats) {
+  return seats.map((s) => String(s)).join(", ");
+}
+
+function newHand() {
+  closePick();
+  send({ type: "hand", table: TABLE }, t("table.new_hand"));
+  render();
+}
+
+function sendPicked() {
+  const table = conn.state.tables[TABLE];
+  const seats = [...ui.picked].sort((a, b) => a - b);
+  const stackOf = (seat) => {
+    const typed = ui.stacks[seat];
+    return typed === undefined || typed === "" ? null : Number(typed);
+  };
+  if (ui.mode === "done") {
+    const out = seats.map((seat) => ({ seat, stack: stackOf(seat) }));
+    send({ type: "hand_done", table: TABLE, out },
+      seats.length ? t("table.send_done", { seats: seatList(seats) }) : t("table.send_done_none"));
+  } else if (ui.mode === "out" && seats.length === 1) {
+    send({ type: "bust", table: TABLE, seat: seats[0] }, t("table.send_out", { seats: seatList(seats) }));
+  } else if (ui.mode === "out" && seats.length > 1) {
+    // Several out in one hand: placed by the chips each started it with (bust_same_hand).
+    const players = seats.map((seat) => ({ player: table.occupants[seat], stack: stackOf(seat) }));
+    send({ type: "bust_same_hand", players }, t("table.send_out", { seats: seatList(seats) }));
+  }
+  closePick();
+  render();
+}
+
+function tapSeat(seat) {
+  const table = conn.state.tables[TABLE];
+  if (!table.occupants[seat]) return;
+  if (ui.mode === "button") {
+    send({ type: "button", table: TABLE, seat }, `${t("table.button")}: ${t("table.seat", { seat })}`);
+    closePick();
+  } else if (ui.mode === "out" || ui.mode === "done") {
+    if (ui.picked.has(seat)) ui.picked.delete(seat);
+    else ui.picked.add(seat);
+  }
+  render();
+}
+
+// Rendering --------------------------------------------------------------------------------
+
+function view() {
+  return tableViews(conn).find((v) => v.table === TABLE) || null;
+}
+
+function renderSeats(table, v) {
+  // After a button report the recorded positions are the hand before it, made up: only the
+  // button the floor reported is shown until the next hand is dealt.
+  const pos = table.button_reported ? null : table.positions;
+  const button = v?.button ?? pos?.button ?? null;
+  const n = table.seats;
+  // Round the table: seats 1.. along the top, the rest back along the bottom.
+  const top = Math.ceil(n / 2);
+  seatsEl.style.setProperty("--cols", String(top));
+  seatsEl.setAttribute("aria-label", t("table.title", { table: TABLE }));
+  const picking = ui.mode != null;
+  fill(seatsEl, Array.from({ length: n }, (_, i) => {
+    const seat = i + 1;
+    const pid = table.occupants[seat];
+    const p = pid ? conn.state.players[pid] : null;
+    const row = seat <= top ? 1 : 2;
+    const col = seat <= top ? seat : n - seat + 1;
+    const marks = [];
+    if (p && button === seat) marks.push(h("span", { class: "mark mark-d" }, t("table.dealer")));
+    if (p && pos && pos.small_blind === seat && button !== seat) marks.push(h("span", { class: "mark mark-sb" }, t("table.small_blind")));
+    if (p && pos && pos.big_blind === seat) marks.push(h("span", { class: "mark mark-bb" }, t("table.big_blind")));
+    if (p && pos && pos.small_blind === seat && button === seat) marks.push(h("span", { class: "mark mark-sb" }, t("table.small_blind")));
+    const out = (handForHand(conn)?.out || []).some((o) => o.table === TABLE && o.seat === seat);
+    const el = h("button", {
+      type: "button",
+      class: `seat${p ? "" : " empty"}${ui.picked.has(seat) ? " picked" : ""}${out ? " out" : ""}${arrivals.has(seat) ? " arrived" : ""}`,
+      disabled: !p || !picking,
+      "aria-pressed": picking && ui.mode !== "button" ? String(ui.picked.has(seat)) : null,
+      dataset: { seat },
+      onclick: () => tapSeat(seat),
+    },
+    h("span", { class: "seat-no" }, String(seat)),
+    h("span", { class: "seat-name" }, p ? p.name : t("table.empty")),
+    p && p.stack != null && p.counted ? h("span", { class: "seat-stack" }, fmt.chips(p.stack)) : null,
+    marks.length ? h("span", { class: "seat-marks" }, marks) : null);
+    // Set through the CSSOM: the pages' policy allows no inline style attributes.
+    el.style.gridRow = String(row);
+    el.style.gridColumn = String(col);
+    return el;
+  }));
+}
+
+function notices(table, v) {
+  const list = [];
+  const step = tableStep(conn, TABLE);
+  const f = handForHand(conn);
+  if (v?.status === "halted") list.push(["halt", t("table.halted")]);
+  if (table.status === "breaking") list.push(["breaking", t("table.breaking")]);
+  if (table.status === "broken") list.push(["broken", t("table.broken")]);
+  if (step === "deal") list.push(["h4h-deal", t("table.h4h_deal")]);
+  if (step === "playing") list.push(["h4h-playing", t("table.h4h_playing")]);
+  if (step === "done") {
+    const others = f.waiting_for.filter((n) => n !== TABLE);
+    list.push(["h4h-wait", t("table.h4h_wait"),
+      others.length ? t("table.h4h_wait_for", { tables: others.join(", ") }) : null]);
+  }
+  for (const c of callsAt(conn, conn.nowSec())) {
+    if (c.table !== TABLE || c.phase === "over") continue;
+    const left = fmt.clock(c.left);
+    list.push([c.phase === "count" ? "count" : "time", t("table.time_call", { seat: c.seat, left })]);
+  }
+  for (const m of conn.plan.moves || []) {
+    if (m.from.table === TABLE && m.to.table !== TABLE) {
+      const name = m.player ? playerName(conn, m.player) : null;
+      const text = m.player == null ? t("table.move_out_bb", { to: m.to.table })
+        : m.to.seat != null ? t("table.move_out", { seat: m.from.seat, name, to: m.to.table, to_seat: m.to.seat })
+          : t("table.move_out_table", { seat: m.from.seat, name, to: m.to.table });
+      list.push(["move", text]);
+    } else if (m.to.table === TABLE && m.from.table !== TABLE) {
+      list.push(["move", m.to.seat != null ? t("table.move_in", { seat: m.to.seat, from: m.from.table })
+        : t("table.move_in_any", { from: m.from.table })]);
+    }
+  }
+  for (const [seat, pid] of arrivals) {
+    if (table.occupants[seat] === pid) list.push(["arrive", t("table.arrived", { seat, name: playerName(conn, pid) })]);
+  }
+  const waiting = (v?.waiting || []).map((x) => playerName(conn, typeof x === "string" ? x : x.player));
+  if (waiting.length) list.push(["wait", t("table.waiting", { names: waiting.join(", ") })]);
+  for (const u of undoable(conn, TABLE)) {
+    list.push(["undo", t("table.undo", { seat: u.seat, name: playerName(conn, u.player) })]);
+  }
+  return list;
+}
+
+function renderNotices(table, v) {
+  fill(noticeEl, notices(table, v).map(([kind, text, sub]) =>
+    h("p", { class: `notice notice-${kind}`, dataset: { kind } }, text, sub ? h("span", { class: "notice-sub" }, sub) : null)));
+}
+
+function renderActions(table, v) {
+  const step = tableStep(conn, TABLE);
+  const open = table.status === "open" && v?.status !== "halted";
+  const h4h = step != null;
+  const positionsUnknown = !table.positions && conn.state.current_game !== "stud" && conn.state.current_game !== "razz";
+  const big = (label, cls, onclick, { disabled = false, action } = {}) =>
+    h("button", { type: "button", class: `big ${cls}`, disabled, onclick, dataset: { action } }, label);
+  fill(actionsEl,
+    big(t("table.new_hand"), "primary", newHand, {
+      action: "hand",
+      disabled: !open || Object.keys(table.occupants).length < 2 || (h4h && step !== "deal") || (!h4h && positionsUnknown),
+    }),
+    h4h
+      ? big(t("table.hand_done"), "ok", () => { closePick(); ui.mode = "done"; render(); }, { action: "done", disabled: step === "done" })
+      : big(t("table.bust"), "warn", () => { closePick(); ui.mode = "out"; render(); }, { action: "out", disabled: table.status === "broken" }),
+    big(t("table.button"), positionsUnknown ? "warn" : "ghost", () => { closePick(); ui.mode = "button"; render(); }, {
+      action: "button", disabled: table.status !== "open",
+    }));
+}
+
+function renderPick(table) {
+  pickEl.hidden = ui.mode == null;
+  if (ui.mode == null) return fill(pickEl);
+  const seats = [...ui.picked].sort((a, b) => a - b);
+  const hint = ui.mode === "button" ? t("table.pick_button") : ui.mode === "done" ? t("table.pick_out_h4h") : t("table.pick_out");
+  // A stack places players out together: asked for when it decides (several out, or
+  // hand-for-hand, where other tables' players out may share the hand).
+  const askStacks = ui.mode === "done" || seats.length > 1;
+  const rows = askStacks ? seats.map((seat) => {
+    const p = conn.state.players[table.occupants[seat]];
+    const id = `stack-${seat}`;
+    const input = h("input", { id, type: "number", min: "0", inputmode: "numeric", value: ui.stacks[seat] ?? (p?.counted && p.stack != null ? p.stack : ""),
+      oninput: (ev) => { ui.stacks[seat] = ev.target.value; } });
+    return h("div", { class: "field stack-row" },
+      h("label", { for: id }, `${t("table.seat", { seat })} · ${p?.name ?? ""} · ${t("table.stack")}`), input);
+  }) : [];
+  const ready = ui.mode === "done" || (ui.mode === "out" && seats.length > 0);
+  fill(pickEl,
+    h("p", { class: "pick-hint" }, hint),
+    ...rows,
+    h("div", { class: "pick-actions" },
+      ui.mode !== "button" ? h("button", { type: "button", class: "big primary", disabled: !ready, dataset: { action: "send" }, onclick: sendPicked },
+        ui.mode === "done" ? (seats.length ? t("table.send_done", { seats: seatList(seats) }) : t("table.send_done_none"))
+          : t("table.send_out", { seats: seatList(seats) })) : null,
+      h("button", { type: "button", class: "big ghost", dataset: { action: "cancel" }, onclick: () => { closePick(); render(); } }, t("table.cancel"))));
+}
+
+function render() {
+  bar.setTitle?.(t("table.title", { table: TABLE }));
+  if (!conn.state || appEl.hidden) return;
+  const table = conn.state.tables[TABLE];
+  if (!table) return fill(noticeEl, h("p", { class: "notice" }, t("error.network")));
+  const v = view();
+  document.title = `${t("table.title", { table: TABLE })} · ${conn.state.name}`;
+  appEl.dataset.step = tableStep(conn, TABLE) || "";
+  fill(handEl,
+    h("strong", { class: "hand-no" }, t("table.hand_no", { n: table.hand })),
+    conn.state.final_table === TABLE ? h("span", { class: "badge badge-final" }, t("table.final")) : null,
+    handForHand(conn) ? h("span", { class: "badge badge-h4h" }, `${t("h4h.title")} · ${t("h4h.hand", { n: handForHand(conn).round })}`) : null);
+  renderNotices(table, v);
+  renderActions(table, v);
+  renderSeats(table, v);
+  // Keep what is being typed: the pick is rebuilt only when its seats change.
+  const key = `${ui.mode}|${[...ui.picked].join(",")}|${document.documentElement.lang}`;
+  if (key !== renderPick.last || !pickEl.contains(document.activeElement)) {
+    renderPick.last = key;
+    renderPick(table);
+  }
+}
+
+conn.on("events", (applied) => {
+  for (const e of applied) {
+    if (e.type === "hand_started" && e.table === TABLE) arrivals.clear();
+    if (e.type === "player_seated" && e.table === TABLE) arrivals.set(e.seat, e.player);
+    if (e.type === "players_moved") {
+      for (const m of e.moves) if (m.to.table === TABLE && m.from.table !== TABLE) arrivals.set(m.to.seat, m.player);
+    }
+  }
+});
+
+let queued = false;
+conn.on("change", () => {
+  if (queued) return;
+  queued = true;
+  requestAnimationFrame(() => {
+    queued = false;
+    render();
+  });
+});
+conn.on("status", (status) => {
+  if (status === "live") outbox.flush();
+});
+outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
+onLang(() => {
+  renderPick.last = "";
+  showSignedIn();
+});
+// A time call counts down between batches.
+every(1000, () => {
+  if (conn.state && (conn.facts?.time_calls || []).some((c) => c.table === TABLE)) render();
+});
+
+start();
+window.floorTable = { conn, outbox };
