@@ -1,0 +1,236 @@
+"""Day 2 of an event: the flights' survivors together, with their bags, at a redrawn room.
+
+The merge keeps each player once: a player who bagged in several flights brings the bag the
+house's rule picks (``flights.forward``), the others are set aside and listed. The redraw is
+the initial draw's (``seating.draw_initial``: counts differ by one at most, reserved seats kept
+for who needs one), with the random source passed in; its seats are recorded in Day 2's first
+events, so replaying Day 2's log never draws again. The prize pool is the flights' together
+and the places count the whole event's field.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import msgspec
+
+from .errors import NotAllowed
+from .events import (
+    CountedStack,
+    Event,
+    FieldCarried,
+    LevelChanged,
+    PlayerRegistered,
+    Seated,
+    SeatsDrawn,
+    StacksCounted,
+    TableOpened,
+    TournamentCreated,
+)
+from .flights import Bagged, Flight, StackForward, forward
+from .model import PlayerId, TableNo
+from .prize import PrizePool, payouts
+from .rules import Level, Rules, Structure
+from .seating import draw_initial
+from .state import Player, Table, Tournament
+
+
+class Day2Plan(msgspec.Struct, frozen=True, kw_only=True):
+    """Day 2 as drawn: who plays with which bag, where they sit, and the event's money."""
+
+    players: tuple[Bagged, ...]
+    #: Bags of players who bagged more than once, not brought forward.
+    set_aside: tuple[Bagged, ...]
+    seats: tuple[Seated, ...]
+    tables: tuple[TableNo, ...]
+    #: The event's field: every flight's entries (re-entries included).
+    entries: int
+    rebuys: int
+    add_ons: int
+    chips: int
+    pool: PrizePool | None
+
+
+def merge(flights: Sequence[Flight], rule: StackForward) -> tuple[list[Bagged], list[Bagged]]:
+    """Every survivor once, with the bag the house's rule brings forward, in the order they
+    first bagged; and the bags set aside. Refuses a flight listed twice."""
+    seen: set[str] = set()
+    for i, f in enumerate(flights):
+        if f.id in seen:
+            raise NotAllowed(
+                f"flight {f.id} is listed twice",
+                field=f"flights[{i}]",
+                reason="flight_twice",
+                params={"flight": f.id},
+            )
+        seen.add(f.id)
+    by_player: dict[PlayerId, list[Bagged]] = {}
+    for f in sorted(flights, key=lambda f: f.order):
+        for b in f.survivors:
+            by_player.setdefault(b.player, []).append(b)
+    kept: list[Bagged] = []
+    aside: list[Bagged] = []
+    for bags in by_player.values():
+        if len(bags) == 1:
+            kept.append(bags[0])
+            continue
+        chosen = forward(rule, bags)
+        kept.append(chosen)
+        aside.extend(b for b in bags if b is not chosen)
+    return kept, aside
+
+
+def plan(
+    flights: Sequence[Flight],
+    rule: StackForward,
+    rules: Rules,
+    rng: random.Random,
+    structure: Structure | None = None,
+) -> Day2Plan:
+    """Day 2 drawn at tables of ``rules.seats`` (numbered from 1, as few as seat everybody),
+    the reserved seats of ``rules`` kept for the players who need one."""
+    if not flights:
+        raise NotAllowed(
+            "Day 2 needs at least one flight", field="flights", reason="day2_no_flights"
+        )
+    for i, f in enumerate(flights):
+        if f.unbagged:
+            raise NotAllowed(
+                f"flight {f.id} has {f.unbagged} survivors not bagged yet",
+                field=f"flights[{i}]",
+                reason="flight_not_bagged",
+                params={"flight": f.id, "players": f.unbagged},
+            )
+    kept, aside = merge(flights, rule)
+    if len(kept) < 2:
+        raise NotAllowed(
+            "at least 2 registered players are needed for a draw",
+            field="flights",
+            reason="draw_too_few",
+        )
+    t = Tournament.create(TournamentCreated(id="day2", name="", rules=rules))
+    players = [Player(id=b.player, name=b.name, special_needs=b.special_needs) for b in kept]
+    count = math.ceil(len(kept) / rules.seats)
+    while True:
+        # Reserved seats nobody needs stay empty: a full room of them needs one more table.
+        numbers = tuple(range(1, count + 1))
+        tables = [Table(number=n, seats=rules.seats) for n in numbers]
+        try:
+            seats = draw_initial(t, players, tables, rng)
+        except NotAllowed as refused:
+            if refused.reason != "draw_table_no_room":
+                raise
+            count += 1
+            continue
+        break
+    entries = sum(f.entries for f in flights)
+    rebuys = sum(f.rebuys for f in flights)
+    add_ons = sum(f.add_ons for f in flights)
+    prize = structure.prize if structure is not None else None
+    return Day2Plan(
+        players=tuple(kept),
+        set_aside=tuple(aside),
+        seats=tuple(seats),
+        tables=numbers,
+        entries=entries,
+        rebuys=rebuys,
+        add_ons=add_ons,
+        chips=sum(b.stack for b in kept),
+        pool=payouts(prize, entries, rebuys, add_ons) if prize is not None else None,
+    )
+
+
+def flight_of(t: Tournament) -> Flight:
+    """A flight's tournament as Day 2 takes it, once its day has ended. A tournament that is
+    no flight of an event is a one-flight event: a day of its own, played on another day."""
+    s = t.state
+    if s.day_ended is None:
+        raise NotAllowed("the day has not ended: bag the chips once it has", reason="day_not_ended")
+    order = s.flight.order if s.flight is not None else 1
+    bags = {b.player: b for sheet in s.bags.values() for b in sheet.bags}
+    survivors: list[Bagged] = []
+    unbagged = 0
+    for p in s.players.values():
+        if p.busted:
+            continue
+        b = bags.get(p.id)
+        if b is None:
+            unbagged += 1
+            continue
+        survivors.append(
+            Bagged(
+                player=p.id,
+                name=p.name,
+                flight=s.id,
+                order=order,
+                stack=b.stack,
+                bag=b.bag,
+                special_needs=p.special_needs,
+            )
+        )
+    return Flight(
+        id=s.id,
+        name=s.name,
+        order=order,
+        entries=s.entries,
+        rebuys=s.rebuys,
+        add_ons=s.add_ons,
+        survivors=tuple(survivors),
+        unbagged=unbagged,
+    )
+
+
+def resume_step(structure: Structure, ended: int) -> int:
+    """The step Day 2 starts at: the first level after step ``ended``, where the flights
+    stopped (a break between is skipped: the night was the break); the last step if none."""
+    for i in range(ended + 1, len(structure.levels)):
+        if isinstance(structure.levels[i], Level):
+            return i
+    return len(structure.levels) - 1
+
+
+def first_events(
+    created: TournamentCreated, day2: Day2Plan, step: int | None, now: float
+) -> list[Event]:
+    """Day 2's log from its creation: the tables, the players with their bagged stacks, the
+    redraw, and the clock at ``step`` (paused: the director starts it)."""
+    events: list[Event] = [created]
+    events.extend(TableOpened(table=n, seats=created.rules.seats) for n in day2.tables)
+    events.extend(
+        PlayerRegistered(player=b.player, name=b.name, special_needs=b.special_needs, stack=b.stack)
+        for b in day2.players
+    )
+    events.append(SeatsDrawn(seats=day2.seats, at=now))
+    # A bag is a count: Day 2 starts with every stack counted, and the chips in play are
+    # the bags' sum, not its entries' starting stacks.
+    stacks = {b.player: b.stack for b in day2.players}
+    by_table: dict[TableNo, list[CountedStack]] = {}
+    for seat in sorted(day2.seats, key=lambda x: (x.table, x.seat)):
+        by_table.setdefault(seat.table, []).append(CountedStack(seat.player, stacks[seat.player]))
+    events.extend(
+        StacksCounted(table=n, stacks=tuple(counted), at=now) for n, counted in by_table.items()
+    )
+    structure = created.structure
+    start = structure.starting_stack if structure is not None else 0
+    events.append(
+        FieldCarried(
+            entries=day2.entries - len(day2.players),
+            rebuys=day2.rebuys,
+            add_ons=day2.add_ons,
+            chips=day2.chips - start * day2.entries,
+            at=now,
+        )
+    )
+    if step is not None and structure is not None and step > 0:
+        events.append(
+            LevelChanged(
+                at=now,
+                level=step,
+                ends_at=None,
+                remaining=structure.levels[step].minutes * 60.0,
+                by="director",
+            )
+        )
+    return events

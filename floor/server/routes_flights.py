@@ -1,0 +1,189 @@
+"""Flights over HTTP: the end of the day's counts and check, and Day 2 made from the flights.
+
+    GET  /api/t/{id}/bags        the bag sheets and the total-chips check (staff)
+    GET  /api/t/{id}/counts      the night's counts, published: every bag, biggest first
+    GET  /api/t/{id}/counts.csv  the same as a file
+    POST /api/day2               Day 2 of the flights ``{"id", "name", "flights": [ids]}``
+                                 (the director): their survivors with their bags, redrawn
+
+The flight itself (``set_flight``), the end of the day (``end_day``) and each table's sheet
+(``bag_table``) are commands, sent through the command API like any other. Day 2 is a new
+tournament whose log starts with its tables, its players with their bagged stacks and the
+redraw (``engine.day2.first_events``): its screens, its player search and its seat list are
+those of any tournament.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import random
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from ..engine import bagging, day2
+from ..engine.errors import FloorError
+from ..engine.events import Event, TournamentCreated
+from ..engine.state import Tournament
+from ..store.ids import check_tournament_id
+from .context import floor_of, staff, tid_of
+from .edges import BadRequest, decode, handle_errors, json_response, read_body
+from .permissions import require_director
+from .principal import Forbidden
+
+log = logging.getLogger("floor.server")
+
+_STAFF = ("director", "floor", "dealer")
+
+
+class NewDay2(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: Annotated[str, Meta(min_length=1, max_length=80)]
+    flights: Annotated[tuple[str, ...], Meta(min_length=1, max_length=50)]
+
+
+class CountRow(msgspec.Struct, frozen=True, kw_only=True):
+    player: str
+    name: str
+    table: int
+    stack: int
+    bag: str | None
+
+
+def chip_check(t: Tournament) -> bagging.ChipCheck:
+    s = t.state
+    tolerance = s.flight.rules.chip_tolerance if s.flight is not None else 0
+    survivors = (p.id for p in s.players.values() if not p.busted)
+    return bagging.check(bagging.ledger(t), s.bags, survivors, tolerance)
+
+
+def counts(t: Tournament) -> list[CountRow]:
+    """Every bag of the day, biggest first (equal stacks by player id)."""
+    players = t.state.players
+    rows = [
+        CountRow(
+            player=b.player,
+            name=players[b.player].name,
+            table=sheet.table,
+            stack=b.stack,
+            bag=b.bag,
+        )
+        for sheet in t.state.bags.values()
+        for b in sheet.bags
+    ]
+    rows.sort(key=lambda r: (-r.stack, r.player))
+    return rows
+
+
+@handle_errors
+async def get_bags(request: Request) -> Response:
+    floor = floor_of(request)
+    principal, _ = await floor.principal(request)
+    if principal.role not in _STAFF:
+        raise Forbidden("the bag sheets are the staff's: sign in")
+    t, version = await floor.store.tournament(tid_of(request))
+    s = t.state
+    return json_response(
+        {
+            "version": version,
+            "flight": s.flight,
+            "day_ended": s.day_ended,
+            "sheets": sorted(s.bags.values(), key=lambda b: b.table),
+            "check": chip_check(t),
+        }
+    )
+
+
+@handle_errors
+async def get_counts(request: Request) -> Response:
+    t, _ = await floor_of(request).store.tournament(tid_of(request))
+    s = t.state
+    return json_response(
+        {"tournament": s.id, "name": s.name, "day_ended": s.day_ended, "counts": counts(t)}
+    )
+
+
+@handle_errors
+async def get_counts_csv(request: Request) -> Response:
+    tid = tid_of(request)
+    t, _ = await floor_of(request).store.tournament(tid)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["rank", "name", "id", "table", "chips", "bag"])
+    for i, row in enumerate(counts(t), 1):
+        writer.writerow([i, row.name, row.player, row.table, row.stack, row.bag or ""])
+    return Response(
+        out.getvalue().encode(),
+        media_type="text/csv; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="{tid}-counts.csv"',
+            "Cache-Control": "no-store",
+        },
+    )
+
+
+@handle_errors
+async def create_day2(request: Request) -> Response:
+    floor = floor_of(request)
+    principal = await staff(request)
+    require_director(principal, "creates Day 2")
+    spec = decode(await read_body(request, floor.settings.max_body), NewDay2)
+    try:
+        tid = check_tournament_id(spec.id)
+    except FloorError as e:
+        raise BadRequest(e.message, field="id") from None
+    tournaments = []
+    for i, fid in enumerate(spec.flights):
+        try:
+            t, _ = await floor.store.tournament(check_tournament_id(fid))
+        except FloorError as e:
+            raise BadRequest(e.message, field=f"flights[{i}]") from None
+        tournaments.append(t)
+    events = {t.state.flight.event if t.state.flight else None for t in tournaments}
+    if len(events) > 1:
+        raise BadRequest("the flights are of different events", field="flights")
+    flights = [day2.flight_of(t) for t in tournaments]
+    first = min(tournaments, key=lambda t: t.state.flight.order if t.state.flight else 1)
+    rule = first.state.flight.rules.stack_forward if first.state.flight else "best"
+    rules, structure = first.state.rules, first.state.structure
+    plan = day2.plan(flights, rule, rules, random.SystemRandom(), structure)
+    step: int | None = None
+    if structure is not None:
+        # Day 2 starts at the level after the last one any flight played.
+        last = max(t.state.day_ended.level for t in tournaments if t.state.day_ended)
+        step = day2.resume_step(structure, structure.level_index(last)) if last else None
+
+    def then(created: TournamentCreated, now: float) -> list[Event]:
+        return day2.first_events(created, plan, step, now)[1:]
+
+    outcome = await floor.store.create(tid, spec.name, rules, structure, then=then)
+    log.info(
+        "day 2 created",
+        extra={"tournament": tid, "flights": list(spec.flights), "by": principal.username},
+    )
+    return json_response(
+        {
+            "outcome": outcome,
+            "players": len(plan.players),
+            "tables": len(plan.tables),
+            "set_aside": plan.set_aside,
+            "entries": plan.entries,
+            "chips": plan.chips,
+            "pool": plan.pool,
+        },
+        201,
+    )
+
+
+routes: list[BaseRoute] = [
+    Route("/api/t/{tid}/bags", get_bags),
+    Route("/api/t/{tid}/counts", get_counts),
+    Route("/api/t/{tid}/counts.csv", get_counts_csv),
+    Route("/api/day2", create_day2, methods=["POST"]),
+]
