@@ -7,7 +7,9 @@ simulated floor carries out the plan, deals hands and reports buttons (not timed
 
     .venv/bin/python bench/engine_bustout.py [--players 10000] [--seats 10] [--seed 1]
 
-Prints the median and 99th percentile per bust-out for both, and the peak memory.
+Prints the median and 99th percentile per bust-out for both, and the peak memory; then the
+moves per player over the day (mean, max, players moved three times or more), with the house
+setting against pointless moves (``spare_next_break``) off, as the TDA has it, and on.
 Target: under 100 microseconds per bust-out at 10,000 players; the verdict states the median
 and the p99 of both against it (the slowest bust-outs are those after which seats are drawn:
 a table break or the final table). It prints, never fails the run on a timing.
@@ -27,13 +29,20 @@ import msgspec
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_floor_action, next_play
 from floor.engine.decide import decide
-from floor.engine.events import SeatsAssigned, TournamentCreated
+from floor.engine.events import (
+    PlayerBusted,
+    PlayersMoved,
+    SeatsAssigned,
+    TableBreaking,
+    TournamentCreated,
+)
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 
 
-def build(players: int, seats: int, rng: random.Random) -> Tournament:
-    rules = msgspec.convert({"game": "holdem", "seats": seats, "final_table": seats}, Rules)
+def build(players: int, seats: int, rng: random.Random, spare: int = 0) -> Tournament:
+    settings = {"game": "holdem", "seats": seats, "final_table": seats, "spare_next_break": spare}
+    rules = msgspec.convert(settings, Rules)
     t = Tournament.create(TournamentCreated(id="bench", name="bench", rules=rules))
     for i in range(players):
         decide(t, cmd.Register(name=f"Player {i}", player=f"P{i}"), 0.0, rng)
@@ -130,6 +139,49 @@ def main() -> None:
     ):
         if xs:
             print(f"  floor engine, {len(xs)} bust-outs {name}: {against_target(xs)}")
+
+    # The same day with the house setting on: nobody balanced into the next table to break
+    # while it breaks within a table's worth of bust-outs.
+    spare = args.seats
+    off = moves_per_player(args, 0, spare)
+    on = moves_per_player(args, spare, spare)
+    print()
+    print("moves per player over the day (balance, break and final moves carried out):")
+    print(f"{'':52} {'setting off':>12} {f'spare_next_break = {spare}':>24}")
+    for label, a, b in (
+        ("mean", f"{off[0]:.3f}", f"{on[0]:.3f}"),
+        ("max", str(off[1]), str(on[1])),
+        ("players moved 3+ times", str(off[2]), str(on[2])),
+        ("moves in all", str(off[3]), str(on[3])),
+        (f"balance moves into a table broken <= {spare} busts later", str(off[4]), str(on[4])),
+    ):
+        print(f"{label:52} {a:>12} {b:>24}")
+
+
+def moves_per_player(
+    args: argparse.Namespace, spare: int, near: int
+) -> tuple[float, int, int, int, int]:
+    """The day played with ``spare_next_break = spare``: over every player, the mean and the
+    most moves, the players moved three times or more, the moves in all; and the balance
+    moves into a table that then began to break within ``near`` bust-outs (pointless ones)."""
+    rng = random.Random(args.seed)
+    t = build(args.players, args.seats, random.Random(args.seed), spare=spare)
+    busts = 0
+    arrivals: dict[int, list[int]] = {}
+    pointless = 0
+    while (command := next_floor_action(t, rng) or next_play(t, rng, bust_chance=0.5)) is not None:
+        for e in decide(t, command, 0.0, rng):
+            if isinstance(e, PlayerBusted):
+                busts += 1
+            elif isinstance(e, PlayersMoved) and e.reason == "balance":
+                for m in e.moves:
+                    arrivals.setdefault(m.to.table, []).append(busts)
+            elif isinstance(e, TableBreaking):
+                pointless += sum(1 for at in arrivals.pop(e.table, ()) if busts - at <= near)
+    counts = [p.moves for p in t.state.players.values()]
+    total = sum(counts)
+    thrice = sum(1 for c in counts if c >= 3)
+    return total / len(counts), max(counts), thrice, total, pointless
 
 
 def against_target(xs: list[float]) -> str:

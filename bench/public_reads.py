@@ -208,7 +208,8 @@ async def run_reads(floor: Floor, http: httpx.AsyncClient, repeat: int) -> None:
     rebuilt = await timed(5, lambda: player_search.PlayerIndex(t))
     for q in KEYSTROKES:
         assert [f.id for f in linear_find(t, q)] == [
-            f["id"] for f in (await http.get(f"/api/t/{TID}/players", params={"q": q})).json()
+            f["id"]
+            for f in (await http.get(f"/api/t/{TID}/players", params={"q": q})).json()["players"]
         ], q
 
         def old(q: str = q) -> None:

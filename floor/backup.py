@@ -35,6 +35,7 @@ from typing import Any, get_args
 import msgspec
 
 from .engine import clock as clocks
+from .engine import finish
 from .engine.events import Event, TournamentCreated
 from .engine.state import TournamentState
 from .engine.validate import InvalidEvent, replay
@@ -99,6 +100,19 @@ def _refused(path: Path, why: str) -> BackupError:
 
 async def export(store: Service, tid: str, path: Path) -> int:
     """Write the tournament's log and final state to ``path``; the number of events."""
+    lines, events = await export_lines(store, tid)
+    tmp = path.with_name(path.name + ".part")
+    try:
+        with tmp.open("wb") as out:
+            out.writelines(lines)
+        tmp.replace(path)
+    except OSError as e:
+        raise _refused(path, f"cannot write: {e.strerror}") from None
+    return events
+
+
+async def export_lines(store: Service, tid: str) -> tuple[list[bytes], int]:
+    """The export file's lines (the console downloads them), and the number of events."""
     t, version = await store.load(tid)
     raw = await _events_up_to(store, tid, version)
     encoder = msgspec.json.Encoder()
@@ -114,14 +128,7 @@ async def export(store: Service, tid: str, path: Path) -> int:
     lines.extend(encoder.encode(Line(seq, msgspec.Raw(data))) + b"\n" for seq, data in raw)
     lines.append(encoder.encode(Final(seq=version, state=t.state)) + b"\n")
     lines.append(encoder.encode(Digest(_digest(b"".join(lines)))) + b"\n")
-    tmp = path.with_name(path.name + ".part")
-    try:
-        with tmp.open("wb") as out:
-            out.writelines(lines)
-        tmp.replace(path)
-    except OSError as e:
-        raise _refused(path, f"cannot write: {e.strerror}") from None
-    return len(raw)
+    return lines, len(raw)
 
 
 #: Events read from the log per call: a long tournament is not asked for in one piece.
@@ -282,7 +289,14 @@ async def import_(
         events.append(pause)
         paused_with = pause.remaining
     version = len(events)
-    summary = Summary(id=tid, name=t.state.name, created_at=t.state.created_at)
+    won = finish.winner(t.state)
+    summary = Summary(
+        id=tid,
+        name=t.state.name,
+        created_at=t.state.created_at,
+        status=finish.status(t.state),
+        winner=None if won is None else won.name,
+    )
     await store.log.restore(
         tid, [encode_event(e) for e in events], Snapshot(version, t.state), summary
     )

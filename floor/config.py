@@ -27,6 +27,7 @@ from typing import Annotated, Final, TypeVar
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from .engine.amendments import games_mismatch
 from .engine.errors import ConfigError
 from .engine.model import Game, Rulebook
 from .engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
@@ -53,6 +54,7 @@ __all__ = [
     "load_rules",
     "load_structure",
     "load_tournament",
+    "parse_structure",
     "resolve_rules",
     "resolve_structure",
     "rule_sets",
@@ -89,6 +91,9 @@ class RuleOverrides(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_
     name: str | UnsetType = UNSET
     time_call_seconds: Annotated[int, Meta(ge=5, le=600)] | UnsetType = UNSET
     time_call_count: Annotated[int, Meta(ge=0, le=60)] | UnsetType = UNSET
+    spare_next_break: Annotated[int, Meta(ge=0, le=1000)] | UnsetType = UNSET
+    undo_minutes: Annotated[int, Meta(ge=0, le=1440)] | UnsetType = UNSET
+    hand_for_hand_seconds: Annotated[int, Meta(ge=0, le=600)] | UnsetType = UNSET
 
 
 class TournamentConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -121,6 +126,12 @@ def load_rules(path: Path | str) -> Rules:
 def load_structure(path: Path | str) -> Structure:
     """The structure in the TOML file at ``path``."""
     return _decode(path, Structure)
+
+
+def parse_structure(data: bytes, where: str = "structure") -> Structure:
+    """The structure in the TOML text ``data`` (a file brought to the console), checked as a
+    shipped file is; a ``ConfigError`` names ``where`` and the key."""
+    return _decode_bytes(data, Structure, where)
 
 
 def load_tournament(path: Path | str) -> TournamentConfig:
@@ -232,21 +243,9 @@ def _build(cfg: TournamentConfig, *, where: str) -> tuple[Rules, Structure]:
 
 
 def _games_mismatch(rules: Rules, structure: Structure) -> str | None:
-    """Why the structure's levels do not fit the rule set's game, or None when they do."""
-    for i, step in enumerate(structure.levels):
-        if not isinstance(step, Level):
-            continue
-        if rules.game == "mixed" and step.game is None:
-            return (
-                f"{structure.name} levels[{i}] names no game, "
-                f"but rule set {rules.name!r} is for a mixed game"
-            )
-        if rules.game != "mixed" and step.game not in (None, rules.game):
-            return (
-                f"{structure.name} levels[{i}] deals {step.game}, "
-                f"but rule set {rules.name!r} is for {rules.game}"
-            )
-    return None
+    """Why the structure's levels do not fit the rule set's game, or None when they do
+    (the check ``set_structure`` makes too)."""
+    return games_mismatch(rules, structure)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,6 +346,10 @@ def _decode(path: Path | str, type_: type[T]) -> T:
         data = Path(path).read_bytes()
     except OSError as e:
         raise ConfigError(f"cannot read the file: {e.strerror or e}", field=where) from e
+    return _decode_bytes(data, type_, where)
+
+
+def _decode_bytes(data: bytes, type_: type[T], where: str) -> T:
     try:
         return msgspec.toml.decode(data, type=type_)
     except msgspec.ValidationError as e:

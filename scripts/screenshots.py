@@ -8,7 +8,7 @@ server instead (``--user`` / ``--password`` of a director for the signed-in scre
 
     .venv/bin/python scripts/screenshots.py                 # everything, from a fresh demo
     .venv/bin/python scripts/screenshots.py --only wall,floor --wait 10
-    .venv/bin/python scripts/screenshots.py --url http://127.0.0.1:8200 --user director --password ...
+    .venv/bin/python scripts/screenshots.py --url http://127.0.0.1:8200 --password ...  # a director
 
 Besides the four screens and the start page it also shows: the wall's other pages (seat
 changes, prizes and results, charts), the wall in Czech, a time call on the wall, the floor's
@@ -18,6 +18,9 @@ page. The floor tools and the prizes page use two small tournaments of their own
 colour-up break, one down to the money with a shared place.
 
 Needs Playwright for Python and Chromium (``/usr/bin/chromium``, or ``--chromium``).
+
+The key moments of a whole tournament day (docs/screens/day-*.png) are taken by the browser
+test that plays one to its winner: ``FLOOR_SHOTS=1 pytest tests/browser/test_whole_day.py``.
 """
 
 from __future__ import annotations

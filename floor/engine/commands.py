@@ -11,13 +11,20 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from .flights import FlightRules
 from .model import MAX_CHIPS, DealtGame, MoveReason
+from .prize import Prize
+from .rules import Structure
 
 Name = Annotated[str, Meta(min_length=1, max_length=80)]
 Reason = Annotated[str, Meta(min_length=1, max_length=500)]
 Table_ = Annotated[int, Meta(ge=1, le=100_000)]
 Seat_ = Annotated[int, Meta(ge=1, le=12)]
 PlayerRef = Annotated[str, Meta(min_length=1, max_length=64)]
+#: Where a player comes from, as the results databases list it ("CZ", "Czech Republic").
+Country = Annotated[str, Meta(max_length=56)]
+#: The staff's note on an entry ("pays at the cage"): never shown to the room.
+Note = Annotated[str, Meta(max_length=200)]
 
 
 class _Command(
@@ -32,6 +39,41 @@ class Register(_Command, frozen=True, tag="register"):
     name: Name
     player: PlayerRef | None = None
     special_needs: bool = False
+    country: Country | None = None
+    note: Note | None = None
+
+
+class NewEntry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One entry of a list registered at once: what ``Register`` takes."""
+
+    name: Name
+    player: PlayerRef | None = None
+    special_needs: bool = False
+    country: Country | None = None
+    note: Note | None = None
+
+
+class RegisterMany(_Command, frozen=True, tag="register_many"):
+    """A list of entries (an imported spreadsheet) registered in order as one batch, each as
+    ``register`` would; one refused entry refuses the list, naming its row
+    (``floor.engine.entry_list``)."""
+
+    entries: Annotated[tuple[NewEntry, ...], Meta(min_length=1, max_length=1000)]
+
+
+class SetPrize(_Command, frozen=True, tag="set_prize"):
+    """The director sets the money: buy-in, fee, guarantee, payouts, rebuys, add-ons and
+    re-entries (None: no money tracked). What was sold keeps its price
+    (``floor.engine.amendments``)."""
+
+    prize: Prize | None
+
+
+class SetStructure(_Command, frozen=True, tag="set_structure"):
+    """The director sets the blind structure: levels, antes, breaks and colour-ups. The
+    steps played and the one in play stay as they are (``floor.engine.amendments``)."""
+
+    structure: Structure
 
 
 class DrawSeats(_Command, frozen=True, tag="draw_seats"):
@@ -80,6 +122,29 @@ class Hand(_Command, frozen=True, tag="hand"):
     table: Table_
 
 
+class SeatOut(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A seat whose player is out in the hand reported, with the chips they started it with."""
+
+    seat: Seat_
+    #: The stack at the start of the hand; None: the stack the floor last counted.
+    stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] | None = None
+
+
+class HandDone(_Command, frozen=True, tag="hand_done"):
+    """Hand-for-hand: the table has played the round's hand, putting ``out`` out."""
+
+    table: Table_
+    out: Annotated[tuple[SeatOut, ...], Meta(max_length=11)] = ()
+
+
+class StartHandForHand(_Command, frozen=True, tag="start_hand_for_hand"):
+    """The director starts hand-for-hand: every table deals one hand, then waits."""
+
+
+class EndHandForHand(_Command, frozen=True, tag="end_hand_for_hand"):
+    """The director ends hand-for-hand before the bubble bursts."""
+
+
 class Button(_Command, frozen=True, tag="button"):
     """The floor reports the next hand's button (high-card draw, or unknown positions)."""
 
@@ -107,6 +172,24 @@ class Cancel(_Command, frozen=True, tag="cancel"):
     """The floor declines a planned move: another player is planned, or the seat redrawn."""
 
     player: PlayerRef
+
+
+class CallMove(_Command, frozen=True, tag="call_move"):
+    """The floor calls (announces) a planned move: the room is shown it from now on, and its
+    destination stays as called. ``seat`` calls it to another free seat at that table; a
+    move already called is called again that way, a change every screen shows.
+
+    For a move that names no player (positions unknown), ``player`` is who the floor sends.
+    """
+
+    player: PlayerRef
+    seat: Seat_ | None = None
+
+
+class CallAll(_Command, frozen=True, tag="call_all"):
+    """Call every planned move with this reason not called yet (a table break at once)."""
+
+    reason: MoveReason
 
 
 class WaiveHalt(_Command, frozen=True, tag="waive_halt"):
@@ -137,6 +220,27 @@ class CorrectSeat(_Command, frozen=True, tag="correct_seat"):
     seat: Seat_
 
 
+class RenamePlayer(_Command, frozen=True, tag="rename_player"):
+    """Correct the name a player was registered under."""
+
+    player: PlayerRef
+    name: Name
+
+
+class SetSpecialNeeds(_Command, frozen=True, tag="set_special_needs"):
+    """Mark a player still in as needing a special-needs seat, or no longer."""
+
+    player: PlayerRef
+    special_needs: bool = True
+
+
+class Unregister(_Command, frozen=True, tag="unregister"):
+    """Withdraw a player's entry and refund it: before the draw, or while late registration
+    is open (``floor.engine.players``)."""
+
+    player: PlayerRef
+
+
 class SetGame(_Command, frozen=True, tag="set_game"):
     game: DealtGame
 
@@ -145,6 +249,24 @@ class SetStack(_Command, frozen=True, tag="set_stack"):
     player: PlayerRef
     # No more than a stack may hold: an export of a larger one would not import again.
     stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)]
+
+
+class Count(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One stack of a count sheet: the player, named so a late resend counts nobody else."""
+
+    player: PlayerRef
+    stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)]
+
+
+class CountTable(_Command, frozen=True, tag="count_table"):
+    """The floor counted stacks at one table (a whole sheet, or one seat): seats not listed
+    are not counted. ``at`` is when they were counted (the server's time as the phone knows
+    it; None: now), so a count sent late stands at the time it was taken."""
+
+    table: Table_
+    stacks: Annotated[tuple[Count, ...], Meta(min_length=1, max_length=12)]
+    # Bounded (year 2286): an infinite or far-off time is refused as the body's, not later.
+    at: Annotated[float, Meta(ge=0, le=10_000_000_000)] | None = None
 
 
 class Rebuy(_Command, frozen=True, tag="rebuy"):
@@ -228,25 +350,108 @@ class EndTimeCall(_Command, frozen=True, tag="end_time_call"):
     outcome: Literal["acted", "dead", "cancelled"] = "acted"
 
 
+class SetFlight(_Command, frozen=True, tag="set_flight"):
+    """The director makes the tournament a flight of ``event`` (``order`` 1 for Day 1A),
+    under the event's rules: which bag goes forward, when the day ends."""
+
+    event: Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+    order: Annotated[int, Meta(ge=1, le=100)]
+    rules: FlightRules = msgspec.field(default_factory=FlightRules)
+
+
+class Bag(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One survivor's bag on a table's sheet; the bag's number is optional."""
+
+    player: PlayerRef
+    stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)]
+    bag: Annotated[str, Meta(min_length=1, max_length=20)] | None = None
+
+
+class BagTable(_Command, frozen=True, tag="bag_table"):
+    """The bag sheet of one table at the end of the day: every survivor there, once. Sent
+    again it corrects the table's sheet, and says why."""
+
+    table: Table_
+    bags: Annotated[tuple[Bag, ...], Meta(max_length=12)]
+    chips_on_table: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] | None = None
+    reason: Reason | None = None
+
+
+class EndDay(_Command, frozen=True, tag="end_day"):
+    """The director ends the day (the clock stops): refused while the flight's day is not
+    over by its rules, unless ``now`` (a one-flight day stopped at the director's word)."""
+
+    now: bool = False
+
+
+class CloseTournament(_Command, frozen=True, tag="close_tournament"):
+    """The director closes a finished tournament: the last bust-out can no longer be undone
+    and every later command is refused; the screens, the reads and the exports stay."""
+
+
+class Penalty(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A penalty a ruling gives one player (PFP 50): a warning, a sit-out of ``hands`` or
+    ``minutes`` (one of them), or disqualification, which takes the player's chips out of
+    the tournament: ``chips`` as counted when they were taken (None: the stack on record)."""
+
+    player: PlayerRef
+    kind: Literal["warning", "sit_out", "disqualification"]
+    hands: Annotated[int, Meta(ge=1, le=100)] | None = None
+    minutes: Annotated[int, Meta(ge=1, le=600)] | None = None
+    chips: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] | None = None
+
+
+class RecordRuling(_Command, frozen=True, tag="record_ruling"):
+    """A floor ruling at a table: the players it names, the rule it applies (a rule id of the
+    tournament's rulebook), a short note, and the penalties it gives (``rulings``). ``at``
+    is when it was made (the server's time as the phone knows it; None: now): a sit-out of
+    minutes runs from then."""
+
+    table: Table_ | None = None
+    players: Annotated[tuple[PlayerRef, ...], Meta(max_length=10)] = ()
+    rule: Annotated[str, Meta(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=40)] | None = None
+    note: Annotated[str, Meta(max_length=500)] = ""
+    penalties: Annotated[tuple[Penalty, ...], Meta(max_length=10)] = ()
+    at: Annotated[float, Meta(ge=0)] | None = None
+
+
+class EndSitOut(_Command, frozen=True, tag="end_sit_out"):
+    """The floor lets a player sitting out back in before the sit-out is over."""
+
+    player: PlayerRef
+
+
 Command = (
     Register
+    | RegisterMany
+    | SetPrize
+    | SetStructure
     | DrawSeats
     | OpenTable
     | Bust
     | BustSameHand
     | UndoBust
     | Hand
+    | HandDone
+    | StartHandForHand
+    | EndHandForHand
     | Button
     | Confirm
     | ConfirmAll
     | Cancel
+    | CallMove
+    | CallAll
     | WaiveHalt
     | BreakTable
     | StartFinal
     | LockSeat
     | CorrectSeat
+    | RenamePlayer
+    | SetSpecialNeeds
+    | Unregister
     | SetGame
     | SetStack
+    | CountTable
     | Rebuy
     | AddOn
     | ChipRace
@@ -258,4 +463,10 @@ Command = (
     | Tick
     | CallTime
     | EndTimeCall
+    | CloseTournament
+    | RecordRuling
+    | EndSitOut
+    | SetFlight
+    | BagTable
+    | EndDay
 )

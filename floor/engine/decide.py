@@ -10,17 +10,39 @@ from __future__ import annotations
 
 import math
 import random
-from itertools import groupby
 from typing import Literal, assert_never
 
-from . import clock, colour_up, final, moves, room, undo, windows
+from . import (
+    amendments,
+    calls,
+    clock,
+    colour_up,
+    counts,
+    day_end,
+    entry_list,
+    final,
+    finish,
+    hand_for_hand,
+    lookups,
+    moves,
+    players,
+    room,
+    rulings,
+    same_hand,
+    seating,
+    undo,
+    windows,
+)
 from .chiprace import ChipRaceInput, RaceSeat, chip_race
 from .commands import (
     AddOn,
+    BagTable,
     BreakTable,
     Bust,
     BustSameHand,
     Button,
+    CallAll,
+    CallMove,
     CallTime,
     Cancel,
     ChipRace,
@@ -29,22 +51,37 @@ from .commands import (
     ClockPause,
     ClockResume,
     ClockStart,
+    CloseTournament,
     Command,
     Confirm,
     ConfirmAll,
     CorrectSeat,
+    CountTable,
     DrawSeats,
+    EndDay,
+    EndHandForHand,
+    EndSitOut,
     EndTimeCall,
     Hand,
+    HandDone,
     LockSeat,
     OpenTable,
     Rebuy,
+    RecordRuling,
     Register,
+    RegisterMany,
+    RenamePlayer,
+    SetFlight,
     SetGame,
+    SetPrize,
+    SetSpecialNeeds,
     SetStack,
+    SetStructure,
     StartFinal,
+    StartHandForHand,
     Tick,
     UndoBust,
+    Unregister,
     WaiveHalt,
 )
 from .errors import (
@@ -52,8 +89,6 @@ from .errors import (
     NoPlannedMove,
     NotAllowed,
     RuleError,
-    UnknownPlayer,
-    UnknownTable,
 )
 from .events import (
     AddOnMade,
@@ -92,10 +127,20 @@ from .state import Player, Table, Tournament
 
 def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> list[Event]:
     """The events ``command`` causes; raises ``RuleError`` (changing nothing) if refused."""
+    if (refused := finish.bar(t, command)) is not None:
+        raise refused
+    if (refused := hand_for_hand.bar(t, command)) is not None:
+        raise refused
+    if (refused := day_end.bar(t, command)) is not None:
+        raise refused
     primary = _primary(t, command, now, rng)
     for e in primary:
         t.apply(e)
-    return primary + housekeep(t, rng)
+    events = primary + housekeep(t, rng)
+    # Whatever left one player ends the tournament (the winner, the clock stopped); a
+    # flight's day ends at its last level or its share of the field (the clock stopped).
+    events += finish.ending(t, now)
+    return events + day_end.ending(t, now)
 
 
 def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[Event]:
@@ -110,15 +155,29 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
         case Confirm():
             return _confirm(t, c, now, rng)
         case Hand():
-            return _hand(t, c, now, rng)
+            return _hand(t, c, now, rng) + rulings.hands_over(t, c.table, now)
         case Button():
             return _button(t, c, now, rng)
+        case HandDone():
+            return hand_for_hand.hand_done(t, c, now)
+        case StartHandForHand():
+            return hand_for_hand.start(t, c, now)
+        case EndHandForHand():
+            return hand_for_hand.end(t, c, now)
         case Register():
             return _register(t, c, now, rng)
+        case RegisterMany():
+            return entry_list.register_many(t, c, now, rng, _register)
+        case SetPrize():
+            return amendments.set_prize(t.state, c, now)
+        case SetStructure():
+            return amendments.set_structure(t.state, t.rules, c, now)
         case Tick():
             return _tick(t, c, now, rng)
         case SetStack():
             return _set_stack(t, c, now, rng)
+        case CountTable():
+            return counts.count_table(t, c, now)
         case ConfirmAll():
             return _confirm_all(t, c, now, rng)
         case BustSameHand():
@@ -127,10 +186,21 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return _undo_bust(t, c, now, rng)
         case Cancel():
             return _cancel(t, c, now, rng)
+        case CallMove():
+            p = _seated(t, c.player)
+            return [calls.call(t, p, _move_for(t, p), c.seat, now)]
+        case CallAll():
+            return [calls.call_all(t, c.reason, now)]
         case CorrectSeat():
             return _correct_seat(t, c, now, rng)
         case LockSeat():
             return _lock_seat(t, c, now, rng)
+        case RenamePlayer():
+            return players.rename(_player(t, c.player), c.name)
+        case SetSpecialNeeds():
+            return players.set_special_needs(_player(t, c.player), c.special_needs)
+        case Unregister():
+            return players.unregister(t, _player(t, c.player), now)
         case CallTime():
             return _call_time(t, c, now, rng)
         case EndTimeCall():
@@ -163,6 +233,18 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return _clock_adjust(t, c, now, rng)
         case ClockLevel():
             return _clock_level(t, c, now, rng)
+        case CloseTournament():
+            return finish.close(t, now)
+        case RecordRuling():
+            return rulings.record(t, c, now)
+        case EndSitOut():
+            return rulings.end(t, c, now)
+        case BagTable():
+            return day_end.bag_table(t, c, now)
+        case EndDay():
+            return day_end.end_day(t, c, now)
+        case SetFlight():
+            return day_end.set_flight(t, c, now)
         case _:
             assert_never(c)
 
@@ -170,49 +252,11 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
 # Lookups that name what is wrong ------------------------------------------------------------
 
 
-def _player(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
-    p = t.state.players.get(pid)
-    if p is None:
-        raise UnknownPlayer(
-            f"{pid} is not in the tournament",
-            field=field,
-            reason="player_unknown",
-            params={"player": pid},
-        )
-    return p
-
-
-def _seated(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
-    p = _player(t, pid, field)
-    if p.busted:
-        raise NotAllowed(
-            f"{pid} is already out", field=field, reason="player_out", params={"player": pid}
-        )
-    if p.table is None:
-        raise NotAllowed(
-            f"{pid} has no seat yet", field=field, reason="player_unseated", params={"player": pid}
-        )
-    return p
-
-
-def _table(t: Tournament, n: TableNo, field: str = "table") -> Table:
-    table = t.state.tables.get(n)
-    if table is None:
-        raise UnknownTable(
-            f"there is no table {n}", field=field, reason="table_unknown", params={"table": n}
-        )
-    return table
-
-
-def _seat(table: Table, seat: SeatNo, field: str = "seat") -> SeatNo:
-    if not 1 <= seat <= table.seats:
-        raise BadSeat(
-            f"table {table.number} has no seat {seat}",
-            field=field,
-            reason="seat_unknown",
-            params={"table": table.number, "seat": seat},
-        )
-    return seat
+# Shorter names for ``lookups``, which ``validate`` and the rule modules share.
+_player = lookups.player
+_seated = lookups.seated
+_table = lookups.table
+_seat = lookups.seat
 
 
 def _in_play(table: Table, field: str = "table") -> None:
@@ -266,8 +310,10 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
                 params={"player": pid},
             )
         step = clock.current_step(s, now)
-        why = windows.re_entry_window(s, step) or windows.re_entry_limit(s, existing)
-        if why is not None:
+        if (why := windows.re_entry_window(s, step)) is not None:
+            raise windows.refusal(why, existing.id)
+        _final_table_has_room(t)
+        if (why := windows.re_entry_limit(s, existing)) is not None:
             raise windows.refusal(why, existing.id)
         entry = existing.entries + 1
         # A re-entry names the player as on record: that name (and id) stood before.
@@ -279,8 +325,10 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
             check_player_id(pid)
         if (why := windows.registration(s, clock.current_step(s, now))) is not None:
             raise windows.refusal(why, pid)
+        _final_table_has_room(t)
         if pid is None:
             pid = _new_id(t)
+    country, note = entry_list.details(c, s.players.get(pid))
     events: list[Event] = [
         PlayerRegistered(
             player=pid,
@@ -289,6 +337,8 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
             entry=entry,
             stack=s.structure.starting_stack if s.structure else None,
             shifts_places=True,
+            country=country,
+            note=note,
         )
     ]
     if not s.drawn:
@@ -309,8 +359,18 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
     return events
 
 
+def _final_table_has_room(t: Tournament) -> None:
+    """Refuse an entry for the whole room, before any player's own limits, as the staff
+    facts' sales say (``seating.final_table_full``)."""
+    if seating.final_table_full(t):
+        raise NotAllowed(
+            "every seat at the final table is taken", field="player", reason="final_table_full"
+        )
+
+
 def _new_id(t: Tournament) -> PlayerId:
-    n = len(t.state.players) + 1
+    # Counting the withdrawn entries too: a new player never gets the id of one who left.
+    n = len(t.state.players) + t.state.unregistered + 1
     while f"P{n:04d}" in t.state.players:
         n += 1
     return f"P{n:04d}"
@@ -466,7 +526,9 @@ def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rand
                 params={"player": p.id},
             )
         seen.add(p.id)
-        stack = b.stack if b.stack is not None else p.stack
+        # The stack on record only when counted: a stack nobody counted is what the player
+        # was given, which would place everybody uncounted together.
+        stack = b.stack if b.stack is not None else p.stack if p.counted else None
         if stack is None:
             raise NotAllowed(
                 f"the stack {p.id} started the hand with is needed to place them",
@@ -483,34 +545,12 @@ def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rand
             reason="all_out",
             params={"busted": len(busted), "left": t.active},
         )
-    busted.sort(key=lambda sp: (-sp[0], sp[1].table or 0, sp[1].seat or 0))
-    place = t.active - len(busted) + 1
-    placed: list[tuple[int, int, int, Player]] = []
-    for stack, same in groupby(busted, key=lambda sp: sp[0]):
-        group = [p for _, p in same]
-        placed.extend((place, len(group), stack, p) for p in group)
-        place += len(group)
-    events: list[Event] = []
-    for place, shares, stack, p in reversed(placed):  # the worst place is called first
-        assert p.table is not None and p.seat is not None
-        events.append(
-            PlayerBusted(
-                player=p.id,
-                table=p.table,
-                seat=p.seat,
-                hand=t.table(p.table).hand,
-                place=place,
-                at=now,
-                shares=shares,
-                stack=stack,
-            )
-        )
-    return events
+    return list(same_hand.place(t, busted, now))
 
 
 def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:
     p = _player(t, c.player)
-    if (bar := undo.undo_bar(t, p)) is not None:
+    if (bar := undo.undo_bar(t, p, now)) is not None:
         raise undo.refusal(t, p, bar)
     record = p.bust
     assert record is not None
@@ -601,6 +641,8 @@ def _confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[
             reason="move_no_seat",
             params={"player": p.id, "table": move.to.table},
         )
+    if (called := calls.confirm_bar(t, p, c.seat)) is not None:
+        raise called
     if c.seat is not None and c.seat != move.to.seat:
         # A redirect: another free seat at the same table, not one drawn for somebody else.
         to = Spot(move.to.table, c.seat)
@@ -740,7 +782,7 @@ def _set_game(t: Tournament, c: SetGame, now: float, rng: random.Random) -> list
 
 def _set_stack(t: Tournament, c: SetStack, now: float, rng: random.Random) -> list[Event]:
     p = _seated(t, c.player)
-    return [StackSet(player=p.id, stack=c.stack)]
+    return [StackSet(player=p.id, stack=c.stack, at=now)]
 
 
 # Rebuys, add-ons and the chip race -------------------------------------------------------------
@@ -828,7 +870,8 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
         pid = table.occupants.get(_seat(table, count.seat, f"{where}.seat"))
         if pid is None:
             raise _empty(table.number, count.seat, f"{where}.seat")
-        stack = count.stack if count.stack is not None else t.player(pid).stack
+        raced = t.player(pid)
+        stack = count.stack if count.stack is not None else raced.stack
         if stack is None:
             raise NotAllowed(
                 f"the stack of {pid} at seat {count.seat} is not known: give it",
@@ -836,7 +879,9 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
                 reason="race_stack_unknown",
                 params={"player": pid, "seat": count.seat},
             )
-        players.append(RacedPlayer(seat=count.seat, player=pid, stack=stack))
+        # A stack nobody counted races as the stack the player was given: not a count after.
+        counted = count.stack is not None or raced.counted
+        players.append(RacedPlayer(seat=count.seat, player=pid, stack=stack, counted=counted))
         race.append(RaceSeat(seat=count.seat, chips=count.chips, stack=stack))
     race_input = ChipRaceInput(
         leaving=leaving,
@@ -897,7 +942,7 @@ def _tick(t: Tournament, c: Tick, now: float, rng: random.Random) -> list[Event]
             events.append(
                 TimeCallEnded(table=call.table, seat=call.seat, at=call.ends_at, outcome="dead")
             )
-    return events
+    return events + rulings.due(t.state, now)
 
 
 def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> list[Event]:

@@ -17,7 +17,8 @@ and ``bars`` only for the players the batch named (``full`` is false), a ``None`
 removing an entry.
 
 Every fact that follows from a rule is asked of the check ``decide`` refuses by (``windows``,
-``undo``, ``room``, ``moves``, ``final``, ``colour_up``; the clock's ``seconds_to_break``):
+``undo``, ``room``, ``moves``, ``final``, ``colour_up``, ``players``; the clock's
+``seconds_to_break``):
 one rule, one place. The windows are asked at the clock's step as written (``decide`` also
 counts a level change due but not yet written, which the next batch brings within a tick).
 """
@@ -28,17 +29,22 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET
 
-from . import final, moves, room, undo, windows
+from . import final, finish, hand_for_hand, moves, players, room, rulings, seating, undo, windows
 from .clock import seconds_to_break
 from .colour_up import Terms, offered, terms
+from .counts import ChipFacts, chip_facts, touches_counts
 from .events import (
     ChipsRaced,
     Event,
     PlayerRegistered,
+    PlayerRenamed,
     PlayersMoved,
     SeatsAssigned,
     SeatsDrawn,
+    StacksCounted,
+    TableBagged,
     TableSetUp,
     TournamentCreated,
 )
@@ -128,6 +134,14 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     search: dict[str, str]
     #: The same for player ids that are not plain ASCII (ids match whole words).
     search_ids: dict[PlayerId, str]
+    #: "live", "finished" (a winner; the last bust-out may still be undone) or "closed".
+    status: finish.Status = "live"
+    winner: finish.Winner | None = None
+    #: The chip leaders and the average of the counted stacks (``counts.chip_facts``); sent
+    #: when ``full`` and with a batch that may change them.
+    chips: ChipFacts | msgspec.UnsetType = msgspec.UNSET
+    #: Hand-for-hand while it runs: the hand, the tables still playing it (``hand_for_hand``).
+    hand_for_hand: hand_for_hand.HandForHandFacts | None = None
 
 
 # Staff facts ---------------------------------------------------------------------------------
@@ -143,6 +157,20 @@ class Sale(msgspec.Struct, frozen=True, kw_only=True):
     chips: int | None
 
 
+class Refund(msgspec.Struct, frozen=True, kw_only=True):
+    """Unregistering a player: closed now (why) or open, and what each purchase is paid
+    back at (price and fee; None without prize settings): the entry, a rebuy, an add-on."""
+
+    closed: Why | None
+    entry: int | None
+    rebuy: int | None
+    add_on: int | None
+
+
+#: What a player's own bar is about: a sale of their standing, or withdrawing the entry.
+BarKind = SaleKind | Literal["unregister"]
+
+
 class Undoable(msgspec.Struct, frozen=True, kw_only=True):
     """A bust-out that can still be undone: until ``table`` deals the hand after ``hand``."""
 
@@ -150,15 +178,21 @@ class Undoable(msgspec.Struct, frozen=True, kw_only=True):
     table: TableNo
     seat: SeatNo
     hand: int
+    #: When the house's minutes end the window (None: no time limit); a screen shows it
+    #: and drops the undo then. A new level ends it sooner when ``level`` is true.
+    until: float | None = None
+    level: bool = False
 
 
 class SeatChoice(msgspec.Struct, frozen=True, kw_only=True):
     """Where a planned move may be redirected at its table: ``free`` seats for anybody,
-    ``reserved`` ones only for the players in ``StaffFacts.needs_reserved``."""
+    ``reserved`` ones only for the players in ``StaffFacts.needs_reserved``. A move called
+    to a seat (``called``) is carried out there only: another seat is called again first."""
 
     table: TableNo
     free: list[SeatNo]
     reserved: list[SeatNo]
+    called: SeatNo | None = None
 
 
 class StaffFacts(msgspec.Struct, frozen=True, kw_only=True):
@@ -167,8 +201,9 @@ class StaffFacts(msgspec.Struct, frozen=True, kw_only=True):
     full: bool
     #: The sales by where a player stands; a kind missing is not offered at all.
     sales: dict[Standing, dict[SaleKind, Sale]]
-    #: What bars a player from a sale whatever the window: a limit reached, the stack.
-    bars: dict[PlayerId, dict[SaleKind, Why] | None]
+    #: What bars a player from a sale whatever the window (a limit reached, the stack), or
+    #: from being unregistered (``unregister``: a re-entry).
+    bars: dict[PlayerId, dict[BarKind, Why] | None]
     undo: list[Undoable]
     #: Open tables that cannot be broken now, with the free seats the other tables have.
     unbreakable: dict[TableNo, int]
@@ -178,6 +213,16 @@ class StaffFacts(msgspec.Struct, frozen=True, kw_only=True):
     needs_reserved: list[PlayerId]
     #: Why the final table cannot be started now; None: it can.
     start_final: Why | None
+    #: Unregistering a player with a refund (``players``): the window and the prices.
+    refund: Refund | None = None
+    #: How many planned moves each player has carried out today (balance, break, final),
+    #: for the players moved at least once; a batch holds the players it named, None
+    #: removing one.
+    moves: dict[PlayerId, int | None] = msgspec.field(default_factory=dict)
+    #: The players penalised more than once today, for the floor to escalate (``rulings``).
+    repeats: list[rulings.Repeat] = msgspec.field(default_factory=list)
+    #: The console suggests hand-for-hand: one player left from the money.
+    hand_for_hand_due: bool = False
 
 
 # Computing them ------------------------------------------------------------------------------
@@ -208,6 +253,10 @@ def public_facts(t: Tournament, events: Sequence[Event] | None = None) -> Facts:
         time_calls=time_calls(s),
         search=search,
         search_ids=ids,
+        status=finish.status(s),
+        winner=finish.winner(s),
+        chips=chip_facts(t) if named is None or touches_counts(t, events or ()) else UNSET,
+        hand_for_hand=hand_for_hand.facts(t),
     )
 
 
@@ -215,7 +264,7 @@ def staff_facts(t: Tournament, events: Sequence[Event] | None = None) -> StaffFa
     """The staff facts after ``events`` (None: all of them)."""
     s = t.state
     named = None if events is None or _starts_over(events) else _players_in(events)
-    bars: dict[PlayerId, dict[SaleKind, Why] | None] = {}
+    bars: dict[PlayerId, dict[BarKind, Why] | None] = {}
     if named is None:
         for p in s.players.values():
             own = player_bars(t, p)
@@ -223,8 +272,16 @@ def staff_facts(t: Tournament, events: Sequence[Event] | None = None) -> StaffFa
                 bars[p.id] = own
     else:
         for pid in named:
-            if pid in s.players:
-                bars[pid] = player_bars(t, s.players[pid]) or None
+            # A player no longer in the state (unregistered) is removed from the map.
+            held = s.players.get(pid)
+            bars[pid] = None if held is None else player_bars(t, held) or None
+    moved: dict[PlayerId, int | None] = {}
+    if named is None:
+        moved.update((p.id, p.moves) for p in s.players.values() if p.moves)
+    else:
+        for pid in named:
+            held = s.players.get(pid)
+            moved[pid] = held.moves or None if held is not None else None
     seats, needs = redirects(t)
     return StaffFacts(
         full=named is None,
@@ -235,6 +292,10 @@ def staff_facts(t: Tournament, events: Sequence[Event] | None = None) -> StaffFa
         seats=seats,
         needs_reserved=needs,
         start_final=start_final(t),
+        refund=refund(t),
+        moves=moved,
+        repeats=rulings.repeats(s),
+        hand_for_hand_due=hand_for_hand.due(t),
     )
 
 
@@ -246,7 +307,7 @@ def _named(events: Sequence[Event]) -> set[PlayerId]:
     """Players whose name these events may have given or changed."""
     out: set[PlayerId] = set()
     for e in events:
-        if isinstance(e, PlayerRegistered):
+        if isinstance(e, PlayerRegistered | PlayerRenamed):
             out.add(e.player)
         elif isinstance(e, TableSetUp):
             out.update(e.occupants.values())
@@ -268,6 +329,10 @@ def _players_in(events: Sequence[Event]) -> set[PlayerId]:
             out.update(e.occupants.values())
         elif isinstance(e, ChipsRaced):
             out.update(r.player for r in e.players)
+        elif isinstance(e, StacksCounted):
+            out.update(c.player for c in e.stacks)
+        elif isinstance(e, TableBagged):
+            out.update(b.player for b in e.bags)
     return out
 
 
@@ -369,33 +434,58 @@ def sales(t: Tournament) -> dict[Standing, dict[SaleKind, Sale]]:
     structure = s.structure
     prize = structure.prize if structure is not None else None
     stack = structure.starting_stack if structure is not None else None
+    # Finished or closed: nothing is sold any more, whatever the window.
+    over = finish.ended(s)
     out: dict[Standing, dict[SaleKind, Sale]] = {"out": {}, "seated": {}}
     if prize is None or prize.re_entry is not None:
         price = None if prize is None else prize.buy_in + prize.fee
-        closed = windows.re_entry_window(s, step)
+        closed = over or windows.re_entry_window(s, step) or _final_table_full(t)
         out["out"]["re_entry"] = Sale(closed=closed, price=price, chips=stack)
     if prize is None:
         return out
     if (r := prize.rebuy) is not None:
-        closed = windows.rebuy_window(s, step)
+        closed = over or windows.rebuy_window(s, step)
         out["seated"]["rebuy"] = Sale(closed=closed, price=r.price, chips=r.chips)
     if (a := prize.add_on) is not None:
-        closed = windows.add_on_window(s, step)
+        closed = over or windows.add_on_window(s, step)
         out["seated"]["add_on"] = Sale(closed=closed, price=a.price, chips=a.chips)
     return out
 
 
-def player_bars(t: Tournament, p: Player) -> dict[SaleKind, Why]:
-    """What bars ``p`` from a sale of their standing whatever the window: their limits."""
+def _final_table_full(t: Tournament) -> Why | None:
+    return Why("final_table_full") if seating.final_table_full(t) else None
+
+
+def refund(t: Tournament) -> Refund:
+    """Unregistering with a refund at the clock's step (``players.refund_window``)."""
     s = t.state
-    out: dict[SaleKind, Why] = {}
+    prize = s.structure.prize if s.structure is not None else None
+    closed = finish.ended(s) or players.refund_window(s, s.clock.level)
+    if prize is None:
+        return Refund(closed=closed, entry=None, rebuy=None, add_on=None)
+    r, a = prize.rebuy, prize.add_on
+    return Refund(
+        closed=closed,
+        entry=prize.buy_in + prize.fee,
+        rebuy=None if r is None else r.price + r.fee,
+        add_on=None if a is None else a.price + a.fee,
+    )
+
+
+def player_bars(t: Tournament, p: Player) -> dict[BarKind, Why]:
+    """What bars ``p`` from a sale of their standing whatever the window (their limits),
+    and from being unregistered."""
+    s = t.state
+    out: dict[BarKind, Why] = {}
+    if (why := players.unregister_bar(p)) is not None:
+        out["unregister"] = why
+    where = standing(p)
+    # A re-entry is sold without prize settings too: a disqualification bars it anyway.
+    if where == "out" and (why := windows.re_entry_limit(s, p)) is not None:
+        out["re_entry"] = why
     if s.structure is None or s.structure.prize is None:
         return out
-    where = standing(p)
-    if where == "out":
-        if (why := windows.re_entry_limit(s, p)) is not None:
-            out["re_entry"] = why
-    elif where == "seated":
+    if where == "seated":
         if (why := windows.rebuy_limit(s, p)) is not None:
             out["rebuy"] = why
         if (why := windows.add_on_limit(s, p)) is not None:
@@ -408,11 +498,22 @@ def player_bars(t: Tournament, p: Player) -> dict[SaleKind, Why]:
 
 def undoable(t: Tournament) -> list[Undoable]:
     """Bust-outs the floor may still undo (TDA rule 19: until the table's next hand)."""
+    if t.state.closed_at is not None:
+        return []  # the director's close ends every dispute
     out = []
     for p in undo.undoable(t):
         b = p.bust
         assert b is not None
-        out.append(Undoable(player=p.id, table=b.table, seat=b.seat, hand=b.hand))
+        out.append(
+            Undoable(
+                player=p.id,
+                table=b.table,
+                seat=b.seat,
+                hand=b.hand,
+                until=undo.until(t, p),
+                level=b.level is not None and t.state.winner is None,
+            )
+        )
     return out
 
 
@@ -432,13 +533,20 @@ def redirects(t: Tournament) -> tuple[list[SeatChoice], list[PlayerId]]:
             empty[n] = [x for x in seats if moves.taken_bar(t, Spot(n, x), ()) is None]
         free = []
         reserved = []
-        for seat in empty[n]:
+        # A mover already at the destination table may stay in (or take back) the seat they
+        # sit in: nobody else holds it (``decide`` lets the mover past ``taken_bar``).
+        here = s.players[m.player] if m.player is not None else None
+        own = here.seat if here is not None and here.table == n else None
+        candidates = empty[n] if own is None else sorted({*empty[n], own})
+        for seat in candidates:
             to = Spot(n, seat)
             if seat == m.to.seat or moves.redirect_bar(t, to, False, planned) is None:
                 free.append(seat)
             elif moves.redirect_bar(t, to, True, planned) is None:
                 reserved.append(seat)
-        choices.append(SeatChoice(table=n, free=free, reserved=reserved))
+        call = s.calls.get(m.player) if m.called and m.player is not None else None
+        called = None if call is None else call.seat
+        choices.append(SeatChoice(table=n, free=free, reserved=reserved, called=called))
         if m.player is not None:
             movers: Iterable[PlayerId] = (m.player,)
         else:
@@ -449,4 +557,4 @@ def redirects(t: Tournament) -> tuple[list[SeatChoice], list[PlayerId]]:
 
 def start_final(t: Tournament) -> Why | None:
     """Why the director cannot start the final table now."""
-    return final.start_bar(t)
+    return finish.ended(t.state) or final.start_bar(t)

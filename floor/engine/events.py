@@ -13,6 +13,7 @@ from typing import Literal
 import msgspec
 
 from .chiprace import ChipRaceResult
+from .flights import DayOver, FlightRules
 from .model import (
     DealtGame,
     MoveReason,
@@ -23,6 +24,8 @@ from .model import (
     Spot,
     TableNo,
 )
+from .plan import Place
+from .prize import Prize
 from .rules import Rules, Structure
 
 
@@ -82,6 +85,9 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
     #: the bust, and this one is in too). Said by the event, so that logs written before
     #: entries did so fold to the same state as when they were written.
     shifts_places: bool = False
+    #: Where the player comes from, and the staff's note (never shown to the room).
+    country: str | None = None
+    note: str | None = None
 
 
 class SeatsDrawn(_Event, frozen=True, tag="seats_drawn"):
@@ -97,6 +103,46 @@ class PlayerSeated(_Event, frozen=True, tag="player_seated"):
     player: PlayerId
     table: TableNo
     seat: SeatNo
+    at: float = 0.0
+
+
+# A player after registration (``players``) ---------------------------------------------------
+
+
+class PlayerRenamed(_Event, frozen=True, tag="player_renamed"):
+    """The name a player was registered under, corrected."""
+
+    player: PlayerId
+    name: str
+    #: The name before, so that the log says what was corrected.
+    was: str
+
+
+class SpecialNeedsSet(_Event, frozen=True, tag="special_needs_set"):
+    """A player marked (or no longer marked) as needing a special-needs seat."""
+
+    player: PlayerId
+    special_needs: bool
+
+
+class PlayerUnregistered(_Event, frozen=True, tag="player_unregistered"):
+    """An entry withdrawn and refunded: the player leaves the field as if never entered."""
+
+    player: PlayerId
+    #: The name, kept here: the player is no longer in the state to say it.
+    name: str
+    #: Where the player sat; None before the draw.
+    table: TableNo | None = None
+    seat: SeatNo | None = None
+    #: What was paid back (the entry, rebuys and add-ons with their fees); None without
+    #: prize settings.
+    refund: int | None = None
+    #: The rebuys and add-ons refunded with the entry: no longer in the prize pool.
+    rebuys: int = 0
+    add_ons: int = 0
+    #: The change to the chips in play beyond the entries' starting stacks: one entry's
+    #: stack fewer is counted, and the player's own chips leave with them.
+    change: int = 0
     at: float = 0.0
 
 
@@ -135,6 +181,45 @@ class HandStarted(_Event, frozen=True, tag="hand_started"):
     level: int | None = None
 
 
+class HandOut(msgspec.Struct, frozen=True, kw_only=True):
+    """A player out in a hand-for-hand hand, placed when every table has played it."""
+
+    table: TableNo
+    seat: SeatNo
+    player: PlayerId
+    #: The chips the player started the hand with: the bigger stack places higher.
+    stack: int
+
+
+class HandForHandStarted(_Event, frozen=True, tag="hand_for_hand_started"):
+    """The director starts hand-for-hand: every open table deals one hand at a time."""
+
+    at: float = 0.0
+    #: The clock ran and was stopped for it: hand-for-hand's end starts it again.
+    paused_clock: bool = False
+
+
+class HandReported(_Event, frozen=True, tag="hand_reported"):
+    """A table has played the round's hand-for-hand hand, with the players it put out."""
+
+    table: TableNo
+    round: int
+    out: tuple[HandOut, ...] = ()
+
+
+class HandForHandDealt(_Event, frozen=True, tag="hand_for_hand_dealt"):
+    """Every table has reported: the next hand-for-hand hand (``round``) is dealt."""
+
+    round: int
+
+
+class HandForHandEnded(_Event, frozen=True, tag="hand_for_hand_ended"):
+    """Hand-for-hand is over: the bubble burst, or the director ended it."""
+
+    by: Literal["bubble", "director"]
+    at: float = 0.0
+
+
 class ButtonReported(_Event, frozen=True, tag="button_reported"):
     """The next hand's button is at ``seat``; ``positions`` is the last hand as recorded."""
 
@@ -157,6 +242,34 @@ class MoveCancelled(_Event, frozen=True, tag="move_cancelled"):
     player: PlayerId | None
     table: TableNo
     reason: MoveReason
+
+
+class MoveCall(msgspec.Struct, frozen=True, kw_only=True):
+    """One planned move as the floor announced it to the room."""
+
+    player: PlayerId
+    from_: Spot = msgspec.field(name="from")
+    #: The table and seat called; a seat of None: the floor shows the seat on arrival.
+    to: Place
+    reason: MoveReason
+    #: 1 for the first call; 2 and up: called again to another seat, a change every screen
+    #: shows as one.
+    count: int = 1
+
+
+class MovesCalled(_Event, frozen=True, tag="moves_called"):
+    """The floor called planned moves: from now on the room is shown them, and each
+    destination stays as called until the floor calls the move again."""
+
+    calls: tuple[MoveCall, ...]
+    at: float = 0.0
+
+
+class CallsLapsed(_Event, frozen=True, tag="calls_lapsed"):
+    """Called moves the plan can no longer keep (the destination broke or began breaking,
+    the final table formed, the seat was taken): the room is told they are off."""
+
+    players: tuple[PlayerId, ...]
 
 
 class SeatLockSet(_Event, frozen=True, tag="seat_lock_set"):
@@ -262,6 +375,21 @@ class TimeCallEnded(_Event, frozen=True, tag="time_call_ended"):
 class StackSet(_Event, frozen=True, tag="stack_set"):
     player: PlayerId
     stack: int
+    #: When it was counted; None in logs written before counts had a time.
+    at: float | None = None
+
+
+class CountedStack(msgspec.Struct, frozen=True):
+    player: PlayerId
+    stack: int
+
+
+class StacksCounted(_Event, frozen=True, tag="stacks_counted"):
+    """The floor counted these stacks at ``table`` at the instant ``at``."""
+
+    table: TableNo
+    stacks: tuple[CountedStack, ...]
+    at: float
 
 
 class _Bought(_Event, frozen=True):
@@ -291,6 +419,9 @@ class RacedPlayer(msgspec.Struct, frozen=True):
     seat: SeatNo
     player: PlayerId
     stack: int
+    #: False: nobody counted the stack (the race ran on the stack the player was given),
+    #: so the stack after it is not a count either.
+    counted: bool = True
 
 
 class ChipsRaced(_Event, frozen=True, tag="chips_raced"):
@@ -307,6 +438,144 @@ class ChipsRaced(_Event, frozen=True, tag="chips_raced"):
     at: float = 0.0
 
 
+# Rulings and penalties (``rulings``) ----------------------------------------------------------
+
+
+class PenaltyGiven(msgspec.Struct, frozen=True, kw_only=True):
+    """A penalty of a ruling as it stands: a sit-out's end (``ends_at`` for minutes), a
+    disqualification's chips taken out (None: stacks not known) and the place it gave."""
+
+    player: PlayerId
+    kind: Literal["warning", "sit_out", "disqualification"]
+    hands: int | None = None
+    minutes: int | None = None
+    ends_at: float | None = None
+    chips: int | None = None
+    place: int | None = None
+
+
+class RulingRecorded(_Event, frozen=True, tag="ruling_recorded"):
+    """A floor ruling, the day's ``number``-th: a disqualification in it is followed by the
+    player's ``player_busted`` with the same place."""
+
+    number: int
+    table: TableNo | None
+    #: The table's hand number when the ruling was made (None: no table named).
+    hand: int | None
+    players: tuple[PlayerId, ...]
+    rule: str | None
+    #: The floor's own words; the public is sent None (staff text, ``redact``).
+    note: str | None
+    penalties: tuple[PenaltyGiven, ...]
+    at: float
+
+
+class SitOutEnded(_Event, frozen=True, tag="sit_out_ended"):
+    """A player's sit-out is over: its minutes ran out, the table dealt its hands, or the
+    floor let the player back in."""
+
+    player: PlayerId
+    ruling: int
+    how: Literal["time", "hands", "floor"]
+    at: float
+
+
+# Money and structure changed (``amendments``) -------------------------------------------------
+
+
+class PrizeChanged(_Event, frozen=True, tag="prize_changed"):
+    """The director set the money (None: no money tracked from now on)."""
+
+    prize: Prize | None
+    at: float = 0.0
+
+
+class StructureChanged(_Event, frozen=True, tag="structure_changed"):
+    """The director set the blind structure; ``structure`` is it whole, with the prize
+    settings in force. ``remaining``: the clock's time in its step before the start (the
+    whole of the new step); None once the clock has started (its step is unchanged)."""
+
+    structure: Structure
+    remaining: float | None = None
+    at: float = 0.0
+
+
+# The end ---------------------------------------------------------------------------------
+
+
+class TournamentFinished(_Event, frozen=True, tag="tournament_finished"):
+    """The last bust-out left one player: the winner (first place). The clock stops here:
+    ``remaining`` is what was left of its step when it ran (None: it stood already), kept
+    as a pause keeps it, so an undone last bust-out finds the clock paused where it was."""
+
+    winner: PlayerId
+    at: float
+    remaining: float | None = None
+
+
+class TournamentClosed(_Event, frozen=True, tag="tournament_closed"):
+    """The director closed a finished tournament: the results stand, nothing more is sent."""
+
+    at: float
+
+
+# Flights, bag and tag (``day_end``) ------------------------------------------------------
+
+
+class FlightSet(_Event, frozen=True, tag="flight_set"):
+    """The tournament is a flight of an event (``event`` groups them, ``order`` is where
+    it comes: 1 for Day 1A), under the event's house rules for flights."""
+
+    event: str
+    order: int
+    rules: FlightRules
+    at: float = 0.0
+
+
+class BagCount(msgspec.Struct, frozen=True, kw_only=True):
+    """One survivor's bagged chips, and the bag's number if the house tags them."""
+
+    player: PlayerId
+    stack: int
+    bag: str | None = None
+
+
+class TableBagged(_Event, frozen=True, tag="table_bagged"):
+    """A table's bag sheet at the end of the day; a sheet sent again replaces the table's
+    earlier one and says why (``reason``). ``chips_on_table``: the racks counted as one."""
+
+    table: TableNo
+    bags: tuple[BagCount, ...]
+    chips_on_table: int | None = None
+    reason: str | None = None
+    at: float = 0.0
+
+
+class DayEnded(_Event, frozen=True, tag="day_ended"):
+    """The day is over (its last level played, or its share of the field left, or the
+    director's word): the clock stops, as at a finish (``remaining`` as there)."""
+
+    at: float
+    #: The last level the day played (the one in progress counts): Day 2 starts after it.
+    level: int = 0
+    by: DayOver = "director"
+    remaining: float | None = None
+
+
+class FieldCarried(_Event, frozen=True, tag="field_carried"):
+    """Day 2 of an event carries its flights' field (``day2``): the entries, rebuys and
+    add-ons beyond its own players' registrations (the pool and the paid places are the
+    event's), and the chips its bags hold beyond the field's starting stacks (negative:
+    less), so that the chips in play (entries x starting stack + ``chips_added``) are the
+    bags' sum."""
+
+    entries: int = 0
+    rebuys: int = 0
+    add_ons: int = 0
+    chips: int = 0
+    at: float = 0.0
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -314,12 +583,21 @@ Event = (
     | PlayerRegistered
     | SeatsDrawn
     | PlayerSeated
+    | PlayerRenamed
+    | SpecialNeedsSet
+    | PlayerUnregistered
     | PlayerBusted
     | BustUndone
     | HandStarted
+    | HandForHandStarted
+    | HandReported
+    | HandForHandDealt
+    | HandForHandEnded
     | ButtonReported
     | PlayersMoved
     | MoveCancelled
+    | MovesCalled
+    | CallsLapsed
     | SeatLockSet
     | HaltWaived
     | GameChanged
@@ -335,7 +613,18 @@ Event = (
     | TimeCalled
     | TimeCallEnded
     | StackSet
+    | StacksCounted
     | RebuyMade
     | AddOnMade
     | ChipsRaced
+    | TournamentFinished
+    | TournamentClosed
+    | PrizeChanged
+    | StructureChanged
+    | RulingRecorded
+    | SitOutEnded
+    | FlightSet
+    | TableBagged
+    | DayEnded
+    | FieldCarried
 )

@@ -1,4 +1,9 @@
-"""The plan: what the floor should do next. Recomputed after every change, never stored."""
+"""The plan: what the floor should do next. Recomputed after every change, never stored.
+
+A planned move is a proposal until the floor calls it (announces it to the room) or carries
+it out. The room (the wall, player screens, a follower's phone) is shown only the called
+ones (``settled``): a player who gets up must find the seat they were told.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +34,11 @@ class PlannedMove(msgspec.Struct, frozen=True, kw_only=True):
     reason: MoveReason
     why: str
     rule: str = ""
+    #: How many times the floor has called this move: 0 planned (the staff alone see it),
+    #: 1 called, 2 and up called again to another seat. A called move keeps its destination.
+    called: int = 0
+    #: When it was last called.
+    called_at: float | None = None
 
 
 class Halt(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,3 +62,10 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def halted_tables(self) -> tuple[TableNo, ...]:
         return tuple(h.table for h in self.halted)
+
+    def settled(self) -> Plan:
+        """The plan as the room is shown it: the moves the floor has called, no others."""
+        if all(m.called for m in self.moves):
+            return self
+        moves = tuple(m for m in self.moves if m.called)
+        return Plan(moves=moves, halted=self.halted, final_table=self.final_table)

@@ -12,6 +12,7 @@ import random
 from collections import defaultdict
 from collections.abc import Iterable
 
+from .calls import lapsed
 from .events import Event, FinalTableFormed, SeatsAssigned, TableBreaking, TableBroken
 from .model import PlayerId, SeatNo, TableNo, is_stud
 from .plan import Halt, Place, Plan, PlannedMove
@@ -19,7 +20,7 @@ from .positions import after
 from .reasons import Decision, rule_id, why
 from .room import room
 from .seating import draw_break_seats, draw_final_seats
-from .state import Player, Table, Tournament, register_planner
+from .state import Called, Player, Table, Tournament, register_planner
 
 
 class Virtual:
@@ -64,9 +65,12 @@ def compute_plan(t: Tournament) -> Plan:
     v = Virtual(t)
     final: list[PlannedMove] = []
     breaks: list[PlannedMove] = []
+    calls = s.calls
     for pid, a in s.draws.items():
         p = s.players[pid]
         assert p.table is not None
+        c = calls.get(pid) if calls else None
+        held = c is not None and (c.table, c.seat) == (a.table, a.seat)
         move = PlannedMove(
             player=pid,
             from_=Place(p.table, p.seat),
@@ -74,6 +78,8 @@ def compute_plan(t: Tournament) -> Plan:
             reason=a.reason,
             why=why(book, a.reason),
             rule=rule_id(a.reason),
+            called=c.count if c is not None and held else 0,
+            called_at=c.at if c is not None and held else None,
         )
         (final if a.reason == "final" else breaks).append(move)
         v.gone.add(pid)
@@ -83,8 +89,9 @@ def compute_plan(t: Tournament) -> Plan:
             v.taken[a.table].add(a.seat)
     final.sort(key=lambda m: (t.input_index(m.from_.table), m.from_.seat or 0))
     breaks.sort(key=lambda m: (t.break_rank(m.from_.table), m.from_.seat or 0))
-    balance = _balance(t, v) if s.final_table is None else []
-    return Plan(moves=(*final, *breaks, *balance), halted=_halts(t), final_table=s.final_table)
+    halted = _halts(t)
+    balance = _balance(t, v, halted) if s.final_table is None else []
+    return Plan(moves=(*final, *breaks, *balance), halted=halted, final_table=s.final_table)
 
 
 def _halts(t: Tournament) -> tuple[Halt, ...]:
@@ -99,19 +106,83 @@ def _halts(t: Tournament) -> tuple[Halt, ...]:
     return tuple(Halt(table=n, short=top - t.table(n).count, why=text, rule=rule) for n in tables)
 
 
-def _balance(t: Tournament, v: Virtual) -> list[PlannedMove]:
+def _balance(t: Tournament, v: Virtual, halted: tuple[Halt, ...]) -> list[PlannedMove]:
     trigger = t.rules.balance_trigger
-    moves: list[PlannedMove] = []
+    moves = _called_balance(t, v)
+    spared = _spared(t, halted)
     while True:
         overrides = v.overrides()
         hi = t.extreme(overrides, lowest=False)
-        lo = t.extreme(overrides, lowest=True)
+        lo = t.extreme(overrides, lowest=True) if spared is None else _lowest(t, overrides, spared)
         if hi is None or lo is None or v.count(hi) - v.count(lo) < trigger:
             return moves
         move = _balance_move(t, v, t.table(hi), t.table(lo))
         if move is None:
             return moves
         moves.append(move)
+
+
+def _balance_decision(t: Tournament) -> Decision:
+    if t.rules.stud_only:
+        return "balance_stud"
+    return "balance_mixed" if is_stud(t.state.current_game) else "balance"
+
+
+def _called_balance(t: Tournament, v: Virtual) -> list[PlannedMove]:
+    """The balance moves the floor has called, first and as called, while they fit: the
+    mover still at the table called from, both tables open, the seat (or, where the floor
+    picks it, a seat) still free. One that does not fit is left out, and its call lapses."""
+    s = t.state
+    out: list[PlannedMove] = []
+    for pid, c in s.calls.items():
+        if c.reason != "balance":
+            continue
+        p = s.players[pid]
+        if p.busted or p.table != c.from_table or pid in v.gone:
+            continue
+        src = s.tables[c.from_table]
+        dst = s.tables.get(c.table)
+        if src.status != "open" or dst is None or dst.status != "open":
+            continue
+        needs = t.needs_reserved(p)
+        if c.seat is None:
+            free = sum(1 for x in range(1, dst.seats + 1) if v.free(dst, x, needs))
+            if free - v.unnamed.get(dst.number, 0) <= 0:
+                continue
+        elif c.seat > dst.seats or not v.free(dst, c.seat, needs):
+            continue
+        out.append(_record(t, v, src, dst, p, c.seat, _balance_decision(t), c))
+    return out
+
+
+def _spared(t: Tournament, halted: tuple[Halt, ...]) -> TableNo | None:
+    """The table balancing moves nobody into, and a break draw seats only once the others
+    are full (the house's ``spare_next_break``): the next to break, while it breaks within
+    that many bust-outs and is not halted."""
+    near = t.rules.spare_next_break
+    if near <= 0 or t.open_count < 2:
+        return None
+    first = t.first_to_break()
+    if first is None or any(h.table == first for h in halted):
+        return None
+    # The others hold at most their break fill: most of the day that alone says "far".
+    if t.active - (t.open_count - 1) * t.rules.fill > near:
+        return None
+    return first if t.active - room(t, without=first) <= near else None
+
+
+def _lowest(t: Tournament, overrides: dict[TableNo, int], spared: TableNo) -> TableNo | None:
+    """``t.extreme(overrides, lowest=True)`` among the open tables but ``spared``."""
+    best: tuple[int, int, TableNo] | None = None
+    for c, rank, n in t.open_by_count(lowest=True):
+        if n != spared and n not in overrides:
+            best = (c, rank, n)
+            break
+    for n, vc in overrides.items():
+        cand = (vc, t.balance_rank(n), n)
+        if n != spared and (best is None or cand < best):
+            best = cand
+    return None if best is None else best[2]
 
 
 def _pick(t: Tournament, v: Virtual, src: Table, order: Iterable[SeatNo]) -> Player | None:
@@ -138,10 +209,9 @@ def _pick(t: Tournament, v: Virtual, src: Table, order: Iterable[SeatNo]) -> Pla
 
 
 def _balance_move(t: Tournament, v: Virtual, src: Table, dst: Table) -> PlannedMove | None:
-    rules = t.rules
-    if rules.stud_only:
+    if t.rules.stud_only:
         return _stud_move(t, v, src, dst)
-    decision: Decision = "balance_mixed" if is_stud(t.state.current_game) else "balance"
+    decision = _balance_decision(t)
     mover: Player | None = None
     if src.positions is not None:
         mover = _pick(t, v, src, after(src.positions.big_blind, src.seats))
@@ -193,6 +263,7 @@ def _record(
     mover: Player | None,
     seat: SeatNo | None,
     decision: Decision,
+    called: Called | None = None,
 ) -> PlannedMove:
     if mover is not None:
         v.gone.add(mover.id)
@@ -205,6 +276,8 @@ def _record(
         reason="balance",
         why=why(t.rules.rulebook, decision),
         rule=rule_id(decision),
+        called=0 if called is None else called.count,
+        called_at=None if called is None else called.at,
     )
 
 
@@ -236,11 +309,15 @@ def housekeep(t: Tournament, rng: random.Random) -> list[Event]:
         while (first := next_to_break(t)) is not None:
             emit(TableBreaking(table=first))
         if t.breaking:
-            for _, seats, dropped in draw_break_seats(t, rng):
+            spared = _spared(t, _halts(t))
+            for _, seats, dropped in draw_break_seats(t, rng, spared):
                 emit(SeatsAssigned(reason="break", seats=tuple(seats), withdrawn=tuple(dropped)))
     for n in sorted(t.breaking, key=t.break_rank):
         if t.table(n).count == 0:
             emit(TableBroken(table=n))
+    # Last, against the plan all this made: a call it can no longer keep is called off.
+    if s.calls and (off := lapsed(t)) is not None:
+        emit(off)
     return events
 
 

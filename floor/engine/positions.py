@@ -86,3 +86,18 @@ def waiting_seats(last: Positions, seats: int, occupied: Container[SeatNo]) -> l
         if s in occupied:
             out.append(s)
     return out
+
+
+def button_seat(
+    last: Positions, reported: bool, seats: int, occupied: Container[SeatNo], count: int
+) -> SeatNo:
+    """The seat the dealer button sits on now: the hand in progress's, or after a button
+    report (no hand dealt since) the reported seat, which is the next hand's button.
+
+    ``last`` holds the last hand dealt; a report records a virtual one before the seat it
+    names (``reported_button``), so its own button is the seat before: a screen showing
+    ``last.button`` after "button here" on seat 4 shows the button on seat 3.
+    """
+    if not reported:
+        return last.button
+    return next_hand(last, seats, occupied, count).button

@@ -59,6 +59,20 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     time_call_seconds: Annotated[int, Meta(ge=5, le=600)] = 60
     #: ...then a count of this many seconds; when it ends the hand is dead.
     time_call_count: Annotated[int, Meta(ge=0, le=60)] = 10
+    #: A house choice against pointless moves: balancing moves nobody into the next table
+    #: to break while that break is this many bust-outs away or fewer (unless the table is
+    #: halted); 0 turns it off, as the TDA has it. "The next table to break" is the first
+    #: open table in ``break_order``; it breaks when the other open tables can seat everybody
+    #: at ``break_fill`` (FLOOR-RULES 5), so the bust-outs to it are the players left less
+    #: the seats the others hold.
+    spare_next_break: Annotated[int, Meta(ge=0, le=1000)] = 0
+    #: The right to undo a bust-out ends at the table's next hand (TDA 19), when the clock's
+    #: level changes, or this many minutes after the bust-out, whichever comes first: a
+    #: floor that does not report every hand still sees its undo list end. 0: no time limit.
+    undo_minutes: Annotated[int, Meta(ge=0, le=1440)] = 10
+    #: The clock at hand-for-hand: 0 stops it until hand-for-hand ends; more, the clock
+    #: stands still and each hand-for-hand hand takes this many seconds off the level.
+    hand_for_hand_seconds: Annotated[int, Meta(ge=0, le=600)] = 0
 
     def __post_init__(self) -> None:
         check_limits(self)

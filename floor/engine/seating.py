@@ -15,6 +15,7 @@ from heapq import heapify, heappop, heappush
 from .errors import NotAllowed
 from .events import Seated
 from .model import PlayerId, SeatNo, Spot, TableNo
+from .moves import planned_seats
 from .state import Assignment, Player, Table, Tournament
 
 
@@ -54,7 +55,10 @@ def draw_initial(
     drawn to one first; nobody else is ever drawn to a reserved seat.
     """
     base, extra = divmod(len(players), len(tables))
-    plus = set(rng.sample(range(len(tables)), extra))
+    # The extra players go to tables with an ordinary seat to spare: in a full room a table
+    # keeping a reserved seat free has one seat fewer (a room without them: every table).
+    roomy = [i for i, tb in enumerate(tables) if len(_free_seats(t, tb, set())) > base]
+    plus = set(rng.sample(roomy if len(roomy) >= extra else range(len(tables)), extra))
     quota = {tb.number: base + (i in plus) for i, tb in enumerate(tables)}
     taken: defaultdict[TableNo, set[SeatNo]] = defaultdict(set)
     out: list[Seated] = []
@@ -94,6 +98,16 @@ def draw_initial(
     rng.shuffle(others)
     out.extend(Seated(p.id, n, s) for p, (n, s) in zip(others, pool, strict=True))
     return out
+
+
+def final_table_full(t: Tournament) -> bool:
+    """Whether an entry finds no seat because the final table is drawn and every seat of it
+    is taken or planned: refused for the whole room, before any player's own limits."""
+    if t.state.final_table is None or not t.state.drawn:
+        return False
+    probe = Player(id="", name="", special_needs=False)
+    # Whether a seat exists does not depend on which one the draw would pick.
+    return registration_seat(t, probe, planned_seats(t), random.Random(0)) is None
 
 
 def registration_seat(
@@ -146,12 +160,14 @@ def _pool_draw(
     needy: list[Player],
     planned: dict[TableNo, int],
     taken: defaultdict[TableNo, set[SeatNo]],
+    spared: TableNo | None = None,
 ) -> list[Seated]:
     """The TDA 2-step random draw for the players of a breaking table.
 
     Step one builds a pool of one seat per player, each at the open table with the fewest
     planned players (ties by balance order), a random free seat there; step two shuffles the
-    pool and the players and pairs them.
+    pool and the players and pairs them. A ``spared`` table (the next to break, soon: the
+    house's ``spare_next_break``) is offered a seat only once every other table is full.
     """
     tables = t.state.tables
     out: list[Seated] = []
@@ -166,7 +182,7 @@ def _pool_draw(
         else:
             others.append(p)
     pool: list[tuple[TableNo, SeatNo]] = []
-    for n_, count in _fewest_first(t, planned, len(others)):
+    for n_, count in _fewest_first(t, planned, len(others), spared):
         free = _free_seats(t, tables[n_], taken[n_])
         if not free:
             continue  # full: never offered again
@@ -204,7 +220,7 @@ def _reserved_at_fewest(
 
 
 def _fewest_first(
-    t: Tournament, planned: dict[TableNo, int], wanted: int
+    t: Tournament, planned: dict[TableNo, int], wanted: int, spared: TableNo | None = None
 ) -> Iterator[tuple[TableNo, int]]:
     """Open tables by the players they will have, fewest first, ties by balance order: each
     (table, count) as the pool draw asks for the next seat. A table given a seat comes round
@@ -212,35 +228,50 @@ def _fewest_first(
 
     The tables a draw has touched are in a heap; the untouched rest come from the room's
     count buckets in order, so a thousand tables are never scanned or sorted for a few seats.
+    The ``spared`` table sorts after every other (its count raised by ``_LAST``).
     """
-    heap = [(count, t.balance_rank(n), n) for n, count in planned.items()]
+
+    def key(n: TableNo, count: int) -> tuple[int, int, TableNo]:
+        return (count + _LAST if n == spared else count, t.balance_rank(n), n)
+
+    heap = [key(n, count) for n, count in planned.items()]
+    if spared is not None and spared not in planned and t.table(spared).status == "open":
+        heap.append(key(spared, t.table(spared).count))
     heapify(heap)
     touched = set(planned)
+    if spared is not None:
+        touched.add(spared)
     room = (x for x in t.open_by_count(lowest=True) if x[2] not in touched)
     waiting = next(room, None)
     given = 0
     while given < wanted:
         if waiting is not None and (not heap or waiting < heap[0]):
-            count, rank, n = waiting
+            count, _, n = waiting
             touched.add(n)
             waiting = next(room, None)
         elif heap:
-            count, rank, n = heappop(heap)
+            sort_count, _, n = heappop(heap)
+            count = sort_count - _LAST if n == spared else sort_count
         else:
             return
         yield n, count
         if planned.get(n) == count + 1:  # seated one there: it comes round again
-            heappush(heap, (count + 1, rank, n))
+            heappush(heap, key(n, count + 1))
             given += 1
 
 
+#: Added to the spared table's count: more than any table seats, so it comes last.
+_LAST = 1_000
+
+
 def draw_break_seats(
-    t: Tournament, rng: random.Random
+    t: Tournament, rng: random.Random, spared: TableNo | None = None
 ) -> list[tuple[TableNo, list[Seated], list[PlayerId]]]:
     """Seats for every player of a breaking table who lacks one that still fits.
 
     Draws are kept while they fit (the player still there, the table still open, the seat
     still free); misfits are drawn again, table by table in break order (FLOOR-RULES 10.4).
+    ``spared``: a table seated only once the others are full (``_pool_draw``).
     Returns, per table, the new seats and the players whose old draw is withdrawn unreplaced.
     """
     s = t.state
@@ -253,6 +284,14 @@ def draw_break_seats(
             keep.add(pid)
             taken[a.table].add(a.seat)
             planned[a.table] = planned.get(a.table, tables[a.table].count) + 1
+    # A called balance move keeps its seat (``calls``): no break draw gives it away.
+    for c in s.calls.values():
+        if c.reason == "balance" and tables[c.from_table].status == "open":
+            target = tables.get(c.table)
+            if target is not None and target.status == "open":
+                if c.seat is not None:
+                    taken[c.table].add(c.seat)
+                planned[c.table] = planned.get(c.table, target.count) + 1
     out = []
     for n in sorted(t.breaking, key=t.break_rank):
         needy = [
@@ -260,7 +299,7 @@ def draw_break_seats(
         ]
         if not needy:
             continue
-        seats = _pool_draw(t, rng, needy, planned, taken)
+        seats = _pool_draw(t, rng, needy, planned, taken, spared)
         seated = {x.player for x in seats}
         dropped = [p.id for p in needy if p.id not in seated and p.id in s.draws]
         if seats or dropped:

@@ -23,38 +23,69 @@ from .events import (
     AddOnMade,
     BustUndone,
     ButtonReported,
+    CallsLapsed,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
     ClockResumed,
     ClockStarted,
+    DayEnded,
     Event,
+    FieldCarried,
     FinalTableFormed,
+    FlightSet,
     GameChanged,
     HaltWaived,
+    HandForHandDealt,
+    HandForHandEnded,
+    HandForHandStarted,
+    HandReported,
     HandStarted,
     LevelChanged,
     MoveCancelled,
+    MovesCalled,
     PlayerBusted,
     PlayerRegistered,
+    PlayerRenamed,
     PlayerSeated,
     PlayersMoved,
+    PlayerUnregistered,
+    PrizeChanged,
     RacedPlayer,
     RebuyMade,
+    RulingRecorded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SitOutEnded,
+    SpecialNeedsSet,
+    StacksCounted,
     StackSet,
+    StructureChanged,
+    TableBagged,
     TableBreaking,
     TableBroken,
     TableOpened,
     TableSetUp,
     TimeCalled,
     TimeCallEnded,
+    TournamentClosed,
     TournamentCreated,
+    TournamentFinished,
 )
-from .model import DealtGame, PlayerId, Positions, SeatNo, Spot, TableNo, TableStatus
+from .hand_for_hand_round import HandForHand
+from .model import (
+    DealtGame,
+    MoveReason,
+    PlayerId,
+    Positions,
+    SeatNo,
+    Spot,
+    TableNo,
+    TableStatus,
+)
 from .rules import Rules, Structure
+from .ruling_log import RulingLog
 
 if TYPE_CHECKING:
     from .plan import Plan
@@ -70,6 +101,12 @@ class BustRecord(msgspec.Struct, kw_only=True):
     #: Players sharing the place (busted in the same hand with equal stacks).
     shares: int = 1
     at: float = 0.0
+    #: Busted at the final table once it had formed: undone, the player sits down again
+    #: there (an earlier bust-out has no final seat to return to).
+    at_final: bool = False
+    #: The clock's step when the bust-out was recorded (None: the clock had not started):
+    #: the right to undo it ends when the level changes (``undo``).
+    level: int | None = None
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -89,10 +126,18 @@ class Player(msgspec.Struct, kw_only=True):
     #: The stack was counted at the table (set by the floor, or by a chip race); until then
     #: it is what the player was given, which screens must not show as a count.
     counted: bool = False
+    #: When the stack was last counted (a count or a chip race); None: not known.
+    counted_at: float | None = None
     entries: int = 1
     rebuys: int = 0
     add_ons: int = 0
     bust: BustRecord | None = None
+    #: Planned moves carried out (balance, break, final): how often the floor moved them.
+    moves: int = 0
+    #: Where the player comes from (for the results files), and the staff's note on the
+    #: entry (never shown to the room: ``floor.server.redact``).
+    country: str | None = None
+    note: str | None = None
 
     @property
     def spot(self) -> Spot | None:
@@ -107,6 +152,9 @@ class Table(msgspec.Struct, kw_only=True):
     status: TableStatus = "open"
     #: The button and blinds of the last hand dealt; None = unknown positions.
     positions: Positions | None = None
+    #: The positions were set by a button report and no hand has been dealt since: the
+    #: button already sits on the next hand's seat (``positions.button_seat``).
+    button_reported: bool = False
     occupants: dict[SeatNo, PlayerId] = msgspec.field(default_factory=dict)
     #: Empty seats in the order they opened, oldest first (stud balancing).
     opened: list[SeatNo] = msgspec.field(default_factory=list)
@@ -129,6 +177,20 @@ class Assignment(msgspec.Struct, frozen=True):
     table: TableNo
     seat: SeatNo
     reason: Literal["break", "final"]
+
+
+class Called(msgspec.Struct, kw_only=True):
+    """A move the floor called (announced to the room): its destination is kept as called
+    until the floor calls it again, carries it out or cancels it, or it no longer fits."""
+
+    from_table: TableNo
+    table: TableNo
+    #: None: the floor shows the seat on arrival.
+    seat: SeatNo | None
+    reason: MoveReason
+    at: float
+    #: 1 for the first call, 2 and up after calls to another seat.
+    count: int = 1
 
 
 class ClockState(msgspec.Struct, kw_only=True):
@@ -186,6 +248,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     tables: dict[TableNo, Table] = msgspec.field(default_factory=dict)
     players: dict[PlayerId, Player] = msgspec.field(default_factory=dict)
     draws: dict[PlayerId, Assignment] = msgspec.field(default_factory=dict)
+    #: The moves the floor has called, by player (``calls``).
+    calls: dict[PlayerId, Called] = msgspec.field(default_factory=dict)
     final_table: TableNo | None = None
     #: Seats 1..final_seats of the final table are drawn.
     final_seats: int = 0
@@ -207,6 +271,26 @@ class TournamentState(msgspec.Struct, kw_only=True):
     #: For the charts: players left after every change, and the field at each level start.
     field_history: list[FieldPoint] = msgspec.field(default_factory=list)
     level_history: list[LevelPoint] = msgspec.field(default_factory=list)
+    #: Entries withdrawn and refunded (``players``): no longer in ``entries``.
+    unregistered: int = 0
+    #: Names corrected after registration: with the entries and the withdrawals, what tells
+    #: a search index of the names (``floor.server.player_search``) it is out of date.
+    renamed: int = 0
+    #: The winner, once the last bust-out left one player (``floor.engine.finish``); an
+    #: undone last bust-out clears it, a close makes it final.
+    winner: PlayerId | None = None
+    finished_at: float | None = None
+    closed_at: float | None = None
+    #: The day's rulings, the sit-outs running, the players disqualified (``rulings``).
+    rulings: RulingLog = msgspec.field(default_factory=RulingLog)
+    #: The event this tournament is a flight of (``flights``); None: a tournament alone.
+    flight: FlightSet | None = None
+    #: The end of the day's bag sheets, the last per table (``bagging``).
+    bags: dict[TableNo, TableBagged] = msgspec.field(default_factory=dict)
+    #: The day is over and the clock stopped there (``day_end``).
+    day_ended: DayEnded | None = None
+    #: Hand-for-hand while it runs (``hand_for_hand``), None otherwise.
+    hand_for_hand: HandForHand | None = None
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -502,10 +586,28 @@ class Tournament:
                 self._hand_started(event)
             case ButtonReported():
                 self._button_reported(event)
+            case HandReported():
+                assert self.state.hand_for_hand is not None
+                self.state.hand_for_hand.reported(event)
+            case HandForHandDealt():
+                assert self.state.hand_for_hand is not None
+                self.state.hand_for_hand.next_round(event.round)
+            case HandForHandStarted():
+                self.state.hand_for_hand = HandForHand(
+                    started_at=event.at, paused_clock=event.paused_clock
+                )
+            case HandForHandEnded():
+                self.state.hand_for_hand = None
             case SeatsAssigned():
                 self._seats_assigned(event)
             case PlayerRegistered():
                 self._player_registered(event)
+            case PlayerRenamed():
+                self._player_renamed(event)
+            case SpecialNeedsSet():
+                self.state.players[event.player].special_needs = event.special_needs
+            case PlayerUnregistered():
+                self._player_unregistered(event)
             case PlayerSeated():
                 self._player_seated(event)
             case TableBreaking():
@@ -514,6 +616,8 @@ class Tournament:
                 self._table_broken(event)
             case StackSet():
                 self._stack_set(event)
+            case StacksCounted():
+                self._stacks_counted(event)
             case LevelChanged():
                 self._level_changed(event)
             case TimeCalled():
@@ -522,6 +626,10 @@ class Tournament:
                 self._time_call_ended(event)
             case MoveCancelled():
                 self._move_cancelled(event)
+            case MovesCalled():
+                self._moves_called(event)
+            case CallsLapsed():
+                self._calls_lapsed(event)
             case BustUndone():
                 self._bust_undone(event)
             case RebuyMade():
@@ -552,11 +660,41 @@ class Tournament:
                 self._clock_resumed(event)
             case ClockAdjusted():
                 self._clock_adjusted(event)
+            case TournamentFinished():
+                self._tournament_finished(event)
+            case FlightSet():
+                self.state.flight = event
+            case TableBagged():
+                self._table_bagged(event)
+            case DayEnded():
+                self._day_ended(event)
+            case FieldCarried():
+                self._field_carried(event)
+            case TournamentClosed():
+                self.state.closed_at = event.at
+            case PrizeChanged():
+                self._prize_changed(event)
+            case StructureChanged():
+                self._structure_changed(event)
+            case RulingRecorded():
+                self.state.chips_added -= self.state.rulings.record(event)
+            case SitOutEnded():
+                self.state.rulings.end(event)
             case TournamentCreated():
                 raise ValueError("tournament_created starts a log: it is not applied to a state")
             case _:
                 assert_never(event)
         self._plan = None
+
+    def _prize_changed(self, e: PrizeChanged) -> None:
+        s = self.state
+        assert s.structure is not None  # ``amendments``: money needs a structure
+        s.structure = msgspec.structs.replace(s.structure, prize=e.prize)
+
+    def _structure_changed(self, e: StructureChanged) -> None:
+        self.state.structure = e.structure
+        if e.remaining is not None:
+            self.state.clock.remaining = e.remaining
 
     def _table_opened(self, e: TableOpened) -> None:
         table = Table(number=e.table, seats=e.seats)
@@ -575,13 +713,21 @@ class Tournament:
         # A new entry finishes above everyone already out: a place is the players still in when
         # the bust came, so each later entry moves every recorded place one down (a re-entry's
         # own earlier finish too, though its record is replaced below).
-        if e.shifts_places:
+        # Nobody out, no place to move: a list of 1,300 entries is not 1,300 scans of the field.
+        if e.shifts_places and self.state.busted:
             for other in self.state.players.values():
                 if other.busted and other.bust is not None:
                     other.bust.place += 1
         p = self.state.players.get(e.player)
         if p is None:
-            p = Player(id=e.player, name=e.name, special_needs=e.special_needs, stack=e.stack)
+            p = Player(
+                id=e.player,
+                name=e.name,
+                special_needs=e.special_needs,
+                stack=e.stack,
+                country=e.country,
+                note=e.note,
+            )
             self.state.players[e.player] = p
         else:
             if p.busted:
@@ -595,6 +741,9 @@ class Tournament:
             p.special_needs = e.special_needs
             p.stack = e.stack
             p.counted = False
+            p.counted_at = None
+            p.country = e.country
+            p.note = e.note
         p.entries = e.entry
         self.state.entries += 1
 
@@ -615,6 +764,31 @@ class Tournament:
         self._sit(self.state.players[e.player], self.state.tables[e.table], e.seat)
         self._field_point(e.at)
 
+    def _player_renamed(self, e: PlayerRenamed) -> None:
+        self.state.players[e.player].name = e.name
+        self.state.renamed += 1
+
+    def _player_unregistered(self, e: PlayerUnregistered) -> None:
+        s = self.state
+        p = s.players[e.player]
+        if p.table is not None:
+            self._stand(p)
+        del s.players[e.player]
+        s.draws.pop(e.player, None)
+        s.calls.pop(e.player, None)
+        s.rulings.drop(e.player)
+        s.entries -= 1
+        s.unregistered += 1
+        s.rebuys -= e.rebuys
+        s.add_ons -= e.add_ons
+        s.chips_added += e.change
+        # Every place recorded counted this entry among the players still in (a later entry
+        # moved the places one down as it came): without it, each is one better.
+        for other in s.players.values():
+            if other.busted and other.bust is not None:
+                other.bust.place -= 1
+        self._field_point(e.at)
+
     def _player_busted(self, e: PlayerBusted) -> None:
         p = self.state.players[e.player]
         self._stand(p)
@@ -627,9 +801,13 @@ class Tournament:
             stack=p.stack,
             shares=e.shares,
             at=e.at,
+            at_final=e.table == self.state.final_table,
+            level=self.state.clock.level if self.state.clock.started else None,
         )
         p.stack = 0
         self.state.draws.pop(p.id, None)
+        self.state.calls.pop(p.id, None)
+        self.state.rulings.drop(p.id)
         self.state.busted += 1
         self._field_point(e.at)
 
@@ -654,19 +832,66 @@ class Tournament:
         self._sit(p, self.state.tables[e.table], e.seat)
         self.state.busted -= 1
         self._field_point(e.at)
+        # Two players again: live, the clock still stopped where the finish stopped it.
+        self.state.winner = None
+        self.state.finished_at = None
+
+    def _tournament_finished(self, e: TournamentFinished) -> None:
+        s = self.state
+        s.winner = e.winner
+        s.finished_at = e.at
+        # The hand that made the winner is over: nobody is on the clock any more.
+        s.time_calls.clear()
+        if e.remaining is not None:
+            c = s.clock
+            c.running = False
+            c.ends_at = None
+            c.remaining = e.remaining
+
+    def _table_bagged(self, e: TableBagged) -> None:
+        self.state.bags[e.table] = e
+        # A bag is the last count of the day: the stack Day 2 starts with.
+        for b in e.bags:
+            p = self.state.players[b.player]
+            p.stack = b.stack
+            p.counted = True
+            p.counted_at = e.at
+
+    def _field_carried(self, e: FieldCarried) -> None:
+        s = self.state
+        s.entries += e.entries
+        s.rebuys += e.rebuys
+        s.add_ons += e.add_ons
+        s.chips_added += e.chips
+
+    def _day_ended(self, e: DayEnded) -> None:
+        s = self.state
+        s.day_ended = e
+        s.time_calls.clear()
+        if e.remaining is not None:
+            c = s.clock
+            c.running = False
+            c.ends_at = None
+            c.remaining = e.remaining
 
     def _hand_started(self, e: HandStarted) -> None:
         table = self.state.tables[e.table]
         table.hand = e.hand
         table.hand_level = e.level
+        table.button_reported = False
         if e.positions is not None:
             table.positions = e.positions
         players = self.state.players
         for pid in table.occupants.values():
             players[pid].excused = False
+        self.state.rulings.hand_dealt(table.occupants.values())
+        if self.state.hand_for_hand is not None:
+            self.state.hand_for_hand.dealt_at(e.table)
 
     def _button_reported(self, e: ButtonReported) -> None:
-        self.state.tables[e.table].positions = e.positions
+        table = self.state.tables[e.table]
+        table.positions = e.positions
+        table.button_reported = True
 
     def _players_moved(self, e: PlayersMoved) -> None:
         players = self.state.players
@@ -678,16 +903,40 @@ class Tournament:
             p = players[m.player]
             self._sit(p, tables[m.to.table], m.to.seat)
             self.state.draws.pop(p.id, None)
+            self.state.calls.pop(p.id, None)
             if e.reason in ("balance", "break"):
                 p.moved = True
+            if e.reason != "correction":
+                p.moves += 1
 
     def _move_cancelled(self, e: MoveCancelled) -> None:
         if e.player is None:
             return
+        self.state.calls.pop(e.player, None)
         if e.reason == "balance":
             self.state.players[e.player].excused = True
         else:
             self.state.draws.pop(e.player, None)
+
+    def _moves_called(self, e: MovesCalled) -> None:
+        s = self.state
+        for c in e.calls:
+            s.calls[c.player] = Called(
+                from_table=c.from_.table,
+                table=c.to.table,
+                seat=c.to.seat,
+                reason=c.reason,
+                at=e.at,
+                count=c.count,
+            )
+            drawn = s.draws.get(c.player)
+            # A drawn seat called again elsewhere at its table: the draw is that seat now.
+            if drawn is not None and c.to.seat is not None and c.to.seat != drawn.seat:
+                s.draws[c.player] = Assignment(c.to.table, c.to.seat, drawn.reason)
+
+    def _calls_lapsed(self, e: CallsLapsed) -> None:
+        for pid in e.players:
+            self.state.calls.pop(pid, None)
 
     def _seat_lock_set(self, e: SeatLockSet) -> None:
         self.state.players[e.player].locked = e.locked
@@ -725,6 +974,7 @@ class Tournament:
         if final.seats >= s.rules.fill:
             self.small_tables.discard(final.number)
         final.positions = None
+        final.button_reported = False
         self._bucket_add(final)
         for table in s.tables.values():
             if table.number != e.table and table.status == "open":
@@ -792,6 +1042,15 @@ class Tournament:
         p = self.state.players[e.player]
         p.stack = e.stack
         p.counted = True
+        p.counted_at = e.at
+
+    def _stacks_counted(self, e: StacksCounted) -> None:
+        players = self.state.players
+        for c in e.stacks:
+            p = players[c.player]
+            p.stack = c.stack
+            p.counted = True
+            p.counted_at = e.at
 
     def _rebuy_made(self, e: RebuyMade) -> None:
         self._bought(e).rebuys = e.count
@@ -809,11 +1068,14 @@ class Tournament:
 
     def _chips_raced(self, e: ChipsRaced) -> None:
         players = self.state.players
-        who = {r.seat: r.player for r in e.players}
+        who = {r.seat: r for r in e.players}
         for r in e.result.seats:
-            p = players[who[r.seat]]
+            raced = who[r.seat]
+            p = players[raced.player]
             p.stack = r.stack
-            p.counted = True
+            if raced.counted:
+                p.counted = True
+                p.counted_at = e.at
         self.state.chips_added += e.change
         self.state.chip_races.append(
             RaceRecord(table=e.table, at=e.at, result=e.result, players=e.players)

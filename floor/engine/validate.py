@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from .decide import _player
+from . import amendments, day_end, entry_list, finish, hand_for_hand, lookups, players, rulings
 from .errors import (
     BadSeat,
     BadValue,
@@ -31,40 +31,59 @@ from .errors import (
     NotAllowed,
     Param,
     RuleError,
-    UnknownTable,
 )
 from .events import (
     AddOnMade,
     BustUndone,
     ButtonReported,
+    CallsLapsed,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
     ClockResumed,
     ClockStarted,
+    DayEnded,
     Event,
+    FieldCarried,
     FinalTableFormed,
+    FlightSet,
     GameChanged,
     HaltWaived,
+    HandForHandDealt,
+    HandForHandEnded,
+    HandForHandStarted,
+    HandReported,
     HandStarted,
     LevelChanged,
     MoveCancelled,
+    MovesCalled,
     PlayerBusted,
     PlayerRegistered,
+    PlayerRenamed,
     PlayerSeated,
     PlayersMoved,
+    PlayerUnregistered,
+    PrizeChanged,
     RebuyMade,
+    RulingRecorded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SitOutEnded,
+    SpecialNeedsSet,
+    StacksCounted,
     StackSet,
+    StructureChanged,
+    TableBagged,
     TableBreaking,
     TableBroken,
     TableOpened,
     TableSetUp,
     TimeCalled,
     TimeCallEnded,
+    TournamentClosed,
     TournamentCreated,
+    TournamentFinished,
 )
 from .model import MAX_CHIPS, PlayerId, Positions, SeatNo, TableNo
 from .names import check_player_id, shown_name
@@ -129,6 +148,7 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
     One case per event: an event added to the union without one fails ``mypy --strict``.
     """
     _share_closed(t, previous, event)
+    finish.check(t, event)
     match event:
         case PlayerBusted():
             _player_busted(t, event, previous)
@@ -173,6 +193,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
         case StackSet():
             _seated(t, event.player)
             _stack(event.stack)
+        case StacksCounted():
+            _stacks_counted(t, event)
         case LevelChanged():
             _step(t, event.level, "level")
             _not_negative("remaining", event.remaining)
@@ -195,6 +217,15 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             if event.player is not None:
                 _seated(t, event.player)
             _table(t, event.table)
+        case MovesCalled():
+            for i, c in enumerate(event.calls):
+                _at(t, c.player, c.from_.table, c.from_.seat, f"calls[{i}].player")
+                table = _open(t, c.to.table, f"calls[{i}].to.table")
+                if c.to.seat is not None:
+                    _seat(table, c.to.seat, f"calls[{i}].to.seat")
+        case CallsLapsed():
+            for i, pid in enumerate(event.players):
+                _player(t, pid, f"players[{i}]")
         case BustUndone():
             _bust_undone(t, event)
         case RebuyMade() | AddOnMade():
@@ -274,6 +305,26 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
         case ClockAdjusted():
             _structure(t)
             _not_negative("remaining", event.remaining)
+        case TournamentFinished():
+            if event.remaining is not None:
+                _not_negative("remaining", event.remaining)
+        case TournamentClosed():
+            pass  # ``finish.check``: only once there is a winner
+        case PlayerRenamed() | SpecialNeedsSet() | PlayerUnregistered():
+            _player_changed(t, event)
+        case PrizeChanged() | StructureChanged():
+            amendments.check(t.state, t.rules, event)
+        case RulingRecorded() | SitOutEnded():
+            rulings.check(t, event)
+        case HandForHandStarted() | HandReported() | HandForHandDealt() | HandForHandEnded():
+            hand_for_hand.check(t, event)
+        case FieldCarried():
+            for name in ("entries", "rebuys", "add_ons"):
+                _not_negative(name, getattr(event, name))
+        case FlightSet() | TableBagged() | DayEnded():
+            if isinstance(event, DayEnded) and event.remaining is not None:
+                _not_negative("remaining", event.remaining)
+            day_end.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:
@@ -304,8 +355,46 @@ def _player_registered(t: Tournament, e: PlayerRegistered) -> None:
             raise _not_as_recorded("name", e.name, shown, "name")
     if e.entry != expected:
         raise _not_as_recorded("entry", e.entry, expected)
+    for name in ("country", "note"):
+        said = getattr(e, name)
+        if said is not None and entry_list.shown_detail(said, name) != said:
+            raise _not_as_recorded(name, said, entry_list.shown_detail(said, name), name)
     if e.stack is not None:
         _stack(e.stack)
+
+
+def _player_changed(t: Tournament, e: PlayerRenamed | SpecialNeedsSet | PlayerUnregistered) -> None:
+    """A change ``players`` makes after registration, as ``decide`` would have made it."""
+    p = _player(t, e.player)
+    match e:
+        case PlayerRenamed():
+            _in_range("name length", len(e.name), 1, MAX_NAME, "name")
+            players.rename(p, e.name)  # refuses a name that shows otherwise, or is unchanged
+            if shown_name(e.name) != e.name:
+                raise _not_as_recorded("name", e.name, shown_name(e.name), "name")
+            if e.was != p.name:
+                raise _not_as_recorded("was", e.was, p.name)
+        case SpecialNeedsSet():
+            players.set_special_needs(p, e.special_needs)
+        case PlayerUnregistered():
+            # The window is the clock's at the time, which the log does not say.
+            if (why := players.unregister_out(p) or players.unregister_bar(p)) is not None:
+                raise players.refusal(why, p.id)
+            if e.table is None or e.seat is None:
+                _unseated(t, p.id, "player")
+            else:
+                _at(t, p.id, e.table, e.seat)
+            s = t.state
+            recorded = {
+                "name": p.name,
+                "refund": players.refund(s, p),
+                "rebuys": p.rebuys,
+                "add_ons": p.add_ons,
+                "change": players.chips_change(s, p),
+            }
+            for name, value in recorded.items():
+                if getattr(e, name) != value:
+                    raise _not_as_recorded(name, getattr(e, name), value)
 
 
 def _id(pid: PlayerId, field: str = "player") -> None:
@@ -396,7 +485,7 @@ def _bust_undone(t: Tournament, e: BustUndone) -> None:
             reason="no_seat_to_return",
             params={"table": table.number, "status": table.status, "player": p.id},
         )
-    if t.state.final_table is not None:
+    if t.state.final_table is not None and not record.at_final:
         raise NotAllowed(
             "the final table has been drawn: its seats are taken by the final draw",
             field="player",
@@ -490,6 +579,26 @@ def _table_set_up(t: Tournament, e: TableSetUp) -> None:
         _seat(table, seat, f"opened[{i}]")
 
 
+def _stacks_counted(t: Tournament, e: StacksCounted) -> None:
+    table = _table(t, e.table)
+    seen: set[PlayerId] = set()
+    for i, c in enumerate(e.stacks):
+        where = f"stacks[{i}]"
+        p = _seated(t, c.player, f"{where}.player")
+        if p.id in seen:
+            raise _listed_twice(p.id, f"{where}.player")
+        seen.add(p.id)
+        if p.table != table.number:
+            raise NotAllowed(
+                f"{p.id} is not at table {table.number} (they sit at table {p.table})",
+                field=f"{where}.player",
+                reason="count_not_at_table",
+                params={"player": p.id, "table": table.number, "at_table": p.table},
+            )
+        _stack(c.stack, f"{where}.stack")
+    _not_negative("at", e.at)
+
+
 def _chips_raced(t: Tournament, e: ChipsRaced) -> None:
     table = _table(t, e.table)
     if table.status == "broken":
@@ -521,23 +630,9 @@ def _chips_raced(t: Tournament, e: ChipsRaced) -> None:
 # Lookups and limits that name what is wrong -------------------------------------------------
 
 
-def _in(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
-    """A player still in (seated or waiting for a seat)."""
-    p = _player(t, pid, field)
-    if p.busted:
-        raise NotAllowed(
-            f"{pid} is already out", field=field, reason="player_out", params={"player": pid}
-        )
-    return p
-
-
-def _seated(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
-    p = _in(t, pid, field)
-    if p.table is None:
-        raise NotAllowed(
-            f"{pid} has no seat yet", field=field, reason="player_unseated", params={"player": pid}
-        )
-    return p
+_player = lookups.player
+_in = lookups.still_in
+_seated = lookups.seated
 
 
 def _unseated(t: Tournament, pid: PlayerId, field: str) -> Player:
@@ -577,13 +672,7 @@ def _wrong_seat(p: Player, table: TableNo, seat: SeatNo, field: str = "player") 
     )
 
 
-def _table(t: Tournament, n: TableNo, field: str = "table") -> Table:
-    table = t.state.tables.get(n)
-    if table is None:
-        raise UnknownTable(
-            f"there is no table {n}", field=field, reason="table_unknown", params={"table": n}
-        )
-    return table
+_table = lookups.table
 
 
 def _open(t: Tournament, n: TableNo, field: str = "table") -> Table:

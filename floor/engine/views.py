@@ -22,8 +22,8 @@ from .events import (
     SeatsDrawn,
 )
 from .model import FLOP_GAMES, PlayerId, ShownStatus
+from .positions import button_seat, waiting_seats
 from .positions import next_big_blind as _next_bb
-from .positions import waiting_seats
 from .prize import PrizePool, payouts, shared_prizes
 from .rules import Level
 from .state import Player, Table, Tournament
@@ -41,6 +41,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     #: The step of the hand in progress when it is an earlier level than the clock's: a new
     #: level applies from the next hand, so this hand finishes at the old blinds.
     old_step: int | None = None
+    #: The seat the dealer button sits on now (``positions.button_seat``): after a button
+    #: report, the seat reported. None when unknown or at stud.
+    button: int | None = None
 
 
 def table_view(t: Tournament, table: Table) -> TableView:
@@ -51,6 +54,7 @@ def table_view(t: Tournament, table: Table) -> TableView:
         next_big_blind=next_big_blind(t, table),
         waiting=waiting(t, table),
         old_step=old_step(t, table),
+        button=button(t, table),
     )
 
 
@@ -90,6 +94,15 @@ def shown_status(t: Tournament, table: Table) -> ShownStatus:
 
 def _dealing_flop(t: Tournament) -> bool:
     return t.state.current_game in FLOP_GAMES
+
+
+def button(t: Tournament, table: Table) -> int | None:
+    """The seat the button sits on now; None when unknown, at stud, or nobody sits."""
+    if table.positions is None or not table.occupants or not _dealing_flop(t):
+        return None
+    return button_seat(
+        table.positions, table.button_reported, table.seats, table.occupants, table.count
+    )
 
 
 def next_big_blind(t: Tournament, table: Table) -> PlayerId | None:
@@ -175,7 +188,8 @@ def field_stats(t: Tournament) -> FieldStats:
         entries=s.entries,
         tables_in_play=t.open_count,
         chips=chips,
-        average_stack=None if chips is None or not left else round(chips / left),
+        # With one player left the "average" is every chip in play: no figure to show.
+        average_stack=None if chips is None or left < 2 else round(chips / left),
         rebuys=s.rebuys,
         add_ons=s.add_ons,
         prize_pool=None if pool is None else pool.pool,

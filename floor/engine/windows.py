@@ -125,7 +125,11 @@ def add_on_window(s: TournamentState, step: int) -> Why | None:
 
 
 def re_entry_limit(s: TournamentState, p: Player) -> Why | None:
-    """Why busted ``p`` may not enter again whatever the window: the re-entries made."""
+    """Why busted ``p`` may not enter again whatever the window: a disqualification, the
+    re-entries made."""
+    ruling = s.rulings.disqualified.get(p.id)
+    if ruling is not None:
+        return Why("player_disqualified", {"player": p.id, "ruling": ruling})
     prize = _prize(s)
     rules = prize.re_entry if prize is not None else None
     made = p.entries - 1
@@ -263,6 +267,13 @@ def refusal(why: Why, player: PlayerId | None) -> NotAllowed:
                 field="player",
                 reason="stack_limit",
                 params={"player": who, "stack": n("stack"), "most": n("most")},
+            )
+        case "player_disqualified":
+            return NotAllowed(
+                f"{who} was disqualified (ruling {n('ruling')})",
+                field="player",
+                reason="player_disqualified",
+                params={"player": who, "ruling": n("ruling")},
             )
     raise AssertionError(f"not a sale's reason: {why.reason}")
 

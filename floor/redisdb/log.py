@@ -237,6 +237,19 @@ class RedisLog:
             return
         await self._call(self.redis.hsetnx(TOURNAMENTS, summary.id, _encode(summary)))
 
+    async def set_status(self, tid: str, status: str, winner: str | None) -> None:
+        meta = Keys(tid).meta
+        raw = await self._call(self.redis.hget(TOURNAMENTS, tid))
+        if raw is None:
+            return
+        summary = msgspec.structs.replace(_decode_summary(raw), status=status, winner=winner)
+        await self._call(self.redis.hset(TOURNAMENTS, tid, _encode(summary)))
+        # The list and the meta sit in other cluster slots: no one atomic step. An archive
+        # marks the meta before it unlists, so one that ran meanwhile is seen here and its
+        # unlisting (which our write may have undone) made again.
+        if await self._call(self.redis.hget(meta, "status")) == b"archived":
+            await self._call(self.redis.hdel(TOURNAMENTS, tid))
+
     async def archive(self, tid: str) -> Summary:
         """The list, the archive and the tournament's keys live in different cluster slots,
         so this is three writes, ordered so that a retry after a failure between them

@@ -380,6 +380,15 @@ class Accounts:
         await self.limits.passed(record.username, address)
         return session
 
+    async def sign_in_as(self, username: str, table: int | None, client: str) -> Session:
+        """A session for the dealer account of ``table`` that another proof than its secret
+        named: a table screen's pairing code (``floor.server.pairing``). Refused as a wrong
+        sign-in when the account is gone or no longer that table's dealer."""
+        held = await self.storage.account(check_username(username))
+        if held is None or held.account.role != "dealer" or held.account.table != table:
+            raise BadCredentials()
+        return await self._open(held.account, _client(client), held.revision)
+
     async def _open(self, record: StoredAccount, client: str, revision: bytes) -> Session:
         now = self.clock()
         token = secrets.token_urlsafe(32)

@@ -19,6 +19,7 @@ import socket
 import time
 from collections.abc import Callable
 
+from ..engine import rulings
 from ..engine.commands import Tick
 from ..engine.state import Tournament
 from ..store.errors import StoreError
@@ -48,9 +49,15 @@ class Follower:
 
 
 def next_due(t: Tournament) -> float | None:
-    """When something next comes due: the end of the level, or of a time call."""
+    """When something next comes due: the end of the level, of a time call or of a sit-out
+    of minutes. Nothing once the tournament has its winner: its clock stopped with the last
+    bust-out."""
     s = t.state
+    if s.winner is not None:
+        return None
     times = [c.ends_at for c in s.time_calls]
+    if (sit_out := rulings.next_end(s)) is not None:
+        times.append(sit_out)
     c = s.clock
     last_level = s.structure is None or c.level + 1 >= len(s.structure.levels)
     if c.running and c.ends_at is not None and not last_level:
@@ -113,7 +120,8 @@ class ClockDriver:
             now = self.clock()
             if now - last_scan > renew_every or not tids:
                 with contextlib.suppress(StoreError):
-                    tids = [s.id for s in await self.store.summaries()]
+                    # A closed tournament's clock never runs again: not followed at all.
+                    tids = [s.id for s in await self.store.summaries() if s.status != "closed"]
                     await self._follow(tids)
                 last_scan = now
             wake = now + renew_every

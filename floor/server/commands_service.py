@@ -14,6 +14,7 @@ from ..store.ids import check_command_id
 from ..store.outcome import Outcome
 from .context import Floor
 from .edges import check_numbers
+from .flight_entries import refused_entry
 from .permissions import authorize
 from .principal import Principal
 
@@ -33,6 +34,10 @@ async def run_command(
     # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots.
     check_numbers(command, "command")
     start = time.perf_counter()
+    # An entry where the house allows no flight after a bag reads the event's other flights.
+    refused = await refused_entry(floor, tid, principal, command)
+    if refused is not None:
+        return refused
     # Authorized in the tournament's lock, on the very state the command is decided on (and
     # again on each retry): checked before it, a dealer's bust could land after the floor
     # moved the player off the dealer's table.

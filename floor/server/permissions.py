@@ -25,23 +25,32 @@ Sender = Literal["dealer", "floor", "director", "server"]
 def sender(command: Command) -> Sender:
     """The least role that may send ``command``."""
     match command:
-        case cmd.Hand() | cmd.Button() | cmd.Bust():
+        case cmd.Hand() | cmd.HandDone() | cmd.Button() | cmd.Bust() | cmd.BustSameHand():
             return "dealer"
         case (
-            cmd.BustSameHand()
-            | cmd.UndoBust()
+            cmd.UndoBust()
             | cmd.Confirm()
             | cmd.ConfirmAll()
             | cmd.Cancel()
+            | cmd.CallMove()
+            | cmd.CallAll()
             | cmd.CallTime()
             | cmd.EndTimeCall()
             | cmd.CorrectSeat()
             | cmd.LockSeat()
             | cmd.Register()
+            | cmd.RegisterMany()
+            | cmd.RenamePlayer()
+            | cmd.SetSpecialNeeds()
+            | cmd.Unregister()
             | cmd.SetStack()
+            | cmd.CountTable()
             | cmd.Rebuy()
             | cmd.AddOn()
             | cmd.ChipRace()
+            | cmd.RecordRuling()
+            | cmd.EndSitOut()
+            | cmd.BagTable()
         ):
             return "floor"
         case (
@@ -56,6 +65,13 @@ def sender(command: Command) -> Sender:
             | cmd.ClockResume()
             | cmd.ClockAdjust()
             | cmd.ClockLevel()
+            | cmd.CloseTournament()
+            | cmd.SetPrize()
+            | cmd.SetStructure()
+            | cmd.StartHandForHand()
+            | cmd.EndHandForHand()
+            | cmd.SetFlight()
+            | cmd.EndDay()
         ):
             return "director"
         case cmd.Tick():
@@ -65,9 +81,11 @@ def sender(command: Command) -> Sender:
 
 
 _FLOOR_MAY: Final = (
-    "floor staff may bust players and undo bust-outs, report hands and buttons, confirm and "
-    "cancel moves, call time, correct and lock seats, register players (and re-entries), "
-    "sell rebuys and add-ons, set stacks and run chip races"
+    "floor staff may bust players and undo bust-outs, report hands and buttons, call, "
+    "confirm and cancel moves, call time, correct and lock seats, "
+    "register players (and re-entries), "
+    "correct names, mark special needs, unregister and refund, "
+    "sell rebuys and add-ons, set and count stacks, run chip races and record rulings"
 )
 
 
@@ -112,9 +130,17 @@ def authorize_dealer(principal: Principal, command: Command, t: Tournament | Non
     may = f"a dealer reports hands, the button and bust-outs at their own table ({own}) only"
     if own is None:
         raise Forbidden("this dealer account has no table: ask the director")
-    if isinstance(command, cmd.Hand | cmd.Button):
+    if isinstance(command, cmd.Hand | cmd.HandDone | cmd.Button):
         if command.table != own:
             raise Forbidden(f"table {command.table} is not yours: {may}", field="table")
+        return
+    if isinstance(command, cmd.BustSameHand):
+        # The table screen's players out in one hand: every one of them at this table.
+        for i, b in enumerate(command.players):
+            if not _sits_at(t, b.player, own):
+                raise Forbidden(
+                    f"{b.player} is not at your table {own}: {may}", field=f"players[{i}].player"
+                )
         return
     if not isinstance(command, cmd.Bust):
         raise Forbidden(f"{may}; {_name(command)} is for the floor or the director")
@@ -122,10 +148,12 @@ def authorize_dealer(principal: Principal, command: Command, t: Tournament | Non
         raise Forbidden(f"name the seat at your table, or the player: {may}", field="table")
     if command.table is not None and command.table != own:
         raise Forbidden(f"table {command.table} is not yours: {may}", field="table")
-    if command.player is not None:
-        p = None if t is None else t.state.players.get(command.player)
-        here = p is not None and (
-            p.table == own or (p.busted and p.bust is not None and p.bust.table == own)
-        )
-        if not here:
-            raise Forbidden(f"{command.player} is not at your table {own}: {may}", field="player")
+    if command.player is not None and not _sits_at(t, command.player, own):
+        raise Forbidden(f"{command.player} is not at your table {own}: {may}", field="player")
+
+
+def _sits_at(t: Tournament | None, pid: str, own: int) -> bool:
+    p = None if t is None else t.state.players.get(pid)
+    return p is not None and (
+        p.table == own or (p.busted and p.bust is not None and p.bust.table == own)
+    )

@@ -6,19 +6,24 @@ ms a keystroke. The index folds each name once and lays them out in one string, 
 order, so that a keystroke is a few ``str.find`` jumps (C speed) to the first matches in
 rank order, and stops there.
 
-What matches and how matches rank is exactly as before: every word of the query is in the
-folded name, or is the player's id (case ignored); a name with a word that starts with the
-query's first word ranks first, then players still in before the busted, then by name, then
-by registration.
+What matches: every word of the query is in the folded name, or is the player's id (case
+ignored). How matches rank, best first: the name exactly as typed (its words, in order), then a
+name with a word that starts with the query's first word, then the other matches; in each,
+players still in before the busted, then by name, then by registration.
 
-Names change only with an entry (a registration, or a re-entry under another name, both
-counted in ``state.entries``), so an index serves every version until the next entry.
-Whether a player is busted is read from the state at each search.
+Every search says how many players match in all (``count``), so a screen can say that it
+shows only the first of them. The count is of names, not of who is busted, so an index keeps
+the counts it has made for as long as it serves.
+
+Names change with an entry (a registration, or a re-entry under another name, counted in
+``state.entries``), a name corrected (``state.renamed``) and an entry withdrawn
+(``state.unregistered``), so an index serves every version until one of those. Whether a
+player is busted is read from the state at each search.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from ..engine.model import PlayerId
 from ..engine.plan import Plan, PlannedMove
@@ -69,12 +74,23 @@ def index_of(tid: str, t: Tournament) -> PlayerIndex:
 class PlayerIndex:
     """The field's folded names in one string, in name order (then registration order)."""
 
-    __slots__ = ("_moves", "by_id", "folded_ids", "ids", "key", "names", "offsets", "text")
+    __slots__ = (
+        "_counts",
+        "_moves",
+        "by_id",
+        "folded_ids",
+        "ids",
+        "key",
+        "names",
+        "offsets",
+        "text",
+    )
 
     def __init__(self, t: Tournament) -> None:
         players = list(t.state.players.values())
-        #: What the index was built from: the field's size and its entries (see the module).
-        self.key = (len(players), t.state.entries)
+        #: What the index was built from: the field's size, its entries, names corrected and
+        #: entries withdrawn (see the module).
+        self.key = _key(t)
         plain = [folded(p.name) for p in players]
         # A stable sort: the same names stay in registration order.
         order = sorted(range(len(plain)), key=plain.__getitem__)
@@ -97,9 +113,11 @@ class PlayerIndex:
                 self.by_id.setdefault(pid, []).append(i)
         #: The moves of the plan last asked about, by player (see ``moves``).
         self._moves: tuple[Plan, dict[PlayerId | None, PlannedMove]] | None = None
+        #: How many names each query matched, by its folded words (see ``count``).
+        self._counts: dict[tuple[str, ...], int] = {}
 
     def fits(self, t: Tournament) -> bool:
-        return self.key == (len(t.state.players), t.state.entries)
+        return self.key == _key(t)
 
     def moves(self, plan: Plan) -> dict[PlayerId | None, PlannedMove]:
         """The plan's moves by player (each player's first), built once per plan: a plan
@@ -113,31 +131,75 @@ class PlayerIndex:
 
     def search(self, t: Tournament, query: str, limit: int) -> list[Player]:
         """The players ``query`` finds, best first, at most ``limit``."""
-        words = fold(query).split()
-        if not words or limit <= 0 or any(_SEP in w for w in words):
+        words = _words(query)
+        if not words or limit <= 0:
             return []
         first = _SEP + words[0]
+        exact = _SEP + _SEP.join(words)
         found = _Found(t.state.players, self.ids, limit)
+        # The names exactly as typed are one run of the index (it is in name order).
+        names = self.names
+        i = bisect_left(names, exact)
+        while i < len(names) and names[i] == exact and not found.full(_EXACT):
+            found.add(i, _EXACT)
+            i += 1
         # Every match holds each word: looked for where the rarest one is. When that is the
-        # first word, where it starts a word of the name first (the best kinds), and the
+        # first word, where it starts a word of the name first (the better kinds), and the
         # other names only if those are not enough: a keystroke at 10,000 players rarely
         # needs more than the first few matches.
-        rarest = words[0] if len(words) == 1 else min(words, key=self.text.count)
+        rarest = self._rarest(words)
         if rarest == words[0]:
-            if not self._scan(first, words, first, found, best=0):
-                self._scan(rarest, words, first, found, best=2)
+            if not self._scan(first, words, first, found, best=_STARTS):
+                self._scan(rarest, words, first, found, best=_OTHER)
         else:
-            self._scan(rarest, words, first, found, best=0)
+            self._scan(rarest, words, first, found, best=_STARTS)
         # A word may name a player by id rather than by name.
         for w in dict.fromkeys(words):
             for i in self.by_id.get(w, ()):
                 if i not in found.seen and self._matches(i, words):
-                    found.add(i, first in self.names[i], capped=False)
+                    found.add(i, self._kind(i, first, exact), capped=False)
         return found.best()
 
+    def count(self, query: str) -> int:
+        """How many players ``query`` finds in all (``search`` shows the first of them)."""
+        words = _words(query)
+        if not words:
+            return 0
+        key = tuple(words)
+        n = self._counts.get(key)
+        if n is None:
+            n = self._count(words)
+            if len(self._counts) >= _COUNTS_MAX:
+                self._counts.clear()
+            self._counts[key] = n
+        return n
+
+    def _count(self, words: list[str]) -> int:
+        # Every name, not the first matches: a filter per word, the rarest first, over the
+        # names still left (C speed: a millisecond at 10,000 names for the commonest letter).
+        names = self.names
+        left = names
+        for w in sorted(set(words), key=self.text.count):
+            left = [name for name in left if w in name]
+        # Matched by id, where a word is the id and not in the name (the others are counted).
+        by_id = {i for w in set(words) for i in self.by_id.get(w, ())}
+        return len(left) + sum(
+            1 for i in by_id if self._matches(i, words) and not all(w in names[i] for w in words)
+        )
+
+    def _rarest(self, words: list[str]) -> str:
+        return words[0] if len(words) == 1 else min(words, key=self.text.count)
+
+    def _kind(self, i: int, first: str, exact: str) -> int:
+        name = self.names[i]
+        return _EXACT if name == exact else _STARTS if first in name else _OTHER
+
     def _scan(self, needle: str, words: list[str], first: str, found: _Found, best: int) -> bool:
-        """Keep the matches among the names holding ``needle``, in index order; True when
-        one past them could not be shown (``best``: the best kind they can be of)."""
+        """Keep the matches among the names holding ``needle``, in index order (the exact
+        ones are kept already); True when one past them could not be shown (``best``: the
+        best kind they can be of)."""
+        if found.full(best):
+            return True
         text, offsets, names, ids = self.text, self.offsets, self.names, self.folded_ids
         seen, find = found.seen, text.find
         end = len(names)
@@ -150,7 +212,8 @@ class PlayerIndex:
                     if w not in name and w != ids[i]:
                         break
                 else:
-                    if found.add(i, first in name) and found.full(best):
+                    kind = _STARTS if first in name else _OTHER
+                    if found.add(i, kind) and found.full(best):
                         return True
             if i + 1 >= end:
                 break
@@ -162,9 +225,28 @@ class PlayerIndex:
         return all(w in name or w == self.folded_ids[i] for w in words)
 
 
+def _key(t: Tournament) -> tuple[int, int, int, int]:
+    s = t.state
+    return (len(s.players), s.entries, s.renamed, s.unregistered)
+
+
+def _words(query: str) -> list[str]:
+    """The folded words of ``query``; none when a word holds the separator (it matches no
+    name, and would match across two)."""
+    words = fold(query).split()
+    return [] if any(_SEP in w for w in words) else words
+
+
+#: The kinds of match, best first; each splits into players still in, then busted.
+_EXACT, _STARTS, _OTHER = 0, 2, 4
+#: Counts kept per index: a field's phones type the same few prefixes.
+_COUNTS_MAX = 4096
+
+
 class _Found:
-    """Matches by kind, in rank order: the names with a word that starts with the query's
-    first word, players still in then busted; the other names, in then busted."""
+    """Matches by kind, in rank order: the names exactly as typed, the names with a word
+    that starts with the query's first word, the other names; each, players still in then
+    busted."""
 
     __slots__ = ("ids", "kinds", "limit", "players", "seen")
 
@@ -172,13 +254,14 @@ class _Found:
         self.players = players
         self.ids = ids
         self.limit = limit
-        self.kinds: tuple[list[int], ...] = ([], [], [], [])
+        self.kinds: tuple[list[int], ...] = ([], [], [], [], [], [])
         self.seen: set[int] = set()
 
-    def add(self, i: int, starts: bool, capped: bool = True) -> bool:
-        """Keep entry ``i``; False when it can never be shown (its kind's place is taken)."""
+    def add(self, i: int, base: int, capped: bool = True) -> bool:
+        """Keep entry ``i``, a match of kind ``base`` (``_EXACT``...); False when it can
+        never be shown (its kind's place is taken)."""
         self.seen.add(i)
-        kind = (0 if starts else 2) + self.players[self.ids[i]].busted
+        kind = base + self.players[self.ids[i]].busted
         # Only the first ``limit`` are shown, a kind after the kinds above it; entries come
         # in index order (except for ``capped=False``), so one past the limit never is.
         if capped and sum(len(k) for k in self.kinds[: kind + 1]) >= self.limit:
@@ -187,7 +270,7 @@ class _Found:
         return True
 
     def full(self, best: int) -> bool:
-        """Whether the kinds down to ``best`` have all that can be shown."""
+        """Whether the kinds down to ``best`` (players still in) have all that can be shown."""
         return sum(len(k) for k in self.kinds[: best + 1]) >= self.limit
 
     def best(self) -> list[Player]:

@@ -46,8 +46,11 @@ async def index(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/", index),
     Route("/wall/{tid}", _page("wall")),
+    Route("/final/{tid}", _page("final")),
     Route("/floor/{tid}", _page("floor")),
     Route("/player/{tid}", _page("player")),
+    # The table screen: a tablet that belongs to one table.
+    Route("/table/{tid}/{table:int}", _page("table")),
     Route("/director", _page("director")),
     Route("/director/{tid}", _director_of),
 ]

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .accounts import check_username
+from .accounts import Session, check_username
 from .context import SESSION_COOKIE, floor_of, staff
 from .edges import decode, handle_errors, json_response, read_body
 from .permissions import require_director
@@ -48,8 +48,25 @@ class OwnSecret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     pin: bool | None = None
 
 
-def _client(request: Request) -> str:
+def client_of(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+def with_session_cookie(request: Request, response: Response, session: Session) -> Response:
+    """``response`` carrying the session's cookie (a sign-in, a table screen's pairing)."""
+    floor = floor_of(request)
+    response.set_cookie(
+        SESSION_COOKIE,
+        session.token,
+        max_age=max(1, int(session.expires_at - time.time())),
+        httponly=True,
+        samesite="strict",
+        # Over HTTPS (also as a trusted proxy's X-Forwarded-Proto says) the cookie is never
+        # to travel in clear; the setting forces it for proxies that do not say so.
+        secure=floor.settings.secure_cookies or request.url.scheme == "https",
+        path="/",
+    )
+    return response
 
 
 def _token(request: Request) -> str | None:
@@ -65,20 +82,8 @@ async def sign_in(request: Request) -> Response:
     floor = floor_of(request)
     floor.check_origin(request)
     form = decode(await read_body(request, MAX_BODY), SignIn, frozenset({"username", "secret"}))
-    session = await floor.accounts.sign_in(form.username, form.secret, _client(request))
-    response = json_response(session)
-    response.set_cookie(
-        SESSION_COOKIE,
-        session.token,
-        max_age=max(1, int(session.expires_at - time.time())),
-        httponly=True,
-        samesite="strict",
-        # Over HTTPS (also as a trusted proxy's X-Forwarded-Proto says) the cookie is never
-        # to travel in clear; the setting forces it for proxies that do not say so.
-        secure=floor.settings.secure_cookies or request.url.scheme == "https",
-        path="/",
-    )
-    return response
+    session = await floor.accounts.sign_in(form.username, form.secret, client_of(request))
+    return with_session_cookie(request, json_response(session), session)
 
 
 @handle_errors
@@ -149,7 +154,7 @@ async def change_own_secret(request: Request) -> Response:
         await read_body(request, MAX_BODY), OwnSecret, frozenset({"current", "secret", "pin"})
     )
     account = await floor.accounts.change_own_secret(
-        token, form.current, form.secret, _client(request), pin=form.pin
+        token, form.current, form.secret, client_of(request), pin=form.pin
     )
     return json_response(account)
 

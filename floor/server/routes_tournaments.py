@@ -159,7 +159,7 @@ async def find_players(request: Request) -> Response:
     tid = tid_of(request)
     query = search_query(request)
     t, _ = await floor.store.tournament(tid)
-    return json_response(views.find_players(t, query, index=index_of(tid, t)))
+    return json_response(views.search_players(t, query, index=index_of(tid, t)))
 
 
 #: The most events one read answers: a tool pages with a later ``since``.

@@ -15,8 +15,6 @@ changes nothing.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from typing import Final, Literal, get_args
 
@@ -36,6 +34,7 @@ from ..engine.rules import SeatCount
 from ..engine.state import Tournament
 from ..engine.views import Finish, prize_pool, results
 from ..errortext import field_names
+from ..exports.results import results_csv
 from ..store.ids import check_tournament_id
 from .context import floor_of
 from .edges import (
@@ -121,14 +120,6 @@ async def get_prizes(request: Request) -> Response:
     return Response(_answer("prizes", t, version, build), media_type="application/json")
 
 
-#: Spreadsheets run a cell that starts with one of these as a formula.
-_FORMULA: Final = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(text: str) -> str:
-    return "'" + text if text.startswith(_FORMULA) else text
-
-
 @handle_errors
 async def get_results_csv(request: Request) -> Response:
     """The results, best place first: a row per player, a shared place on each of its rows."""
@@ -141,28 +132,9 @@ async def get_results_csv(request: Request) -> Response:
 
 
 def _results_csv(t: Tournament) -> bytes:
-    pool = prize_pool(t)
-    out = io.StringIO()
-    out.write("\ufeff")  # so that a spreadsheet reads the names' diacritics as UTF-8
-    w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(
-        ["place", "tied", "name", "player", "prize", "currency", "entries", "rebuys", "add_ons"]
-    )
-    for f in results(t, pool):
-        w.writerow(
-            [
-                f.place,
-                f.tied,
-                _cell(f.name),
-                _cell(f.player),
-                f.prize,
-                pool.currency if pool else "",
-                f.entries,
-                f.rebuys,
-                f.add_ons,
-            ]
-        )
-    return out.getvalue().encode()
+    """The results file of the console's exports (``floor.exports.results``): place, name,
+    id, country, entries, the bust-out's time, level and table, the prize."""
+    return results_csv(t)
 
 
 # The pot calculator ----------------------------------------------------------------------------

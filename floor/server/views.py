@@ -113,6 +113,15 @@ class PlayerFound(msgspec.Struct, frozen=True, kw_only=True):
     moving_to: dict[str, int | None] | None = None
 
 
+class PlayersFound(msgspec.Struct, frozen=True, kw_only=True):
+    """A search's answer: how many players match in all, and the first of them, best first
+    (a screen says it shows ``len(players)`` of ``total``)."""
+
+    query: str
+    total: int
+    players: list[PlayerFound]
+
+
 _encoder = msgspec.json.Encoder()
 _packed_players = msgspec.json.Decoder(list[_PackedPlayer])  # type: ignore[valid-type]
 
@@ -122,16 +131,27 @@ def table_views(t: Tournament) -> list[TableView]:
 
 
 def _public_state(state: TournamentState) -> TournamentState:
-    """``state`` as the public is shown it (``redact``): no player's flags set. Only the
-    players who have one are copied, so a room with one special-needs player costs a
-    dictionary copy, not a decoding of the whole state (60 ms at 10,000 players)."""
-    flagged = [p for p in state.players.values() if any(getattr(p, f) for f in _STAFF_FLAGS)]
-    if not flagged:
+    """``state`` as the public is shown it (``redact``): no player's flags set, and no seat
+    drawn for a move (the room learns a move when it is called). Only the players who have
+    a flag are copied, so a room with one special-needs player costs a dictionary copy, not
+    a decoding of the whole state (60 ms at 10,000 players)."""
+    flagged = [
+        p
+        for p in state.players.values()
+        if any(getattr(p, f) for f in _STAFF_FLAGS) or p.note is not None
+    ]
+    # The floor's notes on rulings are staff text too.
+    rulings = state.rulings.without_notes()
+    if not flagged and not state.draws and rulings is state.rulings:
         return state
-    players = dict(state.players)
-    for p in flagged:
-        players[p.id] = msgspec.structs.replace(p, **dict.fromkeys(_STAFF_FLAGS, False))
-    return msgspec.structs.replace(state, players=players)
+    players = state.players
+    if flagged:
+        players = dict(state.players)
+        for p in flagged:
+            players[p.id] = msgspec.structs.replace(
+                p, **dict.fromkeys(_STAFF_FLAGS, False), note=None
+            )
+    return msgspec.structs.replace(state, players=players, draws={}, rulings=rulings)
 
 
 def snapshots(tid: str, t: Tournament, seq: int) -> dict[View, bytes]:
@@ -147,7 +167,7 @@ def snapshots(tid: str, t: Tournament, seq: int) -> dict[View, bytes]:
                 tournament=tid,
                 seq=seq,
                 state=staff_state if view == "staff" else _public_state(staff_state),
-                plan=plan,
+                plan=plan if view == "staff" else plan.settled(),
                 stats=stats,
                 tables=tables,
                 facts=facts,
@@ -172,19 +192,28 @@ def packed_snapshots(tid: str, t: Tournament, seq: int) -> dict[View, bytes]:
         tables={n: msgspec.structs.replace(x, occupants={}) for n, x in state.tables.items()},
     )
     state_raw = msgspec.Raw(_encoder.encode(lean))
+    # The room is shown neither the seats drawn for moves nor a move not called yet.
+    rulings = state.rulings.without_notes()
+    public_state = (
+        msgspec.Raw(_encoder.encode(msgspec.structs.replace(lean, draws={}, rulings=rulings)))
+        if state.draws or rulings is not state.rulings
+        else state_raw
+    )
     plan = msgspec.Raw(_encoder.encode(t.plan))
+    settled = t.plan.settled()
+    public_plan = plan if settled is t.plan else msgspec.Raw(_encoder.encode(settled))
     stats = msgspec.Raw(_encoder.encode(field_stats(t)))
     tables = msgspec.Raw(_encoder.encode(table_views(t)))
     facts = msgspec.Raw(_encoder.encode(public_facts(t)))
 
-    def packed(players_raw: bytes, staff: bytes) -> bytes:
+    def packed(players_raw: bytes, staff: bytes, public: bool) -> bytes:
         return _encoder.encode(
             PackedSnapshotOut(
                 tournament=tid,
                 seq=seq,
-                state=state_raw,
+                state=public_state if public else state_raw,
                 players=msgspec.Raw(players_raw),
-                plan=plan,
+                plan=public_plan if public else plan,
                 stats=stats,
                 tables=tables,
                 facts=facts,
@@ -199,10 +228,13 @@ def packed_snapshots(tid: str, t: Tournament, seq: int) -> dict[View, bytes]:
             if getattr(p, name):
                 setattr(p, name, False)  # a packed player is our own copy
                 flagged = True
+        if getattr(p, "note", None) is not None:  # the staff's note on the entry (``redact``)
+            p.note = None  # type: ignore[attr-defined]
+            flagged = True
     public_players = _encoder.encode(players) if flagged else staff_players
     return {
-        "staff": packed(staff_players, _encoder.encode(staff_facts(t))),
-        "public": packed(public_players, b"null"),
+        "staff": packed(staff_players, _encoder.encode(staff_facts(t)), public=False),
+        "public": packed(public_players, b"null", public=True),
     }
 
 
@@ -344,7 +376,8 @@ def find_players(
     found = index.search(t, query, limit)
     if not found:
         return []
-    moves = index.moves(t.plan)
+    # Anyone may search, so where a player goes is told only once the floor called it.
+    moves = index.moves(t.plan.settled())
     out = []
     for p in found:
         move = moves.get(p.id)
@@ -360,3 +393,13 @@ def find_players(
             )
         )
     return out
+
+
+def search_players(
+    t: Tournament, query: str, limit: int = 20, index: PlayerIndex | None = None
+) -> PlayersFound:
+    """``find_players`` with the number of players the query matches in all."""
+    if index is None or not index.fits(t):
+        index = PlayerIndex(t)
+    found = find_players(t, query, limit, index)
+    return PlayersFound(query=query, total=index.count(query), players=found)

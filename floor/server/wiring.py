@@ -32,7 +32,18 @@ from ..redisdb.log import RedisLog
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
 from ..store.service import Service
-from . import routes_commands, routes_health, routes_pages, routes_staff, routes_tournaments, tools
+from . import (
+    routes_commands,
+    routes_files,
+    routes_flights,
+    routes_health,
+    routes_pages,
+    routes_pairing,
+    routes_preview,
+    routes_staff,
+    routes_tournaments,
+    tools,
+)
 from .accounts import Accounts
 from .clockdriver import ClockDriver
 from .context import Floor
@@ -84,8 +95,12 @@ def routes() -> list[BaseRoute]:
     return [
         *routes_health.routes,
         *routes_staff.routes,
+        *routes_pairing.routes,
         *routes_tournaments.routes,
         *routes_commands.routes,
+        *routes_preview.routes,
+        *routes_files.routes,
+        *routes_flights.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.

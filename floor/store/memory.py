@@ -160,6 +160,12 @@ class MemoryLog:
             return
         self.server.listed.setdefault(summary.id, summary)
 
+    async def set_status(self, tid: str, status: str, winner: str | None) -> None:
+        await self.server.round_trip()
+        listed = self.server.listed.get(tid)
+        if listed is not None:
+            self.server.listed[tid] = msgspec.structs.replace(listed, status=status, winner=winner)
+
     async def archive(self, tid: str) -> Summary:
         await self.server.round_trip()
         server = self.server

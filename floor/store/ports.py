@@ -43,7 +43,10 @@ class Summary(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     name: str
     created_at: float
+    #: "live", "finished" or "closed" (``engine.finish.status``) while listed; "archived".
     status: str = "live"
+    #: The winner's name once the tournament has one.
+    winner: str | None = None
 
 
 class Append(msgspec.Struct, frozen=True, kw_only=True):
@@ -127,6 +130,11 @@ class EventLog(Protocol):
 
     async def list_again(self, summary: Summary) -> None:
         """List a tournament whose creation is retried, unless it is listed or archived."""
+        ...
+
+    async def set_status(self, tid: str, status: str, winner: str | None) -> None:
+        """Say in the list that a tournament finished, was closed or is live again; an
+        archived one, or one not listed, is left as it is."""
         ...
 
     async def archive(self, tid: str) -> Summary:

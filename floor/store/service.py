@@ -14,11 +14,13 @@ server from the bus). Each batch this process writes is handed to its listeners 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Callable
 from typing import assert_never
 
+from ..engine import finish
 from ..engine.commands import Command
 from ..engine.decide import decide
 from ..engine.errors import RuleError
@@ -27,7 +29,7 @@ from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament
 from ..protocol import EventsIn, decode_batch, decode_event, encode_derived, encode_event
 from ..protocol import events_message as _events_message
-from .errors import AlreadyExists, Busy, IdReused, NotFound
+from .errors import AlreadyExists, Busy, IdReused, NotFound, Unavailable
 from .ids import check_command_id, check_tournament_id
 from .outcome import Kept, Outcome, command_digest, error_info
 from .ports import Answered, Append, Bus, Conflict, EventLog, Snapshot, Summary, Written
@@ -201,13 +203,21 @@ class Service:
         rules: Rules,
         structure: Structure | None = None,
         command_id: str | None = None,
+        then: Callable[[TournamentCreated, float], list[Event]] | None = None,
     ) -> Outcome:
+        """Write a new tournament's log: its creation, and what ``then`` says follows it in
+        the same write (Day 2's tables, players and seats: ``engine.day2.first_events``)."""
         check_tournament_id(tid)
+        now = self.clock()
         created = TournamentCreated(
-            id=tid, name=name, rules=rules, structure=structure, created_at=self.clock()
+            id=tid, name=name, rules=rules, structure=structure, created_at=now
         )
         t = Tournament.create(created)
-        outcome = await self._write(tid, 0, [created], t, command_id or f"create-{tid}")
+        events: list[Event] = [created]
+        for e in then(created, now) if then is not None else []:
+            t.apply(e)
+            events.append(e)
+        outcome = await self._write(tid, 0, events, t, command_id or f"create-{tid}")
         if not outcome.ok:
             raise AlreadyExists(f"tournament {tid} already exists", field="tournament")
         if not outcome.duplicate:
@@ -252,6 +262,7 @@ class Service:
                     tid, version, entry.t, authorize
                 ):
                     continue
+                status = finish.status(entry.t.state)
                 try:
                     events = decide(entry.t, command, self.clock(), self.rng)
                 except RuleError as e:
@@ -285,9 +296,20 @@ class Service:
                     return outcome
                 if outcome.ok:
                     entry.version = outcome.last
+                    if finish.status(entry.t.state) != status:
+                        await self._list_status(tid, entry.t)
                     return outcome
                 self.forget(tid)  # lost the race: reload and decide again
         raise Busy(f"tournament {tid} is changing too fast: try again", field="tournament")
+
+    async def _list_status(self, tid: str, t: Tournament) -> None:
+        """The list says the tournament finished, closed or is live again (the start page
+        and the console read it there). The command is written whatever becomes of this:
+        a list left behind is not worth an error on a command that stands."""
+        s = t.state
+        won = finish.winner(s)
+        with contextlib.suppress(Unavailable):
+            await self.log.set_status(tid, finish.status(s), None if won is None else won.name)
 
     async def _authorized(
         self, tid: str, version: int, t: Tournament, authorize: Authorize

@@ -42,6 +42,9 @@ def scene(director: Api) -> dict[str, Any]:
     # Three out at table 2 (8 players): 9 against 5, table 2 halts and moves are planned.
     for player in list(occupants(director, TID, 2).values())[:3]:
         director.ok(TID, {"type": "bust", "player": player})
+    # One of them called (the room is shown it), the other still planned (the staff alone).
+    first = director.state(TID)["plan"]["moves"][0]  # type: ignore[index]
+    director.ok(TID, {"type": "call_move", "player": first["player"]})
     seats = occupants(director, TID, 2)
     director.ok(
         TID,

@@ -25,7 +25,7 @@ from floor.engine.derived import public_facts
 from floor.engine.events import Event, TournamentCreated
 from floor.engine.rulebook import fold
 from floor.engine.state import Tournament
-from floor.server.views import find_players
+from floor.server.views import find_players, search_players
 from tests.browser.conftest import (
     FLOOR,
     Api,
@@ -173,7 +173,8 @@ def test_a_player_found_offline_is_a_player_the_server_finds(module_page: Page) 
     queries = [
         "weiss", "Weiß", "WEISS", "novak", "NOVÁK", "tomas", "nov", "σοφια", "ΣΟΦΊΑ", "οδος",
         "иван", "lukasz zolc", "aero", "aerø", "oyvind strasse", "smith", "john", "ismail",
-        "unal", "fiona", "č1", "Č1", "p3", "xyz", "  ",
+        "unal", "fiona", "č1", "Č1", "p3", "xyz", "  ", "smith john", "john smith", "novak tomas",
+        "tomas novak", "a",
     ]  # fmt: skip
     t = g.t
     facts = msgspec.to_builtins(public_facts(t))
@@ -184,16 +185,21 @@ def test_a_player_found_offline_is_a_player_the_server_finds(module_page: Page) 
     }
     shown = module_page.evaluate(
         """async ({ conn, queries }) => {
-          const { findPlayers } = await import("/js/facts.js");
+          const { findPlayers, searchPlayers } = await import("/js/facts.js");
           const { foldText } = await import("/js/ui.js");
-          return { found: queries.map((q) => findPlayers(conn, q).map((r) => r.id)),
+          return { found: queries.map((q) => findPlayers(conn, q, 5).map((r) => r.id)),
+                   totals: queries.map((q) => searchPlayers(conn, q).total),
                    folded: queries.map(foldText) };
         }""",
         {"conn": conn, "queries": queries},
     )
-    server = [[p.id for p in find_players(t, q)] for q in queries]
+    server = [[p.id for p in find_players(t, q, 5)] for q in queries]
     assert dict(zip(queries, shown["found"], strict=True)) == dict(
         zip(queries, server, strict=True)
+    )
+    totals = [search_players(t, q).total for q in queries]
+    assert dict(zip(queries, shown["totals"], strict=True)) == dict(
+        zip(queries, totals, strict=True)
     )
     assert shown["folded"] == [fold(q) for q in queries]
     assert server[0] == ["P0", "P1"]  # "weiss" finds Weiß, the one still in first
@@ -249,7 +255,7 @@ def busted_on_page(page: Page, player: str) -> bool:
 
 
 def unknown_event(msg: dict[str, Any]) -> dict[str, Any]:
-    msg["events"][-1]["event"] = {"type": "hand_for_hand_started", "tables": [1, 2]}
+    msg["events"][-1]["event"] = {"type": "from_a_newer_server", "tables": [1, 2]}
     return msg
 
 

@@ -14,10 +14,12 @@ from typing import Any
 import msgspec
 
 from floor.engine import commands as cmd
+from floor.engine import day2
 from floor.engine.autopilot import next_floor_action
 from floor.engine.decide import decide
 from floor.engine.errors import RuleError
 from floor.engine.events import Event, MoveCancelled, TableSetUp, TournamentCreated
+from floor.engine.flights import FlightRules
 from floor.engine.planner import housekeep
 from floor.engine.rules import Break, Rules, Structure
 from floor.engine.state import Tournament
@@ -168,6 +170,14 @@ def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
         m = g.pick(moves)
         return cmd.Confirm(player=m.player, seat=rng.randint(1, s.tables[m.to.table].seats))
 
+    def call_move() -> cmd.Command | None:
+        # As planned, or (now and then) to another seat: a call again when already called.
+        m = g.pick([m for m in t.plan.moves if m.player is not None])
+        if m is None or m.player is None:
+            return None
+        seat = None if rng.random() < 0.7 else rng.randint(1, s.tables[m.to.table].seats)
+        return cmd.CallMove(player=m.player, seat=seat)
+
     def correct() -> cmd.Command | None:
         pid, n = g.pick(g.seated()), g.pick(g.tables())
         if pid is None or n is None:
@@ -200,8 +210,53 @@ def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
     def table_cmd(make: Callable[[int], cmd.Command]) -> Callable[[], cmd.Command | None]:
         return lambda: None if not g.tables() else make(g.pick(g.tables()))
 
+    def ruling() -> cmd.Command | None:
+        n = g.pick(g.tables())
+        if n is None or not s.tables[n].occupants:
+            return None
+        pid = g.pick(sorted(s.tables[n].occupants.values()))
+        kind = rng.choice(["warning", "sit_out", "sit_out", "disqualification"])
+        if kind == "disqualification" and rng.random() < 0.7:
+            kind = "warning"
+        hands = rng.choice([None, 1, 2]) if kind == "sit_out" else None
+        minutes = (None if hands else rng.choice([1, 10])) if kind == "sit_out" else None
+        given = cmd.Penalty(player=pid, kind=kind, hands=hands, minutes=minutes)  # type: ignore[arg-type]
+        at = None if rng.random() < 0.8 else max(0.0, g.now - 120)
+        return cmd.RecordRuling(table=n, players=(pid,), note="r", penalties=(given,), at=at)
+
+    def money_change() -> cmd.Command | None:
+        prize = s.structure.prize if s.structure is not None else None
+        if prize is None:
+            return None
+        guarantee = rng.choice([0, 5_000, 20_000])
+        return cmd.SetPrize(prize=msgspec.structs.replace(prize, guarantee=guarantee))
+
+    def structure_change() -> cmd.Command | None:
+        if s.structure is None:
+            return None
+        *head, last = s.structure.levels
+        later = msgspec.structs.replace(last, minutes=rng.choice([10.0, 15.0, 20.0]))
+        bare = msgspec.structs.replace(s.structure, prize=None, levels=(*head, later))
+        return cmd.SetStructure(structure=bare)
+
+    def end_sit_out() -> cmd.Command | None:
+        x = g.pick(s.rulings.sit_outs)
+        return None if x is None else cmd.EndSitOut(player=x.player)
+
+    def hand_done() -> cmd.Command | None:
+        n = g.pick(g.tables())
+        if n is None:
+            return None
+        seats = sorted(s.tables[n].occupants)
+        out = rng.sample(seats, min(len(seats) - 1, rng.choice([0, 0, 1, 2])))
+        stacks = (cmd.SeatOut(seat=x, stack=rng.choice([None, 800, 3000])) for x in out)
+        return cmd.HandDone(table=n, out=tuple(stacks))
+
     return [
         (14, lambda: next_floor_action(t, rng)),
+        (1, lambda: cmd.StartHandForHand()),
+        (4, hand_done),
+        (1, lambda: cmd.EndHandForHand()),
         (8, table_cmd(lambda n: cmd.Hand(table=n))),
         (5, player_cmd(lambda p: cmd.Bust(player=p))),
         (2, bust_same_hand),
@@ -210,7 +265,12 @@ def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
         (2, re_enter),
         (2, cancel),
         (1, redirect),
+        (1, call_move),
+        (1, lambda: cmd.CallAll(reason=rng.choice(["balance", "break", "final"]))),
         (1, correct),
+        (1, player_cmd(lambda p: cmd.RenamePlayer(player=p, name=f"{rng.choice(NAMES)} R"))),
+        (1, player_cmd(lambda p: cmd.SetSpecialNeeds(player=p, special_needs=rng.random() < 0.5))),
+        (1, player_cmd(lambda p: cmd.Unregister(player=p))),
         (2, player_cmd(lambda p: cmd.LockSeat(player=p, locked=rng.random() < 0.7))),
         (2, table_cmd(lambda n: cmd.Button(table=n, seat=rng.randint(1, s.tables[n].seats)))),
         (1, table_cmd(lambda n: cmd.WaiveHalt(table=n, waived=rng.random() < 0.7))),
@@ -233,7 +293,28 @@ def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
         (4, lambda: cmd.Tick()),
         (2, call_time),
         (2, end_time),
+        (2, ruling),
+        (1, end_sit_out),
+        (1, money_change),
+        (1, structure_change),
+        # Refused until a winner is left; then the undo above may still come first.
+        (1, lambda: cmd.CloseTournament()),
     ]
+
+
+def count_sheet(g: Game, rng: random.Random) -> cmd.Command | None:
+    """A count sheet of some seats of a table; now and then one counted a while ago (refused
+    where a stack was counted since)."""
+    s = g.t.state
+    tables = [x for x in g.tables() if s.tables[x].count]
+    if not tables:
+        return None
+    n = rng.choice(tables)
+    seated = sorted(s.tables[n].occupants.values())
+    counted = rng.sample(seated, rng.randint(1, len(seated)))
+    stacks = tuple(cmd.Count(player=p, stack=rng.choice([800, 9000, 31000])) for p in counted)
+    at = None if rng.random() < 0.7 else max(0.0, g.now - 300)
+    return cmd.CountTable(table=n, stacks=stacks, at=at)
 
 
 def play(
@@ -265,14 +346,64 @@ def play(
         g.do(cmd.DrawSeats())
     actions = _actions(g)
     weights = [w for w, _ in actions]
+    # Counts from a random source of their own: the games play as they did before counts.
+    counting = random.Random(seed + 7_000)
     for _ in range(steps):
-        if t.active < 2:
+        if t.state.closed_at is not None:
             break
         _, make = g.rng.choices(actions, weights)[0]
         command = make()
         if command is not None:
             g.do(command)
+        if counting.random() < 0.03 and (sheet := count_sheet(g, counting)) is not None:
+            g.do(sheet)
         g.now += g.rng.choice([0.0, 1.0, 5.0, 30.0, 90.0, 240.0])
+    return g
+
+
+def flight_day(seed: int) -> Game:
+    """A flight of an event played for a while, its day ended, every table bagged (one
+    sheet corrected, with its reason)."""
+    g = play(seed, players=60, steps=150)
+    rules = msgspec.convert({"last_level": 9, "chip_tolerance": 500}, FlightRules)
+    g.do(cmd.SetFlight(event="main", order=1, rules=rules))
+    g.do(cmd.EndDay(now=True))
+    s = g.t.state
+    for n in g.tables():
+        seated = [pid for _, pid in sorted(s.tables[n].occupants.items())]
+        if not seated:
+            continue
+        bags = tuple(
+            cmd.Bag(player=p, stack=g.rng.choice([900, 12_000]), bag=f"{n}-{p}") for p in seated
+        )
+        g.do(cmd.BagTable(table=n, bags=bags, chips_on_table=sum(b.stack for b in bags)))
+        g.now += 30.0
+    first = min(s.bags)
+    again = tuple(msgspec.structs.replace(b, stack=b.stack + 100) for b in s.bags[first].bags)
+    bags = tuple(cmd.Bag(player=b.player, stack=b.stack, bag=b.bag) for b in again)
+    g.do(cmd.BagTable(table=first, bags=bags, reason="recounted"))
+    return g
+
+
+def day2_game(seed: int) -> Game:
+    """Day 2 of two flights, from its first events on, played for a while."""
+    flights = []
+    for order in (1, 2):
+        g = flight_day(seed + order)
+        flights.append(day2.flight_of(g.t))
+    structure = msgspec.convert(MONEY, Structure)
+    g = Game(seed, {"game": "holdem", "seats": 9, "final_table": 9}, MONEY)
+    created = g.batches[0][0]
+    assert isinstance(created, TournamentCreated)
+    plan = day2.plan(flights, "best", created.rules, g.rng, structure)
+    g.put(*day2.first_events(created, plan, 1, g.now)[1:])
+    actions = _actions(g)
+    weights = [w for w, _ in actions]
+    for _ in range(150):
+        _, make = g.rng.choices(actions, weights)[0]
+        if (command := make()) is not None:
+            g.do(command)
+        g.now += g.rng.choice([0.0, 5.0, 90.0])
     return g
 
 
@@ -291,5 +422,7 @@ def games() -> list[Game]:
              steps=700),
         play(5, players=80, set_up=True, steps=800),
         play(6, players=40, steps=1000),
+        flight_day(7),
+        day2_game(9),
     ]
     # fmt: on

@@ -88,3 +88,9 @@ class Screen:
 
 def state_json(t: Tournament) -> Any:
     return json.loads(msgspec.json.encode(t.state))
+
+
+def as_public(state: Any) -> Any:
+    """The staff's ``state`` as a public screen holds it: no seat drawn for a move that is
+    not called yet (``floor.server.redact``)."""
+    return {**state, "draws": {}}

@@ -20,6 +20,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -216,7 +217,7 @@ def test_a_browser_session_through_nginx_changes_state_with_its_cookie(
     r = command(session, "ngx-session", {"type": "bust", "player": "P1"}, "ngx-session-1")
     assert r.status_code == 200, r.text
     settled(director.server, "ngx-session", r.json()["last"])  # whichever process wrote it
-    players = director.client.get("/api/t/ngx-session/players", params={"q": "Player 1"}).json()
+    players = _found(director, "ngx-session", "Player 1")
     assert [p["busted"] for p in players if p["id"] == "P1"] == [True]
 
 
@@ -256,10 +257,7 @@ def test_screens_through_nginx_see_every_command_whichever_process_takes_it(
 ) -> None:
     director.create("ngx-live", 30)
     tables = [t["table"] for t in director.state("ngx-live")["tables"]]
-    seated = [
-        p["id"]
-        for p in director.client.get("/api/t/ngx-live/players", params={"q": "Player"}).json()
-    ]
+    seated = [p["id"] for p in _found(director, "ngx-live", "Player")]
 
     def bust(i: int) -> None:
         r = command(session, "ngx-live", {"type": "bust", "player": seated[i]}, f"ngx-live-{i}")
@@ -369,10 +367,7 @@ def test_staff_do_not_notice_when_one_process_goes_down(
     nginx: Nginx, session: httpx.Client, director: Api, servers: list[ServerProcess]
 ) -> None:
     director.create("ngx-failover", 20)
-    seated = [
-        p["id"]
-        for p in director.client.get("/api/t/ngx-failover/players", params={"q": "Player"}).json()
-    ]
+    seated = [p["id"] for p in _found(director, "ngx-failover", "Player")]
     servers[1].kill()
     try:
         for i in range(6):
@@ -382,8 +377,16 @@ def test_staff_do_not_notice_when_one_process_goes_down(
             assert r.status_code == 200, r.text
     finally:
         servers[1].start()
-    players = director.client.get("/api/t/ngx-failover/players", params={"q": "Player"}).json()
+    players = _found(director, "ngx-failover", "Player")
     assert {p["id"] for p in players if p["busted"]} == set(seated[:6])
+
+
+def _found(director: Api, tid: str, query: str) -> list[dict[str, Any]]:
+    """The players a search finds (the first of those it matches)."""
+    r = director.client.get(f"/api/t/{tid}/players", params={"q": query})
+    assert r.status_code == 200, r.text
+    found: list[dict[str, Any]] = r.json()["players"]
+    return found
 
 
 def _health(server: ServerProcess) -> dict[str, object]:

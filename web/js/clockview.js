@@ -3,6 +3,7 @@
 
 import { getLang, has, onLang, t } from "./i18n.js";
 import { timeCalls as callsAt } from "./facts.js";
+import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { every, fill, h } from "./ui.js";
 
@@ -50,8 +51,9 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
     root.classList.toggle("ending", m.running && m.left != null && m.left <= 60 && !m.last);
     const pieces = [];
     // The parts that change only with an event are rebuilt only then (screen readers, speed).
+    const end = ending(conn);
     const key = JSON.stringify([m.index, m.running, m.started, m.game, conn.stats, m.toBreak == null,
-      document.documentElement.lang]);
+      end?.status ?? null, document.documentElement.lang]);
     if (key === lastStatic) return;
     lastStatic = key;
     if (m.onBreak) {
@@ -60,7 +62,9 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
       fill(levelEl, t("clock.level", { n: m.number }),
         m.game && conn.state.rules.game === "mixed" ? h("span", { class: "clock-game" }, ` · ${fmt.gameName(m.game)}`) : null);
     }
-    if (!m.started) pieces.push(t("clock.not_started"));
+    // The clock stopped with the last bust-out: said as the end, not as a pause.
+    if (end) pieces.push(t(end.status === "closed" ? "finish.closed" : "finish.finished"));
+    else if (!m.started) pieces.push(t("clock.not_started"));
     else if (!m.running) pieces.push(t("clock.paused"));
     // A stopped clock is said big (the digits go grey as well): nobody reads a frozen time as
     // time left.
@@ -90,6 +94,11 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
     } else {
       fill(breakEl, "");
     }
+    if (end) {
+      // Nothing comes next once the tournament has its winner.
+      fill(nextEl, "");
+      fill(breakEl, "");
+    }
     if (stats) renderStats(statsEl, conn, m);
   };
   // The break countdown ticks too: keep it current without rebuilding the rest.
@@ -110,10 +119,13 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
 export function renderStats(el, conn, m) {
   const s = conn.stats;
   if (!s) return;
+  const end = ending(conn);
   const rows = [
     [t("stats.players"), h("span", {}, h("strong", {}, fmt.number(s.players_left)), " / ", fmt.number(s.entries))],
-    [t("stats.average"), h("span", {}, h("strong", {}, fmt.chips(s.average_stack)),
-      m && m.averageBB != null ? h("span", { class: "sub" }, fmt.bb(m.averageBB)) : null)],
+    // With one player left the average is every chip: the winner is said instead (defect 1).
+    end ? [t("finish.winner"), h("strong", { class: "stat-winner" }, end.winner.name)]
+      : [t("stats.average"), h("span", {}, h("strong", {}, fmt.chips(s.average_stack)),
+        m && m.averageBB != null ? h("span", { class: "sub" }, fmt.bb(m.averageBB)) : null)],
     [t("stats.tables"), fmt.number(s.tables_in_play)],
   ];
   // The prize pool, when the structure has prize settings (stats.prize_pool, stats.currency).

@@ -428,6 +428,8 @@ export function tableViews(conn) {
       const view = conn.views?.get(t.number);
       return {
         nextBigBlind: view?.next_big_blind ?? null,
+        // The seat the dealer button sits on now (after a button report: the seat reported).
+        button: view?.button ?? null,
         waiting: view?.waiting ?? [],
         // The step the hand in progress still plays (a level change applies from the next).
         oldStep: view?.old_step ?? null,

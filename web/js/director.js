@@ -6,14 +6,24 @@
 
 import { Connection, tableViews } from "./conn.js";
 import { Outbox } from "./commands.js";
+import { moveState } from "./board.js";
 import { breakName, clockPanel } from "./clockview.js";
 import { createCharts } from "./charts.js";
-import { breakRoom, levelNumber, offers, searchKey, whyText as factText } from "./facts.js";
+import { endBox } from "./endbox.js";
+import { ending } from "./finished.js";
+import { breakRoom, levelNumber, offers, searchPlayers, whyText as factText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { Prizes, finisherGroups, percentText, placeText, poolFacts } from "./prizes.js";
+import { renderRulings } from "./rulings.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
-import { $, api, icon, explainError, fill, foldText, h, me, playerName, toast, topbar } from "./ui.js";
+import { $, api, icon, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+import { mountManage } from "./manage.js";
+import { countLine } from "./search.js";
+import { directorControl } from "./h4h.js";
+import { importPanel } from "./import.js";
+import { cardLink, renderPaper } from "./paper_console.js";
+import { renderFlights } from "./flights.js";
 
 /** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
 const SALE_COMMANDS = {
@@ -30,6 +40,8 @@ const tid = params.get("t") || localStorage.getItem(LAST_KEY) || "";
 const conn = tid ? new Connection(tid) : null;
 const outbox = tid ? new Outbox(tid) : null;
 const prizes = conn ? new Prizes(conn) : null;
+// The player panel (manage.js): edit, special needs, seat lock, move by hand, unregister.
+const manage = conn ? mountManage({ conn, send: (command, label) => send(command, label) }) : null;
 let principal = { role: "public" };
 let tournaments = [];
 let configLists = { rules: [], structures: [], tournaments: [] };
@@ -47,7 +59,7 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
 const signinEl = h("div", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "tables", "plan", "charts", "players", "staff"]) {
+for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -92,6 +104,7 @@ function screenLinks(id) {
   const e = encodeURIComponent(id);
   return h("span", { class: "links" },
     h("a", { href: `/wall/${e}`, target: "_blank", rel: "noopener" }, t("index.wall")), " · ",
+    h("a", { href: `/final/${e}`, target: "_blank", rel: "noopener" }, t("final.link")), " · ",
     h("a", { href: `/floor/${e}`, target: "_blank", rel: "noopener" }, t("index.floor")), " · ",
     h("a", { href: `/player/${e}`, target: "_blank", rel: "noopener" }, t("index.player")));
 }
@@ -150,7 +163,8 @@ function renderTournaments() {
     tournaments.length ? h("ul", { class: "tournament-list" }, tournaments.map((x) => h("li", { class: x.id === tid ? "current" : "" },
       h("a", { href: `?t=${encodeURIComponent(x.id)}`, "aria-current": x.id === tid ? "page" : null, class: "t-name" }, x.name, " ",
         h("span", { class: "muted" }, `(${x.id})`)),
-      h("span", { class: "muted" }, x.status === "live" ? t("director.live") : x.status), screenLinks(x.id),
+      h("span", { class: "muted" }, x.winner && x.status !== "live" ? t(`finish.banner.${x.status}`, { name: x.winner })
+        : t(`finish.status.${x.status}`, {}, x.status)), screenLinks(x.id),
       h("button", { type: "button", class: "ghost small archive", onclick: () => archive(x) }, t("director.archive")))))
       : h("p", { class: "muted" }, t("director.no_tournaments")),
     // Folded away once a tournament is being run; open when there is none yet.
@@ -171,6 +185,8 @@ async function archive(x) {
 
 const clockBox = h("div", { class: "clock-box" });
 const clockControls = h("div", { class: "clock-controls" });
+// The winner, the undo of the last bust-outs and the close (endbox.js), under the clock.
+const endEl = conn ? endBox(conn, (command, label) => send(command, label)) : null;
 let clockView = null;
 let clockKey = "";
 
@@ -183,11 +199,14 @@ function renderClock() {
   const s = conn.state;
   const c = s.clock;
   if (!clockView) clockView = clockPanel(clockBox, conn, { stats: true });
-  if (!el.contains(clockBox)) fill(el, heading("clock", "director.clock"), clockBox, clockControls);
+  if (!el.contains(clockBox)) fill(el, heading("clock", "director.clock"), endEl, clockBox, clockControls);
   // The controls change only with the clock's state (a select left open is not redrawn).
-  const key = JSON.stringify([c.level, c.running, c.started, document.documentElement.lang]);
+  const end = ending(conn);
+  const key = JSON.stringify([c.level, c.running, c.started, end?.status ?? null, document.documentElement.lang]);
   if (key === clockKey) return;
   clockKey = key;
+  // Stopped by the last bust-out: nothing to steer until an undo makes it live again.
+  if (end) return fill(clockControls);
   if (!s.structure) return fill(clockControls, h("p", { class: "muted" }, t("clock.no_structure")));
   const steps = s.structure.levels;
   const minutes = (st) => fmt.number(st.minutes, st.minutes % 1 ? 1 : 0);
@@ -269,7 +288,6 @@ function buildPlayers() {
   const el = sections.players;
   const nameIn = h("input", { id: "reg-name", maxlength: 80, autocomplete: "off" });
   const needsIn = h("input", { id: "reg-needs", type: "checkbox" });
-  const paste = h("textarea", { id: "reg-paste", rows: 5 });
   const drawTables = h("input", { id: "draw-tables", inputmode: "numeric", placeholder: "1-12" });
   const one = h("form", { class: "row", onsubmit: async (ev) => {
     ev.preventDefault();
@@ -284,21 +302,8 @@ function buildPlayers() {
   h("div", { class: "field grow" }, h("label", { for: "reg-name" }, t("director.player_name")), nameIn),
   h("div", { class: "field check-field" }, h("label", { class: "check", for: "reg-needs" }, needsIn, t("director.special_needs"))),
   h("button", { type: "submit", class: "primary" }, t("director.register")));
-  const many = h("form", { onsubmit: async (ev) => {
-    ev.preventDefault();
-    const names = paste.value.split(/\r?\n/).map((x) => x.trim()).filter(Boolean);
-    if (!names.length) return;
-    paste.value = "";
-    let ok = 0;
-    for (const name of names) {
-      const item = await outbox.send({ type: "register", name: name.slice(0, 80) }, t("director.registered", { name }));
-      if (item.status === "done") ok += 1;
-      else if (item.status === "refused") toast(`✗ ${name}: ${explainError(item.error, conn)}`, "error", 8000);
-    }
-    toast(t("director.registered_many", { n: ok, of: names.length }), ok === names.length ? "ok" : "error");
-  } },
-  h("div", { class: "field" }, h("label", { for: "reg-paste" }, t("director.paste_list")), paste, h("p", { class: "hint" }, t("director.paste_hint"))),
-  h("button", { type: "submit" }, t("director.register_all")));
+  // A pasted or uploaded list: previewed by the server, registered in batches (import.js).
+  const many = importPanel({ tid, conn, outbox });
   fill(drawBox, h("form", { class: "row draw-form", onsubmit: (ev) => {
     ev.preventDefault();
     const tables = parseTables(drawTables.value);
@@ -362,12 +367,15 @@ function saleButtons(p) {
 
 function renderPlayerList() {
   if (!conn?.state) return;
-  const words = foldText(playerFilter).split(/\s+/).filter(Boolean);
-  const all = Object.values(conn.state.players)
-    .filter((p) => words.every((w) => searchKey(conn, p).includes(w) || p.id.toLowerCase() === w))
-    .sort((a, b) => (a.busted - b.busted) || (a.table ?? 1e9) - (b.table ?? 1e9) || (a.seat ?? 0) - (b.seat ?? 0));
+  // Searched: best matches first, as the server ranks them, and how many match in all.
+  // Not searched: the whole field by table and seat.
+  const found = playerFilter.trim() ? searchPlayers(conn, playerFilter.trim(), 100) : null;
+  const all = found ? found.players.map((r) => conn.state.players[r.id])
+    : Object.values(conn.state.players)
+      .sort((a, b) => (a.busted - b.busted) || (a.table ?? 1e9) - (b.table ?? 1e9) || (a.seat ?? 0) - (b.seat ?? 0));
   const shown = all.slice(0, 100);
-  fill(playersListEl, h("table", { class: "data" },
+  fill(playersListEl, countLine(found), found && !found.total ? h("p", { class: "muted" }, t("search.none", { q: found.query })) : null,
+    h("table", { class: "data" },
     h("caption", { class: "sr-only" }, t("director.players")),
     h("thead", {}, h("tr", {}, ["director.col_name", "director.col_id", "director.col_seat", "director.col_stack", "director.col_status", "director.col_actions"]
       .map((k) => h("th", { scope: "col" }, t(k))))),
@@ -380,8 +388,8 @@ function renderPlayerList() {
       h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
         : p.table == null ? t("director.waiting_seat") : t("director.playing"),
       p.locked ? ` · ${t("director.locked")}` : ""),
-      h("td", { class: "row-actions" }, saleButtons(p)))))),
-  all.length > shown.length ? h("p", { class: "muted" }, t("director.more_players", { n: all.length - shown.length })) : null);
+      h("td", { class: "row-actions" }, manage.button(p.id), saleButtons(p), cardLink(tid, p)))))),
+  !found && all.length > shown.length ? h("p", { class: "muted" }, t("director.more_players", { n: all.length - shown.length })) : null);
 }
 
 // Tables ------------------------------------------------------------------------------------------
@@ -419,6 +427,7 @@ function renderTables() {
   }
   fill(tablesHead, heading("tables", "director.tables", t("director.tables_count", { n: views.length, broken })));
   fill(finalBox,
+    directorControl(conn, send),
     s.final_table == null && s.drawn ? h("button", { type: "button", class: "warn",
       disabled: !!conn.staff?.start_final, title: conn.staff?.start_final ? factText(conn.staff.start_final, conn) : null, onclick: () => {
       if (confirm(t("director.final_confirm"))) send({ type: "start_final" }, t("director.start_final"));
@@ -475,7 +484,8 @@ function renderPlan() {
       h("div", { class: "who" }, m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table })),
       h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
         h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
-      h("div", { class: "meta" }, h("span", { class: `badge badge-${m.reason}` }, t(`reason.${m.reason}`)), h("span", {}, whyText(m.why))))))
+      h("div", { class: "meta" }, h("span", { class: `badge badge-${m.reason}` }, t(`reason.${m.reason}`)),
+        h("span", { class: `badge badge-move-${moveState(m)}` }, t(`move.state.${moveState(m)}`)), h("span", {}, whyText(m.why))))))
       : h("p", { class: "muted" }, t("floor.no_moves")),
     (conn.plan.halted || []).length ? h("div", {}, h("h3", {}, t("director.halts")),
       h("ul", {}, conn.plan.halted.map((x) => h("li", {}, t("floor.halted_table", { table: x.table, n: x.short }), " — ", whyText(x.why))))) : null);
@@ -663,17 +673,28 @@ function renderNav() {
   navEl.setAttribute("aria-label", t("director.sections"));
 }
 
+/** The end status the tournament list was last read at (undefined before the first state). */
+let listedEnd;
+
 function renderLive() {
   if (conn?.state) {
     bar.setTitle(`${t("director.title")} · ${conn.state.name}`);
     document.title = `${conn.state.name} · ${t("director.title")}`;
+    // The list's status line ("live", "Finished — winner: …") is the server's: read again
+    // when the last bust-out finishes the tournament, an undo reopens it or it is closed.
+    const endNow = ending(conn)?.status ?? "live";
+    if (listedEnd !== undefined && endNow !== listedEnd) loadTournaments();
+    listedEnd = endNow;
   }
   renderClock();
   renderPrizes();
   renderPlayers();
   renderTables();
   renderPlan();
+  renderRulings(sections.rulings, conn, send);
   renderChartsSection();
+  renderPaper({ sections, conn, tid, send, principal });
+  renderFlights({ section: sections.flights, conn, tid, send });
 }
 
 function renderAll() {

@@ -12,7 +12,7 @@ import { t } from "./i18n.js";
 import { foldText } from "./ui.js";
 
 /** The per-player maps a batch sends only for the players it named (null removes one). */
-const PARTIAL = new Set(["search", "search_ids", "bars"]);
+const PARTIAL = new Set(["search", "search_ids", "bars", "moves"]);
 
 /** `into` with a batch's `patch` merged in (whole facts replace what was there). */
 export function merge(into, patch) {
@@ -90,9 +90,16 @@ export function whyText(why, conn, format = (n) => n) {
 
 // Bust-outs, tables, moves -----------------------------------------------------------------------
 
-/** Bust-outs at `table` the floor may still undo (until the table deals its next hand). */
+/** Bust-outs at `table` the floor may still undo (until the table deals its next hand, the
+ * level changes, or the instant `until` the server set passes). */
 export function undoable(conn, table) {
-  return (conn.staff?.undo || []).filter((u) => u.table === table);
+  const now = conn.now() / 1000;
+  return (conn.staff?.undo || []).filter((u) => u.table === table && (u.until == null || u.until > now));
+}
+
+/** How many planned moves player `id` has carried out today (the staff's facts). */
+export function movesToday(conn, id) {
+  return conn.staff?.moves?.[id] ?? 0;
 }
 
 /** The free seats elsewhere when table `n` cannot be broken now; null when it can. */
@@ -153,27 +160,37 @@ function idKey(conn, p) {
 }
 
 /** The players whose name holds every typed word (or whose id is one), best first: the
- * server's search (floor/server/views.py find_players) on the copy here, for a phone that
- * has lost the server. */
-export function findPlayers(conn, q, limit = 20) {
+ * server's search (floor/server/views.py search_players) on the copy here, for a phone that
+ * has lost the server, and for the console, which holds the whole field. `{total, players}`:
+ * how many match in all, and the first `limit` of them. */
+export function searchPlayers(conn, q, limit = 20) {
   const words = foldText(q).split(/\s+/).filter(Boolean);
-  if (!words.length || !conn.state) return [];
+  if (!words.length || !conn.state) return { query: q, total: 0, players: [] };
+  const typed = words.join(" ");
   const hits = [];
   for (const p of Object.values(conn.state.players)) {
     const name = searchKey(conn, p);
     const id = idKey(conn, p);
     if (!words.every((w) => name.includes(w) || w === id)) continue;
-    const starts = name.split(/\s+/).some((part) => part.startsWith(words[0]));
-    hits.push([starts ? 0 : 1, p.busted ? 1 : 0, name, p]);
+    const parts = name.split(/\s+/);
+    // The name exactly as typed, then a word of it starting with the first word, then the rest.
+    const kind = parts.join(" ") === typed ? 0 : parts.some((part) => part.startsWith(words[0])) ? 1 : 2;
+    hits.push([kind, p.busted ? 1 : 0, name, p]);
   }
   hits.sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
   const moves = new Map();
   for (const m of conn.plan?.moves || []) if (m.player && !moves.has(m.player)) moves.set(m.player, m.to);
-  return hits.slice(0, limit).map(([, , , p]) => {
+  const players = hits.slice(0, limit).map(([, , , p]) => {
     const to = moves.get(p.id);
     return {
       id: p.id, name: p.name, table: p.table, seat: p.seat, busted: p.busted,
       place: p.bust?.place ?? null, moving_to: to ? { table: to.table, seat: to.seat } : null,
     };
   });
+  return { query: q, total: hits.length, players };
+}
+
+/** The first `limit` players `searchPlayers` finds. */
+export function findPlayers(conn, q, limit = 20) {
+  return searchPlayers(conn, q, limit).players;
 }

@@ -2,23 +2,45 @@
 //
 // Signed in, it shows what needs the floor first (halted and breaking tables, a break in
 // progress, running time calls), then the plan as one-tap moves, a table pad for bust-outs,
-// buttons, hands and time calls, and player search. Every command goes through the outbox
+// buttons, hands and time calls, count sheets and single counts (counts.js), several players
+// out in one hand (samehand.js), and player search. Every command goes through the outbox
 // (commands.js): sent with its own id, kept and sent again while the phone is offline.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { Outbox } from "./commands.js";
 import { ChipRaceTool, colourUp } from "./chiprace.js";
+import { CountSheet, singleCount } from "./counts.js";
+import { BagSheet } from "./flights.js";
+import { SameHand } from "./samehand.js";
 import { PotsTool } from "./pots.js";
 import { RulebookClient, RulebookView } from "./rulebook.js";
+import { RulingsPhone } from "./rulings.js";
+import { floorPanel as handForHandPanel } from "./h4h.js";
+import { pairButton } from "./pairing.js";
 import { breakName, clockPanel, timeCalls } from "./clockview.js";
-import { findPlayers, offers, redirectSeats, undoable, levelNumber, whyText as factText } from "./facts.js";
+import { movesToday, offers, redirectSeats, undoable, levelNumber, whyText as factText } from "./facts.js";
+import { Board, moveState } from "./board.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
+import { mountManage } from "./manage.js";
+import { cardLink } from "./print_links.js";
+import { countLine, findPlayersNow } from "./search.js";
 import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
 const conn = new Connection(tid);
+// The moves carried out lately, for the moves tab (each move planned, called or done); the
+// recent past, read on joining, redraws that tab (it has nothing to type in).
+const board = new Board(conn, { limit: 20 });
+board.onChange(() => {
+  if (tab !== "moves" || queued) return;
+  queued = true;
+  requestAnimationFrame(() => {
+    queued = false;
+    render();
+  });
+});
 const outbox = new Outbox(tid);
 let principal = { role: "public", username: null, table: null };
 let tab = "moves";
@@ -104,12 +126,22 @@ async function send(command, label) {
   return item;
 }
 
+// The player panel (manage.js), opened from a seat or a search result.
+const manage = mountManage({ conn, send, canManage: () => canMove() });
+
 // The floor tools: the chip race, the pot calculator, the rulebook -------------------------------
 
 const rulebook = new RulebookClient();
 const rulesView = new RulebookView({ client: rulebook, getSet: ruleSet });
 const race = new ChipRaceTool({ conn, send, rerender: () => render(), openRule: (id) => openRule(ruleFor("chip_race") || id), canRace: () => canMove() });
 const pots = new PotsTool({ defaults: potDefaults, openRule });
+// Several out in one hand (kept across tables, for hand-for-hand) and the count sheet.
+const sameHand = new SameHand({ conn, tid, send, rerender: () => render() });
+const bagSheet = new BagSheet({ conn, send, rerender: () => render() });
+const countSheet = new CountSheet({ conn, send, rerender: () => render() });
+// Rulings at a table and the sit-outs running (above every tab).
+const rulings = new RulingsPhone({ conn, send, rulebook, ruleSet, openRule, canRule: () => canMove() });
+appEl.insertBefore(rulings.strip, mainEl);
 
 function ruleSet() {
   return conn.state?.rules?.rulebook || "tda-2024";
@@ -302,9 +334,13 @@ function renderUrgent() {
       // Nobody is lost from sight: a player the other tables have no seat for yet (a bust-out
       // undone meanwhile) waits at the breaking table until a seat frees (FLOOR-RULES 10.4).
       v.players > moves.length ? h("p", { class: "why small" }, t("floor.breaking_waiting", { n: v.players - moves.length })) : null,
-      ready > 1 && canMove() ? h("div", { class: "actions" }, h("button", { type: "button", class: "ok",
-        onclick: () => send({ type: "confirm_all", reason: moves[0].reason }, t("floor.all_done_label", { table: v.table })) },
-      t("floor.all_done", { n: ready }))) : null));
+      ready > 1 && canMove() ? h("div", { class: "actions" },
+        uncalled(moves) ? h("button", { type: "button", class: "primary",
+          onclick: () => send({ type: "call_all", reason: moves[0].reason }, t("floor.call_all_label", { table: v.table })) },
+        t("floor.call_all", { n: uncalled(moves) })) : null,
+        h("button", { type: "button", class: "ok",
+          onclick: () => send({ type: "confirm_all", reason: moves[0].reason }, t("floor.all_done_label", { table: v.table })) },
+        t("floor.all_done", { n: ready }))) : null));
   }
   for (const c of timeCalls(conn).filter((x) => x.phase !== "over")) {
     cards.push(h("div", { class: `urgent-card timecall ${c.phase}` },
@@ -415,9 +451,12 @@ function moveCard(m) {
   const r = ui.redirect && ui.redirect.key === key ? ui.redirect : null;
   const confirm = (player, seat) => {
     ui.redirect = null;
-    const cmd = { type: "confirm", player };
+    // A called move goes elsewhere only by calling it again there: every screen shows that.
+    const again = m.called && seat != null && seat !== m.to.seat;
+    const cmd = { type: again ? "call_move" : "confirm", player };
     if (seat != null) cmd.seat = seat;
-    send(cmd, t("floor.move_label", { name: playerName(conn, player), to: fmt.spot(m.to.table, seat ?? m.to.seat) }));
+    const to = fmt.spot(m.to.table, seat ?? m.to.seat);
+    send(cmd, t(again ? "floor.call_label" : "floor.move_label", { name: playerName(conn, player), to }));
     render();
   };
   let picker = null;
@@ -450,10 +489,15 @@ function moveCard(m) {
         h("span", { class: "sr-only" }, ` ${t("wall.to")} `),
         h("strong", {}, m.to.seat == null ? t("floor.floor_picks", { table: m.to.table }) : fmt.spot(m.to.table, m.to.seat))),
       h("span", { class: "move-tags" }, h("span", { class: `badge badge-${m.reason}` }, t(`reason.${m.reason}`)),
+        h("span", { class: `badge badge-move-${moveState(m)}` }, t(`move.state.${moveState(m)}`)),
+        m.player && movesToday(conn, m.player) ? h("span", { class: "badge" }, t("floor.moved_times", { n: movesToday(conn, m.player) })) : null,
         halted ? h("span", { class: "badge badge-halted" }, t("floor.for_halted", { table: m.to.table })) : null,
         h("span", { class: "why-hint" }, open ? t("floor.hide_why") : t("floor.show_why")))),
     open ? whyBlock(m.why, m.rule) : null,
     picker || (canMove() ? h("div", { class: "move-actions" },
+      m.player && !m.called ? h("button", { type: "button", class: "primary big", onclick: () =>
+        send({ type: "call_move", player: m.player }, t("floor.call_label", { name, to: fmt.spot(m.to.table, m.to.seat) })) },
+      t("floor.call")) : null,
       h("button", { type: "button", class: "ok big", onclick: () => {
         if (!m.player) ui.redirect = { key, pick: "player" };
         else if (m.to.seat == null) ui.redirect = { key, pick: "seat", player: m.player };
@@ -471,10 +515,22 @@ function moveCard(m) {
 
 function renderMoves() {
   const moves = sortedMoves();
+  const done = board.entries.filter((e) => e.kind === "move" && e.reason !== "correction").slice(0, 5);
   return [
     h("h2", {}, t("floor.moves_title", { n: moves.length })),
+    moves.length ? h("p", { class: "muted small" }, t("floor.call_hint")) : null,
     moves.length ? h("ul", { class: "move-list" }, moves.map(moveCard)) : h("p", { class: "empty" }, t("floor.no_moves")),
+    done.length ? h("h3", {}, t("floor.done_lately")) : null,
+    done.length ? h("ul", { class: "move-list done-list" }, done.map((e) => h("li", { class: "done-card" },
+      h("span", { class: "move-name" }, playerName(conn, e.player)), " ",
+      h("span", { class: "move-route" }, fmt.spot(e.from.table, e.from.seat), " → ", h("strong", {}, fmt.spot(e.to.table, e.to.seat))), " ",
+      h("span", { class: "badge badge-move-done" }, t("move.state.done"))))) : null,
   ];
+}
+
+/** The moves of `moves` with a player the floor has not called yet. */
+function uncalled(moves) {
+  return moves.filter((mv) => mv.player && !mv.called).length;
 }
 
 // The table pad: bust, button, hand, call time -------------------------------------------------------
@@ -522,7 +578,20 @@ function tableView() {
   const seatEl = (seat) => {
     const pid = tb.occupants[seat];
     const selected = ui.seat === seat;
-    const dealer = tb.positions && tb.positions.button === seat;
+    // The server's seat of the button now: after "button here" the seat reported, not the
+    // virtual last hand's button the report recorded before it.
+    const dealer = view?.button === seat;
+    if (sameHand.active) {
+      // Picking the seats out in the hand: a tap picks or drops the seat's player.
+      const picked = !!pid && sameHand.isPicked(pid);
+      return h("button", {
+        type: "button", class: `seat-btn${pid ? "" : " empty"}${picked ? " picked" : ""}`, disabled: !pid,
+        "aria-pressed": String(picked),
+        "aria-label": `${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${picked ? `, ${t("same.picked")}` : ""}`,
+        onclick: () => { sameHand.toggle(pid); render(); },
+      }, h("span", { class: "seat-no" }, seat, picked ? h("span", { class: "out-mark", "aria-hidden": "true" }, "✕") : null),
+      h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty")));
+    }
     return h("button", {
       type: "button", class: `seat-btn${pid ? "" : " empty"}${selected ? " selected" : ""}`,
       "aria-pressed": String(selected),
@@ -559,8 +628,15 @@ function tableView() {
           onclick: () => send({ type: "button", table: tb.number, seat: ui.seat }, t("floor.button_label", { where })) }, t("floor.report_button")),
         principal.role !== "dealer" ? h("button", { type: "button", class: "warn big", disabled: !pid,
           onclick: () => send({ type: "call_time", table: tb.number, seat: ui.seat }, t("floor.call_time_label", { where, name: name || "" })) }, t("floor.call_time")) : null),
-      pid ? saleBlock(s.players[pid]) : null);
+      pid ? saleBlock(s.players[pid]) : null,
+      pid && canMove() ? manage.button(pid) : null,
+      pid && canMove() ? cardLink(tid, s.players[pid]) : null);
+    // Beside the seat's actions, not in their box: the box stays small over the seat grid.
+    if (pid && canMove()) actions = [actions, singleCount({ conn, send, pid, table: tb.number, seat: ui.seat })];
   }
+  if (sameHand.active) actions = sameHand.render(canMove());
+  if (countSheet.active && countSheet.table !== tb.number) countSheet.close();
+  const counting = countSheet.active;
   const undo = undoable(conn, tb.number).map((u) => ({ ...u, p: s.players[u.player] })).filter((u) => u.p);
   return h("div", { class: "table-view" },
     h("div", { class: "table-head" },
@@ -570,13 +646,22 @@ function tableView() {
       h("p", { class: "muted" }, t("floor.table_info", { n: Object.keys(tb.occupants).length, seats: tb.seats, hand: tb.hand })),
       positionsInfo(tb, view),
       oldLevelInfo(s, view),
+      handForHandPanel(conn, tid, tb.number, send),
+      canMove() ? pairButton(tid, tb.number, render) : null,
       h("div", { class: "actions" },
         h("button", { type: "button", class: "big", onclick: () => send({ type: "hand", table: tb.number }, t("floor.hand_label", { table: tb.number })) }, t("floor.new_hand")),
         h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table"))),
-      raceOffer(tb)),
-    h("p", { class: "hint" }, t("floor.pick_a_seat")),
-    h("div", { class: "seat-grid seats" }, seats),
-    actions,
+      canMove() && !sameHand.active && !counting ? h("div", { class: "actions table-tools" },
+        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; countSheet.open(tb.number); render(); } }, t("count.open")),
+        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; ui.confirmBust = false; sameHand.start(); render(); } }, t("same.open")))
+        : null,
+      raceOffer(tb),
+      bagSheet.hook(tb)),
+    counting ? countSheet.render() : [
+      h("p", { class: "hint" }, sameHand.active ? t("same.pick_seats", { table: tb.number }) : t("floor.pick_a_seat")),
+      h("div", { class: "seat-grid seats" }, seats),
+      actions],
+    rulings.forTable(tb.number),
     undo.length && principal.role !== "dealer" ? h("div", { class: "undo card" }, h("h3", {}, t("floor.undo_title")),
       undo.map((u) => undoRow(u))) : null);
 }
@@ -623,7 +708,7 @@ function raceOffer(tb) {
     } }, raced ? t("race.show_result") : t("race.at_table", { table: tb.number, chips: setup.going.map(fmt.chips).join(", ") })));
 }
 
-function undoRow({ p, table }) {
+function undoRow({ p, table, until, level }) {
   const input = h("input", { id: `undo-${p.id}`, value: t("floor.undo_default"), maxlength: 500 });
   return h("form", { class: "undo-row", onsubmit: (ev) => {
     ev.preventDefault();
@@ -631,13 +716,20 @@ function undoRow({ p, table }) {
     send({ type: "undo_bust", player: p.id, reason }, t("floor.undo_label", { name: p.name }));
   } },
   h("label", { for: `undo-${p.id}` }, t("floor.undo_reason", { name: p.name, where: fmt.spot(p.bust.table, p.bust.seat) }),
-    " ", h("span", { class: "muted small" }, t("floor.undo_until", { table }))),
+    " ", h("span", { class: "muted small" }, until != null
+      ? t("floor.undo_until_time", { table, time: fmt.timeOfDay(until) })
+      : t(level ? "floor.undo_until_level" : "floor.undo_until", { table }))),
   h("div", { class: "row" }, input, h("button", { type: "submit" }, t("floor.undo"))));
 }
 
 function renderTable() {
   if (!conn.state) return [];
-  return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, ui.table == null ? keypad() : tableView()];
+  // Hand-for-hand: the seats picked at one table stay picked while the next table opens.
+  const picking = sameHand.active && ui.table == null
+    ? h("div", { class: "notice same-note", role: "status" }, t("same.open_next", { n: sameHand.picked.size }), " ",
+      h("button", { type: "button", class: "link-button", onclick: () => { sameHand.stop(); render(); } }, t("same.cancel")))
+    : null;
+  return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, picking, ui.table == null ? keypad() : tableView()];
 }
 
 // Search -------------------------------------------------------------------------------------------
@@ -652,23 +744,18 @@ const runSearch = debounce(async () => {
     ui.results = [];
     return renderResults();
   }
-  try {
-    ui.results = await api(`/api/t/${encodeURIComponent(tid)}/players?q=${encodeURIComponent(q)}`);
-  } catch (err) {
-    ui.results = localSearch(q);
-  }
+  // The server's answer with how many match in all; offline, the copy here (search.js).
+  const found = await findPlayersNow(conn, tid, q);
+  if (found.query !== searchInput.value.trim()) return; // typed on meanwhile: a later answer comes
+  ui.found = found;
+  ui.results = found.players;
   renderResults();
 }, 200);
 searchInput.addEventListener("input", runSearch);
 
-/** Offline, search the copy of the state here by the server's own search keys. */
-function localSearch(q) {
-  return findPlayers(conn, q);
-}
-
 function renderResults() {
   const list = ui.results;
-  fill(searchResults, !ui.search ? null : list.length ? h("ul", { class: "result-list" }, list.map((r) => {
+  fill(searchResults, ui.search ? countLine(ui.found) : null, !ui.search ? null : list.length ? h("ul", { class: "result-list" }, list.map((r) => {
     // The live state is fresher than the search answer (a bust, a re-entry since).
     const p = conn.state?.players?.[r.id];
     const live = p ? { ...r, table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? r.place } : r;
@@ -676,18 +763,18 @@ function renderResults() {
       // Out of the tournament: nothing to open, so plain text, not a greyed-out button.
       return h("li", { class: "result-item" },
         h("div", { class: "result result-out" },
-          h("span", { class: "result-name" }, r.name),
+          h("span", { class: "result-name" }, p?.name ?? r.name),
           h("span", { class: "result-where" }, t("search.busted_place", { place: live.place ?? "–" }))),
-        p ? saleBlock(p) : null);
+        p ? saleBlock(p) : null, p && canMove() ? manage.button(p.id) : null);
     }
     return h("li", { class: "result-item" },
       h("button", { type: "button", class: "result", disabled: live.table == null,
         onclick: () => openTable(live.table, live.seat) },
-      h("span", { class: "result-name" }, r.name),
+      h("span", { class: "result-name" }, p?.name ?? r.name),
       h("span", { class: "result-where" }, live.busted ? t("player.busted_place", { place: fmt.ordinal(live.place) })
         : live.table == null ? t("player.no_seat_yet") : fmt.spot(live.table, live.seat)),
       r.moving_to ? h("span", { class: "result-move" }, t("player.moving_to", { where: fmt.spot(r.moving_to.table, r.moving_to.seat) })) : null),
-      p ? saleBlock(p) : null);
+      p ? saleBlock(p) : null, p && canMove() ? manage.button(p.id) : null);
   }))
     : h("p", { class: "empty" }, t("search.none", { q: ui.search })));
 }

@@ -18,8 +18,8 @@ function player(state, id, name) {
   if (!p) {
     p = {
       id, name: name || id, table: null, seat: null, busted: false, special_needs: false,
-      locked: false, moved: false, excused: false, stack: null, counted: false, entries: 1,
-      rebuys: 0, add_ons: 0, bust: null,
+      locked: false, moved: false, excused: false, stack: null, counted: false, counted_at: null,
+      entries: 1, rebuys: 0, add_ons: 0, bust: null, moves: 0, country: null, note: null,
     };
     state.players[id] = p;
     state.entries += 1;
@@ -29,8 +29,8 @@ function player(state, id, name) {
 
 function newTable(number, seats, extra = {}) {
   return {
-    number, seats, status: "open", positions: null, occupants: {}, opened: [], hand: 0,
-    halt_waived: false, hand_level: null, ...extra,
+    number, seats, status: "open", positions: null, button_reported: false, occupants: {},
+    opened: [], hand: 0, halt_waived: false, hand_level: null, ...extra,
   };
 }
 
@@ -83,7 +83,7 @@ const HANDLERS = {
   },
   player_registered(s, e) {
     // A new entry moves every recorded place one down (floor/engine/state.py says why).
-    if (e.shifts_places) {
+    if (e.shifts_places && s.busted) {
       for (const other of Object.values(s.players)) if (other.busted && other.bust) other.bust.place += 1;
     }
     let p = s.players[e.player];
@@ -91,14 +91,16 @@ const HANDLERS = {
       p = {
         id: e.player, name: e.name, table: null, seat: null, busted: false,
         special_needs: !!e.special_needs, locked: false, moved: false, excused: false,
-        stack: e.stack ?? null, counted: false, entries: 1, rebuys: 0, add_ons: 0, bust: null,
+        stack: e.stack ?? null, counted: false, counted_at: null, entries: 1, rebuys: 0, add_ons: 0,
+        bust: null, moves: 0, country: e.country ?? null, note: e.note ?? null,
       };
       s.players[e.player] = p;
     } else {
       if (p.busted) s.busted -= 1;
       Object.assign(p, {
         name: e.name, busted: false, bust: null, moved: false, excused: false, locked: false,
-        special_needs: !!e.special_needs, stack: e.stack ?? null, counted: false,
+        special_needs: !!e.special_needs, stack: e.stack ?? null, counted: false, counted_at: null,
+        country: e.country ?? null, note: e.note ?? null,
       });
     }
     p.entries = e.entry ?? 1;
@@ -113,6 +115,29 @@ const HANDLERS = {
     sit(s, s.players[e.player], s.tables[e.table], e.seat);
     fieldPoint(s, e.at ?? 0);
   },
+  player_renamed(s, e) {
+    s.players[e.player].name = e.name;
+    s.renamed = (s.renamed ?? 0) + 1;
+  },
+  special_needs_set(s, e) {
+    s.players[e.player].special_needs = e.special_needs;
+  },
+  player_unregistered(s, e) {
+    // The entry withdrawn: as if never entered (floor/engine/state.py says why the places move).
+    const p = s.players[e.player];
+    if (p.table != null) stand(s, p);
+    delete s.players[e.player];
+    delete s.draws[e.player];
+    if (s.calls) delete s.calls[e.player];
+    dropSitOut(s, e.player);
+    s.entries -= 1;
+    s.unregistered = (s.unregistered ?? 0) + 1;
+    s.rebuys = (s.rebuys ?? 0) - (e.rebuys ?? 0);
+    s.add_ons = (s.add_ons ?? 0) - (e.add_ons ?? 0);
+    s.chips_added = (s.chips_added ?? 0) + (e.change ?? 0);
+    for (const other of Object.values(s.players)) if (other.busted && other.bust) other.bust.place -= 1;
+    fieldPoint(s, e.at ?? 0);
+  },
   player_busted(s, e) {
     const p = s.players[e.player];
     stand(s, p);
@@ -120,9 +145,14 @@ const HANDLERS = {
     p.bust = {
       table: e.table, seat: e.seat, hand: e.hand, place: e.place, stack: p.stack,
       shares: e.shares ?? 1, at: e.at ?? 0,
+      at_final: s.final_table != null && e.table === s.final_table,
     };
     p.stack = 0;
+    // The right to undo ends with the level (floor/engine/undo.py).
+    p.bust.level = s.clock.started ? s.clock.level : null;
     delete s.draws[p.id];
+    delete (s.calls ||= {})[p.id];
+    dropSitOut(s, p.id);
     s.busted += 1;
     fieldPoint(s, e.at ?? 0);
   },
@@ -149,16 +179,26 @@ const HANDLERS = {
     sit(s, p, s.tables[e.table], e.seat);
     s.busted -= 1;
     fieldPoint(s, e.at ?? 0);
+    // Two players again: live, the clock still stopped where the finish stopped it.
+    s.winner = null;
+    s.finished_at = null;
   },
   hand_started(s, e) {
     const table = s.tables[e.table];
     table.hand = e.hand;
     table.hand_level = e.level ?? null;
+    table.button_reported = false;
     if (e.positions) table.positions = e.positions;
     for (const pid of Object.values(table.occupants)) s.players[pid].excused = false;
+    // One hand fewer for whoever sits out there (floor/engine/ruling_log.py).
+    const seated = new Set(Object.values(table.occupants));
+    for (const x of rulings(s).sit_outs) if (x.hands_left && seated.has(x.player)) x.hands_left -= 1;
+    const h4h = s.hand_for_hand;
+    if (h4h && !h4h.dealt.includes(e.table)) h4h.dealt.push(e.table);
   },
   button_reported(s, e) {
     s.tables[e.table].positions = e.positions;
+    s.tables[e.table].button_reported = true;
   },
   players_moved(s, e) {
     // Everybody stands up before anybody sits down, so two players can swap seats.
@@ -167,11 +207,31 @@ const HANDLERS = {
       const p = s.players[m.player];
       sit(s, p, s.tables[m.to.table], m.to.seat);
       delete s.draws[p.id];
+      delete (s.calls ||= {})[p.id];
       if (e.reason === "balance" || e.reason === "break") p.moved = true;
+      if (e.reason !== "correction") p.moves = (p.moves ?? 0) + 1;
     }
+  },
+  moves_called(s, e) {
+    s.calls ||= {};
+    for (const c of e.calls) {
+      s.calls[c.player] = {
+        from_table: c.from.table, table: c.to.table, seat: c.to.seat ?? null, reason: c.reason,
+        at: e.at ?? 0, count: c.count ?? 1,
+      };
+      // A drawn seat called again elsewhere at its table: the draw is that seat now.
+      const drawn = s.draws[c.player];
+      if (drawn && c.to.seat != null && c.to.seat !== drawn.seat) {
+        s.draws[c.player] = { table: c.to.table, seat: c.to.seat, reason: drawn.reason };
+      }
+    }
+  },
+  calls_lapsed(s, e) {
+    for (const pid of e.players) delete (s.calls ||= {})[pid];
   },
   move_cancelled(s, e) {
     if (e.player == null) return;
+    delete (s.calls ||= {})[e.player];
     if (e.reason === "balance") s.players[e.player].excused = true;
     else delete s.draws[e.player];
   },
@@ -203,9 +263,49 @@ const HANDLERS = {
     const final = s.tables[e.table];
     final.seats = Math.max(final.seats, e.seats);
     final.positions = null;
+    final.button_reported = false;
     for (const table of Object.values(s.tables)) {
       if (table.number !== e.table && table.status === "open") setStatus(s, table, "breaking");
     }
+  },
+  tournament_finished(s, e) {
+    s.winner = e.winner;
+    s.finished_at = e.at;
+    s.time_calls = [];
+    if (e.remaining != null) Object.assign(s.clock, { running: false, ends_at: null, remaining: e.remaining });
+  },
+  tournament_closed(s, e) {
+    s.closed_at = e.at;
+  },
+  flight_set(s, e) {
+    s.flight = e;
+  },
+  table_bagged(s, e) {
+    s.bags = { ...(s.bags ?? {}), [e.table]: e };
+    for (const b of e.bags) {
+      const p = s.players[b.player];
+      p.stack = b.stack;
+      p.counted = true;
+      p.counted_at = e.at;
+    }
+  },
+  field_carried(s, e) {
+    s.entries += e.entries;
+    s.rebuys = (s.rebuys ?? 0) + e.rebuys;
+    s.add_ons = (s.add_ons ?? 0) + e.add_ons;
+    s.chips_added = (s.chips_added ?? 0) + e.chips;
+  },
+  day_ended(s, e) {
+    s.day_ended = e;
+    s.time_calls = [];
+    if (e.remaining != null) Object.assign(s.clock, { running: false, ends_at: null, remaining: e.remaining });
+  },
+  prize_changed(s, e) {
+    s.structure = { ...s.structure, prize: e.prize ?? null };
+  },
+  structure_changed(s, e) {
+    s.structure = e.structure;
+    if (e.remaining != null) s.clock.remaining = e.remaining;
   },
   clock_started(s, e) {
     const c = s.clock;
@@ -244,6 +344,15 @@ const HANDLERS = {
     const p = s.players[e.player];
     p.stack = e.stack;
     p.counted = true;
+    p.counted_at = e.at ?? null;
+  },
+  stacks_counted(s, e) {
+    for (const c of e.stacks) {
+      const p = s.players[c.player];
+      p.stack = c.stack;
+      p.counted = true;
+      p.counted_at = e.at;
+    }
   },
   rebuy_made(s, e) {
     const p = s.players[e.player];
@@ -260,17 +369,74 @@ const HANDLERS = {
     s.chips_added = (s.chips_added ?? 0) + e.chips;
   },
   chips_raced(s, e) {
-    const who = new Map(e.players.map((r) => [r.seat, r.player]));
+    const who = new Map(e.players.map((r) => [r.seat, r]));
     for (const r of e.result.seats) {
-      const p = s.players[who.get(r.seat)];
+      const raced = who.get(r.seat);
+      const p = s.players[raced.player];
       p.stack = r.stack;
-      p.counted = true;
+      // A stack nobody counted raced as given: it is no count after the race either.
+      if (raced.counted ?? true) {
+        p.counted = true;
+        p.counted_at = e.at ?? 0;
+      }
     }
     s.chips_added = (s.chips_added ?? 0) + e.change;
     // Who sat where is kept too (the server's record has only the seats), for showing names.
     (s.chip_races ||= []).push({ table: e.table, at: e.at ?? 0, result: e.result, players: e.players });
   },
 };
+
+// Rulings and sit-outs (floor/engine/ruling_log.py) --------------------------------------------
+
+function rulings(s) {
+  return (s.rulings ||= { made: [], sit_outs: [], disqualified: {} });
+}
+
+function dropSitOut(s, player) {
+  const log = rulings(s);
+  log.sit_outs = log.sit_outs.filter((x) => x.player !== player);
+}
+
+Object.assign(HANDLERS, {
+  ruling_recorded(s, e) {
+    const log = rulings(s);
+    const { type, ...ruling } = e;
+    log.made.push(ruling);
+    for (const p of e.penalties) {
+      if (p.kind === "sit_out") {
+        log.sit_outs.push({ player: p.player, ruling: e.number, at: e.at, ends_at: p.ends_at ?? null, hands_left: p.hands ?? null });
+      } else if (p.kind === "disqualification") {
+        log.disqualified[p.player] = e.number;
+        dropSitOut(s, p.player);
+        s.chips_added = (s.chips_added ?? 0) - (p.chips || 0);
+      }
+    }
+  },
+  sit_out_ended(s, e) {
+    const log = rulings(s);
+    log.sit_outs = log.sit_outs.filter((x) => !(x.player === e.player && x.ruling === e.ruling));
+  },
+});
+
+// Hand-for-hand (floor/engine/hand_for_hand_round.py) -----------------------------------------
+
+Object.assign(HANDLERS, {
+  hand_for_hand_started(s, e) {
+    s.hand_for_hand = {
+      round: 1, started_at: e.at ?? 0, paused_clock: !!e.paused_clock, dealt: [], done: [], out: [],
+    };
+  },
+  hand_reported(s, e) {
+    s.hand_for_hand.done.push(e.table);
+    s.hand_for_hand.out.push(...(e.out || []));
+  },
+  hand_for_hand_dealt(s, e) {
+    Object.assign(s.hand_for_hand, { round: e.round, dealt: [], done: [], out: [] });
+  },
+  hand_for_hand_ended(s) {
+    s.hand_for_hand = null;
+  },
+});
 
 /** Apply one event to the state; false for an event type this screen does not know. */
 export function apply(state, event) {

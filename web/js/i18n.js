@@ -6,8 +6,21 @@
 
 import { en } from "./lang/en.js";
 import { cs } from "./lang/cs.js";
+import { paperEn } from "./lang/paper-en.js";
+import { paperCs } from "./lang/paper-cs.js";
+import { rulingsEn } from "./lang/rulings-en.js";
+import { rulingsCs } from "./lang/rulings-cs.js";
+import { tableEn } from "./lang/table-en.js";
+import { tableCs } from "./lang/table-cs.js";
+import { flightsEn } from "./lang/flights-en.js";
+import { flightsCs } from "./lang/flights-cs.js";
 
-const DICTS = { en, cs };
+// The paper and files texts, the rulings' and the table screen's are kept in files of their own
+// (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
+const DICTS = {
+  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn },
+  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs },
+};
 const KEY = "floor.lang";
 const listeners = [];
 

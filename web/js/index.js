@@ -1,4 +1,5 @@
-// The start page: live tournaments, each with links to its four screens.
+// The start page: the tournaments listed (live, finished with the winner, closed), each with
+// links to its screens. The status is the server's (the list follows floor/engine/finish.py).
 
 import { onLang, t } from "./i18n.js";
 import { $, api, every, fill, h, langSwitch } from "./ui.js";
@@ -19,6 +20,14 @@ async function load() {
   render();
 }
 
+/** "live", or "Finished · winner: NAME" / "Closed · winner: NAME". */
+function statusLine(x) {
+  if ((x.status === "finished" || x.status === "closed") && x.winner) {
+    return h("span", { class: `t-status t-${x.status}` }, t(`finish.banner.${x.status}`, { name: x.winner }));
+  }
+  return h("span", { class: "t-status" }, t(`finish.status.${x.status}`, {}, x.status));
+}
+
 function screen(href, key, subKey) {
   return h("a", { class: "button", href }, t(key), h("span", { class: "sub" }, t(subKey)));
 }
@@ -28,15 +37,16 @@ function render() {
   document.title = t("index.title");
   if (list == null) return fill(main, h("p", { class: "muted", role: "status" }, failed ? t("error.network") : t("clock.waiting")));
   fill(main,
-    h("h2", {}, t("index.live")),
+    h("h2", {}, t("index.heading")),
     failed ? h("p", { class: "error-text", role: "alert" }, t("error.network")) : null,
     list.length ? h("ul", { class: "t-list" }, list.map((x) => {
       const e = encodeURIComponent(x.id);
-      return h("li", { class: "card t-item" },
+      return h("li", { class: `card t-item${x.status === "live" ? "" : " t-ended"}`, dataset: { status: x.status } },
         h("h2", {}, x.name),
-        h("p", { class: "meta" }, `${x.id} · ${x.status === "live" ? t("director.live") : x.status}`),
+        h("p", { class: "meta" }, `${x.id} · `, statusLine(x)),
         h("nav", { class: "screens", "aria-label": t("index.screens_for", { name: x.name }) },
           screen(`/wall/${e}`, "index.wall", "index.wall_sub"),
+          screen(`/final/${e}`, "final.link", "final.link_sub"),
           screen(`/floor/${e}`, "index.floor", "index.floor_sub"),
           screen(`/player/${e}`, "index.player", "index.player_sub"),
           screen(`/director?t=${e}`, "index.director", "index.director_sub")));

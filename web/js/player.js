@@ -4,12 +4,14 @@
 // ?kiosk=1: no following, and the search clears itself after a minute of nobody touching it.
 
 import { Connection, tidFromPath } from "./conn.js";
-import { Board } from "./board.js";
+import { Board, calledMoves } from "./board.js";
 import { clockPanel } from "./clockview.js";
+import { mountLeaders } from "./counts.js";
+import { mountCounts } from "./flights.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
-import { findPlayers } from "./facts.js";
-import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
+import { countLine, findPlayersNow } from "./search.js";
+import { $, debounce, fill, h, playerName, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
 const kiosk = params.get("kiosk") === "1";
@@ -24,6 +26,7 @@ try {
   follow = null;
 }
 let results = [];
+let found = null; // the last answer: {query, total, players}
 let query = "";
 let alert = null; // {kind: "moved"|"planned", table, seat}
 const announced = new Set();
@@ -45,29 +48,28 @@ const searchCard = h("section", { class: "card search-card" }, h("h2", { class: 
   h("div", { class: "field" }, searchLabel, searchInput, searchHint), resultsEl);
 const clockEl = h("section", { class: "card player-clock" });
 const boardEl = h("section", { class: "card player-board" });
+// The chip leaders from the floor's counts (counts.js, part C): hidden while nobody is counted.
+const leadersEl = mountLeaders(h("div", { class: "card player-leaders", hidden: true }), conn, { limit: 10 });
 
 fill($("#app"), bar, alertEl, h("main", { class: "player-main" },
-  h("div", { class: "col-a" }, followEl, searchCard), h("div", { class: "col-b" }, clockEl, boardEl)));
+  h("div", { class: "col-a" }, followEl, searchCard),
+  h("div", { class: "col-b" }, clockEl, leadersEl, mountCounts(h("div", { hidden: true }), conn, tid), boardEl)));
 clockPanel(clockEl, conn, { stats: true });
 
 // Search -------------------------------------------------------------------------------------------
-
-/** Offline, search the copy of the state here by the server's own search keys. */
-function localSearch(q) {
-  return findPlayers(conn, q);
-}
 
 const runSearch = debounce(async () => {
   query = searchInput.value.trim();
   if (query.length < 2) {
     results = [];
+    found = null;
     return renderResults();
   }
-  try {
-    results = await api(`/api/t/${encodeURIComponent(tid)}/players?q=${encodeURIComponent(query)}`);
-  } catch (err) {
-    results = localSearch(query);
-  }
+  // The server's answer, or (offline) the copy here searched by the server's own keys.
+  const answer = await findPlayersNow(conn, tid, query);
+  if (answer.query !== searchInput.value.trim()) return; // typed on meanwhile: a later answer comes
+  found = answer;
+  results = answer.players;
   renderResults();
 }, 250);
 searchInput.addEventListener("input", () => {
@@ -78,7 +80,7 @@ searchInput.addEventListener("input", () => {
 /** Where a player is now, from the live state (search results can be a few seconds old). */
 function whereNow(id, fallback) {
   const p = conn.state?.players?.[id];
-  const move = (conn.plan.moves || []).find((m) => m.player === id);
+  const move = calledMoves(conn).find((m) => m.player === id);
   if (!p) return { ...fallback, move: fallback.moving_to };
   return { table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? null,
     move: move ? { table: move.to.table, seat: move.to.seat } : null, name: p.name };
@@ -95,11 +97,12 @@ function seatBlock(w) {
 function renderResults() {
   if (!query) return fill(resultsEl);
   if (query.length < 2) return fill(resultsEl, h("p", { class: "empty" }, t("player.search_more")));
-  fill(resultsEl, results.length ? h("ul", { class: "result-list" }, results.map((r) => {
+  fill(resultsEl, countLine(found), results.length ? h("ul", { class: "result-list" }, results.map((r) => {
     const w = whereNow(r.id, r);
     const following = follow && follow.id === r.id;
     return h("li", { class: "result-card" },
-      h("div", { class: "result-name" }, r.name),
+      // The name on record now: a name corrected since the search shows corrected.
+      h("div", { class: "result-name" }, w.name ?? r.name),
       seatBlock(w),
       w.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
       kiosk || w.busted ? null : h("button", { type: "button", class: following ? "ghost" : "primary big", "aria-pressed": String(!!following),
@@ -177,7 +180,7 @@ conn.on("events", (events) => {
     }
   }
   // A planned move for me: get ready (told once per destination).
-  const planned = (conn.plan.moves || []).find((m) => m.player === follow.id);
+  const planned = calledMoves(conn).find((m) => m.player === follow.id);
   if (planned) {
     const key = `${planned.to.table}.${planned.to.seat}`;
     if (!announced.has(key)) {
@@ -195,7 +198,7 @@ conn.on("events", (events) => {
 
 function renderBoard() {
   if (!conn.state) return fill(boardEl, h("h2", {}, t("player.board")), h("p", { class: "muted" }, t("clock.waiting")));
-  const pending = (conn.plan.moves || []).filter((m) => m.player).slice(0, 10);
+  const pending = calledMoves(conn).filter((m) => m.player).slice(0, 10);
   const rows = [
     ...pending.map((m) => h("li", { class: "move-row pending" },
       h("div", { class: "who" }, playerName(conn, m.player)),
@@ -210,7 +213,8 @@ function renderBoard() {
           h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(e.to.table, e.to.seat))),
         h("div", { class: "meta" }, h("span", { class: `badge badge-${e.reason}` }, t(`reason.${e.reason}`)),
           e.at ? fmt.timeOfDay(e.at / 1000) : null))
-      : h("li", { class: "move-row event-row" }, h("div", { class: "who" }, t(`board.${e.kind}`, { table: e.table })),
+      : h("li", { class: "move-row event-row" }, h("div", { class: "who" }, t(`board.${e.kind}`,
+        { table: e.table, name: e.player ? playerName(conn, e.player) : "", where: fmt.spot(e.table, e.seat) })),
         h("div", { class: "meta" }, e.at ? fmt.timeOfDay(e.at / 1000) : null)))),
   ];
   fill(boardEl, h("h2", {}, t("player.board")),
@@ -227,6 +231,7 @@ function idle() {
     searchInput.value = "";
     query = "";
     results = [];
+    found = null;
     renderResults();
   }, 60000);
 }

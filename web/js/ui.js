@@ -4,6 +4,7 @@
 import { getLang, onLang, setLang, t } from "./i18n.js";
 import { errorOf } from "./commands.js";
 import { errorText, withNames } from "./errors.js";
+import { finishBanner } from "./finished.js";
 
 export { withNames };
 
@@ -188,11 +189,12 @@ export function playerName(conn, id) {
   return conn.state?.players?.[id]?.name ?? id;
 }
 
-/** Standard page heading: the title, the connection, the language. */
+/** Standard page heading: the title, the connection, the language; under them, once the
+ * tournament has its winner, a banner saying so (finished.js). */
 export function topbar(title, conn, { extra, right } = {}) {
   const titleEl = h("h1", { class: "title" }, title);
   const bar = h("header", { class: "topbar" }, titleEl, h("div", { class: "topbar-right" },
-    right || null, conn ? connIndicator(conn, extra) : null, langSwitch()));
+    right || null, conn ? connIndicator(conn, extra) : null, langSwitch()), conn ? finishBanner(conn) : null);
   bar.setTitle = (text) => {
     titleEl.textContent = text;
   };

@@ -8,18 +8,25 @@
 // prize ladder) it is shown in parts that rotate, each saying which part it is.
 // A new level, a break, the last minute and a time call sound (when switched on, remembered
 // on the screen) and show a banner across the top.
-// URL options: ?pages=tables,moves,prizes,charts (which pages, in order; one page = no rotation),
+// Once the tournament has its winner (the server's facts) the winner takes the clock's place
+// and the pages are the final standings with prizes (and the charts): standings.js.
+// URL options: ?pages=tables,moves,prizes,chips,charts (which pages, in order; one page = no rotation),
 // ?rotate=20 (seconds per page), ?lang=cs. The arrow keys turn the pages by hand.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
-import { Board } from "./board.js";
+import { Board, calledMoves } from "./board.js";
 import { createCharts } from "./charts.js";
+import { chipFacts, chipsWallPage } from "./counts.js";
 import { breakName, clockPanel, timeCalls } from "./clockview.js";
 import { levelNumber } from "./facts.js";
+import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { Prizes, finisherGroups, payoutRows, placeText, placesText, poolFacts } from "./prizes.js";
 import { Sound, soundSwitch, watchCues } from "./sound.js";
+import { renderStandings, winnerPanel } from "./standings.js";
+import { sitOutsPanel } from "./rulings.js";
+import { wallPanel as handForHandPanel } from "./h4h.js";
 import { $, every, fill, h, playerName, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
@@ -30,7 +37,7 @@ const conn = new Connection(tid);
 const board = new Board(conn, { limit: 120 });
 const prizes = new Prizes(conn);
 const ROTATE = Math.max(5, Number(params.get("rotate")) || 18) * 1000;
-const ALL_PAGES = ["tables", "moves", "prizes", "charts"];
+const ALL_PAGES = ["tables", "moves", "prizes", "chips", "charts"];
 const PAGES = (params.get("pages") || ALL_PAGES.join(","))
   .split(",").map((p) => p.trim()).filter((p) => ALL_PAGES.includes(p));
 if (!PAGES.length) PAGES.push(...ALL_PAGES);
@@ -76,19 +83,28 @@ const fieldCanvas = h("canvas", { role: "img" });
 const bbCanvas = h("canvas", { role: "img" });
 const chartsTitle1 = h("h2", {});
 const chartsTitle2 = h("h2", {});
+const standingsHead = h("div", { class: "page-head" });
+const standingsList = h("ol", { class: "standings-list" });
+const standingsPage = h("section", { class: "page page-standings", dataset: { page: "standings" }, hidden: true },
+  standingsHead, standingsList);
 const chartsPage = h("section", { class: "page page-charts", dataset: { page: "charts" } },
   h("div", { class: "chart-box" }, chartsTitle1, h("div", { class: "chart-wrap" }, fieldCanvas)),
   h("div", { class: "chart-box" }, chartsTitle2, h("div", { class: "chart-wrap" }, bbCanvas)));
+// The chip leaders from the floor's counts (counts.js, part C): skipped while nobody is counted.
+const chipsPage = chipsWallPage(conn);
 const pagesEl = h("main", { class: "wall-pages" },
   PAGES.includes("tables") ? tablesPage : null,
   PAGES.includes("moves") ? movesPage : null,
   PAGES.includes("prizes") ? prizesPage : null,
+  PAGES.includes("chips") ? chipsPage : null,
+  standingsPage,
   PAGES.includes("charts") ? chartsPage : null);
 // Time calls go in the left column, under the clock (the field numbers make way meanwhile):
 // never over the table map.
 const callsEl = h("aside", { class: "time-calls", "aria-live": "assertive", "aria-label": t("wall.time_calls"), hidden: true });
 const progress = h("div", { class: "page-progress", "aria-hidden": "true" });
-const leftEl = h("div", { class: "wall-left" }, clockEl, callsEl, latestEl);
+const winnerEl = winnerPanel(conn, prizes);
+const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn), clockEl, callsEl, sitOutsPanel(conn), latestEl);
 
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
   h("div", { class: "wall-right" }, pagesEl, progress)));
@@ -102,15 +118,22 @@ const charts = createCharts(conn, fieldCanvas, bbCanvas, {
 // Pages and rotation -------------------------------------------------------------------------------
 
 /** How many parts each page is shown in (the map of a big room, a long prize ladder). */
-const parts = { tables: 1, moves: 1, prizes: 1, charts: 1 };
+const parts = { tables: 1, moves: 1, prizes: 1, chips: 1, standings: 1, charts: 1 };
 let rotation = [];
 let current = 0;
 let pageStarted = Date.now();
+/** The tournament has its winner: the map and the moves have nothing more to say. */
+let ended = false;
+
+/** The pages in rotation: those asked for, or at the end the standings (and the charts). */
+function shownPages() {
+  return ended ? ["standings", ...PAGES.filter((p) => p === "charts")] : PAGES;
+}
 
 function buildRotation() {
   const was = rotation[current];
   const list = [];
-  for (const p of PAGES) for (let i = 0; i < parts[p]; i += 1) list.push({ page: p, part: i });
+  for (const p of shownPages()) for (let i = 0; i < parts[p]; i += 1) list.push({ page: p, part: i });
   rotation = list;
   // The page on screen stays on screen.
   const same = was ? rotation.findIndex((r) => r.page === was.page && r.part === Math.min(was.part, parts[was.page] - 1)) : -1;
@@ -133,7 +156,7 @@ function partOf(page) {
 
 function renderNav() {
   const r = rotation[current];
-  fill(pageNav, PAGES.map((p) => {
+  fill(pageNav, shownPages().map((p) => {
     const on = r && r.page === p;
     return h("li", { class: on ? "current" : "", "aria-current": on ? "page" : null },
       t(`wall.page.${p}`), on && parts[p] > 1 ? ` ${r.part + 1}/${parts[p]}` : "");
@@ -148,24 +171,39 @@ function partText(page) {
 
 function showPage() {
   if (document.body.classList.contains("narrow")) {
-    for (const el of pagesEl.children) el.hidden = false;
-    renderTiles();
-    renderMoves();
-    renderPrizes();
+    const shown = ended ? shownPages() : [...PAGES];
+    for (const el of pagesEl.children) el.hidden = !shown.includes(el.dataset.page);
+    if (!ended) {
+      renderTiles();
+      renderMoves();
+      renderPrizes();
+    } else renderStandingsPage();
     charts.update();
     return;
   }
-  const r = rotation[current] || { page: PAGES[0], part: 0 };
+  const r = rotation[current] || { page: shownPages()[0], part: 0 };
   for (const el of pagesEl.children) el.hidden = el.dataset.page !== r.page;
   if (r.page === "tables") renderTiles();
   if (r.page === "charts") charts.update();
   if (r.page === "moves") renderMoves();
   if (r.page === "prizes") renderPrizes();
+  if (r.page === "standings") renderStandingsPage();
   renderNav();
 }
 
+function renderStandingsPage() {
+  const n = renderStandings({
+    box: standingsPage, head: standingsHead, list: standingsList, prizes, part: partOf("standings"),
+    narrow: document.body.classList.contains("narrow"), partText: () => partText("standings"),
+  });
+  if (n !== parts.standings) {
+    setParts("standings", n);
+    renderStandingsPage();
+  }
+}
+
 function nextPage(by = 1) {
-  const moving = (conn.plan.moves || []).length > 0;
+  const moving = calledMoves(conn).length > 0;
   for (let tries = 0; tries < rotation.length; tries += 1) {
     current = (current + by + rotation.length) % rotation.length;
     const r = rotation[current];
@@ -173,6 +211,7 @@ function nextPage(by = 1) {
     if (r.page === "moves" && !moving && !board.entries.length) continue;
     // So is the prizes page of a tournament without prize settings or results.
     if (r.page === "prizes" && !hasPrizes()) continue;
+    if (r.page === "chips" && !chipFacts(conn)) continue;
     break;
   }
   pageStarted = Date.now();
@@ -192,7 +231,7 @@ every(250, () => {
   const elapsed = Date.now() - pageStarted;
   // Pending moves keep the board up a little longer: players are looking for their seats.
   const r = rotation[current];
-  const span = r && r.page === "moves" && (conn.plan.moves || []).length ? ROTATE * 1.5 : ROTATE;
+  const span = r && r.page === "moves" && calledMoves(conn).length ? ROTATE * 1.5 : ROTATE;
   progress.style.setProperty("--p", String(Math.min(1, elapsed / span)));
   if (rotation.length > 1 && elapsed >= span) nextPage();
 });
@@ -359,10 +398,15 @@ function moveRow({ name, from, to, reason, pending, at, whyText: why }) {
 }
 
 function pendingRows(limit) {
-  return (conn.plan.moves || []).slice(0, limit).map((m) => moveRow({
+  return calledMoves(conn).slice(0, limit).map((m) => moveRow({
     name: m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table }),
     from: m.from, to: m.to, reason: m.reason, pending: true,
   }));
+}
+
+/** What a board entry's text names: a table, or a player and where their move goes. */
+function boardParams(e) {
+  return { table: e.table, name: e.player ? playerName(conn, e.player) : "", where: fmt.spot(e.table, e.seat) };
 }
 
 function doneRows(limit) {
@@ -371,7 +415,7 @@ function doneRows(limit) {
       return moveRow({ name: playerName(conn, e.player), from: e.from, to: e.to, reason: e.reason, at: e.at });
     }
     return h("li", { class: "move-row event-row" },
-      h("div", { class: "who" }, t(`board.${e.kind}`, { table: e.table })),
+      h("div", { class: "who" }, t(`board.${e.kind}`, boardParams(e))),
       h("div", { class: "route" }, ""),
       h("div", { class: "meta" }, e.at ? fmt.timeOfDay(e.at / 1000) : ""));
   });
@@ -379,7 +423,7 @@ function doneRows(limit) {
 
 function renderMoves() {
   if (!conn.state) return;
-  const pending = conn.plan.moves || [];
+  const pending = calledMoves(conn);
   const breaking = tableViews(conn).filter((v) => v.status === "breaking").map((v) => v.table);
   fill(movesHead, h("h2", {}, t("wall.page.moves")), h("span", { class: "spot-legend" }, t("wall.spot_legend")),
     breaking.length ? h("p", { class: "breaking-note" }, h("span", { class: "badge badge-breaking" }, t("status.breaking")), " ",
@@ -418,7 +462,7 @@ const LATEST_MIN = 3;
 /** The latest few changes, always on screen under the clock. */
 function renderLatest() {
   if (!conn.state) return;
-  const pending = (conn.plan.moves || []).slice(0, 3).map((m) => ({
+  const pending = calledMoves(conn).slice(0, 3).map((m) => ({
     name: m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table }),
     from: m.from, to: m.to, pending: true,
   }));
@@ -551,6 +595,7 @@ function renderPrizes() {
 
 prizes.onChange(() => {
   if (document.body.classList.contains("narrow") || !prizesPage.hidden) renderPrizes();
+  if (ended && (document.body.classList.contains("narrow") || !standingsPage.hidden)) renderStandingsPage();
 });
 
 // Time calls ----------------------------------------------------------------------------------------
@@ -607,6 +652,8 @@ function flash(el, cls) {
 }
 
 function showCue(cue) {
+  // The clock stopped with the last bust-out: nothing more to announce.
+  if (ending(conn)) return;
   const text = cueText(cue);
   if (!text) return;
   const heard = sound.play(cue.kind);
@@ -629,6 +676,14 @@ watchCues(conn, showCue);
 
 function renderAll() {
   if (!conn.state) return;
+  const end = !!ending(conn);
+  if (end !== ended) {
+    // The winner, or the last bust-out undone: the other pages come (back) into rotation.
+    ended = end;
+    document.body.classList.toggle("wall-ended", end);
+    buildRotation();
+    pageStarted = Date.now();
+  }
   bar.setTitle(conn.state.name);
   document.title = `${conn.state.name} · ${t("wall.title")}`;
   layoutTables();

@@ -1,0 +1,64 @@
+"""Lookups that name what is wrong: a player, a seated player, a table, a seat of it.
+
+Every command's check and the import validator find players and tables through these, so
+a missing player is refused with the same reason, field and words wherever it is named.
+"""
+
+from __future__ import annotations
+
+from .errors import BadSeat, NotAllowed, UnknownPlayer, UnknownTable
+from .model import PlayerId, SeatNo, TableNo
+from .state import Player, Table, Tournament
+
+
+def player(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
+    """A player on record (in, waiting or out)."""
+    p = t.state.players.get(pid)
+    if p is None:
+        raise UnknownPlayer(
+            f"{pid} is not in the tournament",
+            field=field,
+            reason="player_unknown",
+            params={"player": pid},
+        )
+    return p
+
+
+def still_in(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
+    """A player still in (seated or waiting for a seat)."""
+    p = player(t, pid, field)
+    if p.busted:
+        raise NotAllowed(
+            f"{pid} is already out", field=field, reason="player_out", params={"player": pid}
+        )
+    return p
+
+
+def seated(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
+    """A player still in who has a seat."""
+    p = still_in(t, pid, field)
+    if p.table is None:
+        raise NotAllowed(
+            f"{pid} has no seat yet", field=field, reason="player_unseated", params={"player": pid}
+        )
+    return p
+
+
+def table(t: Tournament, n: TableNo, field: str = "table") -> Table:
+    found = t.state.tables.get(n)
+    if found is None:
+        raise UnknownTable(
+            f"there is no table {n}", field=field, reason="table_unknown", params={"table": n}
+        )
+    return found
+
+
+def seat(at: Table, n: SeatNo, field: str = "seat") -> SeatNo:
+    if not 1 <= n <= at.seats:
+        raise BadSeat(
+            f"table {at.number} has no seat {n}",
+            field=field,
+            reason="seat_unknown",
+            params={"table": at.number, "seat": n},
+        )
+    return n
