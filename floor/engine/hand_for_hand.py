@@ -87,6 +87,11 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
             return NotAllowed("hand-for-hand is not on", reason="h4h_off")
         return None
     if isinstance(c, Bust | BustSameHand):
+        # A player nobody knows is refused as such by ``decide``, naming the field: what is
+        # wrong with the request comes before what hand-for-hand asks of it.
+        named = [c.player] if isinstance(c, Bust) else [b.player for b in c.players]
+        if any(pid is not None and pid not in t.state.players for pid in named):
+            return None
         # Placed one by one, the players out at two tables could not share a place.
         return NotAllowed(
             "hand-for-hand: report the players out with the table's hand done",

@@ -169,11 +169,14 @@ def director(servers: list[ServerProcess]) -> Iterator[Api]:
     api.client.close()
 
 
-def settled(server: ServerProcess, tid: str, seq: int) -> None:
+def settled(server: ServerProcess, tid: str, seq: int, packed: bool = False) -> None:
     """Wait until ``server``'s own copy holds batch ``seq``: a command is acknowledged by the
-    process that wrote it, and another reaches it over the bus a moment later."""
+    process that wrote it, and another reaches it over the bus a moment later. It reads the
+    snapshot a test does not count (``packed``: the packed one, for a test that counts the
+    full snapshots built; else the full one)."""
+    path = f"/api/t/{tid}/snapshot" if packed else f"/api/t/{tid}"
     for _ in range(200):
-        r = httpx.head(f"{server.base}/api/t/{tid}")  # not the packed one it counts
+        r = httpx.head(server.base + path)
         if int(r.headers["floor-seq"]) >= seq:
             return
         time.sleep(0.025)

@@ -27,7 +27,8 @@ def test_a_preview_of_players_out_in_one_hand_places_them_and_writes_nothing(
 
     assert r.status_code == 200, r.text
     shown = r.json()
-    assert [(f["player"], f["place"], f["tied"]) for f in shown["finishes"]] == [
+    # A shared place, in the order they sat (the draw's): either may come first.
+    assert sorted((f["player"], f["place"], f["tied"]) for f in shown["finishes"]) == [
         ("P1", 11, 2),
         ("P2", 11, 2),
     ]

@@ -52,7 +52,7 @@ async def test_fifty_public_screens_joining_at_one_version_cost_one_public_snaps
     wheel = {"type": "register", "name": "Ana Wheel", "player": "W1", "special_needs": True}
     seq = int(director.ok("views", wheel)["last"])  # type: ignore[call-overload]
     server = servers[0]
-    settled(server, "views", seq)
+    settled(server, "views", seq, packed=True)  # the full snapshots are counted
     url = server.ws + "/ws/t/views"
     before = built(server)
     public = await screens(url, SCREENS)
