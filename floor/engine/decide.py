@@ -22,6 +22,7 @@ from . import (
     entry_list,
     final,
     finish,
+    halts,
     hand_for_hand,
     lookups,
     moves,
@@ -727,20 +728,8 @@ def _correct_seat(t: Tournament, c: CorrectSeat, now: float, rng: random.Random)
 def _waive_halt(t: Tournament, c: WaiveHalt, now: float, rng: random.Random) -> list[Event]:
     table = _table(t, c.table)
     _in_play(table)
-    if table.halt_waived == c.waived:
-        if c.waived:
-            raise NotAllowed(
-                f"the halt of table {table.number} is already waived",
-                field="waived",
-                reason="halt_already_waived",
-                params={"table": table.number},
-            )
-        raise NotAllowed(
-            f"the halt of table {table.number} is not waived",
-            field="waived",
-            reason="halt_not_waived",
-            params={"table": table.number},
-        )
+    if (refused := halts.waive_bar(table, c.waived)) is not None:
+        raise refused
     return [HaltWaived(table=table.number, waived=c.waived)]
 
 

@@ -23,7 +23,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from . import amendments, day_end, entry_list, finish, hand_for_hand, lookups, players, rulings
+from . import (
+    amendments,
+    day_end,
+    entry_list,
+    finish,
+    halts,
+    hand_for_hand,
+    lookups,
+    players,
+    rulings,
+)
 from .errors import (
     BadSeat,
     BadValue,
@@ -242,21 +252,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
                     params={"player": p.id},
                 )
         case HaltWaived():
-            table = _open(t, event.table)
-            if table.halt_waived == event.waived:
-                if event.waived:
-                    raise NotAllowed(
-                        f"the halt of table {table.number} is already waived",
-                        field="waived",
-                        reason="halt_already_waived",
-                        params={"table": table.number},
-                    )
-                raise NotAllowed(
-                    f"the halt of table {table.number} is not waived",
-                    field="waived",
-                    reason="halt_not_waived",
-                    params={"table": table.number},
-                )
+            if (refused := halts.waive_bar(_open(t, event.table), event.waived)) is not None:
+                raise refused
         case SeatsDrawn():
             _seats_drawn(t, event)
         case TableOpened():
