@@ -832,15 +832,8 @@ def _chip_race(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
             field="table",
             reason="no_chip_set",
         )
-    table = _table(t, c.table)
-    if table.status == "broken":
-        # A breaking table still races: its players take their new chips to their new seats.
-        raise NotAllowed(
-            f"table {table.number} is broken",
-            field="table",
-            reason="table_broken",
-            params={"table": table.number},
-        )
+    # A breaking table still races: its players take their new chips to their new seats.
+    table = lookups.unbroken_table(t, c.table)
     race_terms = colour_up.terms(structure, clock.current_step(t.state, now), c.leaving)
     if not isinstance(race_terms, colour_up.Terms):
         raise colour_up.refusal(race_terms)

@@ -53,6 +53,19 @@ def table(t: Tournament, n: TableNo, field: str = "table") -> Table:
     return found
 
 
+def unbroken_table(t: Tournament, n: TableNo, field: str = "table") -> Table:
+    """A table that has not been broken (a breaking one still is a table)."""
+    found = table(t, n, field)
+    if found.status == "broken":
+        raise NotAllowed(
+            f"table {found.number} is broken",
+            field=field,
+            reason="table_broken",
+            params={"table": found.number},
+        )
+    return found
+
+
 def seat(at: Table, n: SeatNo, field: str = "seat") -> SeatNo:
     if not 1 <= n <= at.seats:
         raise BadSeat(

@@ -268,14 +268,7 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
                     reason="final_formed",
                     params={"table": t.state.final_table},
                 )
-            table = _table(t, event.table)
-            if table.status == "broken":
-                raise NotAllowed(
-                    f"table {table.number} is broken",
-                    field="table",
-                    reason="table_broken",
-                    params={"table": table.number},
-                )
+            lookups.unbroken_table(t, event.table)
             _in_range("seats", event.seats, MIN_SEATS, MAX_SEATS)
         case GameChanged():
             if t.rules.game != "mixed":
@@ -597,14 +590,7 @@ def _stacks_counted(t: Tournament, e: StacksCounted) -> None:
 
 
 def _chips_raced(t: Tournament, e: ChipsRaced) -> None:
-    table = _table(t, e.table)
-    if table.status == "broken":
-        raise NotAllowed(
-            f"table {table.number} is broken",
-            field="table",
-            reason="table_broken",
-            params={"table": table.number},
-        )
+    table = lookups.unbroken_table(t, e.table)
     seats: set[SeatNo] = set()
     before = 0
     for i, r in enumerate(e.players):
