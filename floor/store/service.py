@@ -217,6 +217,11 @@ class Service:
         for e in then(created, now) if then is not None else []:
             t.apply(e)
             events.append(e)
+        if self.bus is not None and not self.bus.following(tid):
+            # The copy kept below is read until the next write here: unfollowed, it would
+            # miss what other processes write, and a later follow (a screen, the clock)
+            # would drop it for a reload, rebuilding every view of the room.
+            await self.bus.follow(tid)
         outcome = await self._write(tid, 0, events, t, command_id or f"create-{tid}")
         if not outcome.ok:
             raise AlreadyExists(f"tournament {tid} already exists", field="tournament")

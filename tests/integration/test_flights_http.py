@@ -147,6 +147,7 @@ async def flights_to_day2(app: Starlette, http: httpx.AsyncClient) -> None:
     refused = await send(http, "d1a", command, ok=False)
     assert refused["error"]["reason"] == "bags_correction_reason"
     await send(http, "d1a", {**command, "reason": "bag miscounted: recounted"})
+    sheets["d1a"][2] = fixed  # what Day 2 must take: the corrected sheet
     check = (await http.get("/api/t/d1a/bags")).json()["check"]
     assert (check["difference"], check["flagged"]) == (0, False)
 

@@ -236,6 +236,40 @@ async def test_a_second_process_follows_the_published_events(
     await bus.redis.aclose()
 
 
+async def test_the_process_that_creates_a_tournament_follows_what_others_write(
+    redis_url: str,
+) -> None:
+    """The creator keeps the new tournament's copy, read until it writes again: it hears
+    the batches another process writes from the first, with no reload."""
+    clients = [connect(redis_url) for _ in range(2)]
+    buses = [RedisBus(connect(redis_url)) for _ in range(2)]
+    creator, other = (
+        Service(RedisLog(c), bus=b, rng=random.Random(i))
+        for i, (c, b) in enumerate(zip(clients, buses, strict=True))
+    )
+    try:
+        await creator.create("t1", "Test", RULES)
+        assert buses[0].following("t1")
+        held, _ = await creator.tournament("t1")
+        incoming = buses[0].incoming()
+        await other.execute("t1", cmd.Register(name="Late Comer", player="L1"), "reg-l1")
+        # The creation's own batch comes first (heard since the follow), then the other's.
+        for _ in range(2):
+            data = await asyncio.wait_for(anext(incoming), 5.0)
+            assert isinstance(data, bytes), data
+            await creator.apply_published(data)
+        t, version = await creator.tournament("t1")
+        assert t is held  # folded in place, not reloaded
+        assert version == 2 and t.player("L1").name == "Late Comer"
+        await incoming.aclose()
+    finally:
+        for bus in buses:
+            await bus.close()
+            await bus.redis.aclose()
+        for c in clients:
+            await c.aclose()
+
+
 async def test_events_since_gives_exactly_what_was_missed_or_none_when_too_old(
     store: Service,
 ) -> None:
