@@ -263,7 +263,7 @@ def public_facts(t: Tournament, events: Sequence[Event] | None = None) -> Facts:
 def staff_facts(t: Tournament, events: Sequence[Event] | None = None) -> StaffFacts:
     """The staff facts after ``events`` (None: all of them)."""
     s = t.state
-    named = None if events is None or _starts_over(events) else _players_in(events)
+    named = None if events is None or _starts_over(events) else players_in(events)
     bars: dict[PlayerId, dict[BarKind, Why] | None] = {}
     if named is None:
         for p in s.players.values():
@@ -314,7 +314,7 @@ def _named(events: Sequence[Event]) -> set[PlayerId]:
     return out
 
 
-def _players_in(events: Sequence[Event]) -> set[PlayerId]:
+def players_in(events: Sequence[Event]) -> set[PlayerId]:
     """Every player these events name."""
     out: set[PlayerId] = set()
     for e in events:

@@ -15,6 +15,7 @@ from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
 from .clockdriver import ClockDriver
+from .follow_feed import Feeds
 from .hub import Hub
 from .metrics import Metrics
 from .origins import origin_allowed
@@ -45,6 +46,8 @@ class Floor:
         self.hub = hub
         self.accounts = accounts
         self.clock = clock
+        #: The phones following one player each (``follow_feed``).
+        self.follow = Feeds(store, hub)
         #: Raises when the storage cannot be reached (``/healthz``).
         self.ping = ping
         self._close = close
@@ -59,6 +62,7 @@ class Floor:
             await self.clock.start()
 
     async def stop(self) -> None:
+        self.follow.stop()
         await self.clock.stop()
         await self.accounts.stop()
         await self.hub.stop()

@@ -43,6 +43,8 @@ class Histogram:
 class Metrics:
     def __init__(self) -> None:
         self.clients = 0
+        #: Phones following one player (``follow_feed``), not counted in ``clients``.
+        self.followers = 0
         self.commands: Counter[tuple[str, str]] = Counter()
         self.queue_drops = 0
         self.resyncs = 0
@@ -69,6 +71,9 @@ class Metrics:
             "# HELP floor_clients Websocket screens connected to this process.",
             "# TYPE floor_clients gauge",
             f"floor_clients {self.clients}",
+            "# HELP floor_followers Phones following one player on this process.",
+            "# TYPE floor_followers gauge",
+            f"floor_followers {self.followers}",
             "# HELP floor_commands_total Commands handled, by type and outcome.",
             "# TYPE floor_commands_total counter",
         ]

@@ -78,6 +78,7 @@ async def metrics(request: Request) -> Response:
                 "(FLOOR_METRICS_TOKEN) as 'Authorization: Bearer <token>'"
             )
     floor.metrics.clients = floor.hub.clients
+    floor.metrics.followers = floor.follow.followers
     return PlainTextResponse(
         floor.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
     )

@@ -36,6 +36,7 @@ from . import (
     routes_commands,
     routes_files,
     routes_flights,
+    routes_follow,
     routes_health,
     routes_pages,
     routes_pairing,
@@ -101,6 +102,7 @@ def routes() -> list[BaseRoute]:
         *routes_preview.routes,
         *routes_files.routes,
         *routes_flights.routes,
+        *routes_follow.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.

@@ -97,9 +97,12 @@ async def websocket_close(app: Starlette, path: str) -> int:
 
 async def ask(app: Starlette, http: httpx.AsyncClient, tid: str, n: int) -> None:
     """One of the reads a stranger can make, for ``tid``."""
-    kind = n % 6
+    kind = n % 8
     if kind == 5:
         assert await websocket_close(app, f"/ws/t/{tid}") == 4004
+        return
+    if kind == 6:
+        assert await websocket_close(app, f"/ws/t/{tid}/follow/P1") == 4004
         return
     path = [
         f"/api/t/{tid}",
@@ -107,6 +110,9 @@ async def ask(app: Starlette, http: httpx.AsyncClient, tid: str, n: int) -> None
         f"/api/t/{tid}/events?since=0",
         f"/api/t/{tid}/prizes",
         f"/api/t/{tid}/results.csv",
+        "",
+        "",
+        f"/api/t/{tid}/follow/P1",
     ][kind]
     r = await http.get(path)
     assert r.status_code == 404, (path, r.status_code, r.text)
@@ -120,7 +126,7 @@ def client(app: Starlette) -> httpx.AsyncClient:
 async def test_a_thousand_unknown_ids_leave_nothing_behind(app: Starlette) -> None:
     floor: Floor = app.state.floor
     async with client(app) as http:
-        for n in range(12):  # whatever the first requests set up for good
+        for n in range(16):  # whatever the first requests set up for good
             await ask(app, http, f"warm-{n}", n)
         before = sizes(floor)
         for n in range(1000):

@@ -1,0 +1,146 @@
+"""Following one player: ``GET /api/t/{id}/follow/{player}`` and ``/ws/t/{id}/follow/{player}``.
+
+Public, like the player screen: anyone may follow anyone, and is shown what the room is
+shown (``engine.follow``). The websocket speaks the screens' protocol (``hello``, heartbeats,
+``ping``/``pong``; ``resync`` sends every part again) with ``follow`` messages in place of
+snapshots and batches; it takes no commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..engine.errors import BadValue, FloorError
+from ..engine.names import check_player_id
+from ..store.errors import NotFound, StoreError
+from ..store.ids import check_tournament_id
+from .context import floor_of, tid_of
+from .edges import handle_errors
+from .fanout import FrameWriter
+from .follow_feed import whole
+from .origins import origin_allowed
+from .principal import PUBLIC
+from .websocket import (
+    BAD_DATA,
+    INTERNAL,
+    NO_TOURNAMENT,
+    POLICY,
+    Hello,
+    Ping,
+    Pong,
+    Resync,
+    WsClient,
+    close_reason,
+)
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Resync | Ping)
+#: A player id is a few characters (a card number, a name's initials and a number).
+MAX_PLAYER_ID = 64
+
+
+def _player_of(raw: str) -> str:
+    if len(raw) > MAX_PLAYER_ID:
+        raise BadValue(f"a player id has at most {MAX_PLAYER_ID} characters", field="player")
+    return check_player_id(raw)
+
+
+@handle_errors
+async def get_follow(request: Request) -> Response:
+    """Every part of the follow message, as the websocket's first message holds them."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    player = _player_of(request.path_params["player"])
+    # Asked first: an id that does not exist leaves nothing behind (no feed, no follow).
+    t, _ = await floor.store.tournament(tid)
+    if player not in t.state.players:
+        raise NotFound(f"there is no player {player} in {tid}", field="player")
+    feed = await floor.follow.feed(tid)
+    t, version = await floor.store.tournament(tid)
+    return Response(
+        whole(tid, t, version, feed.board, player),
+        media_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def follow_endpoint(ws: WebSocket) -> None:
+    floor = floor_of(ws)
+    try:
+        tid = check_tournament_id(ws.path_params["tid"])
+        player = _player_of(ws.path_params["player"])
+    except FloorError as e:
+        await ws.close(code=POLICY, reason=close_reason(e.message))
+        return
+    if not origin_allowed(
+        ws.headers.get("origin"), ws.headers.get("host"), floor.settings.allowed_origins
+    ):
+        await ws.accept()
+        await ws.close(code=POLICY, reason="this origin may not connect")
+        return
+    try:
+        t, _ = await floor.store.tournament(tid)
+        if player not in t.state.players:
+            raise NotFound(f"there is no player {player} in {tid}", field="player")
+        feed = await floor.follow.feed(tid)
+    except NotFound as e:
+        await ws.accept()
+        await ws.close(code=NO_TOURNAMENT, reason=close_reason(e.message))
+        return
+    except FloorError as e:
+        await ws.accept()
+        code = INTERNAL if isinstance(e, StoreError) else POLICY
+        await ws.close(code=code, reason=close_reason(e.message))
+        return
+    await ws.accept()
+    frames = FrameWriter.for_scope(
+        ws.scope, floor.settings.client_queue * 4096, floor.settings.write_timeout
+    )
+    client = WsClient(ws, tid, PUBLIC, floor.settings.client_queue, frames)
+    hello = Hello(
+        tournament=tid, server_time=time.time(), role="public", heartbeat=floor.settings.heartbeat
+    )
+    client.push(_encoder.encode(hello))
+    client.writer = asyncio.create_task(client.write(), name=f"follow-writer-{tid}")
+    try:
+        await feed.add(client, player)
+        while client.closing is None:
+            received = await ws.receive()
+            if received["type"] == "websocket.disconnect":
+                break
+            data = received.get("bytes") or (received.get("text") or "").encode()
+            try:
+                msg = _decoder.decode(data)
+            except (msgspec.MsgspecError, RecursionError) as e:
+                client.drop(BAD_DATA, f"bad message (this socket takes ping and resync): {e}")
+                break
+            if isinstance(msg, Ping):
+                client.push(_encoder.encode(Pong(server_time=time.time())))
+            else:
+                await feed.resend(client)
+    except WebSocketDisconnect:
+        pass
+    except StoreError as e:
+        client.drop(INTERNAL, e.message)
+    finally:
+        floor.follow.leave(tid, client)
+        if client.closing is None:
+            client.drop(1000, "bye")
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(client.writer, 2.0)
+        if not client.writer.done():
+            client.writer.cancel()
+
+
+routes: list[BaseRoute] = [
+    Route("/api/t/{tid}/follow/{player}", get_follow, methods=["GET", "HEAD"]),
+    WebSocketRoute("/ws/t/{tid}/follow/{player}", follow_endpoint),
+]

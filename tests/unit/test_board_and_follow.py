@@ -1,0 +1,129 @@
+"""The board of seat changes and what a follower of one player is shown (``engine.board``,
+``engine.follow``): only what the room is shown, each line with the player's name."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+from floor.engine import commands as cmd
+from floor.engine import follow
+from floor.engine.board import Board
+from floor.engine.events import Event
+from floor.engine.model import Spot
+from tests.unit.builders import Floor
+from tests.unit.test_entries_and_buys import STRUCTURE
+
+# 9 v 7: T1's next big blind (T1S7) is planned to T2's worst seat, 6.
+LAYOUT = {1: "1-9 pos 4/5/6", 2: "1-5,7,9 pos 2/3/4"}
+# 19 players: one bust-out more and the other two tables seat everybody, so table 3 breaks.
+BREAKING = {1: "1-9 pos 4/5/6", 2: "1-7 pos 1/2/3", 3: "1-3 pos 1/2/3"}
+
+
+def folded(floor: Floor, board: Board, events: list[Event]) -> None:
+    """Fold ``events`` (the last of the log) in, numbered as the log numbers them."""
+    first = len(floor.log) - len(events) + 1
+    board.add_all(((first + i, e) for i, e in enumerate(events)), floor.t.state)
+
+
+def test_a_move_is_on_the_board_once_carried_out_with_the_name_it_had() -> None:
+    floor = Floor(LAYOUT)
+    board = Board()
+    folded(floor, board, floor.bust("T2S9"))
+    assert board.entries == []  # planned: nothing for the room
+    folded(floor, board, floor.do(cmd.CallMove(player="T1S7")))
+    assert board.entries == []  # a first call is the move to make, not a change
+    folded(floor, board, floor.confirm("T1S7"))
+    [line] = board.entries
+    assert (line.kind, line.player, line.from_, line.to, line.reason) == (
+        "move",
+        "T1S7",
+        Spot(1, 7),
+        Spot(2, 6),
+        "balance",
+    )
+    assert line.name == floor.t.state.players["T1S7"].name
+    assert line.key == f"{line.seq}.0" and line.seq == len(floor.log)
+    wire = json.loads(msgspec.json.encode(line))
+    assert wire["from"] == {"table": 1, "seat": 7} and "table" not in wire
+
+
+def test_a_move_called_again_is_a_change_and_one_cancelled_after_its_call_is_called_off() -> None:
+    floor = Floor(LAYOUT)
+    board = Board()
+    folded(floor, board, floor.do(cmd.CallMove(player="T1S7")))
+    folded(floor, board, floor.do(cmd.CallMove(player="T1S7", seat=8)))
+    assert [(x.kind, x.table, x.seat) for x in board.entries] == [("recalled", 2, 8)]
+    folded(floor, board, floor.do(cmd.Cancel(player="T1S7")))
+    assert [(x.kind, x.player, x.table, x.seat) for x in board.entries] == [
+        ("called_off", "T1S7", 2, 8),
+        ("recalled", "T1S7", 2, 8),
+    ]
+
+
+def test_a_table_breaking_and_broken_is_on_the_board_newest_first() -> None:
+    floor = Floor(BREAKING)
+    board = Board()
+    folded(floor, board, floor.bust("T1S1"))
+    assert [x.kind for x in board.entries] == ["breaking"]
+    folded(floor, board, floor.do(cmd.CallAll(reason="break")))
+    for player in ("T3S1", "T3S2", "T3S3"):
+        folded(floor, board, floor.confirm(player))
+    kinds = [x.kind for x in board.entries]
+    assert kinds[0] == "broken" and kinds[-1] == "breaking"
+    assert sorted(x.player or "" for x in board.entries if x.kind == "move") == [
+        "T3S1",
+        "T3S2",
+        "T3S3",
+    ]
+    seqs = [x.seq for x in board.entries]
+    assert seqs == sorted(seqs, reverse=True)
+
+
+def test_the_board_keeps_its_limit_of_the_newest_lines() -> None:
+    floor = Floor(BREAKING)
+    board = Board(limit=2)
+    folded(floor, board, floor.bust("T1S1"))
+    folded(floor, board, floor.do(cmd.CallAll(reason="break")))
+    for player in ("T3S1", "T3S2", "T3S3"):
+        folded(floor, board, floor.confirm(player))
+    assert len(board.entries) == 2 and board.entries[0].kind == "broken"
+
+
+def test_a_follower_is_shown_their_move_once_called_and_no_staff_flag() -> None:
+    floor = Floor(LAYOUT, structure=STRUCTURE)
+    floor.do(cmd.SetSpecialNeeds(player="T1S7", special_needs=True))
+    floor.bust("T2S9")
+    me = follow.me(floor.t, "T1S7", floor.t.plan.settled())
+    assert me.player is not None and me.player.special_needs is False
+    assert me.move is None  # planned only
+    assert me.table is not None and me.table.number == 1 and me.view is not None
+    floor.do(cmd.CallMove(player="T1S7"))
+    me = follow.me(floor.t, "T1S7", floor.t.plan.settled())
+    assert me.move is not None and (me.move.to.table, me.move.to.seat) == (2, 6)
+    floor.bust("T1S1")
+    out = follow.me(floor.t, "T1S1", floor.t.plan.settled())
+    assert out.player is not None and out.player.busted and out.table is None
+    assert follow.me(floor.t, "NOBODY", floor.t.plan.settled()).player is None
+
+
+def test_the_room_part_holds_the_clock_and_numbers_not_the_players() -> None:
+    floor = Floor(LAYOUT, structure=STRUCTURE)
+    board = Board()
+    room = follow.room(floor.t, board)
+    assert room.stats.players_left == 16 and room.facts.search == {}
+    assert room.board == [] and room.names == {}
+    wire = msgspec.json.encode(room).decode()
+    assert "T1S7" not in wire  # no player of the room in it
+    static = follow.static(floor.t)
+    assert static.structure is STRUCTURE and len(static.steps) == len(STRUCTURE.levels)
+
+
+def test_a_batch_names_the_followers_to_work_out_again() -> None:
+    floor = Floor(LAYOUT)
+    players, tables = follow.touched(floor.do(cmd.CallMove(player="T1S7")))
+    assert players == {"T1S7"} and tables == set()
+    players, tables = follow.touched(floor.bust("T2S1"))
+    assert "T2S1" in players and tables is not None and 2 in tables
+    assert "T1S3" not in players  # at another table, untouched: not worked out again
