@@ -27,6 +27,7 @@ from . import config
 from .engine import commands as cmd
 from .engine.autopilot import next_floor_action, playable_tables
 from .engine.rules import Break
+from .engine.state import Tournament
 from .redisdb.accounts import RedisAccounts
 from .redisdb.connection import connect
 from .redisdb.embedded import server_for
@@ -183,6 +184,8 @@ class Floorperson:
         self.rng = rng
         self.pace = pace
         self.planned_since: dict[str, float] = {}
+        #: When the floor last called a move (carried out no sooner than a while after).
+        self.called_at = 0.0
 
     @property
     def store(self) -> Service:
@@ -236,10 +239,7 @@ class Floorperson:
                 log.exception("demo floor")
                 await asyncio.sleep(1)
 
-    async def _carry_out(self, t: object, now: float) -> None:
-        from .engine.state import Tournament
-
-        assert isinstance(t, Tournament)
+    async def _carry_out(self, t: Tournament, now: float) -> None:
         plan = t.plan
         keys = {f"{m.player}>{m.to.table}" for m in plan.moves}
         # A table that needs its button reported waits as long as a move does.
@@ -254,10 +254,32 @@ class Floorperson:
         for k in keys:
             self.planned_since.setdefault(k, now)
         oldest = min(self.planned_since.values(), default=now)
-        if keys and now - oldest >= 4 * self.pace:
+        if keys and now - oldest >= 2 * self.pace:
             action = next_floor_action(t, self.rng)
-            if action is not None:
+            if action is None:
+                return
+            # As a floorperson does: call the move (the wall and the phones show it, the
+            # player gets up), and carry it out a little later, once they are walking.
+            call = _call_first(t, action)
+            if call is not None:
+                await self.store.execute(TID, call, None)
+                self.called_at = now
+            elif now - self.called_at >= 2 * self.pace:
                 await self.store.execute(TID, action, None)
+
+
+def _call_first(t: Tournament, action: cmd.Command) -> cmd.Command | None:
+    """The call that comes before ``action`` while its move is not called yet, else None."""
+    if isinstance(action, cmd.ConfirmAll):
+        uncalled = [m for m in t.plan.moves if m.reason == action.reason and not m.called]
+        return cmd.CallAll(reason=action.reason) if uncalled else None
+    if isinstance(action, cmd.Confirm):
+        move = t.plan.move_of(action.player)
+        if move is None:  # a move that names no player: the floor picks who goes
+            move = next((m for m in t.plan.moves if m.player is None), None)
+        if move is not None and not move.called:
+            return cmd.CallMove(player=action.player, seat=action.seat)
+    return None
 
 
 async def _main(host: str, port: int, url: str, players: int, pace: float) -> None:

@@ -465,3 +465,27 @@ def test_floor_demo_goes_on_after_its_valkey_is_killed(
     assert _eventually(lambda: seq() > 0, 30)
     after = seq()
     assert _eventually(lambda: seq() > after, 60), "the demo stopped playing"
+
+
+def test_the_demo_floor_calls_each_move_before_carrying_it_out(
+    start_floor: Callable[..., Floor],
+) -> None:
+    """The wall and the phones of the demo show moves to make ("Move now"), as a real floor's
+    do: the demo's floorperson calls a move, and carries it out a little later."""
+    floor = start_floor("demo", "--players", "40", "--pace", "0.3")
+
+    def logged() -> list[dict[str, Any]]:
+        r = httpx.get(floor.base + "/api/t/demo/events", params={"since": 0}, timeout=5)
+        return [x["event"] for x in r.json()["events"]] if r.status_code == 200 else []
+
+    def moved() -> bool:
+        return any(e["type"] == "players_moved" and e["reason"] != "correction" for e in logged())
+
+    assert _eventually(moved, 90), floor.logged()
+    events = logged()
+    called: set[str] = set()
+    for e in events:
+        if e["type"] == "moves_called":
+            called |= {c["player"] for c in e["calls"]}
+        elif e["type"] == "players_moved" and e["reason"] != "correction":
+            assert {m["player"] for m in e["moves"]} <= called, e
