@@ -188,9 +188,12 @@ class Feed:
         await asyncio.sleep(COALESCE)
         try:
             t, version = await self.store.tournament(self.tid)
+            self._send(t, version)
         except Exception:
-            log.exception("the follow feed could not read its tournament", extra={"tid": self.tid})
-            return
+            # The followers get every part on their next resync or reconnect.
+            log.exception("the follow feed could not send", extra={"tournament": self.tid})
+
+    def _send(self, t: Tournament, version: int) -> None:
         self._fold(t)
         before = (self._static, self._room)
         static, room = self._shared(t, version)
