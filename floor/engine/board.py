@@ -75,10 +75,12 @@ class _Call(msgspec.Struct, frozen=True):
 class Board:
     """The board, folded event by event (``add``) on the state each event left."""
 
-    __slots__ = ("_calls", "entries", "limit")
+    __slots__ = ("_calls", "changes", "entries", "limit")
 
     def __init__(self, limit: int = LIMIT) -> None:
         self.limit = limit
+        #: How many times the board changed: what was built from it is good while this holds.
+        self.changes = 0
         #: Newest first.
         self.entries: list[BoardEntry] = []
         #: The last call of each player's move: a lapse or cancel after it calls it off.
@@ -91,6 +93,7 @@ class Board:
             return False
         self.entries[:0] = reversed(new)
         del self.entries[self.limit :]
+        self.changes += 1
         return True
 
     def add_all(self, numbered: Iterable[tuple[int, Event]], state: TournamentState) -> bool:

@@ -116,6 +116,7 @@ class Feed:
         self._static: bytes | None = None
         self._room: bytes | None = None
         self._flush: asyncio.Task[None] | None = None
+        self._board: tuple[int, bytes] | None = None
 
     # The hub's side ---------------------------------------------------------------------------
 
@@ -170,6 +171,26 @@ class Feed:
         me = follow.me(t, follower.player, t.plan.settled())
         follower.took(me, _encoder.encode(me))
         sink.push(message(self.tid, version, static, room, follower.me))
+
+    async def board_message(self) -> bytes:
+        """``{"tournament", "seq", "board"}``: the whole board (``board.LIMIT`` lines), for
+        the screens that hold the room (``web/js/board.js``), built once per change."""
+        t, version = await self.store.tournament(self.tid)
+        self._fold(t)
+        if self._board is None or self._board[0] != self.board.changes:
+            board = _encoder.encode(self.board.entries)
+            self._board = (self.board.changes, board)
+        return b"".join(
+            [
+                b'{"tournament":',
+                _encoder.encode(self.tid),
+                b',"seq":',
+                str(version).encode(),
+                b',"board":',
+                self._board[1],
+                b"}",
+            ]
+        )
 
     def remove(self, sink: Sink) -> None:
         self.followers.pop(sink, None)

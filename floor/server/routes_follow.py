@@ -1,4 +1,5 @@
-"""Following one player: ``GET /api/t/{id}/follow/{player}`` and ``/ws/t/{id}/follow/{player}``.
+"""Following one player: ``GET /api/t/{id}/follow/{player}`` and ``/ws/t/{id}/follow/{player}``;
+the board of seat changes: ``GET /api/t/{id}/board``.
 
 Public, like the player screen: anyone may follow anyone, and is shown what the room is
 shown (``engine.follow``). The websocket speaks the screens' protocol (``hello``, heartbeats,
@@ -67,6 +68,20 @@ async def get_follow(request: Request) -> Response:
     t, version = await floor.store.tournament(tid)
     return Response(
         whole(tid, t, version, feed.board, player),
+        media_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+@handle_errors
+async def get_board(request: Request) -> Response:
+    """The board of seat changes, newest first, for a screen that joins mid-day."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    await floor.store.tournament(tid)  # an unknown id leaves nothing behind
+    feed = await floor.follow.feed(tid)
+    return Response(
+        await feed.board_message(),
         media_type="application/json",
         headers={"Cache-Control": "no-store"},
     )
@@ -142,5 +157,6 @@ async def follow_endpoint(ws: WebSocket) -> None:
 
 routes: list[BaseRoute] = [
     Route("/api/t/{tid}/follow/{player}", get_follow, methods=["GET", "HEAD"]),
+    Route("/api/t/{tid}/board", get_board, methods=["GET", "HEAD"]),
     WebSocketRoute("/ws/t/{tid}/follow/{player}", follow_endpoint),
 ]

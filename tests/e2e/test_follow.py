@@ -144,6 +144,11 @@ async def test_a_follower_is_told_their_move_once_called_and_it_reaches_the_boar
         assert line["name"] == players[mover]["name"] and line["to"]["table"] == to["table"]
         assert parts["me"]["move"] is None
 
+    # The room's screens read the same board when they join (``web/js/board.js``).
+    board = httpx.get(server.base + "/api/t/mov/board").json()
+    assert board["tournament"] == "mov" and board["seq"] >= parts["seq"]
+    assert board["board"][0] == line or line in board["board"]
+
 
 async def test_following_nobody_or_nothing_is_refused_with_the_reason(
     servers: list[ServerProcess], director: Api

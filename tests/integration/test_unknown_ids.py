@@ -97,7 +97,7 @@ async def websocket_close(app: Starlette, path: str) -> int:
 
 async def ask(app: Starlette, http: httpx.AsyncClient, tid: str, n: int) -> None:
     """One of the reads a stranger can make, for ``tid``."""
-    kind = n % 8
+    kind = n % 9
     if kind == 5:
         assert await websocket_close(app, f"/ws/t/{tid}") == 4004
         return
@@ -113,6 +113,7 @@ async def ask(app: Starlette, http: httpx.AsyncClient, tid: str, n: int) -> None
         "",
         "",
         f"/api/t/{tid}/follow/P1",
+        f"/api/t/{tid}/board",
     ][kind]
     r = await http.get(path)
     assert r.status_code == 404, (path, r.status_code, r.text)
@@ -126,7 +127,7 @@ def client(app: Starlette) -> httpx.AsyncClient:
 async def test_a_thousand_unknown_ids_leave_nothing_behind(app: Starlette) -> None:
     floor: Floor = app.state.floor
     async with client(app) as http:
-        for n in range(16):  # whatever the first requests set up for good
+        for n in range(18):  # whatever the first requests set up for good
             await ask(app, http, f"warm-{n}", n)
         before = sizes(floor)
         for n in range(1000):
