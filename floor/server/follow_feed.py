@@ -230,9 +230,10 @@ class Feed:
         mine: dict[PlayerId, tuple[follow.FollowMe, bytes]] = {}
         shared: tuple[bytes, bytes] | None = None
         for sink, follower in list(self.followers.items()):
+            if follower.me is None:
+                continue  # just joined: its whole message is on the way (``resend``)
             again = (
-                follower.me is None
-                or follower.player in players
+                follower.player in players
                 or tables is None
                 or follower.table in tables
             )
