@@ -93,6 +93,8 @@ def serve(host: str | None, port: int | None, workers: int) -> int:
     # uvicorn turns SIGTERM into a graceful shutdown; make sure ours stops Valkey after it.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     supervisor = watch(server, settings)
+    where = f"http://{host or settings.host}:{port or settings.port}"
+    log.info(f"floor serving on {where}", extra={"workers": workers, "serves": settings.serves})
     try:
         uvicorn.run(
             "floor.server.wiring:create_app",

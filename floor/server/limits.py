@@ -21,6 +21,7 @@ full again, a count once its last websocket closes.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import math
 import time
@@ -77,6 +78,7 @@ def client_key(text: str) -> str:
     return str(found)
 
 
+@functools.lru_cache(maxsize=8192)
 def exempted(text: str, exempt: tuple[Network, ...]) -> bool:
     found = address(text)
     return found is not None and any(found in net for net in exempt)

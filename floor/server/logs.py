@@ -44,3 +44,7 @@ def configure(level: str = "info") -> None:
         logger.propagate = True
     # One line per request is noise at a few requests a second per phone; commands are logged.
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)
+    # So are uvicorn's two lines per websocket ("accepted", "connection open"): a storm of
+    # 5,000 phones reconnecting wrote 10,000 lines from the loop the staff's commands share.
+    # Its warnings and errors stay; ``floor serve`` says where it listens itself.
+    logging.getLogger("uvicorn.error").setLevel(logging.WARNING)

@@ -15,6 +15,7 @@ is off (``floor serve`` runs it with ``proxy_headers=False``): the container ima
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Iterable
 from typing import Final
@@ -35,8 +36,12 @@ def networks(items: Iterable[str]) -> tuple[Network, ...]:
     return tuple(ipaddress.ip_network(item, strict=False) for item in items)
 
 
+@functools.lru_cache(maxsize=8192)
 def address(text: str) -> Address | None:
-    """The address in a forwarding header's entry (``1.2.3.4``, ``[::1]:80``), or None."""
+    """The address in a forwarding header's entry (``1.2.3.4``, ``[::1]:80``), or None.
+
+    Kept for the addresses last seen: every request asks it several times (the proxy, the
+    limits, the exemption), and a storm of phones asks it thousands of times a second."""
     text = text.strip()
     if text.startswith("["):
         text = text[1 : text.find("]")] if "]" in text else ""

@@ -172,3 +172,19 @@ async def test_following_nobody_or_nothing_is_refused_with_the_reason(
         with pytest.raises(websockets.ConnectionClosed) as closed:
             await receive(ws)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
+
+
+async def test_phones_connecting_write_no_log_line_each(
+    servers: list[ServerProcess], director: Api
+) -> None:
+    """A storm of phones is not a storm of log lines from the loop the staff share; the
+    server still says where it listens, and its commands are logged."""
+    director.create("quiet", 4)
+    server = servers[0]
+    for path in ("/ws/t/quiet/follow/P1", "/ws/t/quiet?packed=1"):
+        for _ in range(3):
+            async with websockets.connect(server.ws + path) as ws:
+                await receive(ws)
+    logged = server.log.read_text()
+    assert "connection open" not in logged and "[accepted]" not in logged
+    assert "floor serving on http://" in logged and '"msg":"command"' in logged
