@@ -15,16 +15,27 @@ For each storm it prints the time until the last screen is live (hello, and hold
 version current when it said hello), the bytes each screen read to get there, the server's
 CPU (and Valkey's), the catch-ups by source (ring, log, snapshot), and the staff command
 latency (answer, and the batch on the staff screen) p50/p99 during the storm beside the
-same commands on the idle server before it. The baseline, in the same run: a bare server
-(`bench/storm_baseline.py`, websockets on uvloop, pinned to CPU 0) sending the very bytes
-floor sent (its gzipped snapshot, its hello, catch-ups of the sizes floor's screens got)
-to the same number of the same receivers.
+same commands on the idle server before it; and the server's CPU a second before the
+screens and with every screen live between the storms. The baseline, in the same run: a
+bare server (`bench/storm_baseline.py`, websockets on uvloop, pinned to CPU 0) sending the
+very bytes floor sent (its gzipped snapshot, its hello, catch-ups of the sizes floor's
+screens got) to the same number of the same receivers.
 
     .venv/bin/python bench/storm.py [--screens 1000,5000] [--players 10000] [--quick] [--edge]
+        [--follow [--friends 200] [--room-screens 200]]
 
 With ``--edge`` the screens connect to a public edge (``FLOOR_SERVES=public``, at nice 10 on
 CPU 0), as the shipped nginx config sends the players' phones, and the floorperson to a
 staff process of its own beside it: the staff-first deployment.
+
+With ``--follow`` the N screens are phones following one player each on the follow feed
+(``/ws/t/{id}/follow/{player}``, no HTTP snapshot): players spread over the field, and
+``--friends`` of the N following one and the same player. A follower is live when it holds
+its first ``follow`` message with every part (static, room, me); then the same drop and
+reconnect. The baseline sends each receiver floor's follow hello and the very ``follow``
+message floor sent it. After the storms, ``--room-screens`` room screens connect once to
+the same server (snapshot and websocket, as without ``--follow``), so that a follower's
+bytes and a room screen's read off one table.
 
 Targets: staff p99 during the storm within 2x idle; every screen live within 1.5x the
 baseline; a public screen's connect at 10,000 players at most 200 KB on the wire. It
@@ -40,6 +51,7 @@ import http.client
 import json
 import multiprocessing as mp
 import os
+import pickle
 import random
 import re
 import statistics
@@ -322,6 +334,10 @@ def analyse(
     times = [a for a, _ in committed]
     live, sizes = [], []
     for row in rows:
+        if row["follow"]:  # live with its first whole follow message
+            live.append(row["live"])
+            sizes.append(row["live_bytes"])
+            continue
         hello = row["hello"]
         k = bisect.bisect_right(times, hello)
         current = committed[k - 1][1] if k else 0
@@ -364,6 +380,29 @@ def latencies(log: list[tuple[int, int, int, int, int]], start: int, end: int) -
 
 
 # One size ---------------------------------------------------------------------------------------
+
+
+def followed(n: int, players: int, friends: int) -> list[str]:
+    """The player each of ``n`` followers follows: players spread over the field, and
+    ``friends`` (at most a fifth) following one player, P1, spread among them."""
+    friends = min(friends, n // 5)
+    distinct = n - friends
+    order = [f"P{(k * players) // distinct % players}" for k in range(distinct)]
+    for j in range(friends):
+        order.insert(j * n // friends, "P1")
+    return order
+
+
+def follow_hello(port: int, player: str) -> tuple[bytes, bytes]:
+    """The follow feed's hello and first (whole) message, as a follower of ``player`` has them."""
+    ws = WsClient(f"ws://127.0.0.1:{port}/ws/t/{TID}/follow/{player}", timeout=60)
+    try:
+        hello = ws.recv()
+        while not (data := ws.recv()).startswith(b'{"type":"follow"'):
+            pass
+        return hello, data
+    finally:
+        ws.close()
 
 
 def metrics(port: int, token: str) -> dict[str, int]:
@@ -459,6 +498,12 @@ def floor_size(
         (tmp / "hello.json").write_bytes(hello.recv())
         hello.close()
         result["seq0"] = seq0
+        players = followed(n, args.players, args.friends) if args.follow else None
+        if players is not None:
+            _, _, whole = get(public_port, f"/api/t/{TID}/follow/P0", {})
+            result["sizes"]["follow"] = len(whole)
+            result["follow_hello"], result["follow_sample"] = follow_hello(public_port, "P0")
+            result["followed"] = players
         rss0 = rss_mb(public.pid)
 
         ctx = mp.get_context("spawn")
@@ -470,17 +515,19 @@ def floor_size(
             "127.0.0.1",
             public_port,
             n,
-            f"/api/t/{TID}/snapshot",
+            None if players is not None else f"/api/t/{TID}/snapshot",
             f"/ws/t/{TID}",
             workers=2,
             concurrency=args.concurrency,
             cpus={1},
+            follow=players,
         )
+        room_round: Round | None = None
         with screens:
             time.sleep(2.0)  # the floorperson's first commands, the receivers spawned
-            idle_from = time.monotonic_ns()
+            idle_from, idle_cpu = time.monotonic_ns(), cpu_seconds(public.pid)
             time.sleep(args.idle)
-            idle_to = time.monotonic_ns()
+            idle_to, idle_cpu = time.monotonic_ns(), cpu_seconds(public.pid) - idle_cpu
             before = metrics(public_port, token)
 
             # The floorperson's commands so far, for telling catch-ups from live batches;
@@ -494,11 +541,31 @@ def floor_size(
             # judged by the batches it got, which carry the same numbers (see analyse).
             connect_round = storm(screens, "connect", False, public.pid, valkey.pid, committed, 2.0)
             after_connect = metrics(public_port, token)
+            # Every screen live, the floorperson's batches going out: the server's CPU.
+            held_cpu, held_from = cpu_seconds(public.pid), time.monotonic()
             time.sleep(args.hold)
+            held_cpu = (cpu_seconds(public.pid) - held_cpu) / (time.monotonic() - held_from)
             reconnect_round = storm(
                 screens, "reconnect", True, public.pid, valkey.pid, committed, 2.0
             )
             after = metrics(public_port, token)
+            if players is not None and args.room_screens:
+                # Room screens beside the followers, once, for their bytes (after the
+                # storms: outside the windows the staff's figures are taken in).
+                room = Screens(
+                    "127.0.0.1",
+                    public_port,
+                    min(n, args.room_screens),
+                    f"/api/t/{TID}/snapshot",
+                    f"/ws/t/{TID}",
+                    workers=1,
+                    concurrency=args.concurrency,
+                    cpus={1},
+                    first=n,
+                )
+                with room:
+                    time.sleep(1.0)
+                    room_round = storm(room, "room", False, public.pid, valkey.pid, committed, 2.0)
             time.sleep(1.0)
             parent.send("stop")
             person_log, person_errors = parent.recv()
@@ -508,11 +575,26 @@ def floor_size(
             rounds = {r.name: (r.started, r.ended) for r in (connect_round, reconnect_round)}
             dump = {"idle": (idle_from, idle_to), "rounds": rounds, "commands": person_log}
             Path(args.dump).with_suffix(f".{n}.json").write_text(json.dumps(dump))
-        for round_ in (connect_round, reconnect_round):
-            round_.live, round_.connect_bytes = analyse(
-                round_.name, round_.started, round_.rows, answered
-            )
+        for round_ in (connect_round, reconnect_round, room_round):
+            if round_ is not None:
+                round_.live, round_.connect_bytes = analyse(
+                    round_.name, round_.started, round_.rows, answered
+                )
+        if players is not None:
+            # What floor sent each follower, for the baseline to send the same.
+            follow = {
+                "hello": result["follow_hello"],
+                "sample": result["follow_sample"],
+                "rounds": [
+                    [row["whole"] for row in r.rows] for r in (connect_round, reconnect_round)
+                ],
+            }
+            (tmp / f"follow.{n}.pickle").write_bytes(pickle.dumps(follow))
+            for round_ in (connect_round, reconnect_round):
+                for row in round_.rows:
+                    row["whole"] = None
         result.update(
+            room=room_round,
             idle=latencies(person_log, idle_from, idle_to),
             rounds=[connect_round, reconnect_round],
             staff=[
@@ -523,6 +605,7 @@ def floor_size(
                 delta(after_connect, after),
             ],
             rss=(rss0, peak_rss_mb(public.pid)),
+            cpu_per_s=(idle_cpu / ((idle_to - idle_from) / 1e9), held_cpu),
             commands=len(person_log),
             errors=person_errors,
         )
@@ -565,6 +648,8 @@ def baseline_size(n: int, args: argparse.Namespace, tmp: Path, floor: dict[str, 
     """The same bytes from a bare server to the same receivers (connect, then reconnect)."""
     port = free_port()
     connect_round, reconnect_round = floor["rounds"]
+    players = floor.get("followed")
+    follow = ["--follow", str(tmp / f"follow.{n}.pickle")] if players is not None else []
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -584,6 +669,7 @@ def baseline_size(n: int, args: argparse.Namespace, tmp: Path, floor: dict[str, 
             ",".join(map(str, catch_up_sizes(connect_round))),
             "--reconnect",
             ",".join(map(str, catch_up_sizes(reconnect_round))),
+            *follow,
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
@@ -603,11 +689,12 @@ def baseline_size(n: int, args: argparse.Namespace, tmp: Path, floor: dict[str, 
             "127.0.0.1",
             port,
             n,
-            f"/api/t/{TID}/snapshot",
+            None if players is not None else f"/api/t/{TID}/snapshot",
             f"/ws/t/{TID}",
             workers=2,
             concurrency=args.concurrency,
             cpus={1},
+            follow=players,
         )
         with screens:
             time.sleep(2.0)
@@ -646,6 +733,12 @@ def preamble(result: dict[str, Any], args: argparse.Namespace) -> None:
         f"packed {kb(s['packed']):.0f} KB ({kb(s['packed_gz']):.0f} KB gzipped, what a "
         f"screen reads)"
     )
+    if "follow" in s:
+        print(
+            f"a follower's whole message (GET /api/t/{TID}/follow/P0): {kb(s['follow']):.1f} KB; "
+            f"followers follow players spread over the field, {args.friends} (at most a fifth) "
+            f"of them one player (P1)"
+        )
 
 
 def report(results: list[dict[str, Any]]) -> list[tuple[str, bool]]:
@@ -654,9 +747,15 @@ def report(results: list[dict[str, Any]]) -> list[tuple[str, bool]]:
     for r in results:
         n = r["n"]
         idle = r["idle"]
+        players = r.get("followed")
+        who = "public screens"
+        if players is not None:
+            who = f"followers of {len(set(players))} players"
         print(
-            f"\n{n} public screens ({r['commands']} commands in all; server memory "
-            f"{r['rss'][0]:.0f} MB before the screens, {r['rss'][1]:.0f} MB at its peak)"
+            f"\n{n} {who} ({r['commands']} commands in all; server memory "
+            f"{r['rss'][0]:.0f} MB before the screens, {r['rss'][1]:.0f} MB at its peak; "
+            f"its CPU {r['cpu_per_s'][0]:.2f} s a second before the screens, "
+            f"{r['cpu_per_s'][1]:.2f} s with every screen live between the storms)"
         )
         if r["errors"]:
             print(f"  the floorperson: {len(r['errors'])} problems, e.g. {r['errors'][:3]}")
@@ -689,8 +788,16 @@ def report(results: list[dict[str, Any]]) -> list[tuple[str, bool]]:
             closes = sum(len(row["closes"]) for row in round_.rows)
             snapshots = sum(row["snapshots"] for row in round_.rows)
             given_up = sum(row["given_up"] for row in round_.rows)
+            counters = "catch-ups"
+            if players is not None:
+                early = sum(row["early"] > 0 for row in round_.rows)
+                behind = sum(row["behind"] for row in round_.rows)
+                counters = (
+                    f"followers sent a part before the whole message {early} (the whole one "
+                    f"older than that part {behind}); server counters"
+                )
             print(
-                f"  {'':>9}   catch-ups {r['catch_ups'][k]}; screens closed by the server "
+                f"  {'':>9}   {counters} {r['catch_ups'][k]}; screens closed by the server "
                 f"{closes}, given up {given_up}, snapshots over the websocket {snapshots}; "
                 f"staff commands {staff['n']} ({staff['failed']} failed)"
             )
@@ -702,14 +809,41 @@ def report(results: list[dict[str, Any]]) -> list[tuple[str, bool]]:
             ]  # fmt: skip
             if round_.name == "connect":
                 worst = max(round_.connect_bytes)
+                one = "a follower's" if players is not None else "a public screen's"
                 verdicts.append(
                     (
-                        f"{n} screens: a public screen's connect {kb(worst):.1f} KB at most "
+                        f"{n} screens: {one} connect {kb(worst):.1f} KB at most "
                         f"(target {kb(CONNECT_BYTES):.0f} KB)",
                         worst <= CONNECT_BYTES,
                     )
                 )
+        if players is not None:
+            saving(r)
     return verdicts
+
+
+def saving(r: dict[str, Any]) -> None:
+    """A follower's connect beside a room screen's, from the same run."""
+    follower = r["rounds"][0].connect_bytes
+    bare = r["baseline"][0].connect_bytes
+    med = statistics.median(follower)
+    lines = [
+        (f"follower ({r['n']}, the connect above)", med, max(follower)),
+        ("follower from the bare server (same bytes)", statistics.median(bare), max(bare)),
+    ]
+    room: Round | None = r["room"]
+    if room is not None:
+        room_med = statistics.median(room.connect_bytes)
+        lines.append(
+            (f"room screen ({len(room.rows)}, after the storms)", room_med, max(room.connect_bytes))
+        )
+    lines.append(("room snapshot alone (packed, gzipped)", r["sizes"]["packed_gz"], None))
+    print(
+        f"  {'connect, bytes per screen':<44} | {'median KB':>9} {'max KB':>7} | {'x follower':>10}"
+    )
+    for name, median, most in lines:
+        top = f"{kb(most):>7.1f}" if most is not None else f"{'':>7}"
+        print(f"  {name:<44} | {kb(median):>9.1f} {top} | {median / med:>10.1f}")
 
 
 def main() -> None:
@@ -727,6 +861,20 @@ def main() -> None:
         "--edge",
         action="store_true",
         help="the screens on a public edge (FLOOR_SERVES=public, nice 10), the staff apart",
+    )
+    parser.add_argument(
+        "--follow",
+        action="store_true",
+        help="the screens follow one player each on the follow feed (no room snapshot)",
+    )
+    parser.add_argument(
+        "--friends", type=int, default=200, help="with --follow: followers of one player (P1)"
+    )
+    parser.add_argument(
+        "--room-screens",
+        type=int,
+        default=200,
+        help="with --follow: room screens connecting once after the storms, for their bytes",
     )
     parser.add_argument("--dump", help="write each size's commands and phases to this path")
     args = parser.parse_args()

@@ -7,15 +7,23 @@ catch-up frames of the sizes floor's screens were sent: ``--connect`` sizes for 
 coming from the HTTP snapshot's number, ``--reconnect`` sizes for one coming back later.
 No state, no rules, no Redis: what is left is the cost of the sockets and the bytes.
 
+With ``--follow`` (``bench/storm.py --follow``) a websocket under ``/follow/`` is a follower:
+it is sent floor's follow ``hello`` and then the very ``follow`` message floor sent that
+receiver (told by its loopback address, ``storm_clients.screen_index``), the k-th
+connection from an address the message of floor's k-th round.
+
     python -m bench.storm_baseline --port 8766 --cpu 0 --body snap.gz --hello hello.json \\
-        --seq 10002 --connect 3000,2500 --reconnect 1800
+        --seq 10002 --connect 3000,2500 --reconnect 1800 [--follow follow.pickle]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import pickle
+from collections import Counter
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import uvloop
@@ -23,6 +31,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from bench.storm_clients import screen_index
 from bench.wsload.common import setup_process
 
 
@@ -36,7 +45,9 @@ def catch_up(tid: str, since: int, sizes: list[int]) -> list[bytes]:
     return out
 
 
-async def main(args: argparse.Namespace, body: bytes, hello: bytes) -> None:
+async def main(
+    args: argparse.Namespace, body: bytes, hello: bytes, follow: dict[str, Any] | None
+) -> None:
     sizes = {
         "connect": [int(x) for x in args.connect.split(",") if x],
         "reconnect": [int(x) for x in args.reconnect.split(",") if x],
@@ -57,8 +68,26 @@ async def main(args: argparse.Namespace, body: bytes, hello: bytes) -> None:
             return Response(200, "OK", headers.copy(), body)
         return None
 
+    #: Followers' connections so far, by source address.
+    seen: Counter[str] = Counter()
+
+    async def follower(ws: ServerConnection) -> None:
+        assert follow is not None
+        address = ws.remote_address[0]
+        rounds: list[list[bytes | None]] = follow["rounds"]
+        k = min(seen[address], len(rounds) - 1)
+        seen[address] += 1
+        i = screen_index(address)
+        sent = rounds[k][i] if i < len(rounds[k]) else None
+        await ws.send(follow["hello"], text=False)
+        await ws.send(sent if sent is not None else follow["sample"], text=False)
+        await ws.wait_closed()
+
     async def handler(ws: ServerConnection) -> None:
         assert ws.request is not None
+        if follow is not None and "/follow/" in ws.request.path:
+            await follower(ws)
+            return
         query = parse_qs(urlsplit(ws.request.path).query)
         since = int(query.get("since", ["0"])[0])
         await ws.send(hello, text=False)
@@ -91,10 +120,16 @@ def run() -> None:
     p.add_argument("--seq", type=int, required=True, help="the snapshot's number")
     p.add_argument("--connect", default="", help="catch-up frame sizes after the snapshot")
     p.add_argument("--reconnect", default="", help="catch-up frame sizes on a reconnect")
+    p.add_argument(
+        "--follow",
+        help="a pickle: {hello, sample, rounds: [[the follow message each screen got]]}",
+    )
     args = p.parse_args()
+    follow = pickle.loads(Path(args.follow).read_bytes()) if args.follow else None
     setup_process(args.cpu)
     with contextlib.suppress(KeyboardInterrupt):
-        uvloop.run(main(args, Path(args.body).read_bytes(), Path(args.hello).read_bytes()))
+        body, hello = Path(args.body).read_bytes(), Path(args.hello).read_bytes()
+        uvloop.run(main(args, body, hello, follow))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,12 @@ when ``hello`` came, the bytes read (HTTP, websocket), and the first ``FRAMES_KE
 frames after ``hello`` as (from, to, time, websocket bytes so far): from those the
 controller tells the catch-up (the frames up to the version current at ``hello``) from the
 live batches that follow.
+
+A follower (``follow``: the player each screen follows, by index) is a phone on the follow
+feed instead: no HTTP, the websocket ``<ws path>/follow/<player>`` (no query: the feed sends
+every part on each connect), live when it holds its first ``follow`` message with all three
+parts (``static``, ``room``, ``me``); its handshake is under way until then. That message is
+kept (``whole``), so that the baseline can send each receiver the very bytes floor sent.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+import msgspec
+
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 FRAMES_KEPT = 64
 RETRY_DELAY = 0.5
@@ -44,11 +52,20 @@ _EVENTS = re.compile(rb'"from":(\d+),"to":(\d+)')
 _SNAPSHOT_SEQ = re.compile(rb'"seq":(\d+)')
 _FLOOR_SEQ = re.compile(rb"(?im)^floor-seq:\s*(\d+)")
 _LENGTH = re.compile(rb"(?im)^content-length:\s*(\d+)")
+_FOLLOW = b'{"type":"follow"'
+_PARTS = {"static", "room", "me"}
+_follow_keys = msgspec.json.Decoder(dict[str, msgspec.Raw])
 
 
 def source_address(i: int) -> str:
     """The loopback address connection ``i`` connects from."""
     return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
+def screen_index(address: str) -> int:
+    """The connection whose ``source_address`` this is."""
+    _, _, high, low = address.split(".")
+    return int(high) * 250 + int(low) - 1
 
 
 def masked(opcode: int, payload: bytes) -> bytes:
@@ -72,20 +89,27 @@ class Plan:
     concurrency: int
     cpus: set[int] | None
     nice: int | None
+    #: The player each screen follows, by global index (None: room screens).
+    follow: list[str] | None = None
 
 
 class _Conn:
     __slots__ = (
         "accept",
         "attempts",
+        "behind",
         "buf",
         "closes",
         "cum",
+        "early",
+        "early_seq",
         "frames",
         "hello_ns",
         "http_bytes",
         "http_ns",
         "idx",
+        "live_bytes",
+        "live_ns",
         "phase",
         "retry_at",
         "seq",
@@ -94,6 +118,7 @@ class _Conn:
         "sock",
         "src",
         "start_ns",
+        "whole",
         "ws_bytes",
         "ws_hello_bytes",
     )
@@ -122,6 +147,15 @@ class _Conn:
         self.cum = 0
         self.snapshots = 0
         self.frames: list[tuple[int, int, int, int]] = []
+        #: A follower's first ``follow`` message with every part: when, bytes so far, itself.
+        self.live_ns = 0
+        self.live_bytes = 0
+        self.whole: bytes | None = None
+        #: Follow messages before the whole one, the highest number among them, and whether
+        #: the whole one came with a lower number (older than what was already shown).
+        self.early = 0
+        self.early_seq = -1
+        self.behind = False
 
 
 class _Worker:
@@ -136,6 +170,7 @@ class _Worker:
         self.waiting_live = False
         self.use_http = True
         self.stop = False
+        self.follow = plan.follow
 
     # -- starting connections, at most ``concurrency`` handshakes at a time
 
@@ -183,9 +218,13 @@ class _Worker:
             ).encode()
         key = base64.b64encode(os.urandom(16))
         c.accept = base64.b64encode(hashlib.sha1(key + GUID).digest())
-        since = f"&since={c.seq}" if c.seq >= 0 else ""
+        if self.follow is not None:
+            target = f"{self.plan.ws_path}/follow/{self.follow[c.idx]}"
+        else:
+            since = f"&since={c.seq}" if c.seq >= 0 else ""
+            target = f"{self.plan.ws_path}?packed=1{since}"
         return (
-            f"GET {self.plan.ws_path}?packed=1{since} HTTP/1.1\r\nHost: {host}\r\n"
+            f"GET {target} HTTP/1.1\r\nHost: {host}\r\n"
             "Upgrade: websocket\r\nConnection: Upgrade\r\n"
             f"Sec-WebSocket-Key: {key.decode()}\r\nSec-WebSocket-Version: 13\r\n\r\n"
         ).encode()
@@ -326,7 +365,9 @@ class _Worker:
             op = buf[pos] & 0x0F
             c.cum += end - pos
             if op in (1, 2):
-                self.message(c, buf[start : min(end, start + 160)], t)
+                # A follower's handshake ends with a whole message: read it all.
+                whole = self.follow is not None and c.phase == "open"
+                self.message(c, buf[start : end if whole else min(end, start + 160)], t)
             elif op == 9:
                 with contextlib.suppress(OSError):
                     c.sock.send(masked(0xA, buf[start:end]))  # type: ignore[union-attr]
@@ -343,10 +384,32 @@ class _Worker:
             if c.hello_ns == 0:
                 c.hello_ns = t
                 c.ws_hello_bytes = c.cum
-                c.attempts = 0
-                self.in_flight -= 1
-                c.phase = "open-live"
-                self._fill()
+                if self.follow is None:
+                    c.attempts = 0
+                    self.in_flight -= 1
+                    c.phase = "open-live"
+                    self._fill()
+            return
+        if head.startswith(_FOLLOW):
+            if c.phase == "open" and self.follow is not None:
+                try:
+                    parts = _follow_keys.decode(head).keys()
+                except msgspec.DecodeError:
+                    return
+                m = _SNAPSHOT_SEQ.search(head)
+                seq = int(m.group(1)) if m else -1
+                if not parts >= _PARTS:
+                    # Before the whole message: the protocol has none (a race in the feed).
+                    c.early += 1
+                    c.early_seq = max(c.early_seq, seq)
+                else:
+                    if c.live_ns == 0:
+                        c.live_ns, c.live_bytes, c.whole = t, c.cum, bytes(head)
+                        c.behind = seq < c.early_seq
+                    c.attempts = 0
+                    self.in_flight -= 1
+                    c.phase = "open-live"
+                    self._fill()
             return
         if head.startswith(b'{"type":"events"'):
             m = _EVENTS.search(head)
@@ -368,7 +431,11 @@ class _Worker:
     def check_live(self) -> None:
         if not self.waiting_live:
             return
-        if all(c.hello_ns or c.phase == "given-up" for c in self.conns):
+        if self.follow is not None:
+            done = all(c.live_ns or c.phase == "given-up" for c in self.conns)
+        else:
+            done = all(c.hello_ns or c.phase == "given-up" for c in self.conns)
+        if done:
             self.waiting_live = False
             self.pipe.send(("live", None))
 
@@ -397,6 +464,12 @@ class _Worker:
             "closes": list(c.closes),
             "given_up": c.phase == "given-up",
             "frames": list(c.frames),
+            "follow": self.follow is not None,
+            "live": c.live_ns,
+            "live_bytes": c.live_bytes,
+            "whole": c.whole,
+            "early": c.early,
+            "behind": c.behind,
         }
 
 
@@ -424,13 +497,19 @@ class Screens:
     concurrency: int = 500
     cpus: set[int] | None = None
     nice: int | None = None
+    #: The player each screen follows (``len(follow) == n``): followers, not room screens.
+    follow: list[str] | None = None
+    #: The first screen's index (its loopback address): screens of another set beside these.
+    first: int = 0
     _procs: list[Any] = field(default_factory=list)
     _pipes: list[Connection] = field(default_factory=list)
 
     def __enter__(self) -> Screens:
         ctx = mp.get_context("spawn")
         base, extra = divmod(self.n, self.workers)
-        first = 0
+        first = self.first
+        # Each worker is sent the players by global index (the screens before ``first``: none).
+        follow = None if self.follow is None else [""] * self.first + list(self.follow)
         for k in range(self.workers):
             count = base + (k < extra)
             plan = Plan(
@@ -443,6 +522,7 @@ class Screens:
                 max(1, self.concurrency // self.workers),
                 self.cpus,
                 self.nice,
+                follow,
             )
             first += count
             parent, child = ctx.Pipe()
