@@ -138,6 +138,8 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
     for e in primary:
         t.apply(e)
     events = primary + housekeep(t, rng)
+    # A hand-for-hand round whose last table to report stopped playing is over.
+    events += hand_for_hand.ending(t, now)
     # Whatever left one player ends the tournament (the winner, the clock stopped); a
     # flight's day ends at its last level or its share of the field (the clock stopped).
     events += finish.ending(t, now)

@@ -195,6 +195,23 @@ def hand_done(t: Tournament, c: HandDone, now: float) -> list[Event]:
     return events
 
 
+def ending(t: Tournament, now: float) -> list[Event]:
+    """The round a command has left over, applied to ``t``: every table still playing has
+    reported the hand, though the last report came before another table stopped playing
+    it (broken by the director, or its players moved away). Else the round waited for a
+    table that will never report, and only the director's end of hand-for-hand went on."""
+    h = t.state.hand_for_hand
+    if h is None or not h.done:
+        return []
+    tables = playing(t)
+    if not tables or not all(table.number in h.done for table in tables):
+        return []
+    events = _round_over(t, h, list(h.out), now)
+    for e in events:
+        t.apply(e)
+    return events
+
+
 def _not_playing(t: Tournament, n: TableNo) -> RuleError:
     table = t.state.tables.get(n)
     if table is None:

@@ -313,3 +313,31 @@ def test_an_imported_log_with_hand_for_hand_is_checked_event_by_event() -> None:
     with pytest.raises(InvalidEvent) as caught:
         replay(log)
     assert (caught.value.error.reason, caught.value.error.field) == ("h4h_round", "round")
+
+
+def test_a_round_is_over_when_the_last_table_to_report_is_broken_instead() -> None:
+    # Tables break by rule at four a table: ten players stay at three tables, and the
+    # director may still break one into the seats left.
+    floor = Floor(
+        {1: "1-4 pos 1/2/3", 2: "1-3 pos 1/2/3", 3: "1-3 pos 1/2/3"},
+        structure=STRUCTURE,
+        final_table=6,
+        seats=6,
+        break_fill=4,
+    )  # ten left, nine paid
+    floor.do(cmd.StartHandForHand())
+    floor.do(done(1), done(2))
+    assert h4h(floor)["waiting_for"] == [3]  # type: ignore[index]
+
+    # The director breaks the table still to report: it will never report, and the round
+    # is over: the next hand is dealt at the tables left.
+    events = floor.do(cmd.BreakTable(table=3))
+
+    assert HandForHandDealt(round=2) in events
+    assert h4h(floor)["round"] == 2  # type: ignore[index]
+    assert h4h(floor)["tables"] == {1: "deal", 2: "deal"}  # type: ignore[index]
+    # Its players, moved in, play the next hand where they sit; one out bursts the bubble.
+    events = floor.do(done(1, (4, 5_000)), done(2))
+    assert HandForHandEnded(by="bubble", at=0.0) in events
+    assert places(floor)["T1S4"] == (10, 1)
+    assert replay(floor.log).state == floor.t.state
