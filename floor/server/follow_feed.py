@@ -232,11 +232,7 @@ class Feed:
         for sink, follower in list(self.followers.items()):
             if follower.me is None:
                 continue  # just joined: its whole message is on the way (``resend``)
-            again = (
-                follower.player in players
-                or tables is None
-                or follower.table in tables
-            )
+            again = follower.player in players or tables is None or follower.table in tables
             if again:
                 made = mine.get(follower.player)
                 if made is None:
