@@ -20,7 +20,7 @@ import msgspec
 from .board import Board, BoardEntry
 from .counts import chip_facts
 from .derived import Facts, StepFacts, players_in, public_facts, steps
-from .events import CallsLapsed, Event, MovesCalled
+from .events import CallsLapsed, DayEnded, Event, MovesCalled
 from .model import PlayerId, TableNo
 from .plan import Halt, Plan, PlannedMove
 from .rules import Rules, Structure
@@ -47,6 +47,10 @@ class FollowRoom(msgspec.Struct, frozen=True, kw_only=True):
     board: list[BoardEntry]
     #: The names of the chip leaders (``facts.chips``): the follower holds no other player.
     names: dict[PlayerId, str]
+    #: The day's end (a flight's, or a day of a tournament over days), and when each
+    #: table's bag sheet came in: the night's counts are published once the day is over.
+    day_ended: DayEnded | None = None
+    bagged: dict[TableNo, float] = msgspec.field(default_factory=dict)
 
 
 class FollowMe(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,6 +87,8 @@ def room(t: Tournament, board: Board) -> FollowRoom:
         facts=facts,
         board=board.entries[:BOARD_LINES],
         names=names,
+        day_ended=s.day_ended,
+        bagged={n: sheet.at for n, sheet in s.bags.items()},
     )
 
 

@@ -14,6 +14,7 @@ from floor.engine.events import Event
 from floor.engine.model import Spot
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import STRUCTURE
+from tests.unit.test_flights import flight, sheet
 
 # 9 v 7: T1's next big blind (T1S7) is planned to T2's worst seat, 6.
 LAYOUT = {1: "1-9 pos 4/5/6", 2: "1-5,7,9 pos 2/3/4"}
@@ -127,3 +128,15 @@ def test_a_batch_names_the_followers_to_work_out_again() -> None:
     players, tables = follow.touched(floor.bust("T2S1"))
     assert "T2S1" in players and tables is not None and 2 in tables
     assert "T1S3" not in players  # at another table, untouched: not worked out again
+
+
+def test_a_follower_is_told_the_day_is_over_and_when_each_sheet_came_in() -> None:
+    floor = flight(18, last_level=4)
+    assert follow.room(floor.t, Board()).day_ended is None
+    floor.do(cmd.EndDay(now=True), now=50.0)
+    floor.do(sheet(floor, 1), now=60.0)
+    room = follow.room(floor.t, Board())
+    assert room.day_ended is not None and room.day_ended.by == "director"
+    assert room.bagged == {1: 60.0}
+    wire = msgspec.json.encode(room).decode()
+    assert '"bags"' not in wire  # the counts themselves are read from /counts

@@ -3,6 +3,10 @@
 // and the final table, newest first. On joining, the recent past is read once from
 // GET /api/t/{tid}/events so a screen switched on mid-day is not empty.
 //
+// A connection that follows one player (conn.js, follow mode) holds no room to fold: its board
+// is the server's (`conn.board`, floor/engine/board.py, the same lines folded there), each
+// line with the player's name (`entryName`).
+//
 // Players are shown a move only once the floor has called it (the server sends the room no
 // other): `calledMoves` is what a screen lists as "go now", on a staff browser too.
 
@@ -19,6 +23,21 @@ export function moveState(m) {
 
 const BACKFILL = 1500;
 
+/** The name a board line is shown with: the player's name as the state holds it now, else
+ * as the line has it (a follower holds no other player), else their id. */
+export function entryName(conn, entry) {
+  if (entry.player == null) return "";
+  return conn.state?.players?.[entry.player]?.name ?? entry.name ?? conn.names?.[entry.player] ?? entry.player;
+}
+
+/** A line of the server's board as the screens read one: absent keys null, `at` in ms. */
+function serverEntry(e) {
+  return {
+    player: null, name: null, from: null, to: null, reason: null, table: null, seat: null,
+    ...e, at: e.at != null ? e.at * 1000 : null, live: true,
+  };
+}
+
 export class Board {
   constructor(conn, { limit = 80 } = {}) {
     this.conn = conn;
@@ -29,18 +48,26 @@ export class Board {
     this._calls = new Map();
     this._listeners = [];
     this._filled = false;
+    // The server's board last taken (follow mode), and whether the lines are the server's.
+    this._server = null;
+    this._followed = false;
+    conn.on("change", () => {
+      if (conn.following != null) this._take();
+    });
     conn.on("snapshot", () => {
-      // A tournament started over (a new log with lower numbers): forget the old board.
-      if (this.entries.length && conn.seq < this.entries[0].seq) {
-        this.entries = [];
-        this._seen.clear();
-        this._calls.clear();
-        this._filled = false;
-        this._changed();
+      if (conn.following != null) return this._take();
+      if (this._followed) {
+        // Back to the room: its board is folded here again, from the recent past.
+        this._followed = false;
+        this._server = null;
+        this._reset();
       }
+      // A tournament started over (a new log with lower numbers): forget the old board.
+      if (this.entries.length && conn.seq < this.entries[0].seq) this._reset();
       this._backfill();
     });
     conn.on("events", (events) => {
+      if (conn.following != null) return;
       const at = conn.now();
       // The seq of each event is its position in the batch that was applied.
       const base = conn.seq - events.length + 1;
@@ -51,6 +78,27 @@ export class Board {
 
   onChange(fn) {
     this._listeners.push(fn);
+  }
+
+  _reset() {
+    this.entries = [];
+    this._seen.clear();
+    this._calls.clear();
+    this._filled = false;
+    this._changed();
+  }
+
+  /** Follow mode: the server's board, when it sent another. */
+  _take() {
+    const lines = this.conn.board;
+    if (!lines || lines === this._server) return;
+    this._server = lines;
+    this._followed = true;
+    this._filled = false;
+    this._calls.clear();
+    this.entries = lines.map(serverEntry);
+    this._seen = new Set(this.entries.map((e) => e.key));
+    this._changed();
   }
 
   _changed() {
@@ -142,6 +190,7 @@ export class Board {
       );
       if (!r.ok) return;
       const batch = await r.json();
+      if (this.conn.following != null) return; // switched to following one player meanwhile
       for (const { seq, event } of batch.events || []) this._add(event, seq, null, false);
       this._changed();
     } catch (err) {

@@ -10,6 +10,16 @@
 // until it comes; reconnect by itself with exponential backoff and `?since=<seq>`;
 // three heartbeats of silence count as a dead connection. The status is exposed for the
 // indicator every screen shows ("live", "connecting", "reconnecting", "offline", "missing").
+//
+// Follow mode (`new Connection(tid, { follow: pid })`, or `follow(pid)` in place): a phone that
+// follows one player is not sent the room. No snapshot over HTTP: the websocket
+// `/ws/t/{id}/follow/{pid}` sends `hello`, then `follow` messages, each with whole parts
+// (`static`, `room`, `me`; floor/engine/follow.py) that replace the ones held. They are put
+// together into the fields every screen reads (`state` shaped as a state holding that player
+// and their table alone, `plan` with their called move, `stats`, `facts`, `views`), with the
+// server's board (`board`) and the chip leaders' names (`names`). Each message is whole, so
+// there is no gap to mend: `resync()` asks for every part again. "follow" is emitted with the
+// `me` held before and the one now, for a page to tell that the player has been moved.
 
 import { merge } from "./facts.js";
 import { apply, prepare } from "./fold.js";
@@ -17,10 +27,18 @@ import { apply, prepare } from "./fold.js";
 const decoder = new TextDecoder();
 
 export class Connection {
-  constructor(tid, { path = "/ws/t/", api = "/api/t/" } = {}) {
+  constructor(tid, { path = "/ws/t/", api = "/api/t/", follow = null } = {}) {
     this.tid = tid;
     this.path = path;
     this.api = api;
+    // The player followed (follow mode), null: the whole room.
+    this.following = follow ?? null;
+    // Follow mode: the parts last sent ({static, room, me}), the board and the leaders' names.
+    this._parts = {};
+    this.me = null;
+    this.board = null;
+    this.names = {};
+    this._fresh = false;
     this.state = null;
     this.plan = { moves: [], halted: [], final_table: null };
     this.stats = null;
@@ -99,6 +117,7 @@ export class Connection {
   stop() {
     this._stopped = true;
     clearInterval(this._watchdog);
+    this._watchdog = null;
     clearTimeout(this._timer);
     if (this._ws) this._ws.close(1000, "bye");
   }
@@ -116,6 +135,30 @@ export class Connection {
       ws.close(1000, "reconnecting");
     }
     this._open();
+  }
+
+  /** Follow player `pid` (follow mode), or the whole room again (null): connects again, the
+   * listeners stay. What is held stays on screen until the new connection's first message. */
+  follow(pid) {
+    const next = pid ?? null;
+    if (next === this.following) return;
+    this.following = next;
+    this._parts = {};
+    this.me = null;
+    // The room's copy is folded from a snapshot: it starts again from one (a follow copy is
+    // no base for the room's batches).
+    this.seq = -1;
+    clearTimeout(this._stale);
+    this._stale = null;
+    if (this._watchdog == null) return; // not started: start() connects
+    this._setStatus("connecting");
+    this.reconnect(true);
+  }
+
+  /** Ask for what this screen holds again: every part (follow mode), a snapshot (the room). */
+  resync() {
+    if (this.following != null) return this.send({ type: "resync" });
+    return this.send({ type: "resync", snapshot: true });
   }
 
   send(message) {
@@ -139,8 +182,10 @@ export class Connection {
 
   _url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const base = `${scheme}//${location.host}${this.path}${encodeURIComponent(this.tid)}`;
+    if (this.following != null) return `${base}/follow/${encodeURIComponent(this.following)}`;
     const since = this.seq >= 0 ? `&since=${this.seq}` : "";
-    return `${scheme}//${location.host}${this.path}${encodeURIComponent(this.tid)}?packed=1${since}`;
+    return `${base}?packed=1${since}`;
   }
 
   _open() {
@@ -148,7 +193,8 @@ export class Connection {
     else if (this.status !== "connecting" && this.status !== "missing") {
       this._setStatus("reconnecting");
     }
-    if (this.seq < 0) this._fetchSnapshot();
+    // Following one player: no room to fetch, every part comes on the socket.
+    if (this.following == null && this.seq < 0) this._fetchSnapshot();
     else this._openSocket();
   }
 
@@ -194,6 +240,7 @@ export class Connection {
     }
     ws.binaryType = "arraybuffer";
     this._ws = ws;
+    this._fresh = true;
     this._openedAt = Date.now();
     this.lastHeard = Date.now();
     ws.onmessage = (ev) => {
@@ -214,6 +261,8 @@ export class Connection {
       if (ev.code === 4004) {
         this._setStatus("missing");
         this._schedule(30000);
+        // Following: the tournament or the player followed is not there (the reason says).
+        this._emit("missing", ev.reason || "", this.following);
         return;
       }
       // Signed out (or the account removed): what staff were shown must not stay on the
@@ -278,14 +327,18 @@ export class Connection {
           break;
         }
         // Reconnected with nothing missed: the server sends no batch, and we are up to date.
-        if (this.state) this._live();
+        // (Following: every part comes next, and with it the status.)
+        if (this.state && this.following == null) this._live();
         this._emit("hello", msg);
         break;
       case "snapshot":
-        this._snapshot(msg, true);
+        if (this.following == null) this._snapshot(msg, true);
         break;
       case "events":
-        this._events(msg);
+        if (this.following == null) this._events(msg);
+        break;
+      case "follow":
+        if (this.following != null) this._follow(msg);
         break;
       case "heartbeat": {
         this._heard(msg.server_time);
@@ -296,7 +349,7 @@ export class Connection {
           const gaps = this._beats.slice(1).map((t, i) => t - this._beats[i]);
           this.heartbeatMs = Math.max(2000, Math.min(60000, Math.max(...gaps)));
         }
-        if (this.state) this._live();
+        if (this.state && (this.following == null || this.me)) this._live();
         this._emit("heartbeat", msg);
         break;
       }
@@ -329,6 +382,34 @@ export class Connection {
     this._emit("change", this, []);
   }
 
+  /** A follow message: its parts replace the ones held, and the screens' fields are put
+   * together from them. */
+  _follow(msg) {
+    if (msg.tournament != null && msg.tournament !== this.tid) return;
+    const before = this._parts.me ?? null;
+    for (const key of ["static", "room", "me"]) if (key in msg) this._parts[key] = msg[key];
+    const { static: st, room, me } = this._parts;
+    // The first message after connecting holds every part: until then nothing is shown.
+    if (!st || !room || !me) return;
+    this.seq = msg.seq;
+    this.me = me;
+    this.state = followState(this.tid, st, room, me);
+    this.plan = { moves: me.move ? [me.move] : [], halted: me.halt ? [me.halt] : [], final_table: room.final_table };
+    this.stats = room.stats;
+    this.facts = { ...room.facts, steps: st.steps };
+    this.staff = null;
+    this.tables = me.view ? [me.view] : [];
+    this.views = new Map(this.tables.map((v) => [v.table, v]));
+    this.board = room.board || [];
+    this.names = room.names || {};
+    this._live();
+    const fresh = this._fresh;
+    this._fresh = false;
+    if (fresh) this._emit("snapshot", this);
+    if ("me" in msg) this._emit("follow", before, me, this);
+    this._emit("change", this, []);
+  }
+
   _live() {
     this._attempt = 0;
     this._setStatus("live");
@@ -338,6 +419,11 @@ export class Connection {
    * connection if this one cannot ask, or no snapshot comes). */
   resnapshot(why) {
     console.warn("asking for a fresh snapshot:", why);
+    if (this.following != null) {
+      // Each follow message is whole: every part again is the fresh copy.
+      if (!this.resync()) this.reconnect(true);
+      return;
+    }
     if (this._stale) return;
     this._stale = setTimeout(() => this._startOver(), 10000);
     this._emit("stale", why);
@@ -389,6 +475,52 @@ export class Connection {
     this._emit("events", applied, this);
     this._emit("change", this, applied);
   }
+}
+
+/** A state as the screens read it, from the parts a follower is sent: the tournament, the
+ * clock, the followed player and their table alone; what a follower is not sent is empty. */
+function followState(tid, st, room, me) {
+  const players = {};
+  const tables = {};
+  if (me.player) players[me.player.id] = me.player;
+  if (me.table) tables[me.table.number] = me.table;
+  return {
+    id: tid,
+    name: st.name,
+    rules: st.rules,
+    structure: st.structure,
+    created_at: 0,
+    tables,
+    players,
+    draws: {},
+    calls: {},
+    final_table: room.final_table ?? null,
+    final_seats: 0,
+    final_drawn: false,
+    current_game: room.current_game,
+    clock: room.clock,
+    time_calls: [],
+    drawn: true,
+    busted: 0,
+    entries: room.stats?.entries ?? 0,
+    rebuys: room.stats?.rebuys ?? 0,
+    add_ons: room.stats?.add_ons ?? 0,
+    chips_added: 0,
+    chip_races: [],
+    field_history: [],
+    level_history: [],
+    unregistered: 0,
+    renamed: 0,
+    winner: room.facts?.winner?.player ?? null,
+    finished_at: null,
+    closed_at: null,
+    rulings: { made: [], sit_outs: [], disqualified: {} },
+    flight: null,
+    // The sheets' times alone: the night's counts are read from the server (flights.js).
+    bags: Object.fromEntries(Object.entries(room.bagged || {}).map(([n, at]) => [n, { table: Number(n), at, bags: [] }])),
+    day_ended: room.day_ended ?? null,
+    hand_for_hand: null,
+  };
 }
 
 /** The state of a packed snapshot (floor/server/views.py), whole: each player is the server's

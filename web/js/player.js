@@ -2,29 +2,35 @@
 // "Novak" finds "Novák"), follow my own name and be alerted the moment I am moved, the board of
 // recent moves and table breaks, the clock. Public: no staff controls, no staff data.
 // ?kiosk=1: no following, and the search clears itself after a minute of nobody touching it.
+//
+// Following a name, the page holds that player alone (conn.js, follow mode): their seat, the
+// clock and the server's board, a few kilobytes where the room is 120 KB gzipped at 10,000
+// players. "Stop following" brings the whole room back. The search asks the server either way.
 
 import { Connection, tidFromPath } from "./conn.js";
-import { Board, calledMoves } from "./board.js";
+import { Board, calledMoves, entryName } from "./board.js";
 import { clockPanel } from "./clockview.js";
 import { mountLeaders } from "./counts.js";
 import { mountCounts } from "./flights.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { countLine, findPlayersNow } from "./search.js";
-import { $, debounce, fill, h, playerName, topbar } from "./ui.js";
+import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
 
 const params = new URLSearchParams(location.search);
 const kiosk = params.get("kiosk") === "1";
 const tid = tidFromPath();
-const conn = new Connection(tid);
-const board = new Board(conn, { limit: 40 });
 const FOLLOW_KEY = `floor.follow.${tid}`;
 let follow = null;
 try {
-  follow = JSON.parse(localStorage.getItem(FOLLOW_KEY) || "null");
+  // A kiosk is everybody's screen: it follows nobody.
+  follow = kiosk ? null : JSON.parse(localStorage.getItem(FOLLOW_KEY) || "null");
 } catch (err) {
   follow = null;
 }
+if (!follow?.id) follow = null;
+const conn = new Connection(tid, { follow: follow?.id ?? null });
+const board = new Board(conn, { limit: 40 });
 let results = [];
 let found = null; // the last answer: {query, total, players}
 let query = "";
@@ -116,6 +122,9 @@ function startFollow(r) {
   follow = { id: r.id, name: r.name };
   localStorage.setItem(FOLLOW_KEY, JSON.stringify(follow));
   announced.clear();
+  alert = null;
+  renderAlert();
+  conn.follow(follow.id);
   // Ask now, while a finger is on the screen: some phones only allow vibration after a tap.
   if (navigator.vibrate) navigator.vibrate(30);
   renderFollow();
@@ -126,6 +135,7 @@ function unfollow() {
   follow = null;
   alert = null;
   localStorage.removeItem(FOLLOW_KEY);
+  conn.follow(null);
   renderFollow();
   renderAlert();
   renderResults();
@@ -134,11 +144,14 @@ function unfollow() {
 function renderFollow() {
   followEl.hidden = !follow;
   if (!follow) return;
-  const w = conn.state ? whereNow(follow.id, {}) : null;
+  const held = !!conn.state?.players?.[follow.id];
+  // Known to be gone (unregistered): the follow feed says so, or the room no longer has them.
+  const gone = !held && (conn.following === follow.id ? conn.me != null : conn.following == null && conn.seq >= 0);
+  const w = held ? whereNow(follow.id, {}) : null;
   fill(followEl,
     h("h2", {}, t("player.following_title")),
     h("div", { class: "result-name" }, w?.name || follow.name),
-    w ? seatBlock(w) : h("p", { class: "muted" }, t("clock.waiting")),
+    w ? seatBlock(w) : h("p", { class: "muted" }, t(gone ? "player.follow_gone" : "clock.waiting")),
     w?.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
     h("p", { class: "hint" }, t("player.follow_hint")),
     h("button", { type: "button", class: "ghost", onclick: unfollow }, t("player.unfollow")));
@@ -163,34 +176,50 @@ function buzz(pattern) {
   }
 }
 
-conn.on("events", (events) => {
-  if (!follow) return;
-  for (const e of events) {
-    // Out of the tournament: a seat to go to no longer means anything.
-    if (e.type === "player_busted" && e.player === follow.id && alert) {
+// The followed player's part as it was and as it is now: moved while seated (a balance or
+// break move carried out, a seat corrected) is said at once; out, a seat to go to no longer
+// means anything.
+conn.on("follow", (before, after) => {
+  const now = after?.player;
+  if (!follow || !now || now.id !== follow.id) return;
+  if (now.busted) {
+    if (alert) {
       alert = null;
       renderAlert();
     }
-    if (e.type !== "players_moved") continue;
-    const m = e.moves.find((x) => x.player === follow.id);
-    if (m) {
-      alert = { kind: "moved", table: m.to.table, seat: m.to.seat };
-      buzz([300, 120, 300, 120, 300]);
-      renderAlert();
-    }
+    return;
   }
-  // A planned move for me: get ready (told once per destination).
+  const was = before?.player;
+  if (!was || was.id !== now.id || was.busted || was.table == null || now.table == null) return;
+  if (was.table === now.table && was.seat === now.seat) return;
+  alert = { kind: "moved", table: now.table, seat: now.seat };
+  buzz([300, 120, 300, 120, 300]);
+  renderAlert();
+});
+
+// A move the floor has called for me: get ready (told once per destination).
+conn.on("change", () => {
+  if (!follow) return;
   const planned = calledMoves(conn).find((m) => m.player === follow.id);
-  if (planned) {
-    const key = `${planned.to.table}.${planned.to.seat}`;
-    if (!announced.has(key)) {
-      announced.add(key);
-      if (!alert || alert.kind !== "moved") {
-        alert = { kind: "planned", table: planned.to.table, seat: planned.to.seat };
-        buzz([150, 80, 150]);
-        renderAlert();
-      }
-    }
+  if (!planned) return;
+  const key = `${planned.to.table}.${planned.to.seat}`;
+  if (announced.has(key)) return;
+  announced.add(key);
+  if (!alert || alert.kind !== "moved") {
+    alert = { kind: "planned", table: planned.to.table, seat: planned.to.seat };
+    buzz([150, 80, 150]);
+    renderAlert();
+  }
+});
+
+// The name followed is not there (unregistered, or the tournament started again without it):
+// back to the room. A tournament that is not there is said by the connection itself.
+conn.on("missing", async (_reason, pid) => {
+  if (!follow || pid !== follow.id) return;
+  try {
+    await api(`/api/t/${encodeURIComponent(tid)}/follow/${encodeURIComponent(pid)}`);
+  } catch (err) {
+    if (err.status === 404 && err.field === "player" && follow?.id === pid) unfollow();
   }
 });
 
@@ -208,13 +237,13 @@ function renderBoard() {
         h("span", { class: "badge badge-paused" }, t("wall.go_now"))))),
     ...board.entries.slice(0, 25).map((e) => (e.kind === "move"
       ? h("li", { class: "move-row" },
-        h("div", { class: "who" }, playerName(conn, e.player)),
+        h("div", { class: "who" }, entryName(conn, e)),
         h("div", { class: "route" }, fmt.spot(e.from.table, e.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
           h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(e.to.table, e.to.seat))),
         h("div", { class: "meta" }, h("span", { class: `badge badge-${e.reason}` }, t(`reason.${e.reason}`)),
           e.at ? fmt.timeOfDay(e.at / 1000) : null))
       : h("li", { class: "move-row event-row" }, h("div", { class: "who" }, t(`board.${e.kind}`,
-        { table: e.table, name: e.player ? playerName(conn, e.player) : "", where: fmt.spot(e.table, e.seat) })),
+        { table: e.table, name: entryName(conn, e), where: fmt.spot(e.table, e.seat) })),
         h("div", { class: "meta" }, e.at ? fmt.timeOfDay(e.at / 1000) : null)))),
   ];
   fill(boardEl, h("h2", {}, t("player.board")),

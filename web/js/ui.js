@@ -186,7 +186,8 @@ export function debounce(fn, ms = 200) {
 
 export function playerName(conn, id) {
   if (id == null) return null;
-  return conn.state?.players?.[id]?.name ?? id;
+  // Following one player, the state holds them alone: the chip leaders' names come apart.
+  return conn.state?.players?.[id]?.name ?? conn.names?.[id] ?? id;
 }
 
 /** Standard page heading: the title, the connection, the language; under them, once the

@@ -302,6 +302,7 @@ export const cs = {
   "player.following_title": "Sledujete",
   "player.follow_hint": "Nechte tuto stránku otevřenou: ve chvíli přesunu vás upozorní (a kde to telefon umí, zavibruje).",
   "player.unfollow": "Přestat sledovat",
+  "player.follow_gone": "Toto jméno už tu není registrované.",
   "player.alert_moved": "Byli jste přesazeni",
   "player.alert_planned": "Připravte se na přesun",
   "player.alert_ok": "OK",

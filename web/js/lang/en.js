@@ -287,6 +287,7 @@ export const en = {
   "player.following_title": "You are following",
   "player.follow_hint": "Keep this page open: it alerts you (and vibrates where the phone allows) the moment you are moved.",
   "player.unfollow": "Stop following",
+  "player.follow_gone": "This name is no longer registered here.",
   "player.alert_moved": "You have been moved",
   "player.alert_planned": "Get ready to move",
   "player.alert_ok": "OK",
