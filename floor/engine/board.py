@@ -45,8 +45,9 @@ BoardKind = Literal[
     "final",
 ]
 
-#: Entries kept: what a screen shows, with room for the ones it scrolls to.
-LIMIT = 40
+#: Entries kept: what the wall keeps for its page of seat changes (the player screen 40, a
+#: follower 25).
+LIMIT = 120
 
 
 class BoardEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -92,6 +92,18 @@ def test_a_bust_and_a_move_on_the_floor_view_appear_on_the_wall_and_player_views
     expect(board).to_contain_text(to, timeout=WITHIN)
     assert director.state("live")["plan"]["moves"] == []  # type: ignore[index]
 
+    # A screen switched on afterwards shows it too, from the server's board: no read of the
+    # events back.
+    asked: list[str] = []
+    late = pages.context(servers[1], size="phone", user=None).new_page()
+    late.on("request", lambda r: asked.append(r.url))
+    late.goto("/player/live")
+    line = late.locator(".player-board .move-row:not(.pending)").first
+    expect(line).to_contain_text(mover)
+    expect(line).to_contain_text(to)
+    assert any("/api/t/live/board" in url for url in asked)
+    assert not any("/events" in url for url in asked), asked
+
 
 def test_the_player_search_finds_a_seat_typed_without_diacritics(
     servers: list[ServerProcess], director: Api, pages: Pages

@@ -1,7 +1,7 @@
 // The board of seat changes players read to find their new seat: the moves carried out
 // (`players_moved`), a called move called again to another seat or called off, tables breaking
-// and the final table, newest first. On joining, the recent past is read once from
-// GET /api/t/{tid}/events so a screen switched on mid-day is not empty.
+// and the final table, newest first. On joining, the recent past is the server's board
+// (GET /api/t/{tid}/board, folded there as here) so a screen switched on mid-day is not empty.
 //
 // A connection that follows one player (conn.js, follow mode) holds no room to fold: its board
 // is the server's (`conn.board`, floor/engine/board.py, the same lines folded there), each
@@ -20,8 +20,6 @@ export function moveState(m) {
   if (!m.called) return "planned";
   return m.called > 1 ? "called_again" : "called";
 }
-
-const BACKFILL = 1500;
 
 /** The name a board line is shown with: the player's name as the state holds it now, else
  * as the line has it (a follower holds no other player), else their id. */
@@ -182,16 +180,24 @@ export class Board {
   async _backfill() {
     if (this._filled) return;
     this._filled = true;
-    const since = Math.max(0, this.conn.seq - BACKFILL);
     try {
-      const r = await fetch(
-        `/api/t/${encodeURIComponent(this.conn.tid)}/events?since=${since}`,
-        { credentials: "same-origin" },
-      );
+      // The server's board (floor/engine/board.py), folded there from every event: reading
+      // the events back cost every screen that joined a read of the log.
+      const r = await fetch(`/api/t/${encodeURIComponent(this.conn.tid)}/board`, { credentials: "same-origin" });
       if (!r.ok) return;
-      const batch = await r.json();
+      const answer = await r.json();
       if (this.conn.following != null) return; // switched to following one player meanwhile
-      for (const { seq, event } of batch.events || []) this._add(event, seq, null, false);
+      for (const line of answer.board || []) {
+        if (this._seen.has(line.key)) continue;
+        this._seen.add(line.key);
+        this.entries.push({ ...serverEntry(line), live: false });
+      }
+      // The moves called before this screen joined: a lapse or cancel of one calls it off.
+      for (const m of calledMoves(this.conn)) {
+        if (m.player && !this._calls.has(m.player)) {
+          this._calls.set(m.player, { seq: this.conn.seq, table: m.to.table, seat: m.to.seat ?? null });
+        }
+      }
       this._changed();
     } catch (err) {
       this._filled = false;
