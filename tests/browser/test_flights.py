@@ -103,6 +103,9 @@ def test_two_flights_bagged_and_merged_into_day2_played_to_its_winner(
         "Table 1: its bags are +5,000 against its total"
     )
     expect(panel.locator("tr.flagged")).to_have_count(1)
+    # Its clock stopped with the day, said as such (not "Paused").
+    stopped = console.locator(".clock-stopped").first
+    expect(stopped).to_have_text("Day over after level 1")
 
     # Day 2 from both flights: P0 bagged in both and plays once.
     panel.get_by_label("Day 2 id").fill("day2")

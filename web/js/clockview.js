@@ -53,7 +53,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
     // The parts that change only with an event are rebuilt only then (screen readers, speed).
     const end = ending(conn);
     const key = JSON.stringify([m.index, m.running, m.started, m.game, conn.stats, m.toBreak == null,
-      end?.status ?? null, document.documentElement.lang]);
+      end?.status ?? null, conn.state?.day_ended?.at ?? null, document.documentElement.lang]);
     if (key === lastStatic) return;
     lastStatic = key;
     if (m.onBreak) {
@@ -63,7 +63,10 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
         m.game && conn.state.rules.game === "mixed" ? h("span", { class: "clock-game" }, ` · ${fmt.gameName(m.game)}`) : null);
     }
     // The clock stopped with the last bust-out: said as the end, not as a pause.
+    const dayOver = conn.state?.day_ended ?? null;
     if (end) pieces.push(t(end.status === "closed" ? "finish.closed" : "finish.finished"));
+    // A flight's day over (bag and tag): the clock stopped with it, not paused by anyone.
+    else if (dayOver) pieces.push(t("clock.day_ended", { level: dayOver.level }));
     else if (!m.started) pieces.push(t("clock.not_started"));
     else if (!m.running) pieces.push(t("clock.paused"));
     // A stopped clock is said big (the digits go grey as well): nobody reads a frozen time as

@@ -71,6 +71,7 @@ export const cs = {
   "clock.break_in": "Přestávka za",
   "clock.not_started": "Nezahájeno",
   "clock.paused": "Pozastaveno",
+  "clock.day_ended": "Den skončil po úrovni {level}",
   "clock.last_level": "Poslední level",
   "clock.break_rest": "Přestávka",
   "clock.color_up": "Color-up: žetony {chips} odcházejí ze hry",

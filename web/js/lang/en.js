@@ -66,6 +66,7 @@ export const en = {
   "clock.break_in": "Break in",
   "clock.not_started": "Not started",
   "clock.paused": "Paused",
+  "clock.day_ended": "Day over after level {level}",
   "clock.last_level": "Last level",
   "clock.break_rest": "Break",
   "clock.color_up": "Colour-up: {chips} chips leave play",
