@@ -4,6 +4,7 @@ refused with the key named."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 from floor import config
 from floor.engine import commands as cmd
 from floor.engine.errors import ConfigError
-from floor.engine.reasons import RULE_IDS, rule_id
+from floor.engine.reasons import RULE_IDS, rule_id, why
 from floor.engine.rulebook import search
 from floor.server.views import find_players
 from tests.unit.builders import Floor
@@ -35,6 +36,20 @@ def test_every_decision_the_engine_explains_links_to_a_rule_of_every_set(name: s
 
     assert not missing
     assert book.get("penalties") is not None  # what every ruling with a penalty applies
+
+
+@pytest.mark.parametrize("name", sorted(config.rulebooks()))
+def test_every_why_note_cites_the_rule_it_links_to(name: str) -> None:
+    """A floorperson reads "TDA 2024 RP-9: ..." and taps it: the rule that opens is RP-9."""
+    book = config.load_rulebook(name)
+    wrong = {}
+    for decision, rid in RULE_IDS.items():
+        cited = re.match(r"^(TDA 20\d\d|PFP 2014)(?: rule)? ([0-9A-Z-]+):", why(name, decision))
+        rule = book.get(rid)
+        assert rule is not None, rid
+        if cited is not None and rule.cite.replace(" rule", "") != " ".join(cited.groups()):
+            wrong[decision] = (why(name, decision), rule.cite)
+    assert not wrong
 
 
 @pytest.mark.parametrize("name", sorted(config.rulebooks()))

@@ -791,8 +791,8 @@ export const cs = {
       "TDA 2024, pravidlo 10A: nový hráč nedostává karty mezi buttonem a small blindem",
     "TDA 2024 rule 32: dead button; nobody skips the big blind":
       "TDA 2024, pravidlo 32: mrtvý button; nikdo nepřeskočí big blind",
-    "TDA 2024 rule 7: the button is placed by high card":
-      "TDA 2024, pravidlo 7: pozice buttonu se určí vysokou kartou",
+    "TDA 2024 RP-9: the button is placed by high card":
+      "TDA 2024, RP-9: pozice buttonu se určí vysokou kartou",
     "TDA 2024 rule 8: late entries are seated from the same seat pool":
       "TDA 2024, pravidlo 8: pozdě registrovaní hráči dostávají místa ze stejné zásoby míst",
     "TDA 2024 rule 7: random seating":
@@ -816,9 +816,11 @@ export const cs = {
       "TDA 2011, pravidlo 7: žádná hra mezi buttonem a small blindem",
     "TDA 2011 rule 5: random correct seating":
       "TDA 2011, pravidlo 5: náhodné a správné rozesazení",
-    "TDA 2011 rule 5: random seating":
-      "TDA 2011, pravidlo 5: náhodné rozesazení",
+    "TDA 2011 rule 7: a drawn seat that no longer fits is drawn again":
+      "TDA 2011, pravidlo 7: vylosované místo, které už nevyhovuje, se losuje znovu",
     // PFP 2014
+    "PFP 2014 rule 7: a drawn seat that no longer fits is drawn again":
+      "PFP 2014, pravidlo 7: vylosované místo, které už nevyhovuje, se losuje znovu",
     "PFP 2014 rule 8: the next big blind moves to the worst position":
       "PFP 2014, pravidlo 8: přesouvá se hráč, který bude příští big blind, na nejhorší pozici",
     "PFP 2014 rule 8 (TDA 11D): play halts at a table 3 or more players short":
