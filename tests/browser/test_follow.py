@@ -320,3 +320,32 @@ def test_a_followed_name_withdrawn_is_said_and_the_page_goes_back_to_the_room(
     assert [u for u in sockets.opened if re.search(r"/ws/t/withdrawn\?", u)]
     assert page.evaluate("() => window.floorPlayer.conn.following") is None
     assert page.evaluate("() => localStorage.getItem('floor.follow.withdrawn')") is None
+
+
+def test_a_moved_alert_gives_way_to_the_winner(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    tid = "lastmove"
+    state = new_tournament(director, tid, 4, buttons=False)
+    players = state["state"]["players"]
+    followed = "P1"
+    page = pages.open(servers[1], f"/player/{tid}")
+    page.evaluate(
+        "([key, who]) => localStorage.setItem(key, JSON.stringify(who))",
+        [f"floor.follow.{tid}", {"id": followed, "name": name_of(director, tid, followed)}],
+    )
+    page.reload()
+    expect(page.locator(".follow-card .seat-big")).to_be_visible()
+    table = players[followed]["table"]
+    taken = {p["seat"] for p in players.values() if p["table"] == table}
+    free = next(n for n in range(1, 10) if n not in taken)
+    director.ok(tid, {"type": "correct_seat", "player": followed, "table": table, "seat": free})
+    alert = page.locator(".player-alert")
+    expect(alert).to_contain_text("You have been moved")
+
+    # Everybody else out: the winner is shown, and the alert to go somewhere is gone.
+    for pid in players:
+        if pid != followed:
+            director.ok(tid, {"type": "bust", "player": pid})
+    expect(page.locator(".finish-banner")).to_be_visible()
+    expect(alert).to_be_hidden()

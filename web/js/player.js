@@ -11,6 +11,7 @@ import { Connection, tidFromPath } from "./conn.js";
 import { Board, calledMoves, entryName } from "./board.js";
 import { clockPanel } from "./clockview.js";
 import { mountLeaders } from "./counts.js";
+import { ending } from "./finished.js";
 import { mountCounts } from "./flights.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
@@ -199,6 +200,12 @@ conn.on("follow", (before, after) => {
 
 // A move the floor has called for me: get ready (told once per destination).
 conn.on("change", () => {
+  // The tournament is over: a seat to go to (the final table's redraw) no longer means
+  // anything, and the alert must not hide the winner.
+  if (alert && ending(conn)) {
+    alert = null;
+    renderAlert();
+  }
   if (!follow) return;
   const planned = calledMoves(conn).find((m) => m.player === follow.id);
   if (!planned) return;
