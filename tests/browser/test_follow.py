@@ -205,6 +205,9 @@ def test_a_phone_follows_one_player_of_a_thousand_on_their_own_socket(
     expect(leaders.nth(0)).to_contain_text(state["players"][big]["name"])
     expect(leaders.nth(0)).to_contain_text("31,500")
     expect(leaders.nth(1)).to_contain_text(state["players"][small]["name"])
+    # Read at a glance: the field's count with its thousands grouped.
+    meta = page.locator(".player-leaders .leaders-meta")
+    expect(meta).to_contain_text(re.compile(r"2 of 1,\d{3} counted"))
     assert page.evaluate("() => Object.keys(window.floorPlayer.conn.state.players)") == [mover]
 
     # Anybody else is still found, by the server's search: their seat as it answered.

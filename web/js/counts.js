@@ -221,7 +221,7 @@ export function chipLeaders(conn, { limit = 10, cls = "" } = {}) {
   return h("section", { class: `chip-leaders ${cls}`.trim(), "aria-label": t("leaders.title") },
     h("h2", {}, t("leaders.title")),
     h("p", { class: "leaders-meta" },
-      left != null ? t("leaders.counted_of", { n: f.counted, left }) : t("leaders.counted", { n: f.counted }),
+      left != null ? t("leaders.counted_of", { n: fmt.number(f.counted), left: fmt.number(left) }) : t("leaders.counted", { n: f.counted }),
       f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}${inBB(f.average)}` : "",
       f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : ""),
     h("ol", { class: "leaders-list" }, f.leaders.slice(0, limit).map(([pid, stack], i) => h("li", {},
@@ -247,7 +247,7 @@ export function chipsWallPage(conn) {
     const left = conn.stats?.players_left;
     page.classList.toggle("empty", !f);
     head.replaceChildren(h("h2", {}, t("leaders.title")), f ? h("span", { class: "chips-meta" },
-      left != null ? t("leaders.counted_of", { n: f.counted, left }) : t("leaders.counted", { n: f.counted }),
+      left != null ? t("leaders.counted_of", { n: fmt.number(f.counted), left: fmt.number(left) }) : t("leaders.counted", { n: f.counted }),
       f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}` : "",
       f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : "") : null);
     list.replaceChildren(...(f ? f.leaders.map(([pid, stack, at], i) => h("li", { class: "chips-row" },
