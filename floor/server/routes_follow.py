@@ -9,8 +9,6 @@ snapshots and batches; it takes no commands.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
 
 import msgspec
@@ -25,21 +23,20 @@ from ..store.errors import NotFound, StoreError
 from ..store.ids import check_tournament_id
 from .context import floor_of, tid_of
 from .edges import handle_errors
-from .fanout import FrameWriter
 from .follow_feed import whole
-from .origins import origin_allowed
 from .principal import PUBLIC
 from .websocket import (
     BAD_DATA,
     INTERNAL,
-    NO_TOURNAMENT,
     POLICY,
-    Hello,
     Ping,
     Pong,
     Resync,
-    WsClient,
     close_reason,
+    closed,
+    opened,
+    refuse,
+    refuse_origin,
 )
 
 _encoder = msgspec.json.Encoder()
@@ -95,36 +92,17 @@ async def follow_endpoint(ws: WebSocket) -> None:
     except FloorError as e:
         await ws.close(code=POLICY, reason=close_reason(e.message))
         return
-    if not origin_allowed(
-        ws.headers.get("origin"), ws.headers.get("host"), floor.settings.allowed_origins
-    ):
-        await ws.accept()
-        await ws.close(code=POLICY, reason="this origin may not connect")
+    if await refuse_origin(floor, ws):
         return
     try:
         t, _ = await floor.store.tournament(tid)
         if player not in t.state.players:
             raise NotFound(f"there is no player {player} in {tid}", field="player")
         feed = await floor.follow.feed(tid)
-    except NotFound as e:
-        await ws.accept()
-        await ws.close(code=NO_TOURNAMENT, reason=close_reason(e.message))
-        return
     except FloorError as e:
-        await ws.accept()
-        code = INTERNAL if isinstance(e, StoreError) else POLICY
-        await ws.close(code=code, reason=close_reason(e.message))
+        await refuse(ws, e)
         return
-    await ws.accept()
-    frames = FrameWriter.for_scope(
-        ws.scope, floor.settings.client_queue * 4096, floor.settings.write_timeout
-    )
-    client = WsClient(ws, tid, PUBLIC, floor.settings.client_queue, frames)
-    hello = Hello(
-        tournament=tid, server_time=time.time(), role="public", heartbeat=floor.settings.heartbeat
-    )
-    client.push(_encoder.encode(hello))
-    client.writer = asyncio.create_task(client.write(), name=f"follow-writer-{tid}")
+    client = await opened(floor, ws, tid, PUBLIC)
     try:
         await feed.add(client, player)
         while client.closing is None:
@@ -147,12 +125,7 @@ async def follow_endpoint(ws: WebSocket) -> None:
         client.drop(INTERNAL, e.message)
     finally:
         floor.follow.leave(tid, client)
-        if client.closing is None:
-            client.drop(1000, "bye")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(client.writer, 2.0)
-        if not client.writer.done():
-            client.writer.cancel()
+        await closed(client)
 
 
 routes: list[BaseRoute] = [

@@ -206,40 +206,34 @@ class WsClient:
             await ws.send_bytes(item)
 
 
-async def websocket_endpoint(ws: WebSocket) -> None:
-    floor = floor_of(ws)
-    try:
-        tid = check_tournament_id(ws.path_params["tid"])
-    except FloorError as e:
-        await ws.close(code=POLICY, reason=close_reason(e.message))
-        return
-    if not origin_allowed(
+async def refuse_origin(floor: Floor, ws: WebSocket) -> bool:
+    """Close a socket from a foreign origin (True), as docs/protocol.md says: accepted, then
+    closed with 1008 and the reason; a handshake refused with 403 reaches the page as a bare
+    1006 it cannot tell from a network drop. Nothing is sent before the close."""
+    if origin_allowed(
         ws.headers.get("origin"), ws.headers.get("host"), floor.settings.allowed_origins
     ):
-        # Accepted, then closed with 1008 and the reason, as docs/protocol.md says: a handshake
-        # refused with 403 reaches the page as a bare 1006 it cannot tell from a network drop.
-        # Nothing is sent before the close.
-        await ws.accept()
-        await ws.close(code=POLICY, reason="this origin may not connect")
-        return
-    since_raw = ws.query_params.get("since")
-    # ASCII digits: "²".isdigit() is True but int("²") raises (the handshake was a 500).
-    since = int(since_raw) if since_raw and since_raw.isascii() and since_raw.isdigit() else None
-    # The screens of web/ read packed snapshots (views.PackedSnapshotOut), a third the size.
-    packed = ws.query_params.get("packed") == "1"
-    try:
-        principal, _ = await floor.principal(ws)
-        await floor.store.tournament(tid)
-    except NotFound as e:
-        await ws.accept()
-        await ws.close(code=NO_TOURNAMENT, reason=close_reason(e.message))
-        return
-    except FloorError as e:
-        await ws.accept()
-        await ws.close(
-            code=INTERNAL if isinstance(e, StoreError) else POLICY, reason=close_reason(e.message)
-        )
-        return
+        return False
+    await ws.accept()
+    await ws.close(code=POLICY, reason="this origin may not connect")
+    return True
+
+
+async def refuse(ws: WebSocket, e: FloorError) -> None:
+    """Close a socket whose tournament (or player) is not there, or that cannot be served."""
+    await ws.accept()
+    code = (
+        NO_TOURNAMENT
+        if isinstance(e, NotFound)
+        else INTERNAL
+        if isinstance(e, StoreError)
+        else POLICY
+    )
+    await ws.close(code=code, reason=close_reason(e.message))
+
+
+async def opened(floor: Floor, ws: WebSocket, tid: str, principal: Principal) -> WsClient:
+    """Accept the socket: its client, greeted with ``hello``, its writer running."""
     await ws.accept()
     # Unsent bytes a screen may fall behind by: about the queue's length in messages (plus
     # the largest message it was sent: see FrameWriter); one that takes none of it for
@@ -261,6 +255,41 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         )
     )
     client.writer = asyncio.create_task(client.write(), name=f"ws-writer-{tid}")
+    return client
+
+
+async def closed(client: WsClient) -> None:
+    """Say bye (unless closed already) and let the writer finish."""
+    if client.closing is None:
+        client.drop(1000, "bye")
+    with contextlib.suppress(Exception):
+        if client.writer is not None:
+            await asyncio.wait_for(client.writer, 2.0)
+    if client.writer is not None and not client.writer.done():
+        client.writer.cancel()
+
+
+async def websocket_endpoint(ws: WebSocket) -> None:
+    floor = floor_of(ws)
+    try:
+        tid = check_tournament_id(ws.path_params["tid"])
+    except FloorError as e:
+        await ws.close(code=POLICY, reason=close_reason(e.message))
+        return
+    if await refuse_origin(floor, ws):
+        return
+    since_raw = ws.query_params.get("since")
+    # ASCII digits: "²".isdigit() is True but int("²") raises (the handshake was a 500).
+    since = int(since_raw) if since_raw and since_raw.isascii() and since_raw.isdigit() else None
+    # The screens of web/ read packed snapshots (views.PackedSnapshotOut), a third the size.
+    packed = ws.query_params.get("packed") == "1"
+    try:
+        principal, _ = await floor.principal(ws)
+        await floor.store.tournament(tid)
+    except FloorError as e:
+        await refuse(ws, e)
+        return
+    client = await opened(floor, ws, tid, principal)
     unwatch = _watch_session(floor, client)
     try:
         await floor.hub.join(client, since, view_of(principal.role), packed)
@@ -272,12 +301,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     finally:
         unwatch()
         floor.hub.leave(client)
-        if client.closing is None:
-            client.drop(1000, "bye")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(client.writer, 2.0)
-        if client.writer is not None and not client.writer.done():
-            client.writer.cancel()
+        await closed(client)
 
 
 async def _receive(ws: WebSocket, floor: Floor, client: WsClient) -> None:
