@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 import msgspec  # noqa: E402
 
+from bench.serving import add_user, wait_http  # noqa: E402
 from bench.wsload.receivers import LoadClients, WsClient, raise_nofile  # noqa: E402
 from floor.engine.autopilot import next_floor_action  # noqa: E402
 from floor.engine.state import Tournament, TournamentState  # noqa: E402
@@ -64,20 +65,6 @@ def pinned(cpu: int) -> Callable[[], None]:
         os.sched_setaffinity(0, {cpu})
 
     return pin
-
-
-def wait_http(port: int, path: str = "/healthz", timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", path)
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing answers on port {port}")
 
 
 class Director:
@@ -360,24 +347,7 @@ def main() -> None:
             "FLOOR_CLIENT_QUEUE": "4096",
             "FLOOR_LOG_LEVEL": "warning",
         }
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "floor",
-                "user",
-                "add",
-                "bench",
-                "--role",
-                "director",
-                "--secret-stdin",
-            ],
-            input=b"bench-secret\n",
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-        )
+        add_user(valkey.url, "bench", "bench-secret", "director", env)
         server = subprocess.Popen(
             [sys.executable, "-m", "floor", "serve", "--port", str(port)],
             env=env,

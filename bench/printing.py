@@ -95,6 +95,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.serving import add_user, wait_http  # noqa: E402
 from floor.redisdb.embedded import EmbeddedServer, free_port  # noqa: E402
 
 try:
@@ -193,20 +194,6 @@ class Http:
     def command(self, command: dict[str, Any]) -> None:
         self.n += 1
         self.ok("POST", f"/api/t/{TID}/commands", {"id": f"print-{self.n}", "command": command})
-
-
-def wait_http(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing answers on port {port}")
 
 
 def chunks(entries: list[dict[str, str]]) -> list[list[dict[str, str]]]:
@@ -547,24 +534,7 @@ def main() -> None:
         valkey = EmbeddedServer(tmp / "valkey")
         valkey.start()
         env = {**os.environ, "REDIS_URL": valkey.url, "FLOOR_LOG_LEVEL": "warning"}
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "floor",
-                "user",
-                "add",
-                "bench",
-                "--role",
-                "director",
-                "--secret-stdin",
-            ],
-            input=f"{SECRET}\n".encode(),
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-        )
+        add_user(valkey.url, "bench", SECRET, "director", env)
         port = free_port()
         with (tmp / "serve.log").open("wb") as log:
             server = subprocess.Popen(

@@ -70,6 +70,7 @@ sys.path.insert(0, str(ROOT))
 
 import msgspec  # noqa: E402
 
+from bench.serving import add_user, wait_http  # noqa: E402
 from bench.storm_clients import Screens  # noqa: E402
 from bench.wsload.receivers import WsClient, raise_nofile  # noqa: E402
 from floor.engine import commands as cmd  # noqa: E402
@@ -169,20 +170,6 @@ def pin(cpu: int, nice: int | None = None) -> Any:
             os.setpriority(os.PRIO_PROCESS, 0, nice)
 
     return apply
-
-
-def wait_http(port: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError(f"nothing answers on port {port}")
 
 
 def sign_in(port: int, username: str, secret: str) -> str:
@@ -890,24 +877,7 @@ def main() -> None:
         for task in Path(f"/proc/{valkey.pid}/task").iterdir():
             os.sched_setaffinity(int(task.name), {0})
         env = {**os.environ, "REDIS_URL": valkey.url}
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "floor",
-                "user",
-                "add",
-                "floor1",
-                "--role",
-                "floor",
-                "--secret-stdin",
-            ],
-            input=f"{SECRET}\n".encode(),
-            env=env,
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-        )
+        add_user(valkey.url, "floor1", SECRET, "floor", env)
         started = time.monotonic()
         events, t = build(args.players)
         asyncio.run(restore(valkey.url, events, t))
