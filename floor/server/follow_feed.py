@@ -216,6 +216,11 @@ class Feed:
 
     def _send(self, t: Tournament, version: int) -> None:
         self._fold(t)
+        if not self.followers:
+            # Kept for the board (and a phone's return): nothing to build for nobody. The
+            # room's part scans the field for its chip leaders, at every batch.
+            self._players, self._tables = set(), set()
+            return
         before = (self._static, self._room)
         static, room = self._shared(t, version)
         new_static = static if static != before[0] else None
@@ -294,6 +299,8 @@ class Feeds:
             self.hub.leave(feed)
             raise
         self._feeds[tid] = feed
+        # A feed started for a read (the board, a follow over HTTP) goes if nobody follows.
+        asyncio.get_running_loop().call_later(self.grace, self._close_if_idle, tid)
         return feed
 
     def leave(self, tid: str, sink: Sink) -> None:

@@ -57,3 +57,22 @@ async def test_a_follower_joining_while_a_command_is_written_gets_every_part_fir
     # The one who followed before gets the change, not every part again.
     assert "static" not in old.got[-1] and "room" in old.got[-1]
     feed.close()
+
+
+async def test_a_feed_nobody_follows_builds_nothing_but_keeps_its_board() -> None:
+    store = Service(MemoryLog(MemoryServer()), rng=random.Random(1))
+    await seated(store, "t1", 19)  # three tables
+    feed = Feed("t1", store)
+    store.listen(feed.push)
+    # One out: 18 fit at two tables, and one breaks.
+    assert (await store.execute("t1", cmd.Bust(player="P0"), "bust")).ok
+    await asyncio.sleep(0.05)
+    # No follower: the room's part (a scan of the field) is not built at every batch ...
+    assert feed._room is None
+    assert [e.kind for e in feed.board.entries] == ["breaking"]
+    # ... and the first phone gets every part, as the room is now.
+    phone = Phone()
+    await feed.add(phone, "P1")
+    assert {"static", "room", "me"} <= phone.got[0].keys()
+    assert phone.got[0]["room"]["board"][0]["kind"] == "breaking"
+    feed.close()
