@@ -26,7 +26,6 @@ from .edges import handle_errors
 from .follow_feed import whole
 from .principal import PUBLIC
 from .websocket import (
-    BAD_DATA,
     INTERNAL,
     POLICY,
     Ping,
@@ -34,6 +33,7 @@ from .websocket import (
     Resync,
     close_reason,
     closed,
+    messages,
     opened,
     refuse,
     refuse_origin,
@@ -105,16 +105,8 @@ async def follow_endpoint(ws: WebSocket) -> None:
     client = await opened(floor, ws, tid, PUBLIC)
     try:
         await feed.add(client, player)
-        while client.closing is None:
-            received = await ws.receive()
-            if received["type"] == "websocket.disconnect":
-                break
-            data = received.get("bytes") or (received.get("text") or "").encode()
-            try:
-                msg = _decoder.decode(data)
-            except (msgspec.MsgspecError, RecursionError) as e:
-                client.drop(BAD_DATA, f"bad message (this socket takes ping and resync): {e}")
-                break
+        hint = " (this socket takes ping and resync)"
+        async for msg in messages(ws, client, _decoder, hint):
             if isinstance(msg, Ping):
                 client.push(_encoder.encode(Pong(server_time=time.time())))
             else:

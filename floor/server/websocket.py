@@ -17,8 +17,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, TypeVar
 
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -36,6 +36,8 @@ from .principal import Principal, SignedOut
 from .redact import view_of
 
 log = logging.getLogger(__name__)
+
+M = TypeVar("M")
 
 #: Close codes: 1003 bad data, 1008 policy (origin), 1011 internal, 4004 no such tournament,
 #: 4008 too slow (reconnect and resync).
@@ -304,23 +306,32 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         await closed(client)
 
 
-async def _receive(ws: WebSocket, floor: Floor, client: WsClient) -> None:
+async def messages(
+    ws: WebSocket, client: WsClient, decoder: msgspec.json.Decoder[M], hint: str = ""
+) -> AsyncIterator[M]:
+    """What the client sends, decoded, until it leaves or is closed; bad data closes the
+    socket with 1003 and the reason (``hint``: what this socket takes)."""
     while client.closing is None:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         data = message.get("bytes") or (message.get("text") or "").encode()
         try:
-            msg = _decoder.decode(data)
+            msg = decoder.decode(data)
         except msgspec.MsgspecError as e:
-            client.drop(BAD_DATA, f"bad message: {e}")
+            client.drop(BAD_DATA, f"bad message{hint}: {e}")
             return
         except RecursionError:
             # JSON nested deeper than msgspec decodes (an unknown field of a ping holding
             # "[[[[...", which it skips recursively) raises RecursionError, not a MsgspecError:
             # it ended the handler with a traceback, and the screen was told 1000 "bye".
-            client.drop(BAD_DATA, "bad message: nested too deeply")
+            client.drop(BAD_DATA, f"bad message{hint}: nested too deeply")
             return
+        yield msg
+
+
+async def _receive(ws: WebSocket, floor: Floor, client: WsClient) -> None:
+    async for msg in messages(ws, client, _decoder):
         if isinstance(msg, Ping):
             client.push(_encoder.encode(Pong(server_time=time.time())))
         elif isinstance(msg, Resync):
