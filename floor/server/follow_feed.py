@@ -26,7 +26,7 @@ from ..engine.events import Event
 from ..engine.model import PlayerId, TableNo
 from ..engine.plan import Halt
 from ..engine.state import Tournament
-from ..protocol import decode_batch, decode_event
+from ..protocol import Sequenced, decode_event
 from ..store.service import Service
 from .fanout import frame
 from .hub import Hub
@@ -41,6 +41,16 @@ BACKFILL: Final = 1500
 GRACE: Final = 30.0
 
 _encoder = msgspec.json.Encoder()
+
+
+class _Events(msgspec.Struct, frozen=True):
+    """A batch's events alone: the feed works its parts out from the state, not from the
+    batch's plan, tables and facts."""
+
+    events: list[Sequenced] = msgspec.field(default_factory=list)
+
+
+_events = msgspec.json.Decoder(_Events)
 _HEARTBEAT: Final = b'{"type":"heartbeat"'
 
 
@@ -127,7 +137,7 @@ class Feed:
                 sink.push(data, framed)
             return True
         try:
-            batch = decode_batch(data)
+            batch = _events.decode(data)
         except msgspec.MsgspecError:
             return True  # a snapshot (not sent to the hub's own followers) or unknown
         events = [item.event for item in batch.events]
