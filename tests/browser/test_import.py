@@ -127,6 +127,15 @@ def test_a_first_row_the_shape_leaves_open_is_asked_before_anything_registers(
     console.click("#import-register")
     expect(console.locator("#import-progress-text")).to_contain_text("10 players registered")
     assert sorted(p["name"] for p in _players(director, "asked")) == sorted(names)
+    # The answer was about that list: the next one is judged, and asked about, afresh.
+    later = [f"{g} {s}" for s, g in PLAYERS[10:14]]
+    console.locator("#import-paste").fill("\n".join(["SEZNAM", *later]))
+    console.click("#import-preview-btn")
+    expect(console.locator("#import-ask-q")).to_be_visible()
+    expect(console.locator("#import-header")).to_have_value("auto")
+    console.click("#import-header-no")
+    expect(console.locator(".import-summary")).to_contain_text("5 rows: 5 to register")
+    expect(console.locator("#import-register")).to_be_enabled()
 
 
 def test_special_needs_named_by_a_header_are_counted_and_confirmed_before_registering(

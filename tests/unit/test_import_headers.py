@@ -10,9 +10,14 @@ import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from floor.imports import header
 from floor.imports.columns import Field, guess, header_fields, special_needs, split_name
+from floor.imports.preview import build
+from floor.imports.sheet import Sheet
+from tests.unit.test_paper_files import NOW, tournament
 
 # Players ------------------------------------------------------------------------------------
 
@@ -335,3 +340,23 @@ def test_header_words_in_every_language_name_the_same_fields() -> None:
         for c in cells:
             assert header_fields([c]) == [field], c
     assert list(itertools.chain(*said.values()))
+
+
+_CELLS = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(["ano", "ne", "1001", "CZ", "Jméno", "Příjmení a jméno", "x", "", " "]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_CELLS, min_size=1, max_size=5), min_size=1, max_size=12))
+def test_any_list_is_judged_and_previewed_without_a_seat_from_its_values(
+    rows: list[list[str]],
+) -> None:
+    assert header.judge(rows) in ("yes", "no", "ask")
+    p = build(Sheet(kind="tsv", encoding="utf-8", rows=rows, lines=list(range(1, len(rows) + 1))),
+              tournament()[0], NOW)  # fmt: skip
+    # Unless a header cell says special needs in words, nobody is seated apart.
+    if "special_needs" not in header_fields(rows[0]):
+        assert p.special_needs == 0
+    assert p.included <= p.total

@@ -57,6 +57,7 @@ export function importPanel({ tid, conn, outbox }) {
   let ticked = new Map(); // row line -> included
   let sending = false;
   let needsConfirmed = 0; // the special-needs seats the director confirmed (0: none)
+  let answered = false; // the header choice is the answer to the question about this list
 
   async function ask() {
     if (body == null) return;
@@ -145,6 +146,7 @@ export function importPanel({ tid, conn, outbox }) {
   function question(p) {
     const answer = (value) => () => {
       header.value = value;
+      answered = true;
       ask();
     };
     return h("div", { class: "import-ask", role: "group", "aria-labelledby": "import-ask-q" },
@@ -163,7 +165,7 @@ export function importPanel({ tid, conn, outbox }) {
 
   // Said with its count, and confirmed, before a list seats anybody apart.
   const needsBox = h("div", { id: "import-needs", class: "import-needs", role: "group", "aria-labelledby": "import-needs-text" });
-  const waiting = h("span", { id: "import-waiting", class: "warn-text" });
+  const waiting = h("span", { id: "import-waiting", class: "warn-text", role: "status" });
   function updateNeeds() {
     const n = needsCount();
     if (!n) {
@@ -242,21 +244,31 @@ export function importPanel({ tid, conn, outbox }) {
     updateButton();
   }
 
+  /** A new list: its own columns, and its own header unless the director set one. */
+  function fresh() {
+    mapping = null;
+    if (answered) header.value = "auto";
+    answered = false;
+  }
+
   const previewBtn = h("button", { type: "button", id: "import-preview-btn", onclick: () => {
     if (file.files && file.files[0]) body = file.files[0];
     else if (paste.value.trim()) body = paste.value;
     else return paste.focus();
-    mapping = null;
+    fresh();
     ask();
   } }, t("import.preview"));
   file.addEventListener("change", () => {
     if (file.files && file.files[0]) {
       body = file.files[0];
-      mapping = null;
+      fresh();
       ask();
     }
   });
-  header.addEventListener("change", () => ask());
+  header.addEventListener("change", () => {
+    answered = false;
+    ask();
+  });
   encoding.addEventListener("change", () => ask());
   return h("div", { class: "import-panel" },
     h("div", { class: "field" }, h("label", { for: "import-paste" }, t("import.paste")), paste, h("p", { class: "hint" }, t("import.paste_hint"))),
