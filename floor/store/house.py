@@ -24,8 +24,8 @@ import msgspec
 from ..engine.commands import Command
 from ..engine.errors import RuleError
 from ..engine.house.commands import HouseCommand, SettleHold, TakeHold
-from ..engine.house.decide import claim_of, decide
-from ..engine.house.events import HouseEvent
+from ..engine.house.decide import claim_of, decide, sheets_of
+from ..engine.house.events import HouseEvent, SheetClaim
 from ..engine.house.state import HouseState, apply
 from ..engine.state import Tournament
 from .errors import Busy
@@ -160,6 +160,20 @@ class House:
                 self._version = seq
             if len(tail) < _PAGE:
                 return self._state
+
+    async def index_sheets(self, t: Tournament) -> int:
+        """Index a flight's bag sheets as they stand (a log brought in whole from an export:
+        no command of it passed through the house). Returns how many."""
+        sheets = sheets_of(t.state)
+        for sheet in sheets:
+            cid = f"sheet:{sheet.table}:{len(sheet.bags)}"
+            hid = hold_id(t.state.id, cid)
+            claim = SheetClaim(sheet=sheet)
+            await self.execute(
+                TakeHold(hold=hid, tournament=t.state.id, command_id=cid, claim=claim), hid
+            )
+            await self.execute(SettleHold(hold=hid, committed=True), hid + ":settle")
+        return len(sheets)
 
     async def settle_stale(self, result_of: ResultOf, older_than: float = 300.0) -> int:
         """Settle the holds taken more than ``older_than`` seconds ago whose process never

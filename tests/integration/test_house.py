@@ -14,11 +14,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import msgspec
 import pytest
 import pytest_asyncio
 
+from floor.backup import export, import_
 from floor.engine import commands as cmd
 from floor.engine.errors import NotAllowed
 from floor.engine.flights import FlightRules
@@ -221,3 +223,28 @@ async def test_a_house_that_cannot_settle_leaves_the_command_standing(backend: B
     )
     assert outcome.ok
     assert set((await house.state()).holds) == {hold_id("d1b", "r1")}
+
+
+async def test_a_flight_brought_in_from_an_export_is_indexed(
+    backend: Backend, tmp_path: Path
+) -> None:
+    service = Service(backend.log())
+    await service.create("d1a", "Day 1A", RULES)
+    await service.execute("d1a", cmd.SetFlight(event="main", order=1), "flight")
+    for n in (1, 2, 3):
+        await service.execute("d1a", cmd.Register(name=f"P{n}", player=f"P{n}"), f"r{n}")
+    await service.execute("d1a", cmd.DrawSeats(), "draw")
+    await service.execute("d1a", cmd.EndDay(now=True), "end")
+    t, _ = await service.tournament("d1a")
+    for table in t.state.tables.values():
+        bags = tuple(cmd.Bag(player=p, stack=9_000) for p in table.occupants.values())
+        if bags:
+            assert (await service.execute("d1a", cmd.BagTable(table=table.number, bags=bags))).ok
+    path = tmp_path / "d1a.floor"
+    await export(service, "d1a", path)
+    house = House(backend.house_log())
+    done = await import_(service, path, "d1a-copy", house=house)
+    assert done.tournament == "d1a-copy"
+    bagged = (await house.state()).bagged["main"]
+    assert sorted(bagged) == ["P1", "P2", "P3"]
+    assert {b.flight for marks in bagged.values() for b in marks} == {"d1a-copy"}

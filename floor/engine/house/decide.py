@@ -40,6 +40,23 @@ def claim_of(t: TournamentState, command: tc.Command) -> Claim | None:
     return EntryClaim(event=flight.event, order=flight.order, players=players)
 
 
+def sheets_of(t: TournamentState) -> list[Sheet]:
+    """A flight's bag sheets as the house indexes them (a log brought in from an export)."""
+    flight = t.flight
+    if flight is None:
+        return []
+    return [
+        Sheet(
+            flight=t.id,
+            event=flight.event,
+            order=flight.order,
+            table=table,
+            bags=tuple((b.player, b.stack) for b in sheet.bags),
+        )
+        for table, sheet in sorted(t.bags.items())
+    ]
+
+
 def decide(state: HouseState, command: HouseCommand, now: float) -> list[HouseEvent]:
     """The events of ``command``, or a ``RuleError`` that says why not (nothing changed)."""
     match command:
