@@ -17,8 +17,8 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable
-from typing import assert_never
+from collections.abc import Awaitable, Callable
+from typing import Protocol, assert_never
 
 from ..engine import finish
 from ..engine.commands import Command
@@ -29,7 +29,7 @@ from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament
 from ..protocol import EventsIn, decode_batch, decode_event, encode_derived, encode_event
 from ..protocol import events_message as _events_message
-from .errors import AlreadyExists, Busy, IdReused, NotFound, Unavailable
+from .errors import AlreadyExists, Busy, IdReused, NotFound, StoreError, Unavailable
 from .ids import check_command_id, check_tournament_id
 from .outcome import Kept, Outcome, command_digest, error_info
 from .ports import Answered, Append, Bus, Conflict, EventLog, Snapshot, Summary, Written
@@ -44,6 +44,22 @@ PayloadBuilder = Callable[[str, int, list[bytes], Tournament, list[Event]], byte
 
 #: Told each batch this process wrote, as soon as the log has it.
 BatchListener = Callable[[bytes], None]
+
+
+class Span(Protocol):
+    """What a command claims outside its tournament (``floor.store.house.HouseSpan``)."""
+
+    async def hold(
+        self, tid: str, command_id: str, t: Tournament, command: Command
+    ) -> Outcome | bool:
+        """Take the hold ``command`` needs (True), none needed (False), or its refusal."""
+        ...
+
+    async def settle(self, tid: str, command_id: str, committed: bool) -> None: ...
+
+
+#: Called in the tournament's lock after authorization, before ``decide``: a refusal, or None.
+_Before = Callable[[Tournament], Awaitable[Outcome | None]]
 
 
 def batch_payload(
@@ -247,15 +263,62 @@ class Service:
         command_id: str | None = None,
         *,
         authorize: Authorize | None = None,
+        span: Span | None = None,
     ) -> Outcome:
         """Authorize and decide ``command`` and write its events atomically; refusals are
         outcomes too, what ``authorize`` raises is raised (nothing was decided then).
+
+        With ``span``, what the command claims outside the tournament is held before it is
+        decided (in the tournament's lock, after authorization) and settled by its answer;
+        a hold whose write cannot be known (``Unavailable``) stays for a retry with the
+        same id, or for ``House.settle_stale``.
 
         Raises ``NotFound`` and ``Unavailable`` (nothing was written, or a retry with the
         same ``command_id`` answers what was), and ``Busy`` after too many lost races.
         """
         check_tournament_id(tid)
         cid = check_command_id(command_id) if command_id else None
+        if span is None:
+            return await self._execute(tid, command, cid, authorize, None)
+        # A hold is kept under the command's id: one without is given one.
+        cid = cid or f"span-{self.rng.getrandbits(64):x}"
+        held = False
+
+        async def hold(t: Tournament) -> Outcome | None:
+            nonlocal held
+            if held:
+                return None
+            got = await span.hold(tid, cid, t, command)
+            if isinstance(got, Outcome):
+                return got
+            held = got
+            return None
+
+        try:
+            outcome = await self._execute(tid, command, cid, authorize, hold)
+        except Unavailable:
+            raise
+        except BaseException:
+            # Nothing was written (a refusal of who asks, too many lost races, a failure in
+            # decide): the hold goes.
+            if held:
+                with contextlib.suppress(StoreError):
+                    await span.settle(tid, cid, False)
+            raise
+        if held:
+            # The command stands whatever becomes of this: an unsettled hold is settled later.
+            with contextlib.suppress(StoreError):
+                await span.settle(tid, cid, outcome.ok)
+        return outcome
+
+    async def _execute(
+        self,
+        tid: str,
+        command: Command,
+        cid: str | None,
+        authorize: Authorize | None,
+        before: _Before | None,
+    ) -> Outcome:
         digest = command_digest(command) if cid else ""
         for _ in range(self.max_attempts):
             entry = await self._entry(tid)
@@ -267,6 +330,8 @@ class Service:
                     tid, version, entry.t, authorize
                 ):
                     continue
+                if before is not None and (refused := await before(entry.t)) is not None:
+                    return refused
                 status = finish.status(entry.t.state)
                 try:
                     events = decide(entry.t, command, self.clock(), self.rng)
