@@ -219,6 +219,7 @@ Reason = Literal[
     # Rulings and penalties.
     "ruling_in_future",
     "ruling_empty",
+    "rule_unknown",
     "sit_out_length",
     "penalty_length",
     "penalty_chips",
@@ -448,6 +449,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "high_card_needed": ("seats", "missing"),
     "ruling_in_future": ("seconds",),
     "ruling_empty": (),
+    "rule_unknown": ("rule", "book"),
     "sit_out_length": (),
     "penalty_length": ("kind",),
     "penalty_chips": ("kind",),

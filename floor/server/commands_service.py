@@ -17,6 +17,7 @@ from .edges import check_numbers
 from .flight_entries import refused_entry
 from .permissions import authorize
 from .principal import Principal
+from .ruling_check import refused_ruling
 
 log = logging.getLogger("floor.server")
 
@@ -36,6 +37,9 @@ async def run_command(
     start = time.perf_counter()
     # An entry where the house allows no flight after a bag reads the event's other flights.
     refused = await refused_entry(floor, tid, principal, command)
+    if refused is None:
+        # A ruling names a rule of the tournament's book, which the engine cannot read.
+        refused = await refused_ruling(floor, tid, principal, command)
     if refused is not None:
         return refused
     # Authorized in the tournament's lock, on the very state the command is decided on (and

@@ -15,6 +15,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Final, Literal, get_args
 
@@ -186,11 +187,13 @@ def _check_seats(pot: PotInput) -> None:
 
 
 class RuleOut(Rule, frozen=True, kw_only=True):
-    """A rule as a screen shows it: ``title`` and ``text`` in the language asked for, beside
-    both languages."""
+    """A rule as a screen shows it: ``title``, ``text`` and what it was and was not checked
+    against in the language asked for, beside both languages."""
 
     title: str
     text: str
+    checked: str
+    unchecked: str
 
 
 class RulebookAnswer(msgspec.Struct, frozen=True, kw_only=True):
@@ -211,6 +214,8 @@ def _rule_out(rule: Rule, lang: Literal["en", "cs"]) -> RuleOut:
         **msgspec.structs.asdict(rule),
         title=rule.title_cs if czech else rule.title_en,
         text=rule.text_cs if czech else rule.text_en,
+        checked=rule.checked_cs if czech else rule.checked_en,
+        unchecked=rule.unchecked_cs if czech else rule.unchecked_en,
     )
 
 
@@ -220,7 +225,7 @@ class RulebookUnreadable(FloorError):
     code = "unavailable"
 
 
-def _book(request: Request) -> Book:
+async def _book(request: Request) -> Book:
     name = request.query_params.get("set", DEFAULT_SET)
     known = configs.rulebooks()
     if name not in known:
@@ -228,7 +233,8 @@ def _book(request: Request) -> Book:
             f"there is no rule set {name!r}; known: {', '.join(sorted(known))}", field="set"
         )
     try:
-        return configs.load_rulebook(name)
+        # Off the loop: a book's first read (and each change of its file) builds its index.
+        return await asyncio.to_thread(configs.load_rulebook, name)
     except ConfigError as e:
         raise RulebookUnreadable(f"the rule set cannot be read: {e}") from None
 
@@ -245,7 +251,7 @@ def _lang(request: Request) -> Literal["en", "cs"]:
 @handle_errors
 async def get_rulebook(request: Request) -> Response:
     """The rules of a set matching ``q`` (every word, either language, no diacritics)."""
-    book = _book(request)
+    book = await _book(request)
     lang = _lang(request)
     query = search_query(request)
     found = search(book, query)
@@ -265,7 +271,7 @@ async def get_rulebook(request: Request) -> Response:
 
 @handle_errors
 async def get_rule(request: Request) -> Response:
-    book = _book(request)
+    book = await _book(request)
     rule_id = request.path_params["rule"]
     rule = book.get(rule_id)
     if rule is None:
