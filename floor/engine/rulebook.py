@@ -92,7 +92,8 @@ class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
     title: Text
     #: The rule set this one changes (a file name in the same folder); None for a base.
     extends: str | None = None
-    #: Where the source publishes its official text, linked from each of this file's rules.
+    #: Where the source publishes its official text, linked from each of this file's rules
+    #: (not from its house procedures).
     official_url: Annotated[str, Meta(pattern=r"^https://\S+$")] | None = None
     #: What this file's rules were checked against, shown beside each rule that does not say
     #: what of it could not be checked. Both languages or neither.
@@ -304,7 +305,8 @@ def _rule(r: RuleText, file: RulebookFile, *, house: bool) -> Rule:
         house=house,
         note_en=r.note_en,
         note_cs=r.note_cs,
-        link=file.official_url or "",
+        # A house's procedure in the file is not the source's text: nothing official to open.
+        link=(file.official_url or "") if r.source != "House" else "",
         checked_en=file.checked_en,
         checked_cs=file.checked_cs,
         unchecked_en=r.unchecked_en,

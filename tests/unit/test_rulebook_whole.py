@@ -195,7 +195,8 @@ def test_every_tda_2024_entry_links_the_official_text_and_says_what_it_was_check
 ):
     book = config.load_rulebook("tda-2024")
     for rule in book.rules:
-        assert rule.link.startswith("https://"), rule.id
+        # A house procedure has no official text to open.
+        assert rule.link.startswith("https://") == (rule.source != "House"), rule.id
         assert rule.checked_en and rule.checked_cs, rule.id
         assert bool(rule.unchecked_en) == bool(rule.unchecked_cs), rule.id
         # What the TDA does not say is marked as not checked: a house procedure has no 2024 text.

@@ -492,7 +492,10 @@ def test_every_text_of_the_rulings_screens_is_in_english_and_czech() -> None:
     assert en == cs
     everywhere = en | set(KEY.findall((WEB / "lang" / "en.js").read_text(encoding="utf-8")))
     used = set(
-        re.findall(r'\bt\("((?:ruling|sitout|rules|director)\.[a-z0-9_.]+)"', _source("rulings.js"))
+        re.findall(
+            r'\bt\("((?:ruling|sitout|rules|director)\.[a-z0-9_.]+)"',
+            _source("rulings.js") + _source("rulebook.js"),
+        )
     )
     kinds = {f"ruling.{k}.{x}" for k in ("kind", "heaviest") for x in SEVERITY} | {
         "ruling.kind.none"
