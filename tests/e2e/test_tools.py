@@ -425,6 +425,20 @@ def test_a_rule_links_the_official_text_and_says_what_could_not_be_checked(
     assert r.json()["rules"][0]["id"] == "electronic-devices"
 
 
+def test_the_whole_book_a_phone_keeps_is_sent_gzipped_to_a_reader_that_takes_it(
+    servers: list[ServerProcess],
+) -> None:
+    url = servers[0].base + "/api/rulebook"
+    packed = httpx.get(url, params={"set": "tda-2024"}, headers={"accept-encoding": "gzip"})
+    plain = httpx.get(url, params={"set": "tda-2024"}, headers={"accept-encoding": "identity"})
+
+    assert packed.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+    assert int(packed.headers["content-length"]) < int(plain.headers["content-length"]) / 3
+    assert packed.json() == plain.json()
+    assert plain.json()["count"] == len(plain.json()["rules"]) == 102
+
+
 def test_a_ruling_citing_a_rule_the_tournaments_book_does_not_hold_is_refused(
     servers: list[ServerProcess], director: Api, floor_staff: Api
 ) -> None:
