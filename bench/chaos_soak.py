@@ -192,15 +192,24 @@ class Watchers:
 # -- the run ----------------------------------------------------------------------------------
 
 
-async def guarded(work: Awaitable[Any], guard: asyncio.Task[None]) -> Any:
-    """``work``'s result, unless ``guard`` (``watch_exits``) raises first."""
+async def guarded(work: Awaitable[Any], *guards: asyncio.Task[None]) -> Any:
+    """``work``'s result, unless one of ``guards`` (``watch_exits``, the chaos) raises
+    first: a floor process that died by itself, or a kill whose restart failed, would leave
+    the floor waiting until the budget runs out."""
     task = asyncio.ensure_future(work)
-    await asyncio.wait({task, guard}, return_when=asyncio.FIRST_COMPLETED)
-    if guard.done():
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        guard.result()
-    return task.result()
+    pending = {task, *guards}
+    try:
+        while not task.done():
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for guard in done - {task}:
+                if not guard.cancelled() and guard.exception() is not None:
+                    guard.result()
+        return task.result()
+    finally:
+        # Out of the budget, or a guard raised: the work stops before its clients close.
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
 
 def homes(clients: int, staff: int, edges: int) -> list[int]:
@@ -243,7 +252,7 @@ async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[s
     info["valkey"] = valkey
     info["servers"] = servers
     try:
-        await keeper.start(healthy=True)
+        # Every process at once: the others find Valkey on the keeper's socket when it is up.
         url = valkey.url
         staff = [keeper] + [
             FloorServer(f"server-{i}", url, run_dir / f"server-{i}.log", args.heartbeat)
@@ -260,8 +269,8 @@ async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[s
             for i in range(args.edges)
         ]
         servers += staff[1:] + bare + edges
+        await asyncio.gather(keeper.start(healthy=True), *(s.start() for s in servers[1:]))
         await asyncio.to_thread(add_user, url, "boss", SECRET, "director")
-        await asyncio.gather(*(s.start() for s in servers[1:]))
         guard = asyncio.create_task(watch_exits(servers))
         tasks.append(guard)
         say(
@@ -426,6 +435,7 @@ async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[s
                 *(fp.register(list(range(k, players, len(floor)))) for k, fp in enumerate(floor))
             ),
             guard,
+            chaos_task,
         )
         draw = await floor[0].send({"type": "draw_seats"}, f"{run}-draw")
         if not draw.ok:
@@ -438,7 +448,7 @@ async def soak(args: argparse.Namespace, run_dir: Path, v: Verdict, info: dict[s
         for fp in floor:
             fp.need = clock.last
         t_game = time.monotonic()
-        await guarded(asyncio.gather(*(fp.play() for fp in floor)), guard)
+        await guarded(asyncio.gather(*(fp.play() for fp in floor)), guard, chaos_task)
         info["play_s"] = time.monotonic() - t_game
         pause = await floor[0].send({"type": "clock_pause"}, f"{run}-clock-pause")
         say(
@@ -792,8 +802,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--seed", type=int, default=None, help=f"default: random (printed; quick {QUICK_SEED})"
     )
-    p.add_argument("--players", type=int, default=None, help="default 2000 (quick 300)")
-    p.add_argument("--clients", type=int, default=None, help="default 1000 (quick 120)")
+    p.add_argument("--players", type=int, default=None, help="default 2000 (quick 200)")
+    p.add_argument("--clients", type=int, default=None, help="default 1000 (quick 100)")
     p.add_argument(
         "--workers", type=int, default=None, help="screen processes, default 4 (quick 2)"
     )
@@ -835,7 +845,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="times every screen is cut at once and reconnects, default 4 (quick 2)",
     )
-    p.add_argument("--budget", type=float, default=None, help="seconds, default 900 (quick 110)")
+    p.add_argument("--budget", type=float, default=None, help="seconds, default 1800 (quick 120)")
     p.add_argument("--bust-chance", type=float, default=0.8, help="autopilot: bust vs deal a hand")
     p.add_argument("--level-minutes", type=float, default=0.25, help="of each blind level")
     p.add_argument("--heartbeat", type=float, default=2.0, help="FLOOR_HEARTBEAT of the servers")
@@ -845,14 +855,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     quick = args.quick
     defaults = {
-        "players": (2000, 300),
-        "clients": (1000, 120),
+        "players": (2000, 200),
+        "clients": (1000, 100),
         "workers": (4, 2),
         "full_screens": (8, 4),
         "server_kills": (10, 4),
         "valkey_kills": (6, 3),
         "storms": (4, 2),
-        "budget": (900.0, 110.0),
+        "budget": (1800.0, 120.0),
         "ramp": (20.0, 4.0),
     }
     for name, (full, small) in defaults.items():

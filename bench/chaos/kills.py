@@ -4,7 +4,8 @@ Kinds (``Chaos.plan``, each at a random point of its own slice of the progress, 
 1 = a winner, so that they spread over the whole run):
 
 * ``server``: SIGKILL of a floor process (a staff server or the public edge, not the keeper),
-  started again on the same port 0.2-2 s later;
+  started again on the same port 0.2-2 s later (in the background: the next kill picks a
+  process that is up);
 * ``keeper``: SIGKILL of the process that runs the embedded Valkey (its Valkey runs on as an
   orphan; the keeper, back, stops it and starts its own): placed after every Valkey kill,
   so that they all fall in one keeper's life;
@@ -91,8 +92,9 @@ class Chaos:
         self.storms: list[tuple[int, float | None]] = []
         #: Valkey kills since the keeper last started (all restarts by its supervisor).
         self.valkey_kills_by_keeper = 0
-        #: When a Valkey kill is next allowed (the healthy gap after it last came back).
-        self.valkey_ready_at = time.monotonic() + HEALTHY_GAP
+        #: When a Valkey kill is next allowed: at once with a supervisor that has not restarted
+        #: it yet (a kill then is no failed restart), else the healthy gap after its return.
+        self.valkey_ready_at = 0.0
         #: The keeper's supervisor as its ``/healthz`` said after the last Valkey kill, and
         #: the Valkey kills it had seen then.
         self.supervisor: dict[str, Any] | None = None
@@ -107,6 +109,8 @@ class Chaos:
         self.open = asyncio.Event()
         self.open.set()
         self.stopping = asyncio.Event()
+        #: The floor processes being started again after their kill.
+        self._restarting: dict[FloorServer, asyncio.Task[None]] = {}
 
     def describe(self) -> str:
         return ", ".join(f"{k}@{p:.2f}" for p, k in self.plan)
@@ -150,6 +154,7 @@ class Chaos:
             self._next(self.plan[i + 1][0] if i + 1 < len(self.plan) else None)
             await asyncio.sleep(self.rng.uniform(0.0, 0.5))  # a random moment, mid-command
             await self.act(kind)
+            self._restarted()
         self._next(None)
 
     def _next(self, at: float | None) -> None:
@@ -177,7 +182,7 @@ class Chaos:
             await self._kill_keeper()
             self.done.append(kind)
             return
-        server = rng.choice(self.servers) if kind in ("server", "both") else None
+        server = await self._pick() if kind in ("server", "both") else None
         if server is not None:
             pid = server.pid
             await server.kill()
@@ -187,9 +192,7 @@ class Chaos:
             old = await self.valkey.kill()
             self.counts["valkey_kills"] += 1
             self.valkey_kills_by_keeper += 1
-            say(
-                f"CHAOS: SIGKILL valkey (pid {old}) at seq {self.seq()}; its supervisor restarts it"
-            )
+            say(f"CHAOS: SIGKILL valkey (pid {old}) at seq {self.seq()}; the keeper restarts it")
             took = await self.valkey.back(self.keeper, old)
             self.valkey_ready_at = time.monotonic() + HEALTHY_GAP
             health = await self.keeper.health()
@@ -200,15 +203,36 @@ class Chaos:
                 f"{self.valkey_kills_by_keeper} by this keeper)"
             )
         if server is not None:
+            # Started again in the background: the next kill does not wait for a process
+            # that takes seconds to import and answer (it picks one that is up).
             pause = rng.uniform(0.2, 2.0)
-            await asyncio.sleep(pause)
-            took = await server.start()
-            self.counts["server_restarts"] += 1
-            say(
-                f"CHAOS: {server.name} restarted after {pause:.2f}s down "
-                f"(pid {server.pid}, answering in {took:.2f}s)"
-            )
+            self._restarting[server] = asyncio.create_task(self._restart(server, pause))
         self.done.append(kind)
+
+    async def _restart(self, server: FloorServer, pause: float) -> None:
+        await asyncio.sleep(pause)
+        took = await server.start()
+        self.counts["server_restarts"] += 1
+        say(
+            f"CHAOS: {server.name} restarted after {pause:.2f}s down "
+            f"(pid {server.pid}, answering in {took:.2f}s)"
+        )
+
+    def _restarted(self) -> None:
+        """Forget the restarts done; raise what a failed one raised."""
+        for server, task in list(self._restarting.items()):
+            if task.done():
+                del self._restarting[server]
+                task.result()
+
+    async def _pick(self) -> FloorServer:
+        """A floor process to kill, among those up."""
+        while True:
+            self._restarted()
+            up = [s for s in self.servers if s not in self._restarting]
+            if up:
+                return self.rng.choice(up)
+            await asyncio.wait(self._restarting.values(), return_when=asyncio.FIRST_COMPLETED)
 
     async def _kill_keeper(self) -> None:
         keeper = self.keeper
@@ -223,7 +247,7 @@ class Chaos:
         await asyncio.sleep(pause)
         took = await keeper.start(healthy=True)
         self.valkey_kills_by_keeper = 0
-        self.valkey_ready_at = time.monotonic() + HEALTHY_GAP
+        self.valkey_ready_at = 0.0
         self.counts["keeper_restarts"] += 1
         say(
             f"CHAOS: {keeper.name} restarted after {pause:.2f}s down (pid {keeper.pid}; it "
@@ -235,7 +259,14 @@ class Chaos:
         self.stopping.set()
         self.open.set()
         self._next(None)
-        await task
+        try:
+            await task
+        finally:
+            restarts = list(self._restarting.values())
+            self._restarting.clear()
+            for failed in await asyncio.gather(*restarts, return_exceptions=True):
+                if isinstance(failed, BaseException):
+                    raise failed
 
 
 def _spread(
