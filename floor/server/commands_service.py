@@ -17,6 +17,7 @@ from .context import Floor
 from .edges import check_numbers
 from .permissions import authorize
 from .principal import Principal
+from .ruling_check import refused_ruling
 
 log = logging.getLogger("floor.server")
 
@@ -34,6 +35,10 @@ async def run_command(
     # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots.
     check_numbers(command, "command")
     start = time.perf_counter()
+    # A ruling names a rule of the tournament's book, which the engine cannot read.
+    refused = await refused_ruling(floor, tid, principal, command)
+    if refused is not None:
+        return refused
     # Authorized in the tournament's lock, on the very state the command is decided on (and
     # again on each retry): checked before it, a dealer's bust could land after the floor
     # moved the player off the dealer's table. What it claims in the house (an entry to a
