@@ -836,4 +836,9 @@ export const cs = {
     "PFP 2014 rule 5: random correct seating":
       "PFP 2014, pravidlo 5: náhodné a správné rozesazení",
   },
+
+  // Stěna, finálový stůl a obrazovka hráče: vyvolané přesuny a vyřazení ze hry na očích, stáří
+  // počtů žetonů, peníze (issue 25).
+  "wall.more_called": { one: "a {n} další vyvolaný: viz Změny míst", few: "a {n} další vyvolaní: viz Změny míst", other: "a {n} dalších vyvolaných: viz Změny míst" },
+  "sitout.more": { one: "a {n} další", few: "a {n} další", other: "a {n} dalších" },
 };

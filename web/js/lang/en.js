@@ -760,4 +760,9 @@ export const en = {
   "final.link": "Final table wall",
   "final.link_sub": "seats, stacks, pay ladder",
   "index.heading": "Tournaments",
+
+  // The wall, the final table and the player screen: called moves and sit-outs in room, the
+  // counts' age, the money (issue 25).
+  "wall.more_called": { one: "and {n} more called: see Seat changes", other: "and {n} more called: see Seat changes" },
+  "sitout.more": { one: "and {n} more", other: "and {n} more" },
 };
