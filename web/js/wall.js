@@ -22,6 +22,7 @@ import { levelNumber } from "./facts.js";
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
+import { moneyBanner } from "./moneyview.js";
 import { Prizes, finisherGroups, payoutRows, placeText, placesText, poolFacts } from "./prizes.js";
 import { Sound, soundSwitch, watchCues } from "./sound.js";
 import { renderStandings, winnerPanel } from "./standings.js";
@@ -63,7 +64,9 @@ const sound = new Sound();
 const bar = topbar(t("wall.title"), conn, { right: h("div", { class: "wall-controls" }, pageNav, soundSwitch(sound)) });
 // The banner of a cue: over the top bar, never over the map or the clock.
 const cueEl = h("div", { class: "cue-banner", role: "alert", hidden: true });
-bar.append(cueEl);
+// The bubble's bursting: over the top bar too, for the minute the server says (a cue's banner
+// goes over it meanwhile), with a fanfare when the sound is on.
+bar.append(moneyBanner(conn, { onStart: () => sound.play("money") }), cueEl);
 const clockEl = h("section", { class: "wall-clock", "aria-label": t("wall.clock") });
 const latestEl = h("section", { class: "wall-latest", "aria-label": t("wall.latest") });
 const tilesEl = h("div", { class: "tiles", role: "list" });

@@ -841,4 +841,16 @@ export const cs = {
   // počtů žetonů, peníze (issue 25).
   "wall.more_called": { one: "a {n} další vyvolaný: viz Změny míst", few: "a {n} další vyvolaní: viz Změny míst", other: "a {n} dalších vyvolaných: viz Změny míst" },
   "sitout.more": { one: "a {n} další", few: "a {n} další", other: "a {n} dalších" },
+  "count.age": "spočítáno {time}",
+  "count.old.level": "starý: od té doby nová úroveň",
+  "count.old.bust": "starý: od té doby vypadl hráč u stolu",
+  "count.old_short": "starý",
+  "count.recount": "Přepočítat",
+  "leaders.old_legend": "starý: spočítáno před touto úrovní nebo před vyřazením u stolu",
+  "final.recount": { one: "{n} počet je starý (z doby před touto úrovní nebo před vyřazením u stolu): spočítejte ho znovu", few: "{n} počty jsou staré (z doby před touto úrovní nebo před vyřazením u stolu): spočítejte je znovu", other: "{n} počtů je starých (z doby před touto úrovní nebo před vyřazením u stolu): spočítejte je znovu" },
+  "money.title": "V penězích",
+  "money.text": { one: "bublina praskla: každý hráč ve hře vyhraje cenu ({n} placené místo)", few: "bublina praskla: každý hráč ve hře vyhraje cenu ({n} placená místa)", other: "bublina praskla: každý hráč ve hře vyhraje cenu ({n} placených míst)" },
+  "money.shared": "dělené {from}–{to}",
+  "money.prize": "výhra {prize}",
+  "money.unpaid": "bez výhry",
 };
