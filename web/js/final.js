@@ -83,7 +83,7 @@ function renderTable() {
     rows.push(h("li", { class: `final-seat${p ? "" : " empty"}${button ? " button" : ""}` },
       h("span", { class: "fs-no", "aria-label": `${t("final.seat")} ${seat}` }, seat),
       h("span", { class: "fs-name" }, p ? p.name : t("final.empty"),
-        button ? h("span", { class: "fs-dealer", title: "Dealer" }, "D") : null),
+        button ? h("span", { class: "fs-dealer", title: t("final.dealer") }, "D") : null),
       p ? stackCell(p, view) : h("span", { class: "fs-stack" })));
   }
   fill(seatsEl, rows);

@@ -777,4 +777,5 @@ export const en = {
   "money.shared": "{from}–{to} shared",
   "money.prize": "prize {prize}",
   "money.unpaid": "no prize",
+  "final.dealer": "Dealer button",
 };
