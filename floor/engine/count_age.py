@@ -8,13 +8,12 @@ nobody had. A count is old
 - after a level change since it was taken (``level``): hands have been played at other blinds
   (the clock's start is no change: Day 2 starts on its bags' counts);
 - after a bust-out at its table since it was taken (``bust``): the busted player's chips went
-  to somebody there. Its table is every table the player sat at since: the one they sit at
-  now (``Table.busted_at``), and those they left, whose latest bust-out they carry
-  (``Player.left_bust_at``); a bust-out at a table after they left it is not theirs.
-
-A bust-out at the player's table before they sat down there (and after the count) counts too:
-the state keeps no time of arrival, and an old mark too many asks for one recount too many,
-never shows a wrong stack as the stack now.
+  to somebody there. Its table is every table the player sat at since, while they sat there:
+  the one they sit at now (a bust-out there since they sat down: ``Table.busted_at`` against
+  ``Player.seated_bust_at``), and those they left, whose latest bust-out of their stay they
+  carry (``Player.left_bust_at``). A bust-out at a table before the player sat down there, or
+  after they left it, is not theirs: the players brought to the final table keep the counts
+  of the table they came from.
 
 The screens are sent the verdict, never the rule: the chip leaders carry it
 (``counts.Leader.old``) and each table's view the old counts of its players
@@ -25,7 +24,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .state import Player, TournamentState
+from .state import Player, TournamentState, busted_since
 
 #: Why a count is old: the level changed since, or a player busted at its table since.
 OldCount = Literal["level", "bust"]
@@ -54,7 +53,7 @@ def count_age(s: TournamentState, p: Player) -> OldCount | None:
     if changed_at is not None and p.counted_at < changed_at:
         return "level"
     table = s.tables.get(p.table) if p.table is not None else None
-    busted = [table.busted_at if table is not None else None, p.left_bust_at]
-    if any(at is not None and at > p.counted_at for at in busted):
+    here = table.busted_at if table is not None and busted_since(table, p) else None
+    if any(at is not None and at > p.counted_at for at in (here, p.left_bust_at)):
         return "bust"
     return None

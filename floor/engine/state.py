@@ -128,8 +128,11 @@ class Player(msgspec.Struct, kw_only=True):
     counted: bool = False
     #: When the stack was last counted (a count or a chip race); None: not known.
     counted_at: float | None = None
-    #: The latest bust-out at a table the player has left, as it stood when they left it
-    #: (None: none): carried with them, it makes a count taken before it old (``count_age``).
+    #: The latest bust-out at their table when the player sat down there (None: none): one
+    #: since is theirs (``count_age``).
+    seated_bust_at: float | None = None
+    #: The latest bust-out at a table the player has left, made while they sat there (None:
+    #: none): carried with them, it makes a count taken before it old (``count_age``).
     left_bust_at: float | None = None
     entries: int = 1
     rebuys: int = 0
@@ -174,6 +177,13 @@ class Table(msgspec.Struct, kw_only=True):
     @property
     def count(self) -> int:
         return len(self.occupants)
+
+
+def busted_since(table: Table, p: Player) -> bool:
+    """Whether a player busted at ``table`` since ``p`` sat down there."""
+    return table.busted_at is not None and (
+        p.seated_bust_at is None or table.busted_at > p.seated_bust_at
+    )
 
 
 class Assignment(msgspec.Struct, frozen=True):
@@ -532,6 +542,7 @@ class Tournament:
         self._bucket_add(table)
         p.table = table.number
         p.seat = seat
+        p.seated_bust_at = table.busted_at
         self.active += 1
 
     def _stand(self, p: Player) -> None:
@@ -542,7 +553,7 @@ class Tournament:
         table.opened.append(p.seat)
         if len(table.opened) > 4 * table.seats:
             del table.opened[: len(table.opened) - 2 * table.seats]
-        if table.busted_at is not None and (p.left_bust_at or 0.0) < table.busted_at:
+        if busted_since(table, p) and (p.left_bust_at or 0.0) < (table.busted_at or 0.0):
             p.left_bust_at = table.busted_at
         if not table.occupants:
             self.nonempty -= 1

@@ -108,6 +108,21 @@ def test_a_player_carries_the_bust_outs_of_the_table_left_and_not_those_after() 
     assert age(floor, "T1S1") == "bust"
 
 
+def test_a_bust_out_at_a_table_before_the_player_sat_down_there_is_not_theirs() -> None:
+    # The final table's case: its players come from other tables, their counts with them.
+    floor = room()
+    count(floor, 1, T1S1=31_000)
+    floor.now = 1_050.0
+    floor.bust("T2S5")
+    floor.now = 1_100.0
+    floor.do(cmd.CorrectSeat(player="T1S1", table=2, seat=9))
+    assert age(floor, "T1S1") is None
+    assert floor.t.player("T1S1").seated_bust_at == 1_050.0
+    floor.now = 1_200.0
+    floor.bust("T2S4")
+    assert age(floor, "T1S1") == "bust"
+
+
 def test_the_leaders_and_the_views_carry_the_verdict_and_the_batches_that_change_it() -> None:
     floor = room()
     count(floor, 1, T1S1=31_000, T1S2=9_000)
@@ -162,4 +177,5 @@ def test_the_state_a_log_folds_to_holds_where_the_bust_outs_were() -> None:
     folded = Tournament.fold(floor.log).state
     assert folded.tables[1].busted_at == 1_100.0
     assert folded.players["T1S1"].left_bust_at == 1_100.0
+    assert folded.players["T1S1"].seated_bust_at is None  # table 2 had no bust-out then
     assert msgspec.msgpack.encode(folded) == floor.snapshot()
