@@ -15,11 +15,11 @@ export function oldCount(view, pid) {
 
 /** "counted 14:05", and for an old count why ("old: the level changed since"): an element of
  * its own (`cls` its class), marked old. `short`: the time alone and "old" (a column of the
- * wall's chip counts); `recount`: the time alone and, for an old count, "Recount" (the final
+ * wall's chip counts); `recount`: an old count with its time alone and "Recount" (the final
  * table, whose head says why). */
 export function countAge(at, old, { cls = "count-age", recount = false, short = false } = {}) {
   if (!at && !old) return null;
-  const brief = short || recount;
+  const brief = short || (recount && !!old);
   const time = at ? (brief ? fmt.timeOfDay(at) : t("count.age", { time: fmt.timeOfDay(at) })) : null;
   return h("span", { class: `${cls}${old ? " old" : ""}`, dataset: old ? { old } : null },
     time,
