@@ -11,6 +11,7 @@
 // device and sent again, with the same id, when the connection comes back.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
 import { timeCalls as callsAt, undoable } from "./facts.js";
 import { handForHand, tableStep } from "./h4h.js";
@@ -208,7 +209,9 @@ function renderSeats(table, v) {
     },
     h("span", { class: "seat-no" }, String(seat)),
     h("span", { class: "seat-name" }, p ? p.name : t("table.empty")),
-    p && p.stack != null && p.counted ? h("span", { class: "seat-stack" }, fmt.chips(p.stack)) : null,
+    // The count with its age; an old one (the server's verdict in the view) says so.
+    p && p.stack != null && p.counted ? h("span", { class: "seat-stack" }, fmt.chips(p.stack), " · ",
+      countAge(p.counted_at, oldCount(v, p.id), { cls: "seat-age", short: true })) : null,
     marks.length ? h("span", { class: "seat-marks" }, marks) : null);
     // Set through the CSSOM: the pages' policy allows no inline style attributes.
     el.style.gridRow = String(row);
