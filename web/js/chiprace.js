@@ -13,7 +13,7 @@ import { cards } from "./cards.js";
 import { tableViews } from "./conn.js";
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
-import { explainError, fill, h, playerName } from "./ui.js";
+import { explainError, fill, h, playerName, saidAs } from "./ui.js";
 
 /** The colour-up now, as the server's clock facts say: the chips leaving at this break, the
  * chips that can be raced off now (`options`) and the chip replacing each. */
@@ -171,7 +171,6 @@ export class ChipRaceTool {
         const raced = !!this._raced(v.table, leaving);
         return h("button", {
           type: "button", class: `table-btn${raced ? " raced" : ""}`,
-          "aria-label": `${t("spot.table_only", { table: v.table })}${raced ? `: ${t("race.raced")}` : ""}`,
           onclick: () => {
             if (raced) {
               this.table = v.table;
@@ -179,7 +178,8 @@ export class ChipRaceTool {
             } else this.start(v.table);
             this.rerender();
           },
-        }, h("span", { class: "table-no" }, v.table), h("span", { class: "table-sub" }, raced ? `✓ ${t("race.raced")}` : t("race.players", { n: v.players })));
+        }, saidAs(`${t("spot.table_only", { table: v.table })}${raced ? `: ${t("race.raced")}` : ""}`,
+          h("span", { class: "table-no" }, v.table), h("span", { class: "table-sub" }, raced ? `✓ ${t("race.raced")}` : t("race.players", { n: v.players }))));
       })));
   }
 
@@ -217,15 +217,15 @@ export class ChipRaceTool {
         h("span", { class: "race-seat" }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, p?.name ?? pid)),
         h("button", {
           type: "button", class: `race-count${selChips ? " selected" : ""}`, "aria-pressed": String(selChips),
-          "aria-label": t("race.count_label", { seat, name: p?.name ?? pid, chip: fmt.chips(leaving), n: count || "0" }),
           onclick: () => { this.sel = { seat, field: "chips" }; this.rerender(); },
-        }, h("span", { class: "race-count-n" }, count || "0"), h("span", { class: "race-count-x" }, `× ${fmt.chips(leaving)}`)),
+        }, saidAs(t("race.count_label", { seat, name: p?.name ?? pid, chip: fmt.chips(leaving), n: count || "0" }),
+          h("span", { class: "race-count-n" }, count || "0"), h("span", { class: "race-count-x" }, `× ${fmt.chips(leaving)}`))),
         h("button", {
           type: "button", class: `race-stack${selStack ? " selected" : ""}${stack && !uncounted ? "" : " missing"}`, "aria-pressed": String(selStack),
-          "aria-label": t("race.stack_label", { seat, stack: uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : t("race.unknown") }),
           onclick: () => { this.sel = { seat, field: "stack" }; this.rerender(); },
-        }, h("span", { class: "race-stack-label" }, t("race.stack")),
-        h("span", { class: uncounted ? "race-stack-uncounted" : "" }, uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : "?")),
+        }, saidAs(t("race.stack_label", { seat, stack: uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : t("race.unknown") }),
+          h("span", { class: "race-stack-label" }, t("race.stack")),
+          h("span", { class: uncounted ? "race-stack-uncounted" : "" }, uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : "?"))),
         err ? h("p", { class: "error-text race-error", role: "alert" }, err.message) : null);
     });
     const general = this.error && !Object.keys(errorAt).length && this.error.field !== "leaving"

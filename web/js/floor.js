@@ -26,7 +26,7 @@ import { signInForm, signOut, whoAmI } from "./signin.js";
 import { mountManage } from "./manage.js";
 import { cardLink } from "./print_links.js";
 import { countLine, findPlayersNow } from "./search.js";
-import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, saidAs, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
 const conn = new Connection(tid);
@@ -69,12 +69,14 @@ const bar = topbar(t("floor.title"), conn, {
 const offlineBar = h("div", { class: "offline-bar", role: "alert", hidden: true });
 const clockEl = h("section", { class: "floor-clock card" });
 const urgentEl = h("section", { class: "urgent", "aria-live": "polite" });
-const mainEl = h("main", { class: "floor-main", id: "floor-main", tabindex: "-1" });
+const mainEl = h("div", { class: "floor-main", id: "floor-main", tabindex: "-1" });
 const navEl = h("nav", { class: "bottom-nav" });
 const signinEl = h("div", { class: "floor-signin" });
 const appEl = h("div", { class: "floor-app", hidden: true }, clockEl, urgentEl, mainEl);
 
-fill($("#app"), h("div", { class: "floor-head" }, bar, offlineBar), signinEl, appEl, navEl);
+// One main landmark holds the clock, what is urgent and the tab: nothing a screen reader
+// skips between landmarks is left outside one.
+fill($("#app"), h("div", { class: "floor-head" }, bar, offlineBar), h("main", { class: "floor-page" }, signinEl, appEl), navEl);
 clockPanel(clockEl, conn, { stats: false, compact: true });
 
 // Signing in ---------------------------------------------------------------------------------------
@@ -468,7 +470,8 @@ function moveCard(m) {
           if (m.to.seat == null || r.then === "seat") ui.redirect = { key, pick: "seat", player: pid };
           else confirm(pid, null);
           render();
-        } }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, playerName(conn, pid))))),
+        } }, saidAs(`${t("floor.seat", { seat })}: ${playerName(conn, pid)}`,
+          h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, playerName(conn, pid)))))),
       h("button", { type: "button", class: "ghost", onclick: () => { ui.redirect = null; render(); } }, t("common.back")));
   } else if (r && r.pick === "seat") {
     // The seats the server says this move may take (a reserved one only for who needs it).
@@ -587,18 +590,18 @@ function tableView() {
       return h("button", {
         type: "button", class: `seat-btn${pid ? "" : " empty"}${picked ? " picked" : ""}`, disabled: !pid,
         "aria-pressed": String(picked),
-        "aria-label": `${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${picked ? `, ${t("same.picked")}` : ""}`,
         onclick: () => { sameHand.toggle(pid); render(); },
-      }, h("span", { class: "seat-no" }, seat, picked ? h("span", { class: "out-mark", "aria-hidden": "true" }, "✕") : null),
-      h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty")));
+      }, saidAs(`${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${picked ? `, ${t("same.picked")}` : ""}`,
+        h("span", { class: "seat-no" }, seat, picked ? h("span", { class: "out-mark" }, "✕") : null),
+        h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty"))));
     }
     return h("button", {
       type: "button", class: `seat-btn${pid ? "" : " empty"}${selected ? " selected" : ""}`,
       "aria-pressed": String(selected),
-      "aria-label": `${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${dealer ? `, ${t("floor.button_here")}` : ""}`,
       onclick: () => { ui.seat = selected ? null : seat; ui.confirmBust = false; render(); },
-    }, h("span", { class: "seat-no" }, seat, dealer ? h("span", { class: "dealer-btn", "aria-hidden": "true" }, "D") : null),
-    h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty")));
+    }, saidAs(`${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${dealer ? `, ${t("floor.button_here")}` : ""}`,
+      h("span", { class: "seat-no" }, seat, dealer ? h("span", { class: "dealer-btn" }, "D") : null),
+      h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty"))));
   };
   const seats = [];
   for (let i = 1; i <= tb.seats; i += 1) seats.push(seatEl(i));

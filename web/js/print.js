@@ -246,14 +246,17 @@ async function start() {
   const r = await fetch(`/api/t/${encodeURIComponent(tid)}/paper`, { credentials: "same-origin" });
   if (!r.ok) {
     const body = await r.json().catch(() => null);
-    fill(main, sheet(h("p", { class: "empty" }, body?.error?.message || `HTTP ${r.status}`, " · ",
+    fill(main, h("h1", { class: "sr-only" }, document.title), sheet(h("p", { class: "empty" }, body?.error?.message || `HTTP ${r.status}`, " · ",
       h("a", { href: `/floor/${encodeURIComponent(tid)}` }, t("paper.sign_in")))));
     document.body.dataset.ready = "error";
     return;
   }
   data = await r.json();
   document.title = `${t(`paper.kind.${what.replace("-", "_")}`)} · ${data.name}`;
-  fill(main, RENDER[what]());
+  const sheets = RENDER[what]();
+  // Cards and table cards have no title of their own on paper: the page has one all the same.
+  const titled = sheets.some((x) => x.querySelector("h1"));
+  fill(main, titled ? null : h("h1", { class: "sr-only" }, document.title), sheets);
   document.body.dataset.ready = "1";
   if (params.get("auto") === "1") setTimeout(() => window.print(), 100);
 }

@@ -15,7 +15,7 @@
 import { RulebookClient, citeText } from "./rulebook.js";
 import * as fmt from "./format.js";
 import { getLang, onLang, t } from "./i18n.js";
-import { debounce, every, explainError, fill, h, playerName } from "./ui.js";
+import { debounce, every, explainError, fill, h, playerName, saidAs } from "./ui.js";
 
 // The styles of this module, in a file of their own (every screen that mounts a part of it).
 if (!document.querySelector('link[data-rulings]')) {
@@ -299,9 +299,9 @@ export class RulingsPhone {
     const button = (seat, pid) => {
       const on = f.players.includes(pid);
       return h("button", { type: "button", class: `seat-btn${on ? " picked-ruling" : ""}`, "aria-pressed": String(on),
-        "aria-label": `${seat == null ? "" : `${t("floor.seat", { seat })}: `}${playerName(conn, pid)}`,
         onclick: () => this._toggle(pid) },
-      h("span", { class: "seat-no" }, seat ?? "–"), h("span", { class: "seat-name" }, playerName(conn, pid)));
+      saidAs(`${seat == null ? "" : `${t("floor.seat", { seat })}: `}${playerName(conn, pid)}`,
+        h("span", { class: "seat-no" }, seat ?? "–"), h("span", { class: "seat-name" }, playerName(conn, pid))));
     };
     fill(this.els.players, seats.map(([seat, pid]) => button(seat, pid)), others.map((pid) => button(null, pid)));
   }

@@ -39,7 +39,8 @@ const bar = topbar(t("table.title", { table: TABLE }), conn, {
 });
 const whoEl = h("span", { class: "who-am-i" });
 const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: doSignOut });
-const signinEl = h("div", { class: "table-signin" });
+// The sign-in and the table are each the page's main landmark while shown.
+const signinEl = h("main", { class: "table-signin" });
 const noticeEl = h("section", { class: "table-notices", "aria-live": "assertive" });
 const seatsEl = h("section", { class: "table-seats", role: "group" });
 const pickEl = h("section", { class: "table-pick", hidden: true });
@@ -50,7 +51,8 @@ const appEl = h("main", { class: "table-app", hidden: true },
   h("div", { class: "table-side" }, handEl, noticeEl, sentEl, actionsEl, pickEl),
   seatsEl);
 
-fill($("#app"), bar, h("div", { class: "table-user" }, whoEl, signOutBtn), signinEl, appEl);
+const accountEl = h("section", { class: "table-user", "aria-label": t("signin.account") }, whoEl, signOutBtn);
+fill($("#app"), bar, accountEl, signinEl, appEl);
 
 // Signing in -------------------------------------------------------------------------------
 
@@ -359,6 +361,7 @@ conn.on("status", (status) => {
 outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
 onLang(() => {
   renderPick.last = "";
+  accountEl.setAttribute("aria-label", t("signin.account"));
   showSignedIn();
 });
 // A time call counts down between batches.

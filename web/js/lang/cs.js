@@ -12,6 +12,10 @@ export const cs = {
   "common.no": "Ne",
   "error.network": "Bez spojení se serverem",
 
+  // The console and the floor phone's sheets (issue 25): landmarks, drafts, Day 2's check.
+  "signin.account": "Přihlášení",
+  // console-keys-end
+
   "conn.live": "Živě",
   "conn.connecting": "Připojuji…",
   "conn.reconnecting": "Znovu se připojuji…",

@@ -6,6 +6,10 @@ export const en = {
   "common.no": "No",
   "error.network": "No connection to the server",
 
+  // The console and the floor phone's sheets (issue 25): landmarks, drafts, Day 2's check.
+  "signin.account": "Signed in",
+  // console-keys-end
+
   "conn.live": "Live",
   "conn.connecting": "Connecting…",
   "conn.reconnecting": "Reconnecting…",
