@@ -162,6 +162,8 @@ class PlayerBusted(_Event, frozen=True, tag="player_busted"):
     shares: int = 1
     #: The stack the player started the hand with, when it decided the place (same hand).
     stack: int | None = None
+    #: The staff account that reported the bust-out (None: not known, or the clock's rules).
+    by: str | None = None
 
 
 class BustUndone(_Event, frozen=True, tag="bust_undone"):

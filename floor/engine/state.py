@@ -96,7 +96,9 @@ class BustRecord(msgspec.Struct, kw_only=True):
     seat: SeatNo
     hand: int
     place: int
-    #: The stack before the bust, given back if the bust is undone.
+    #: The stack before the bust, given back if the bust is undone: the stack the player
+    #: started the hand with where the floor gave it (several out in one hand), else the
+    #: last one recorded.
     stack: int | None = None
     #: Players sharing the place (busted in the same hand with equal stacks).
     shares: int = 1
@@ -107,6 +109,8 @@ class BustRecord(msgspec.Struct, kw_only=True):
     #: The clock's step when the bust-out was recorded (None: the clock had not started):
     #: the right to undo it ends when the level changes (``undo``).
     level: int | None = None
+    #: The staff account that reported it: a phone about to report it too is told so.
+    by: str | None = None
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -798,11 +802,12 @@ class Tournament:
             seat=e.seat,
             hand=e.hand,
             place=e.place,
-            stack=p.stack,
+            stack=e.stack if e.stack is not None else p.stack,
             shares=e.shares,
             at=e.at,
             at_final=e.table == self.state.final_table,
             level=self.state.clock.level if self.state.clock.started else None,
+            by=e.by,
         )
         p.stack = 0
         self.state.draws.pop(p.id, None)

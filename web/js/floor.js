@@ -50,7 +50,7 @@ const ui = {
   table: null, // the table chosen on the pad
   typed: "",
   seat: null,
-  confirmBust: false,
+  confirmBust: null, // the player the bust-out is being confirmed for
   undoFor: null,
   search: "",
   results: [],
@@ -292,12 +292,14 @@ conn.on("status", (status) => {
   renderOffline();
 });
 
+// Said only while true: offline, or commands still to send (never "0 commands"); once
+// everything is sent and the connection is back the bar goes, its text with it.
 function renderOffline() {
   const off = conn.status !== "live";
-  offlineBar.hidden = !off && !outbox.waiting;
-  offlineBar.textContent = off
-    ? t("floor.offline", { n: outbox.waiting })
-    : t("floor.sending", { n: outbox.waiting });
+  const n = outbox.waiting;
+  offlineBar.hidden = !off && !n;
+  offlineBar.textContent = off ? (n ? t("floor.offline", { n }) : t("floor.offline_none"))
+    : n ? t("floor.sending", { n }) : "";
   offlineBar.classList.toggle("sending", !off);
 }
 
@@ -542,7 +544,7 @@ function openTable(table, seat = null) {
   ui.table = table;
   ui.typed = "";
   ui.seat = seat;
-  ui.confirmBust = false;
+  ui.confirmBust = null;
   tab = "table";
   render();
   mainEl.focus();
@@ -598,7 +600,7 @@ function tableView() {
     return h("button", {
       type: "button", class: `seat-btn${pid ? "" : " empty"}${selected ? " selected" : ""}`,
       "aria-pressed": String(selected),
-      onclick: () => { ui.seat = selected ? null : seat; ui.confirmBust = false; render(); },
+      onclick: () => { ui.seat = selected ? null : seat; ui.confirmBust = null; render(); },
     }, saidAs(`${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${dealer ? `, ${t("floor.button_here")}` : ""}`,
       h("span", { class: "seat-no" }, seat, dealer ? h("span", { class: "dealer-btn" }, "D") : null),
       h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty"))));
@@ -609,24 +611,34 @@ function tableView() {
   const name = pid ? playerName(conn, pid) : null;
   const where = ui.seat != null ? fmt.spot(tb.number, ui.seat) : "";
   let actions = null;
-  if (ui.seat != null && ui.confirmBust && pid) {
+  // Another phone reported the player out while this one was asking: said, with who and
+  // when, rather than the question vanishing.
+  const asked = ui.confirmBust ? s.players[ui.confirmBust] : null;
+  if (asked?.busted) {
+    actions = h("div", { class: "confirm-box already-out", role: "alert" },
+      h("p", {}, asked.bust?.by
+        ? t("floor.already_out_by", { name: asked.name, by: asked.bust.by, time: fmt.timeOfDay(asked.bust.at) })
+        : t("floor.already_out", { name: asked.name, time: fmt.timeOfDay(asked.bust?.at) })),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = null; ui.seat = null; render(); } }, t("floor.seen"))));
+  } else if (ui.seat != null && ui.confirmBust && ui.confirmBust === pid) {
     actions = h("div", { class: "confirm-box", role: "alertdialog", "aria-label": t("floor.bust_confirm_title") },
       h("p", {}, t("floor.bust_confirm", { name, where })),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "danger big", onclick: () => {
-          ui.confirmBust = false;
+          ui.confirmBust = null;
           // The player is named with the seat: a late resend from the outbox is refused if
           // somebody else sits there by then, instead of busting them.
           send({ type: "bust", player: pid, table: tb.number, seat: ui.seat }, t("floor.bust_label", { name, where }));
           ui.seat = null;
           render();
         } }, t("floor.bust_yes")),
-        h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = false; render(); } }, t("common.no"))));
+        h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = null; render(); } }, t("common.no"))));
   } else if (ui.seat != null) {
     actions = h("div", { class: "seat-actions" },
       h("p", { class: "selected-seat" }, where, name ? ` · ${name}` : ` · ${t("floor.empty")}`),
       h("div", { class: "actions" },
-        h("button", { type: "button", class: "danger big", disabled: !pid, onclick: () => { ui.confirmBust = true; render(); } }, t("floor.bust")),
+        h("button", { type: "button", class: "danger big", disabled: !pid, onclick: () => { ui.confirmBust = pid; render(); } }, t("floor.bust")),
         h("button", { type: "button", class: "big", disabled: !pid,
           onclick: () => send({ type: "button", table: tb.number, seat: ui.seat }, t("floor.button_label", { where })) }, t("floor.report_button")),
         principal.role !== "dealer" ? h("button", { type: "button", class: "warn big", disabled: !pid,
@@ -656,7 +668,7 @@ function tableView() {
         h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table"))),
       canMove() && !sameHand.active && !counting ? h("div", { class: "actions table-tools" },
         h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; countSheet.open(tb.number); render(); } }, t("count.open")),
-        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; ui.confirmBust = false; sameHand.start(); render(); } }, t("same.open")))
+        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; ui.confirmBust = null; sameHand.start(); render(); } }, t("same.open")))
         : null,
       raceOffer(tb),
       bagSheet.hook(tb)),

@@ -142,14 +142,17 @@ const HANDLERS = {
     const p = s.players[e.player];
     stand(s, p);
     p.busted = true;
+    // The stack the floor gave for the start of the hand (several out in one hand), else the
+    // last one recorded: given back if the bust is undone.
     p.bust = {
-      table: e.table, seat: e.seat, hand: e.hand, place: e.place, stack: p.stack,
+      table: e.table, seat: e.seat, hand: e.hand, place: e.place, stack: e.stack ?? p.stack,
       shares: e.shares ?? 1, at: e.at ?? 0,
       at_final: s.final_table != null && e.table === s.final_table,
     };
     p.stack = 0;
     // The right to undo ends with the level (floor/engine/undo.py).
     p.bust.level = s.clock.started ? s.clock.level : null;
+    p.bust.by = e.by ?? null;
     delete s.draws[p.id];
     delete (s.calls ||= {})[p.id];
     dropSitOut(s, p.id);

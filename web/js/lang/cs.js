@@ -14,6 +14,10 @@ export const cs = {
 
   // The console and the floor phone's sheets (issue 25): landmarks, drafts, Day 2's check.
   "signin.account": "Přihlášení",
+  "floor.offline_none": "Bez připojení — zobrazuji poslední známý stav.",
+  "floor.already_out_by": "{name}: už je venku, zapsal(a) {by} v {time}.",
+  "floor.already_out": "{name}: už je venku, od {time}.",
+  "floor.seen": "Rozumím",
   // console-keys-end
 
   "conn.live": "Živě",
@@ -329,7 +333,7 @@ export const cs = {
   "director.live": "probíhá",
   "director.new_tournament": "Nový turnaj",
   "director.id": "Id (v adresách)",
-  "director.id_hint": "Písmena, číslice, „-“, „_“ nebo „.“, např. main-2025",
+  "director.id_hint": "Písmena, číslice, „-“ nebo „_“, na začátku písmeno nebo číslice, např. main-2025",
   "director.bad_id": "Id má 1–40 písmen, číslic, „-“ nebo „_“ a začíná písmenem nebo číslicí.",
   "director.archive": "Archivovat",
   "director.archive_confirm": "Archivovat {name}? Zmizí ze seznamu turnajů; jeho obrazovky a záznam zůstanou.",

@@ -8,6 +8,10 @@ export const en = {
 
   // The console and the floor phone's sheets (issue 25): landmarks, drafts, Day 2's check.
   "signin.account": "Signed in",
+  "floor.offline_none": "Offline — showing the last known state.",
+  "floor.already_out_by": "{name}: already out, by {by} at {time}.",
+  "floor.already_out": "{name}: already out, at {time}.",
+  "floor.seen": "OK",
   // console-keys-end
 
   "conn.live": "Live",
@@ -315,7 +319,7 @@ export const en = {
   "director.live": "live",
   "director.new_tournament": "New tournament",
   "director.id": "Id (in addresses)",
-  "director.id_hint": "Letters, digits, “-”, “_” or “.”, e.g. main-2025",
+  "director.id_hint": "Letters, digits, “-” or “_”, starting with a letter or digit, e.g. main-2025",
   "director.bad_id": "The id is 1–40 letters, digits, “-” or “_”, starting with a letter or digit.",
   "director.archive": "Archive",
   "director.archive_confirm": "Archive {name}? It leaves the list of tournaments; its screens and its log stay.",
