@@ -95,7 +95,7 @@ def scene(director: Api) -> dict[str, Any]:
     return director.state(TID)
 
 
-def views(pages: Pages, server: ServerProcess) -> Iterator[tuple[str, Page]]:
+def views(pages: Pages, server: ServerProcess, api: Api) -> Iterator[tuple[str, Page]]:
     """Every page, for every role that opens it, in the states worth checking."""
     # The public.
     for name, path, size in [
@@ -161,6 +161,16 @@ def views(pages: Pages, server: ServerProcess) -> Iterator[tuple[str, Page]]:
     page.locator(".pad-keys .key.primary").click()
     page.get_by_role("button", name="Count chips").click()
     yield "director: floor phone, count sheet", page
+    # Kept on the phone, and counted from another phone meanwhile (drafts.js).
+    page.locator(".count-sheet .count-input").first.fill("12000")
+    player = next(iter(occupants(api, TID, 1).values()))
+    api.ok(TID, {"type": "count_table", "table": 1, "stacks": [{"player": player, "stack": 9_000}]})
+    expect(page.locator(".draft-stale")).to_be_visible()
+    yield "director: floor phone, a kept sheet counted elsewhere", page
+    page.get_by_role("button", name="Other table").click()
+    expect(page.locator(".drafts-kept")).to_be_visible()
+    yield "director: floor phone, the sheets kept", page
+    page.get_by_role("button", name="Count sheet, table 1").click()
     page.locator(".count-sheet").get_by_role("button", name="Cancel").click()
     page.get_by_role("button", name="Ruling").click()
     yield "director: floor phone, a ruling", page
@@ -175,11 +185,11 @@ def views(pages: Pages, server: ServerProcess) -> Iterator[tuple[str, Page]]:
 
 
 def test_axe_core_finds_nothing_on_any_page_for_any_role(
-    scene: dict[str, Any], servers: list[ServerProcess], pages: Pages
+    scene: dict[str, Any], servers: list[ServerProcess], pages: Pages, director: Api
 ) -> None:
     problems: dict[str, list[str]] = {}
     checked = 0
-    for name, page in views(pages, servers[0]):
+    for name, page in views(pages, servers[0], director):
         checked += 1
         if found := axe_violations(page):
             problems[name] = found

@@ -9,6 +9,7 @@
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { parseStack } from "./counts.js";
+import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 
 // The director's panel -----------------------------------------------------------------------
@@ -185,6 +186,20 @@ function day2Result(id, made) {
 export class BagSheet {
   constructor({ conn, send, rerender }) {
     Object.assign(this, { conn, send, rerender, table: null, typed: {}, tags: {}, total: "", reason: "", error: null });
+    // What is typed stays on the phone until sent or discarded (drafts.js); a sheet sent
+    // from another phone meanwhile is said in place, even under a finger typing.
+    this.drafts = new Drafts(conn, "bag");
+    this.noticeEl = h("div", { class: "draft-notice" });
+    conn.on("change", () => this._drawNotice());
+  }
+
+  _drawNotice() {
+    if (this.table == null) return this.noticeEl.replaceChildren();
+    const notice = sentSinceNotice(this.drafts, this.table, {
+      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
+      onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
+    });
+    this.noticeEl.replaceChildren(...(notice ? [notice] : []));
   }
 
   get active() {
@@ -209,8 +224,11 @@ export class BagSheet {
       bagged ? h("span", { class: "badge badge-open" }, t("flights.bagged", { n: bagged.bags.length })) : null);
   }
 
+  /** Open the sheet of `table`: the draft kept for it, else the table's sheet on record
+   * (a correction starts from it), else an empty one. */
   open(table) {
     const before = this.conn.state?.bags?.[table];
+    const draft = this.drafts.load(table)?.data;
     this.table = table;
     this.typed = {};
     this.tags = {};
@@ -220,11 +238,24 @@ export class BagSheet {
     }
     this.total = before?.chips_on_table != null ? String(before.chips_on_table) : "";
     this.reason = "";
+    if (draft) Object.assign(this, { typed: { ...draft.typed }, tags: { ...draft.tags }, total: draft.total, reason: draft.reason });
+    else this.drafts.begin(table);
     this.error = null;
   }
 
+  /** Put away (another table opened): the draft stays. */
   close() {
     this.table = null;
+  }
+
+  /** Discarded: the draft goes too. */
+  discard() {
+    if (this.table != null) this.drafts.clear(this.table);
+    this.close();
+  }
+
+  _keep() {
+    this.drafts.save(this.table, { typed: this.typed, tags: this.tags, total: this.total, reason: this.reason });
   }
 
   render() {
@@ -235,6 +266,7 @@ export class BagSheet {
       return null;
     }
     const before = s.bags?.[this.table];
+    this._drawNotice();
     const seats = Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid })).sort((a, b) => a.seat - b.seat);
     const rows = seats.map(({ seat, pid }) => {
       const id = `bag-${this.table}-${seat}`;
@@ -242,27 +274,29 @@ export class BagSheet {
       return h("li", { class: "count-row bag-row" },
         h("label", { class: "count-seat", for: id }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, name)),
         h("input", { id, class: "count-input", type: "text", inputmode: "numeric", autocomplete: "off", value: this.typed[pid] ?? "",
-          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = ev.target.value; } }),
+          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = ev.target.value; this._keep(); } }),
         h("input", { id: `${id}-tag`, class: "bag-tag", type: "text", autocomplete: "off", maxlength: 20, value: this.tags[pid] ?? "",
-          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = ev.target.value; } }));
+          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = ev.target.value; this._keep(); } }));
     });
     const totalIn = h("input", { id: `bag-total-${this.table}`, class: "count-input", type: "text", inputmode: "numeric", value: this.total,
-      oninput: (ev) => { this.total = ev.target.value; } });
+      oninput: (ev) => { this.total = ev.target.value; this._keep(); } });
     const reasonIn = before ? h("input", { id: `bag-reason-${this.table}`, type: "text", maxlength: 500, value: this.reason, required: true,
-      oninput: (ev) => { this.reason = ev.target.value; } }) : null;
+      oninput: (ev) => { this.reason = ev.target.value; this._keep(); } }) : null;
     return h("form", { class: "count-sheet bag-sheet card", "aria-label": t("bag.title", { table: this.table }), onsubmit: (ev) => {
       ev.preventDefault();
       this._save(seats, !!before);
     } },
     h("h2", {}, t("bag.title", { table: this.table })),
+    this.noticeEl,
     h("p", { class: "hint" }, before ? t("bag.correcting") : t("bag.hint")),
+    keptNote(this.drafts, this.table),
     h("ol", { class: "count-rows" }, rows),
     h("div", { class: "field" }, h("label", { for: `bag-total-${this.table}` }, t("bag.on_table")), totalIn),
     reasonIn ? h("div", { class: "field" }, h("label", { for: `bag-reason-${this.table}` }, t("bag.reason")), reasonIn) : null,
     this.error ? h("p", { class: "error-text", role: "alert" }, this.error) : null,
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "primary big" }, t("bag.save", { n: seats.length })),
-      h("button", { type: "button", class: "ghost big", onclick: () => { this.close(); this.rerender(); } }, t("count.cancel"))));
+      h("button", { type: "button", class: "ghost big", onclick: () => { this.discard(); this.rerender(); } }, t("count.cancel"))));
   }
 
   async _save(seats, correcting) {
@@ -281,9 +315,14 @@ export class BagSheet {
     const total = parseStack(this.total);
     if (total.stack != null) command.chips_on_table = total.stack;
     if (correcting) command.reason = this.reason.trim();
-    const item = await this.send(command, t("bag.label", { table: this.table, n: bags.length }));
-    if (item.status === "refused") this.error = explainError(item.error, this.conn);
-    else if (item.status === "done" || item.status === "pending") this.close();
+    const table = this.table;
+    // Sent: no longer a draft (its own batch must not read as another phone's sheet).
+    this.drafts.clear(table);
+    const item = await this.send(command, t("bag.label", { table, n: bags.length }));
+    if (item.status === "refused") {
+      this.error = explainError(item.error, this.conn);
+      if (this.table === table) this._keep();
+    } else if (item.status === "done" || item.status === "pending") this.close();
     this.rerender();
   }
 }

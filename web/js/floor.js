@@ -25,6 +25,7 @@ import { onLang, t, why as whyText } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { mountManage } from "./manage.js";
 import { cardLink } from "./print_links.js";
+import { allDrafts } from "./drafts.js";
 import { countLine, findPlayersNow } from "./search.js";
 import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, saidAs, toast, topbar } from "./ui.js";
 
@@ -113,6 +114,14 @@ function showSignedIn() {
 
 async function doSignOut() {
   await signOut();
+  // What was typed goes with the drafts (signOut): the next person finds no sheet open.
+  countSheet.close();
+  bagSheet.close();
+  sameHand.stop();
+  race.table = null;
+  rulings.close();
+  Object.assign(ui, { table: null, seat: null, confirmBust: null, sale: null, saleResult: null });
+  tab = "moves";
   principal = { role: "public", username: null, table: null };
   showSignedIn();
   conn.reconnect(true);
@@ -668,7 +677,7 @@ function tableView() {
         h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table"))),
       canMove() && !sameHand.active && !counting ? h("div", { class: "actions table-tools" },
         h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; countSheet.open(tb.number); render(); } }, t("count.open")),
-        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; ui.confirmBust = null; sameHand.start(); render(); } }, t("same.open")))
+        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; ui.confirmBust = null; sameHand.start(tb.number); render(); } }, t("same.open")))
         : null,
       raceOffer(tb),
       bagSheet.hook(tb)),
@@ -744,8 +753,50 @@ function renderTable() {
     ? h("div", { class: "notice same-note", role: "status" }, t("same.open_next", { n: sameHand.picked.size }), " ",
       h("button", { type: "button", class: "link-button", onclick: () => { sameHand.stop(); render(); } }, t("same.cancel")))
     : null;
-  return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, picking, ui.table == null ? keypad() : tableView()];
+  return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, picking,
+    ui.table == null ? [keypad(), draftsList()] : tableView()];
 }
+
+// Sheets kept on this phone (drafts.js) ------------------------------------------------------------
+
+/** Open the sheet a draft was typed on, with what was typed. */
+function openDraft(d) {
+  if (!conn.state?.tables?.[d.table] || !canMove()) return;
+  ui.seat = null;
+  ui.confirmBust = null;
+  if (d.sheet === "race") {
+    tab = "tools";
+    ui.tool = "race";
+    race.start(d.table);
+  } else {
+    tab = "table";
+    ui.table = d.table;
+    if (d.sheet === "count") countSheet.open(d.table);
+    else if (d.sheet === "bag") bagSheet.open(d.table);
+    else if (d.sheet === "same") sameHand.start(d.table);
+    else if (d.sheet === "ruling") rulings.start(d.table);
+  }
+  render();
+}
+
+/** The sheets kept on this phone, under the table pad: each opens where it was left. */
+function draftsList() {
+  const list = allDrafts(tid).filter((d) => conn.state?.tables?.[d.table]);
+  if (!list.length || !canMove()) return null;
+  return h("section", { class: "drafts-kept", "aria-labelledby": "drafts-title" },
+    h("h3", { id: "drafts-title" }, t("draft.list")),
+    h("ul", {}, list.map((d) => h("li", {}, h("button", { type: "button", class: "big", onclick: () => openDraft(d) },
+      t(`draft.sheet.${d.sheet}`, { table: d.table }), " ", h("span", { class: "muted" }, fmt.timeOfDay(d.began)))))));
+}
+
+// A reload in the middle of a sheet opens it again where it was left: the newest draft.
+let resumed = false;
+conn.on("snapshot", () => {
+  if (resumed || !canMove()) return;
+  resumed = true;
+  const newest = allDrafts(tid).find((d) => conn.state?.tables?.[d.table]);
+  if (newest) openDraft(newest);
+});
 
 // Search -------------------------------------------------------------------------------------------
 
