@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 
 from .chiprace import ChipRaceResult
-from .flights import DayOver, FlightRules
+from .flights import CheckFailed, DayOver, FlightRules
 from .model import (
     DealtGame,
     MoveReason,
@@ -576,6 +576,11 @@ class FieldCarried(_Event, frozen=True, tag="field_carried"):
     add_ons: int = 0
     chips: int = 0
     at: float = 0.0
+    #: The flights whose total-chips check failed, and the director's reason (and account)
+    #: for making Day 2 from them all the same.
+    checks: tuple[CheckFailed, ...] = ()
+    acknowledged: str | None = None
+    by: str | None = None
 
 
 Event = (

@@ -293,6 +293,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
     bags: dict[TableNo, TableBagged] = msgspec.field(default_factory=dict)
     #: The day is over and the clock stopped there (``day_end``).
     day_ended: DayEnded | None = None
+    #: Day 2 of an event: the field its flights carried in, with the flights whose chip
+    #: check failed and the director's reason for going on (``day2``).
+    carried: FieldCarried | None = None
     #: Hand-for-hand while it runs (``hand_for_hand``), None otherwise.
     hand_for_hand: HandForHand | None = None
 
@@ -864,6 +867,7 @@ class Tournament:
 
     def _field_carried(self, e: FieldCarried) -> None:
         s = self.state
+        s.carried = e
         s.entries += e.entries
         s.rebuys += e.rebuys
         s.add_ons += e.add_ons

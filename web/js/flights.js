@@ -3,7 +3,9 @@
 //
 // The rules are the server's: whether the day is over (floor/engine/flights.py), whether a
 // sheet is whole and a correction says why (floor/engine/bagging.py), the total-chips check
-// and what explains it (GET /api/t/{id}/bags), and Day 2's merge and redraw (POST /api/day2).
+// and what explains it (GET /api/t/{id}/bags), and Day 2's merge and redraw (POST /api/day2),
+// which a flight whose check failed joins only on the director's word with a reason
+// (floor/engine/day2.py), kept in Day 2's log and shown on its console and its sheets.
 // This file renders them and sends the commands.
 
 import * as fmt from "./format.js";
@@ -14,7 +16,7 @@ import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 
 // The director's panel -----------------------------------------------------------------------
 
-const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor: null, day2: null };
+const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor: null, day2: null, ack: null };
 
 /** The flights section of the director console: the flight's settings, the end of the day,
  * the total-chips check once the bags come in, and Day 2 from this and the other flights. */
@@ -34,7 +36,7 @@ export function renderFlights({ section, conn, tid, send }) {
     fill(section, heading, panel.status, setupForm(conn, send), endDayBox(conn, send), panel.check, day2Form(tid));
     panel.built = heading;
   }
-  fill(panel.status, statusText(s));
+  fill(panel.status, statusText(s), carriedChecks(s));
   if (s.day_ended) refreshCheck(tid, s);
   else fill(panel.check);
 }
@@ -109,6 +111,22 @@ async function refreshCheck(tid, s) {
     return;
   }
   fill(panel.check, checkView(data.check));
+  // This flight's own check failed: Day 2 from it needs the director's reason, asked at once.
+  if (data.check.flagged) panel.ack?.ask([{ flight: tid, difference: data.check.difference, tolerance: data.check.tolerance }]);
+}
+
+/** Day 2 made from flights whose chip check failed: each check, and the director's reason. */
+export function carriedChecks(s) {
+  const c = s?.carried;
+  if (!c?.checks?.length) return null;
+  return h("div", { class: "notice carried-checks" },
+    h("p", {}, h("strong", {}, t("flights.made_from_failed"))),
+    h("ul", {}, c.checks.map((x) => h("li", {}, t("flights.failed_line", {
+      flight: x.flight, counted: fmt.chips(x.counted), expected: fmt.chips(x.expected),
+      difference: signed(x.difference), tolerance: fmt.chips(x.tolerance),
+    })))),
+    h("p", {}, c.by ? t("flights.acknowledged_by", { by: c.by, reason: c.acknowledged ?? "" })
+      : t("flights.acknowledged", { reason: c.acknowledged ?? "" })));
 }
 
 /** The total-chips check as the server made it: the room's figures, each table, and why. */
@@ -147,15 +165,50 @@ function day2Form(tid) {
   const idIn = h("input", { id: "day2-id", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,39}", autocapitalize: "none" });
   const nameIn = h("input", { id: "day2-name", required: true, value: "Day 2" });
   const flightsIn = h("input", { id: "day2-flights", required: true, value: tid, autocapitalize: "none" });
+  const submit = h("button", { type: "submit", class: "primary" }, t("flights.day2_make"));
+  // A flight's failed chip check: said, and Day 2 made only with the director's reason.
+  const reasonIn = h("textarea", { id: "day2-reason", rows: 2, maxlength: 500, "aria-describedby": "day2-ack-failed" });
+  const failedEl = h("ul", { id: "day2-ack-failed", class: "ack-failed" });
+  const reasonError = h("p", { class: "error-text", role: "alert" });
+  const ackBox = h("fieldset", { class: "day2-ack notice", hidden: true },
+    h("legend", {}, t("flights.ack_title")), failedEl,
+    field("day2-reason", t("flights.ack_reason"), reasonIn), reasonError);
+  const failed = new Map();
+  panel.ack = {
+    ask(checks) {
+      for (const c of checks) failed.set(c.flight, c);
+      fill(failedEl, [...failed.values()].map((c) => h("li", {}, t("flights.ack_failed", {
+        flight: c.flight, difference: signed(c.difference), tolerance: fmt.chips(c.tolerance) }))));
+      ackBox.hidden = false;
+      submit.textContent = t("flights.day2_make_anyway");
+      submit.className = "warn";
+    },
+  };
   return h("form", { class: "flight-day2", onsubmit: async (ev) => {
     ev.preventDefault();
     const flights = flightsIn.value.split(/[\s,]+/).filter(Boolean);
+    const body = { id: idIn.value.trim(), name: nameIn.value.trim(), flights };
+    reasonError.textContent = "";
+    if (!ackBox.hidden) {
+      const reason = reasonIn.value.trim();
+      if (!reason) {
+        reasonError.textContent = t("flights.ack_missing");
+        reasonIn.focus();
+        return;
+      }
+      // Each failed check the director was shown, by name: the word covers those alone.
+      body.acknowledge = { reason, flights: [...failed.keys()] };
+    }
     try {
-      const made = await api("/api/day2", { method: "POST", body: { id: idIn.value.trim(), name: nameIn.value.trim(), flights } });
+      const made = await api("/api/day2", { method: "POST", body });
       toast(`✓ ${t("flights.day2_made", { n: made.players, tables: made.tables })}`, "ok");
       fill(panel.day2, day2Result(idIn.value.trim(), made));
     } catch (err) {
-      toast(`✗ ${explainError(err)}`, "error", 8000);
+      if (err.reason === "day2_check_failed") {
+        // Said where the reason is asked for, not only in a toast that goes.
+        panel.ack.ask([err.params]);
+        reasonIn.focus();
+      } else toast(`✗ ${explainError(err)}`, "error", 8000);
     }
   } },
   h("h3", {}, t("flights.day2")),
@@ -164,7 +217,8 @@ function day2Form(tid) {
     field("day2-id", t("flights.day2_id"), idIn),
     field("day2-name", t("flights.day2_name"), nameIn),
     field("day2-flights", t("flights.day2_flights"), flightsIn)),
-  h("button", { type: "submit", class: "primary" }, t("flights.day2_make")),
+  ackBox,
+  submit,
   panel.day2);
 }
 
@@ -175,6 +229,7 @@ function day2Result(id, made) {
       t("flights.day2_field", { n: made.entries, chips: fmt.chips(made.chips) })),
     made.set_aside.length ? h("p", { class: "muted" }, t("flights.set_aside", { n: made.set_aside.length }),
       " ", made.set_aside.map((b) => `${b.name} (${b.flight}: ${fmt.chips(b.stack)})`).join(", ")) : null,
+    made.checks?.length ? carriedChecks({ carried: { checks: made.checks, acknowledged: made.acknowledged } }) : null,
     h("p", {}, h("a", { href: `/director?t=${e}` }, t("flights.day2_open")), " · ",
       h("a", { href: `/player/${e}`, target: "_blank", rel: "noopener" }, t("flights.day2_seats"))));
 }

@@ -293,6 +293,7 @@ const HANDLERS = {
     }
   },
   field_carried(s, e) {
+    s.carried = e;
     s.entries += e.entries;
     s.rebuys = (s.rebuys ?? 0) + e.rebuys;
     s.add_ons = (s.add_ons ?? 0) + e.add_ons;

@@ -32,6 +32,15 @@ export const cs = {
   "draft.sheet.race": "Chip race, stůl {table}",
   "draft.sheet.same": "Více vyřazených v jedné hře, stůl {table}",
   "draft.sheet.ruling": "Rozhodnutí, stůl {table}",
+  "flights.ack_title": "Kontrola žetonů flightu nesedí",
+  "flights.ack_failed": "Flight {flight}: sáčky se od toho, co musí existovat, liší o {difference} žetonů, víc než tolerance {tolerance}. Přepočítejte, nebo vytvořte Day 2 přesto, s vaším důvodem.",
+  "flights.ack_reason": "Proč Day 2 vzniká přesto (zůstane v záznamu Day 2 a na jeho listech)",
+  "flights.ack_missing": "Uveďte, proč Day 2 vzniká, i když kontrola žetonů nesedí.",
+  "flights.day2_make_anyway": "Přesto vytvořit Day 2",
+  "flights.made_from_failed": "Vytvořeno z flightu, jehož kontrola žetonů nesedí",
+  "flights.failed_line": "Flight {flight}: sáčky dávají {counted}, existovat musí {expected}, rozdíl {difference} (tolerance {tolerance})",
+  "flights.acknowledged_by": "Potvrdil(a) {by}: „{reason}“",
+  "flights.acknowledged": "Potvrzeno: „{reason}“",
   // console-keys-end
 
   "conn.live": "Živě",

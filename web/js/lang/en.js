@@ -26,6 +26,15 @@ export const en = {
   "draft.sheet.race": "Chip race, table {table}",
   "draft.sheet.same": "Several out in one hand, table {table}",
   "draft.sheet.ruling": "Ruling, table {table}",
+  "flights.ack_title": "A flight's chip check failed",
+  "flights.ack_failed": "Flight {flight}: the bags are {difference} chips off what must exist, beyond the tolerance of {tolerance}. Recount, or make Day 2 all the same with your reason.",
+  "flights.ack_reason": "Why Day 2 is made all the same (kept in Day 2's log and on its sheets)",
+  "flights.ack_missing": "Say why Day 2 is made although the chip check failed.",
+  "flights.day2_make_anyway": "Make Day 2 all the same",
+  "flights.made_from_failed": "Made from a flight whose chip check failed",
+  "flights.failed_line": "Flight {flight}: the bags add up to {counted} where {expected} must exist, {difference} (tolerance {tolerance})",
+  "flights.acknowledged_by": "Acknowledged by {by}: “{reason}”",
+  "flights.acknowledged": "Acknowledged: “{reason}”",
   // console-keys-end
 
   "conn.live": "Live",
