@@ -86,7 +86,9 @@ export class CountSheet {
   }
 
   _keep() {
+    const first = !this.drafts.load(this.table);
     this.drafts.save(this.table, { at: this.at, typed: this.typed });
+    if (first) this._drawNotice();
   }
 
   _drawNotice() {
@@ -95,7 +97,7 @@ export class CountSheet {
       onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
       onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
     });
-    this.noticeEl.replaceChildren(...(notice ? [notice] : []));
+    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
   }
 
   _seats() {
@@ -176,7 +178,6 @@ export class CountSheet {
     h("p", { class: "count-time" }, t("count.time", { time: fmt.timeOfDay(this.at) }), " ",
       h("button", { type: "button", class: "link-button", onclick: () => { this.at = this.conn.nowSec(); this._keep(); this.rerender(); } }, t("count.now"))),
     h("p", { class: "hint" }, t("count.hint")),
-    keptNote(this.drafts, this.table),
     seats.length ? h("ol", { class: "count-rows" }, rows) : h("p", { class: "empty" }, t("race.no_players")),
     this.error ? h("p", { class: "error-text", role: "alert" }, this.error) : null,
     h("div", { class: "actions" }, this.saveBtn,

@@ -254,7 +254,7 @@ export class BagSheet {
       onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
       onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
     });
-    this.noticeEl.replaceChildren(...(notice ? [notice] : []));
+    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
   }
 
   get active() {
@@ -310,7 +310,9 @@ export class BagSheet {
   }
 
   _keep() {
+    const first = !this.drafts.load(this.table);
     this.drafts.save(this.table, { typed: this.typed, tags: this.tags, total: this.total, reason: this.reason });
+    if (first) this._drawNotice();
   }
 
   render() {
@@ -344,7 +346,6 @@ export class BagSheet {
     h("h2", {}, t("bag.title", { table: this.table })),
     this.noticeEl,
     h("p", { class: "hint" }, before ? t("bag.correcting") : t("bag.hint")),
-    keptNote(this.drafts, this.table),
     h("ol", { class: "count-rows" }, rows),
     h("div", { class: "field" }, h("label", { for: `bag-total-${this.table}` }, t("bag.on_table")), totalIn),
     reasonIn ? h("div", { class: "field" }, h("label", { for: `bag-reason-${this.table}` }, t("bag.reason")), reasonIn) : null,

@@ -64,7 +64,10 @@ export class SameHand {
   }
 
   _keep() {
-    if (this.table != null) this.drafts.save(this.table, { picked: [...this.picked] });
+    if (this.table == null) return;
+    const first = !this.drafts.load(this.table);
+    this.drafts.save(this.table, { picked: [...this.picked] });
+    if (first) this._drawNotice();
   }
 
   _drawNotice() {
@@ -72,7 +75,8 @@ export class SameHand {
       onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
       onDiscard: () => { const table = this.table; this.stop(); this.start(table); this.rerender(); },
     }) : null;
-    this.noticeEl.replaceChildren(...(notice ? [notice] : []));
+    const kept = this.active && this.table != null ? keptNote(this.drafts, this.table) : null;
+    this.noticeEl.replaceChildren(...[notice, kept].filter(Boolean));
   }
 
   isPicked(pid) {
@@ -225,7 +229,6 @@ export class SameHand {
       h("h3", {}, t("same.title")),
       this.noticeEl,
       h("p", { class: "hint" }, t("same.hint")),
-      this.table != null ? keptNote(this.drafts, this.table) : null,
       rows.length ? h("ul", { class: "same-rows" }, rows) : null,
       this.previewEl,
       confirmBox || h("div", { class: "actions" }, this.confirmBtn,
