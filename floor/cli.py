@@ -164,9 +164,14 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from .backup import import_
+    from .redisdb.house_log import RedisHouseLog
+    from .store.house import House
 
     async def work(store: Any) -> None:
-        done = await import_(store, Path(args.file), args.new_id, no_digest=args.no_digest)
+        house = House(RedisHouseLog(store.log))
+        done = await import_(
+            store, Path(args.file), args.new_id, no_digest=args.no_digest, house=house
+        )
         print(f"imported {done.tournament}: {done.events} events from {args.file}")
         if not done.digested:
             print(

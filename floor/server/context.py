@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.requests import HTTPConnection, Request
 
+from ..store.house import House
 from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
@@ -34,6 +35,7 @@ class Floor:
         settings: Settings,
         metrics: Metrics,
         store: Service,
+        house: House,
         hub: Hub,
         accounts: Accounts,
         clock: ClockDriver,
@@ -43,6 +45,8 @@ class Floor:
         self.settings = settings
         self.metrics = metrics
         self.store = store
+        #: What spans tournaments (``floor.store.house``).
+        self.house = house
         self.hub = hub
         self.accounts = accounts
         self.clock = clock

@@ -17,8 +17,6 @@ those of any tournament.
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 import random
 from typing import Annotated
@@ -33,6 +31,7 @@ from ..engine import bagging, day2
 from ..engine.errors import FloorError
 from ..engine.events import Event, TournamentCreated
 from ..engine.state import Tournament
+from ..exports.cells import csv_bytes
 from ..store.ids import check_tournament_id
 from .context import floor_of, staff, tid_of
 from .edges import BadRequest, decode, handle_errors, json_response, read_body
@@ -110,13 +109,13 @@ async def get_counts(request: Request) -> Response:
 async def get_counts_csv(request: Request) -> Response:
     tid = tid_of(request)
     t, _ = await floor_of(request).store.tournament(tid)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["rank", "name", "id", "table", "chips", "bag"])
-    for i, row in enumerate(counts(t), 1):
-        writer.writerow([i, row.name, row.player, row.table, row.stack, row.bag or ""])
+    # Names and bag labels are anybody's text: written as cells no spreadsheet runs.
+    rows = (
+        [i, row.name, row.player, row.table, row.stack, row.bag]
+        for i, row in enumerate(counts(t), 1)
+    )
     return Response(
-        out.getvalue().encode(),
+        csv_bytes(["rank", "name", "id", "table", "chips", "bag"], rows),
         media_type="text/csv; charset=utf-8",
         headers={
             "Content-Disposition": f'attachment; filename="{tid}-counts.csv"',

@@ -27,10 +27,12 @@ from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
 from ..redisdb.connection import connect, reads_client
+from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
+from ..store.house import House
 from ..store.service import Service
 from . import (
     routes_commands,
@@ -73,7 +75,9 @@ def build_floor(settings: Settings) -> Floor:
     reads = reads_client(settings.redis_url)
     metrics = Metrics()
     bus = RedisBus(redis)
-    store = Service(RedisLog(redis), bus=bus)
+    log = RedisLog(redis)
+    store = Service(log, bus=bus)
+    house = House(RedisHouseLog(log))
     hub = Hub(store, bus, metrics, heartbeat=settings.heartbeat, public_log=RedisLog(reads))
 
     async def close() -> None:
@@ -84,9 +88,10 @@ def build_floor(settings: Settings) -> Floor:
         settings=settings,
         metrics=metrics,
         store=store,
+        house=house,
         hub=hub,
         accounts=Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis)),
-        clock=ClockDriver(store, hub, RedisLease(redis)),
+        clock=ClockDriver(store, hub, RedisLease(redis), house=house),
         ping=redis.ping,
         close=close,
     )

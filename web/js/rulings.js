@@ -64,8 +64,13 @@ export function penaltyText(p) {
   if (p.kind === "disqualification") {
     return p.place ? t("ruling.penalty.disqualified_place", { place: p.place }) : t("ruling.penalty.disqualified");
   }
+  if (p.rounds != null) return t("ruling.penalty.sit_out_rounds", { n: p.rounds, hands: p.hands });
   return p.hands != null ? t("ruling.penalty.sit_out_hands", { n: p.hands }) : t("ruling.penalty.sit_out_minutes", { n: p.minutes });
 }
+
+/** The sit-out lengths a ruling gives and the number each starts at. */
+const UNITS = { minutes: "10", hands: "3", rounds: "1" };
+const MAX = { minutes: 600, hands: 100, rounds: 10 };
 
 /** How long a sit-out still runs, in words: "back at 21:34 · 9:12" or "2 more hands". */
 export function sitOutLeft(x) {
@@ -405,17 +410,35 @@ export class RulingsPhone {
     }
     if (f.penalty === "sit_out") {
       const amount = h("input", { id: "ruling-amount", type: "number", inputmode: "numeric", min: 1,
-        max: f.unit === "hands" ? 100 : 600, value: f.amount });
-      amount.addEventListener("input", () => { f.amount = amount.value; this._keep(); });
+        max: MAX[f.unit], value: f.amount });
+      const rounds = h("p", { class: "hint rounds-hint", "aria-live": "polite" });
+      const sayRounds = () => {
+        // TDA 2024 rule 71A: a round is a hand per player at the offender's table (the server
+        // counts them when the ruling is made; this is what it will count now).
+        const table = conn.state.players?.[f.target]?.table;
+        const seated = Object.keys(conn.state.tables?.[table]?.occupants || {}).length;
+        const n = Number(f.amount);
+        rounds.textContent = seated && Number.isInteger(n) && n > 0
+          ? t("ruling.rounds_hint", { n, players: seated, hands: n * seated }) : t("ruling.rounds_hint_none");
+      };
+      amount.addEventListener("input", () => {
+        f.amount = amount.value;
+        this._keep();
+        if (f.unit === "rounds") sayRounds();
+      });
       parts.push(h("div", { class: "row sit-out-length" },
         h("label", { for: "ruling-amount" }, t("ruling.sit_out_for")), amount,
-        h("div", { class: "segmented", role: "group", "aria-label": t("ruling.unit") }, ["minutes", "hands"].map((unit) =>
+        h("div", { class: "segmented", role: "group", "aria-label": t("ruling.unit") }, Object.keys(UNITS).map((unit) =>
           h("button", { type: "button", "aria-pressed": String(f.unit === unit), onclick: () => {
             f.unit = unit;
-            f.amount = unit === "hands" ? "3" : "10";
+            f.amount = UNITS[unit];
             this._drawDynamic();
           } }, t(`ruling.unit.${unit}`))))));
       if (f.unit === "hands") parts.push(h("p", { class: "hint" }, t("ruling.hands_hint")));
+      if (f.unit === "rounds") {
+        sayRounds();
+        parts.push(rounds, h("p", { class: "hint" }, t("ruling.hands_hint")));
+      }
     }
     if (f.penalty === "disqualification") {
       const p = conn.state.players?.[f.target];

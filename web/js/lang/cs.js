@@ -822,8 +822,8 @@ export const cs = {
       "TDA 2024, pravidlo 10A: nový hráč nedostává karty mezi buttonem a small blindem",
     "TDA 2024 rule 32: dead button; nobody skips the big blind":
       "TDA 2024, pravidlo 32: mrtvý button; nikdo nepřeskočí big blind",
-    "TDA 2024 RP-9: the button is placed by high card":
-      "TDA 2024, RP-9: pozice buttonu se určí vysokou kartou",
+    "House procedure: the button is placed by a high-card draw":
+      "Postup herny: pozice buttonu se určí tažením nejvyšší karty",
     "TDA 2024 rule 8: late entries are seated from the same seat pool":
       "TDA 2024, pravidlo 8: pozdě registrovaní hráči dostávají místa ze stejné zásoby míst",
     "TDA 2024 rule 7: random seating":
