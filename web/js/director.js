@@ -664,6 +664,11 @@ function renderChartsSection() {
   if (!conn) return fill(el, heading("charts", "director.charts"));
   if (!el.firstChild || el.dataset.lang !== document.documentElement.lang) {
     el.dataset.lang = document.documentElement.lang;
+    // Named from the start: the charts' own description (charts.js) comes with the state.
+    if (!charts) {
+      fieldCanvas.setAttribute("aria-label", t("chart.players_left"));
+      bbCanvas.setAttribute("aria-label", t("chart.avg_bb"));
+    }
     fill(el, heading("charts", "director.charts"), h("div", { class: "two-col" },
       h("figure", {}, h("figcaption", {}, t("chart.players_left")), h("div", { class: "chart-wrap" }, fieldCanvas)),
       h("figure", {}, h("figcaption", {}, t("chart.avg_bb")), h("div", { class: "chart-wrap" }, bbCanvas))));
