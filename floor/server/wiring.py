@@ -27,6 +27,7 @@ from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
 from ..redisdb.connection import connect, reads_client
+from ..redisdb.devices import RedisDevices
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
 from ..redisdb.signouts import RedisSignOuts
@@ -57,6 +58,7 @@ from .metrics import Metrics
 from .proxies import ClientAddress
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
+from .tablets import Tablets
 from .websocket import websocket_endpoint
 
 log = logging.getLogger("floor.server")
@@ -80,12 +82,15 @@ def build_floor(settings: Settings) -> Floor:
         await reads.aclose()
         await redis.aclose()
 
+    devices = RedisDevices(redis)
+    accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
     return Floor(
         settings=settings,
         metrics=metrics,
         store=store,
         hub=hub,
-        accounts=Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis)),
+        accounts=accounts,
+        tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
         clock=ClockDriver(store, hub, RedisLease(redis)),
         ping=redis.ping,
         close=close,
