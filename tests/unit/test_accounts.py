@@ -338,7 +338,7 @@ async def test_a_browser_that_signed_in_before_is_never_delayed_by_strangers(
     [
         [f"2001:db8:5:7:{i:x}::{i:x}" for i in range(1, 8)],
         [f"2001:db8:5:7:{i:x}:{i:x}:{i:x}:{i:x}" for i in range(1, 8)],
-        [f"::ffff:198.51.100.9" for _ in range(7)],
+        ["::ffff:198.51.100.9"] * 7,
     ],
     ids=["ipv6-one-64", "ipv6-any-host-part", "ipv4-in-ipv6"],
 )
