@@ -121,7 +121,7 @@ return 1
 """
 
 #: ``remember_device``: ARGV device, until, now, most. The expired and the oldest past
-#: ``most`` go; the key lives as long as its last member.
+#: ``most`` go; the key lives as long as its last member (counted from ``now``).
 _REMEMBER = """
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
@@ -130,7 +130,7 @@ local most = tonumber(ARGV[4])
 if n > most then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, n - most - 1) end
 local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 if last[2] then
-  redis.call('EXPIREAT', KEYS[1], math.ceil(tonumber(last[2])))
+  redis.call('EXPIRE', KEYS[1], math.max(1, math.ceil(tonumber(last[2]) - tonumber(ARGV[3]))))
 end
 return 0
 """
