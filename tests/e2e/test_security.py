@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from floor.redisdb.embedded import EmbeddedServer
-from tests.e2e.conftest import Api, ServerProcess, add_user, dealer_on, paired, sign_in
+from tests.e2e.conftest import Api, ServerProcess, add_user, dealer_on, paired
 
 TOKEN = "metrics-token-for-the-scraper-0123456789"
 
