@@ -80,7 +80,7 @@ export function mountTablets({ section, heading, tournaments, current }) {
   function item(tablet) {
     const here = tablet.tournament === current;
     const named = { table: tablet.table };
-    return h("li", { class: "staff-item tablet-item", dataset: { device: tablet.id } },
+    return h("li", { class: "tablet-item", dataset: { device: tablet.id } },
       h("div", { class: "staff-who" },
         h("strong", {}, t("tablets.table_n", named)),
         here ? null : h("span", { class: "badge" }, tournamentName(tablet.tournament)),
@@ -108,7 +108,7 @@ export function mountTablets({ section, heading, tournaments, current }) {
     fill(section, heading("tablets", "director.tablets"),
       h("p", { class: "hint" }, t("tablets.hint")),
       !loaded ? null : sorted.length
-        ? h("ul", { class: "staff-list tablet-list", "aria-labelledby": "h-tablets" }, sorted.map(item))
+        ? h("ul", { class: "tablet-list", "aria-labelledby": "h-tablets" }, sorted.map(item))
         : h("p", { class: "muted" }, t("tablets.none")),
       h("button", { type: "button", class: "ghost small", onclick: load }, t("tablets.refresh")));
   }

@@ -64,7 +64,7 @@ export const tableCs = {
   "table.time_count": "Místo {seat}: {left}",
   "table.waiting": "Na místo zde čeká: {names}",
   "table.undo": "Vyřazení na místě {seat} ({name}) může floor vrátit do příští hry u tohoto stolu",
-  "table.signin_note": "Dealer se na této obrazovce přihlásí svým PINem, jen pro tento stůl.",
+  "table.signin_note": "Jakmile je spárovaná, přihlašují se na této obrazovce dealeři svým PINem, jen pro tento stůl.",
   "table.other_table": "Tato obrazovka patří stolu {table} turnaje {tournament}, ne této stránce.",
   "table.open_own": "Otevřít stůl {table}",
   "table.dealer_signin": "Přihlášení dealera",

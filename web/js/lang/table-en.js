@@ -64,7 +64,7 @@ export const tableEn = {
   "table.time_count": "Seat {seat}: {left}",
   "table.waiting": "Waiting for a seat here: {names}",
   "table.undo": "Seat {seat} ({name}) can still be undone by the floor until this table's next hand",
-  "table.signin_note": "A dealer signs in on this screen with their PIN, for this table only.",
+  "table.signin_note": "Once it is paired, the dealers sign in on this screen with their PIN, for this table only.",
   "table.other_table": "This screen belongs to table {table} of {tournament}, not to this page.",
   "table.open_own": "Open table {table}",
   "table.dealer_signin": "Dealer sign-in",
