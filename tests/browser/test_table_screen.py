@@ -219,7 +219,7 @@ def test_the_director_lists_moves_and_ends_tablets_from_the_console(
     new_tournament(director, "lists-b", 14)
     tablet = pages.tablet(servers[1], director, "lists", 2, dealer=DEALER)
     other = pages.tablet(servers[1], director, "lists-b", 1)
-    console = pages.open(servers[0], "/director?t=lists", size="desk", user=DIRECTOR)
+    console = pages.open(servers[0], "/director?t=lists", size="desk", user=DIRECTOR, live=False)
     mine = console.locator(f'.tablet-item[data-device="{device_of(tablet)}"]')
     theirs = console.locator(f'.tablet-item[data-device="{device_of(other)}"]')
     # This tournament's first; another one's named.
