@@ -20,7 +20,7 @@ export const tableCs = {
 
   "pair.button": "Spárovat obrazovku stolu",
   "pair.code_for": "Kód pro stůl {table}:",
-  "pair.until": "zadejte ho na tabletu na {path}; platí jednou, do {time}, {tries} chybných pokusů",
+  "pair.until": "zadejte ho na tabletu na {path}; platí jednou, do {time}, po {tries} chybných pokusech propadne",
   "pair.title": "Spárovat tuto obrazovku stolu",
   "pair.hint": "Žádný účet není potřeba: floor dá kód (stůl na telefonu flooru: Spárovat obrazovku stolu) a tato obrazovka bude patřit tomuto stolu, na den.",
   "pair.code": "Párovací kód",

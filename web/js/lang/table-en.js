@@ -20,7 +20,7 @@ export const tableEn = {
 
   "pair.button": "Pair a table screen",
   "pair.code_for": "Code for table {table}:",
-  "pair.until": "type it on the tablet at {path}; good once, until {time}, {tries} wrong tries",
+  "pair.until": "type it on the tablet at {path}; good once, until {time}, void after {tries} wrong tries",
   "pair.title": "Pair this table screen",
   "pair.hint": "No account is needed: the floor gives a code (the table's view on the floor phone: Pair a table screen), and this screen becomes this table's, for a day.",
   "pair.code": "Pairing code",
