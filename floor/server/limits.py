@@ -7,8 +7,9 @@ has:
 
 - a token bucket for its requests, websocket handshakes included: ``burst`` at once, then
   ``rate`` a second. Past it, 429 with ``Retry-After`` (a websocket is closed with 1013, try
-  again later). Signed-in staff are never held back by it: only when an address's bucket is
-  empty is the request's session looked at, so the public pays nothing for the check;
+  again later). Signed-in staff (and paired table screens) are never held back by it: only
+  when an address's bucket is empty is the request's session looked at, so the public pays
+  nothing for the check;
 - at most ``most`` open websockets (1013 past it, staff excepted the same way).
 
 The address is the one ``proxies.ClientAddress`` put in the scope: behind a trusted proxy,
