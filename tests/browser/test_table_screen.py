@@ -145,6 +145,7 @@ def test_a_tablet_of_one_table_does_not_run_another(
     page = pages.tablet(servers[0], director, "other", 1)
     expect(page.locator(".who-am-i")).to_have_text("Table 1 · paired screen · No dealer signed in")
     page.get_by_role("button", name="Dealer sign-in").click()
+    assert unnamed_controls(page) == [] and contrast(page)["problems"] == []
     page.get_by_label("Dealer", exact=True).fill(DEALER[0])
     page.get_by_label("PIN").fill("0000")
     page.get_by_role("button", name="Sign in at this table").click()
@@ -232,6 +233,7 @@ def test_the_director_lists_moves_and_ends_tablets_from_the_console(
     expect(theirs).to_contain_text("Test lists-b")
     console.locator("#s-tablets").scroll_into_view_if_needed()
     shoot(console, "director-tablets-desk")
+    assert unnamed_controls(console) == [] and contrast(console)["problems"] == []
 
     # Moved to table 1 of the other tournament, with no new code: the screen says where it
     # belongs now, and its own page runs that table.
