@@ -450,7 +450,6 @@ export const cs = {
   "director.halts": "Zastavené stoly",
   "director.add_staff": "Přidat účet personálu",
   "director.role": "Role",
-  "director.dealer_table": "Stůl",
   "director.staff_secret": "Heslo nebo PIN",
   "director.is_pin": "Je to PIN",
   "director.secret_hint": "Heslo alespoň o 8 znacích; dealer může mít místo něj PIN o 4–8 číslicích.",

@@ -436,7 +436,6 @@ export const en = {
   "director.halts": "Halted tables",
   "director.add_staff": "Add a staff account",
   "director.role": "Role",
-  "director.dealer_table": "Table",
   "director.staff_secret": "Password or PIN",
   "director.is_pin": "It is a PIN",
   "director.secret_hint": "A password of at least 8 characters; a dealer may have a PIN of 4–8 digits instead.",
