@@ -271,7 +271,9 @@ Reason = Literal[
     "h4h_bust_with_hand",
     "h4h_table_all_out",
     "h4h_round",
-    "pairing_no_dealer",
+    # Table screens (``server.tablets``).
+    "account_table",
+    "no_such_tablet",
     # Flights, bag and tag, Day 2.
     "day_not_over",
     "day_ended",
@@ -500,7 +502,8 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "h4h_bust_with_hand": (),
     "h4h_table_all_out": ("table",),
     "h4h_round": ("round", "next"),
-    "pairing_no_dealer": ("table",),
+    "account_table": (),
+    "no_such_tablet": ("device",),
     "day_not_over": (),
     "day_ended": (),
     "day_not_ended": (),

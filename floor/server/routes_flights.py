@@ -40,7 +40,8 @@ from .principal import Forbidden
 
 log = logging.getLogger("floor.server")
 
-_STAFF = ("director", "floor", "dealer")
+#: A table screen (and a dealer on one) is no reader of the counts and bags.
+_STAFF = ("director", "floor")
 
 
 class NewDay2(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

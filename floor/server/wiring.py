@@ -27,6 +27,7 @@ from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
 from ..redisdb.connection import connect, reads_client
+from ..redisdb.devices import RedisDevices
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
@@ -59,6 +60,7 @@ from .metrics import Metrics
 from .proxies import ClientAddress
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
+from .tablets import Tablets
 from .websocket import websocket_endpoint
 
 log = logging.getLogger("floor.server")
@@ -84,13 +86,16 @@ def build_floor(settings: Settings) -> Floor:
         await reads.aclose()
         await redis.aclose()
 
+    devices = RedisDevices(redis)
+    accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
     return Floor(
         settings=settings,
         metrics=metrics,
         store=store,
         house=house,
         hub=hub,
-        accounts=Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis)),
+        accounts=accounts,
+        tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
         clock=ClockDriver(store, hub, RedisLease(redis), house=house),
         ping=redis.ping,
         close=close,

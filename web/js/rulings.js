@@ -114,10 +114,13 @@ class RuleNames {
 // The wall and a table's screen ------------------------------------------------------------
 
 /** Who sits out, in large type: an element that keeps itself up to date (hidden when nobody
- * does). `table`: only that table's players. */
-export function sitOutsPanel(conn, { table = null } = {}) {
+ * does). `table`: only that table's players. `fit`: the rows that do not fit the box its page
+ * gives it are counted on a last line, never cut (the wall: a called move keeps its room);
+ * `el.refit()` after that room changed, `el.whole` whether every row is shown. */
+export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
   const el = h("aside", { class: "sit-outs", "aria-live": "polite", hidden: true });
   let last = "";
+  el.whole = true;
   const draw = () => {
     const list = sitOutsOf(conn).filter((x) => table == null || x.table === table);
     const key = list.map((x) => `${x.player}.${x.table}.${x.seat}.${sitOutLeft(x)}`).join("|") + getLang();
@@ -125,11 +128,27 @@ export function sitOutsPanel(conn, { table = null } = {}) {
     last = key;
     el.hidden = !list.length;
     el.setAttribute("aria-label", t("sitout.title"));
-    fill(el, h("h2", { class: "so-title" }, t("sitout.title")), h("ul", { class: "so-list" }, list.map((x) =>
+    const ul = h("ul", { class: "so-list" }, list.map((x) =>
       h("li", { class: `so-row${x.left === 0 ? " over" : ""}`, dataset: { player: x.player } },
         h("span", { class: "so-name" }, x.name),
         h("span", { class: "so-where" }, fmt.spot(x.table, x.seat)),
-        h("span", { class: "so-left" }, sitOutLeft(x))))));
+        h("span", { class: "so-left" }, sitOutLeft(x)))));
+    fill(el, h("h2", { class: "so-title" }, t("sitout.title")), ul);
+    el.whole = true;
+    if (fit && list.length) {
+      const more = h("li", { class: "so-more" });
+      const overflows = () => el.scrollHeight > el.clientHeight + 1;
+      while (overflows() && ul.querySelector(".so-row")) {
+        [...ul.querySelectorAll(".so-row")].pop().remove();
+        more.textContent = t("sitout.more", { n: list.length - ul.querySelectorAll(".so-row").length });
+        if (!more.isConnected) ul.append(more);
+        el.whole = false;
+      }
+    }
+  };
+  el.refit = () => {
+    last = "";
+    draw();
   };
   conn.on("change", draw);
   onLang(draw);

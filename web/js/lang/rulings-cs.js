@@ -69,7 +69,7 @@ export const rulingsCs = {
   "ruling.col.penalty": "Penalizace",
   "ruling.col.note": "Poznámka",
 
-  "sitout.title": "Sit out",
+  "sitout.title": "Mimo hru",
   "sitout.until": "zpět v {time} · {left}",
   "sitout.over": "zpět teď",
   "sitout.hands_left": { one: "ještě {n} hand", few: "ještě {n} handy", other: "ještě {n} handů" },
@@ -81,7 +81,7 @@ export const rulingsCs = {
 
   "director.rulings": "Rozhodnutí",
 
-  "board.sit_out": "{name} má sit out ({where})",
+  "board.sit_out": "{name} je mimo hru ({where})",
   "board.sit_out_over": "{name} je zpět ve hře ({where})",
   "board.disqualified": "{name} je diskvalifikován",
 };
