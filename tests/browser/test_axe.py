@@ -1,8 +1,8 @@
 """axe-core on every page and every role: the wall (each of its pages), the final table's
-screen, the player screen, the floor phone (every view, as the floor, a dealer and the
-director), the table screen, the director console and the print page (each printable), each
-for the public and for every staff role that can open it. Any rule axe-core finds broken
-fails the test, with the rule, its elements and the page.
+screen, the player screen, the floor phone (every view, as the floor and the director), the
+table screen (paired, and a dealer signed in on it), the director console and the print page
+(each printable), each for the public and for every staff role that can open it. Any rule
+axe-core finds broken fails the test, with the rule, its elements and the page.
 
 axe-core comes from npm (the top-level ``package.json``, pinned by ``package-lock.json``,
 installed by ``scripts/install --tests``) and is run in the page by ``page.evaluate``: the
@@ -38,7 +38,7 @@ from tests.browser.test_accessibility import floor_views
 pytestmark = pytest.mark.browser
 
 TID = "axe"
-DEALER = ("dana", "4321")  # the e2e servers' dealer of table 1
+DEALER = ("dana", "4321")  # the e2e servers' dealer (a PIN: table screens only)
 PRINTABLES = ["cards", "draw", "draw-tables", "tables", "payouts", "counts", "results"]
 
 #: A day further on, for the console's boxes that scroll (the payouts, the results, the plan):
@@ -133,12 +133,13 @@ def views(pages: Pages, server: ServerProcess, api: Api) -> Iterator[tuple[str, 
     expect(page.locator("body[data-ready='1']")).to_be_attached()
     yield "floor: print page, counts", page
     page.context.close()
-    # A dealer: their table on the phone and on the table screen.
-    page = pages.open(server, f"/floor/{TID}", user=DEALER)
-    expect(page.locator(".table-head h2")).to_contain_text("Table 1")
-    yield "dealer: floor phone, their table", page
+    # A table screen paired with table 1 (the floor asked for its code): no dealer signed in
+    # on it, then a dealer with a PIN, the only place a dealer signs in.
+    page = pages.tablet(server, api, TID, 1)
+    expect(page.locator(".table-seats .seat").first).to_be_visible()
+    yield "paired table screen, no dealer", page
     page.context.close()
-    page = pages.open(server, f"/table/{TID}/1", size="desk", user=DEALER)
+    page = pages.tablet(server, api, TID, 1, dealer=DEALER)
     expect(page.locator(".table-seats .seat").first).to_be_visible()
     yield "dealer: table screen", page
     page.locator('.table-actions [data-action="out"]').click()
