@@ -58,7 +58,8 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
   await signOut();
   location.reload();
 } });
-const signinEl = h("div", { class: "director-signin" });
+// The sign-in and the console are each the page's main landmark while shown.
+const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
 for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "tablets"]) {
@@ -66,7 +67,8 @@ for (const id of ["tournaments", "clock", "prizes", "money", "structure", "table
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
 const appEl = h("div", { class: "director-app", hidden: true }, navEl, mainEl);
-fill($("#app"), bar, h("div", { class: "director-user" }, userEl, signOutBtn), signinEl, appEl);
+const accountEl = h("section", { class: "director-user", "aria-label": t("signin.account") }, userEl, signOutBtn);
+fill($("#app"), bar, accountEl, signinEl, appEl);
 
 function heading(id, key, extra) {
   return h("h2", { id: `h-${id}` }, t(key), extra ? h("span", { class: "muted heading-extra" }, extra) : null);
@@ -259,7 +261,10 @@ function renderPrizes() {
   const facts = pool ? h("dl", { class: "pool-facts" },
     [...poolFacts(pool), [t("prizes.collected"), money(pool.collected)], [t("prizes.fees"), money(pool.fees)]]
       .map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v)))) : null;
-  const payouts = pool ? h("div", {}, h("h3", {}, t("prizes.payouts")), h("div", { class: "scroll-box" },
+  // A box that scrolls is reached by the keyboard too (its arrow keys scroll it), named by
+  // its heading.
+  const scrollBox = (label, ...children) => h("div", { class: "scroll-box", tabindex: "0", role: "region", "aria-labelledby": label }, children);
+  const payouts = pool ? h("div", {}, h("h3", { id: "h-payouts" }, t("prizes.payouts")), scrollBox("h-payouts",
     h("table", { class: "data" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, "%"),
         h("th", { scope: "col" }, t("prizes.prize")))),
@@ -271,8 +276,8 @@ function renderPrizes() {
     h("td", {}, x.name),
     h("td", {}, x.prize ? money(x.prize) : "–"),
     h("td", { class: "muted" }, t("prizes.buys_value", { entries: x.entries, rebuys: x.rebuys, add_ons: x.add_ons })))));
-  const results = h("div", {}, h("h3", {}, t("prizes.results")), groups.length
-    ? h("div", { class: "scroll-box" }, h("table", { class: "data" },
+  const results = h("div", {}, h("h3", { id: "h-results" }, t("prizes.results")), groups.length
+    ? scrollBox("h-results", h("table", { class: "data" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, t("director.col_name")),
         h("th", { scope: "col" }, t("prizes.prize")), h("th", { scope: "col" }, t("prizes.buys")))),
       h("tbody", {}, rows)))
@@ -484,7 +489,8 @@ function renderPlan() {
     reasons.length ? h("div", { class: "actions" }, reasons.map((r) => h("button", { type: "button", class: "small", onclick: () =>
       send({ type: "confirm_all", reason: r }, t(`director.confirm_all.${r}`)) },
     t(`director.confirm_all.${r}`)))) : null,
-    moves.length ? h("ul", { class: "moves-list" }, moves.slice(0, 40).map((m) => h("li", { class: "move-row" },
+    // The list scrolls: reached by the keyboard too, named by the section's heading.
+    moves.length ? h("ul", { class: "moves-list", tabindex: "0", "aria-labelledby": "h-plan" }, moves.slice(0, 40).map((m) => h("li", { class: "move-row" },
       h("div", { class: "who" }, m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table })),
       h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
         h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
@@ -660,6 +666,11 @@ function renderChartsSection() {
   if (!conn) return fill(el, heading("charts", "director.charts"));
   if (!el.firstChild || el.dataset.lang !== document.documentElement.lang) {
     el.dataset.lang = document.documentElement.lang;
+    // Named from the start: the charts' own description (charts.js) comes with the state.
+    if (!charts) {
+      fieldCanvas.setAttribute("aria-label", t("chart.players_left"));
+      bbCanvas.setAttribute("aria-label", t("chart.avg_bb"));
+    }
     fill(el, heading("charts", "director.charts"), h("div", { class: "two-col" },
       h("figure", {}, h("figcaption", {}, t("chart.players_left")), h("div", { class: "chart-wrap" }, fieldCanvas)),
       h("figure", {}, h("figcaption", {}, t("chart.avg_bb")), h("div", { class: "chart-wrap" }, bbCanvas))));
@@ -750,6 +761,7 @@ async function start() {
 
 onLang(() => {
   signOutBtn.textContent = t("signin.signout");
+  accountEl.setAttribute("aria-label", t("signin.account"));
   userEl.textContent = whoAmI(principal);
   if (principal.role === "director") renderAll();
 });

@@ -51,7 +51,8 @@ const dealerBtn = h("button", { type: "button", class: "ghost small", onclick: (
 const dealerEl = h("div", { class: "table-dealer", hidden: true });
 /** Why the screen shows the pairing form again (it was ended), or "". */
 let endedNote = "";
-const signinEl = h("div", { class: "table-signin" });
+// The sign-in and the table are each the page's main landmark while shown.
+const signinEl = h("main", { class: "table-signin" });
 const noticeEl = h("section", { class: "table-notices", "aria-live": "assertive" });
 const seatsEl = h("section", { class: "table-seats", role: "group" });
 const pickEl = h("section", { class: "table-pick", hidden: true });
@@ -62,7 +63,9 @@ const appEl = h("main", { class: "table-app", hidden: true },
   h("div", { class: "table-side" }, handEl, noticeEl, sentEl, actionsEl, pickEl),
   seatsEl);
 
-fill($("#app"), bar, h("div", { class: "table-user" }, whoEl, dealerBtn, signOutBtn), dealerEl, signinEl, appEl);
+// Who is signed in, in a landmark of its own (the dealer's form is one: a named form).
+const accountEl = h("section", { class: "table-user", "aria-label": t("signin.account") }, whoEl, dealerBtn, signOutBtn);
+fill($("#app"), bar, accountEl, dealerEl, signinEl, appEl);
 
 // Pairing, and the dealer ------------------------------------------------------------------
 
@@ -437,6 +440,7 @@ conn.on("hello", (msg) => {
 outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
 onLang(() => {
   renderPick.last = "";
+  accountEl.setAttribute("aria-label", t("signin.account"));
   showSignedIn();
 });
 // A time call counts down between batches.

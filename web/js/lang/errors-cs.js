@@ -246,6 +246,8 @@ export const errorsCs = {
     "flight_twice": "flight {flight} je uveden dvakrát",
     "flight_not_bagged": "ve flightu {flight} zbývá zabalit {players} hráčů",
     "day2_no_flights": "Day 2 potřebuje aspoň jeden flight",
+    "day2_check_failed": "kontrola žetonů flightu {flight} nesedí: sáčky se od toho, co musí existovat, liší o {difference} žetonů, víc než tolerance {tolerance}: pro vytvoření Day 2 to potvrďte s důvodem",
+    "day2_ack_reason": "uveďte, proč Day 2 vzniká, i když kontrola žetonů flightu nesedí",
     "bags_correction_reason": "stůl {table} je už zabalený: uveďte důvod opravy",
     "bag_empty": "sáček hráče {player} musí obsahovat žetony",
     "bag_number_twice": "sáček {bag} je na listu dvakrát (také u hráče {player})",

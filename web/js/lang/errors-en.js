@@ -252,6 +252,8 @@ export const errorsEn = {
     "flight_twice": "flight {flight} is listed twice",
     "flight_not_bagged": "flight {flight} has {players} survivors not bagged yet",
     "day2_no_flights": "Day 2 needs at least one flight",
+    "day2_check_failed": "the chip check of flight {flight} failed: its bags are {difference} chips off what must exist, beyond the tolerance of {tolerance}: acknowledge it with a reason to make Day 2",
+    "day2_ack_reason": "say why Day 2 is made although a flight's chip check failed",
     "bags_correction_reason": "table {table} is bagged already: say why the bags are corrected",
     "bag_empty": "{player}'s bag must hold chips",
     "bag_number_twice": "bag {bag} is on the sheet twice (also {player}'s)",
