@@ -101,7 +101,7 @@ REFUSED = [
         "/api/t/edge/commands",
         {"id": "edge-1", "command": {"type": "bust", "player": "P1"}},
         401,
-    ),  # noqa: E501
+    ),
     ("POST", "/api/t/edge/commands/bust", {"id": "edge-2", "player": "P1"}, 401),
     ("GET", "/api/t/edge/export/log", None, 401),
     ("GET", "/api/staff", None, 401),
