@@ -23,23 +23,14 @@ import httpx
 import pytest
 import websockets
 
-from floor.redisdb.embedded import EmbeddedServer, free_port
+from floor.redisdb.embedded import EmbeddedServer
 from tests.e2e.conftest import Api, ServerProcess, add_user, settled, sign_in
+from tests.e2e.conftest import EdgeProcess as Edge
 
 DIRECTOR = ("boss", "director-secret")
 #: The kernel send buffer a public socket is given (``fanout.PUBLIC_SEND_BUFFER``); Linux
 #: counts twice what is asked for its bookkeeping.
 SEND_BUFFER = 16 * 1024
-
-
-class Edge(ServerProcess):
-    """``floor serve`` as a public edge: HTTP on ``port``, websockets on ``ws_port``."""
-
-    def __init__(self, redis_url: str, log: Path, **env: str) -> None:
-        self.ws_port = free_port()
-        env = {**env, "FLOOR_SERVES": "public", "FLOOR_WS_PORT": str(self.ws_port)}
-        super().__init__(redis_url, log, (), **env)
-        self.sockets = f"ws://127.0.0.1:{self.ws_port}"
 
 
 @pytest.fixture(scope="module")
