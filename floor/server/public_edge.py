@@ -123,6 +123,7 @@ REFUSED: Final[tuple[Rule, ...]] = (
 
 #: Request headers that carry a session: removed on the edge.
 _CREDENTIALS: Final = frozenset({b"cookie", b"authorization"})
+_TOKEN: Final = frozenset({b"authorization"})
 
 
 def _pattern(path: str) -> re.Pattern[str]:
@@ -162,15 +163,18 @@ class PublicOnly:
         if path == CHECK_PATH:
             await self.app(scope, receive, send)
             return
-        if path == "/metrics" and not self._metrics_token(scope):
-            response = error_response(
-                "signed_out",
-                "the public edge shows its metrics to a scraper with the metrics token "
-                "(FLOOR_METRICS_TOKEN as 'Authorization: Bearer <token>') only",
-            )
-            await response(scope, receive, send)
-            return
-        headers = [(k, v) for k, v in scope["headers"] if k not in _CREDENTIALS]
+        keep: frozenset[bytes] = frozenset()
+        if path == "/metrics":
+            if not self._metrics_token(scope):
+                response = error_response(
+                    "signed_out",
+                    "the public edge shows its metrics to a scraper with the metrics token "
+                    "(FLOOR_METRICS_TOKEN as 'Authorization: Bearer <token>') only",
+                )
+                await response(scope, receive, send)
+                return
+            keep = _TOKEN  # the metrics token, checked: no session
+        headers = [(k, v) for k, v in scope["headers"] if k in keep or k not in _CREDENTIALS]
         await self.app({**scope, "headers": headers}, receive, send)
 
     def _metrics_token(self, scope: Scope) -> bool:

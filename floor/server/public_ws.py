@@ -159,7 +159,11 @@ class PublicSockets:
         path = urlsplit(request.path).path
         if _route(path) is None:
             return conn.respond(http.HTTPStatus.NOT_FOUND, "no such websocket here\n")
-        peer = conn.remote_address[0] if conn.remote_address else None
+        try:
+            peer = conn.remote_address[0] if conn.remote_address else None
+        except AttributeError:
+            # Gone before its handshake was read to the end (uvloop has no peer to tell).
+            return conn.respond(http.HTTPStatus.BAD_REQUEST, "the connection is gone\n")
         told = client_of(peer, _raw(headers), self.trusted) if self.trusted else None
         client = told[0] if told is not None else (peer or "")
         refusal: tuple[int, str] | None = None

@@ -28,6 +28,7 @@ from tests.e2e.conftest import Api, ServerProcess, add_user, settled, sign_in
 from tests.e2e.conftest import EdgeProcess as Edge
 
 DIRECTOR = ("boss", "director-secret")
+METRICS_TOKEN = "edge-metrics-" + "x" * 20
 #: The kernel send buffer a public socket is given (``fanout.PUBLIC_SEND_BUFFER``); Linux
 #: counts twice what is asked for its bookkeeping.
 SEND_BUFFER = 16 * 1024
@@ -40,7 +41,7 @@ def pair(
     logs = tmp_path_factory.mktemp("edge-logs")
     add_user(valkey.url, *DIRECTOR, "director")
     staff = ServerProcess(valkey.url, logs / "staff.log")
-    edge = Edge(valkey.url, logs / "edge.log")
+    edge = Edge(valkey.url, logs / "edge.log", FLOOR_METRICS_TOKEN=METRICS_TOKEN)
     try:
         staff.start()
         edge.start()
@@ -145,6 +146,9 @@ def test_the_edge_serves_the_public_as_the_public_whatever_it_carries(
     assert httpx.get(edge.base + "/api/rulebook").status_code == 200
     # The metrics are the staff's (or a scraper's with the token): not with a session here.
     assert httpx.get(edge.base + "/metrics", headers=token).status_code == 401
+    scraper = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+    r = httpx.get(edge.base + "/metrics", headers=scraper)
+    assert r.status_code == 200 and "floor_clients" in r.text
 
 
 def test_the_session_check_passes_a_session_and_nothing_else(
