@@ -449,7 +449,7 @@ async def test_the_players_screens_go_to_the_public_edge_and_the_staff_to_their_
 
 
 async def test_with_the_edge_down_the_staff_processes_serve_the_public(
-    nginx: Nginx, director: Api, servers: list[ServerProcess]
+    nginx: Nginx, session: httpx.Client, director: Api, servers: list[ServerProcess]
 ) -> None:
     director.create("ngx-edge-down", 8)
     edge = servers[2]
@@ -458,6 +458,17 @@ async def test_with_the_edge_down_the_staff_processes_serve_the_public(
         with nginx.browser() as stranger:
             r = stranger.get("/api/t/ngx-edge-down/snapshot")
             assert r.status_code == 200, r.text
+            # The sessions are checked by the staff processes meanwhile: a made-up cookie is
+            # still the public's, a real session still the staff's.
+            made_up = {"Cookie": "floor_session=" + "m" * 43}
+            r = stranger.post(
+                "/api/t/ngx-edge-down/commands",
+                json={"id": "ngx-down-1", "command": {"type": "bust", "player": "P1"}},
+                headers=made_up,
+            )
+            assert r.status_code == 403, r.text
+        r = command(session, "ngx-edge-down", {"type": "bust", "player": "P2"}, "ngx-down-2")
+        assert r.status_code == 200, r.text
         player = await _hello(nginx, "ngx-edge-down", None)
         try:
             snapshot = json.loads(await player.recv())
