@@ -476,7 +476,7 @@ def floor_size(
             [sys.executable, "-m", "floor", "serve", "--port", str(edge_port := free_port())],
             env={**env, "FLOOR_SERVES": "public", "FLOOR_WS_PORT": str(ws_port)},
             cwd=ROOT,
-            preexec_fn=pin(0, nice=EDGE_NICE),
+            preexec_fn=pin(0, nice=args.edge_nice),
             stdout=subprocess.DEVNULL,
             stderr=log.open("ab"),
         )
@@ -521,7 +521,9 @@ def floor_size(
 
         ctx = mp.get_context("spawn")
         parent, child = ctx.Pipe()
-        person = ctx.Process(target=floorperson_main, args=(port, token, args.interval, child))
+        person = ctx.Process(
+            target=floorperson_main, args=(port, token, args.interval, child), daemon=True
+        )
         person.start()
         child.close()
         screens = Screens(
@@ -686,7 +688,7 @@ def baseline_size(n: int, args: argparse.Namespace, tmp: Path, floor: dict[str, 
             ",".join(map(str, catch_up_sizes(reconnect_round))),
             *follow,
             # Beside the edge, at the edge's nice level on the same CPU: like for like.
-            *(["--nice", str(EDGE_NICE)] if floor["edge"] else []),
+            *(["--nice", str(args.edge_nice)] if floor["edge"] else []),
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
@@ -739,9 +741,9 @@ def preamble(result: dict[str, Any], args: argparse.Namespace) -> None:
         f"\n{args.players} players, a special-needs player among them; a command every "
         f"{args.interval * 1000:.0f} ms; "
         + (
-            "the staff's server and the public edge (nice 10; its websockets "
+            f"the staff's server and the public edge (nice {args.edge_nice}; its websockets "
             + ("on websockets' own server" if result.get("ws_port") else "in uvicorn")
-            + ") on CPU 0 with Valkey, the bare server at nice 10 too, "
+            + f") on CPU 0 with Valkey, the bare server at nice {args.edge_nice} too, "
             if result["edge"]
             else "server on CPU 0 with Valkey, "
         )
@@ -877,6 +879,13 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="1,000 screens only")
     parser.add_argument(
+        "--edge-nice",
+        type=int,
+        default=EDGE_NICE,
+        help="the edge's nice level, and the bare server's beside it (default 10, as "
+        "floor-public@.service runs it; 0 on a machine where other work runs at 10)",
+    )
+    parser.add_argument(
         "--edge",
         action="store_true",
         help="the screens on a public edge (FLOOR_SERVES=public, nice 10), the staff apart",
@@ -934,6 +943,13 @@ def main() -> None:
             log = tmp / "serve.log"
             if log.exists() and log.stat().st_size:
                 print("server log (tail):\n" + log.read_text()[-3000:])
+                # Each kind of error once, whole: the tail may hold the end of one alone.
+                seen: set[str] = set()
+                for line in log.read_text().splitlines():
+                    kind = line.split('"msg":', 1)[-1][:80]
+                    if '"level":"error"' in line and kind not in seen:
+                        seen.add(kind)
+                        print(line[:4000])
     print("\nverdicts:")
     for text, met in verdicts:
         print(f"  {'meets ' if met else 'misses'}  {text}")
