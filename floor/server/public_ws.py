@@ -353,6 +353,9 @@ async def start(floor: Floor) -> Server:
         close_timeout=CLOSE_TIMEOUT,
         # `floor serve --workers N` on an edge: each worker listens, the kernel spreads them.
         reuse_port=True,
+        # A crowd reconnecting at once: asyncio's default of 100 pending connections dropped
+        # the rest's SYNs, and they came back 1, 3 and 7 s later (uvicorn's is 2048 too).
+        backlog=2048,
     )
     log.info(
         "public websockets serving",
