@@ -108,7 +108,7 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "FLOOR_PUBLIC_WRITE_TIMEOUT",
-        "3",
+        "5",
         "the same for a public screen (a player's phone): its socket is also given a small "
         "kernel send buffer, so one that stops reading holds little memory and not for long",
     ),
@@ -178,7 +178,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     limits_exempt: tuple[str, ...] = ("127.0.0.1/32", "::1/128")
     write_timeout: float = 15.0
     #: ``write_timeout`` for the public's sockets (see ``fanout.PUBLIC_SEND_BUFFER``).
-    public_write_timeout: float = 3.0
+    public_write_timeout: float = 5.0
     #: Networks whose forwarding headers are believed (see ``proxies``).
     trusted_proxies: tuple[str, ...] = ()
     #: Host names besides localhost and IP addresses (see ``origins.host_allowed``).
