@@ -477,6 +477,13 @@ async def test_with_the_edge_down_the_staff_processes_serve_the_public(
             await player.close()
     finally:
         edge.start()
+        # nginx tries the edge again once its fail_timeout (2 s) is over: until then the
+        # staff processes are still the public's.
+        deadline = time.monotonic() + 15
+        with nginx.browser() as stranger:
+            while stranger.get("/healthz").json()["serves"] != "public":
+                assert time.monotonic() < deadline, "nginx never went back to the edge"
+                time.sleep(0.2)
 
 
 # The edge as a boundary -------------------------------------------------------------------------
