@@ -376,6 +376,8 @@ class _Worker:
                 # A follower's handshake ends with a whole message: read it all.
                 whole = self.follow is not None and c.phase == "open"
                 self.message(c, buf[start : end if whole else min(end, start + 160)], t)
+                if c.sock is None:
+                    return  # closed by the message (fetch_snapshot): the rest is moot
             elif op == 9:
                 with contextlib.suppress(OSError):
                     c.sock.send(masked(0xA, buf[start:end]))  # type: ignore[union-attr]
