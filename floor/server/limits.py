@@ -37,9 +37,11 @@ from ..engine.errors import FloorError, Params, Reason
 from .context import SESSION_COOKIE
 from .edges import for_error
 from .proxies import Network, address, networks
+from .public_edge import CHECK_PATH
 
-#: Never limited: supervisors and scrapers poll them, and they cost nothing.
-UNLIMITED_PATHS: Final = frozenset({"/healthz", "/metrics"})
+#: Never limited: supervisors and scrapers poll them, and they cost nothing; nginx asks the
+#: session check before each request with credentials (``public_edge``), cached.
+UNLIMITED_PATHS: Final = frozenset({"/healthz", "/metrics", CHECK_PATH})
 #: The close code of a websocket refused for its address: "try again later".
 TRY_AGAIN_LATER: Final = 1013
 #: In a ``Cookie`` header: the request may come from staff (so may a bearer token).

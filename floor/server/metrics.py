@@ -100,7 +100,8 @@ class Metrics:
             ),
             "# HELP floor_catch_ups_total Screens caught up, by source (ring: the batches "
             "kept in memory; log: read from the event log; snapshot; refused: the log's "
-            "readers were busy, so a snapshot, counted under snapshot too).",
+            "readers were busy, so a snapshot, counted under snapshot too; fetch: a public edge's "
+            "screen told to read the snapshot over HTTP instead).",
             "# TYPE floor_catch_ups_total counter",
             *(
                 f'floor_catch_ups_total{{source="{how}"}} {n}'

@@ -14,7 +14,7 @@ from ..engine import commands
 from ..protocol import EventsIn
 from .context import floor_of
 from .edges import handle_errors, json_response
-from .hub import Heartbeat
+from .hub import FetchSnapshot, Heartbeat
 from .permissions import require_floor
 from .principal import SignedOut
 from .routes_commands import CommandEnvelope
@@ -96,7 +96,9 @@ def _metrics_token_sent(request: Request, token: str) -> bool:
 
 async def schema(request: Request) -> Response:
     """JSON Schema of every request body and every websocket message."""
-    server_messages = Hello | SnapshotOut | EventsIn | Heartbeat | Result | Pong | WsError
+    server_messages = (
+        Hello | SnapshotOut | FetchSnapshot | EventsIn | Heartbeat | Result | Pong | WsError
+    )
     (command, envelope, new, staff, signin, client, server), components = (
         msgspec.json.schema_components(
             [

@@ -248,10 +248,16 @@ async def opened(
     await ws.accept()
     # Unsent bytes a screen may fall behind by: about the queue's length in messages (plus
     # the largest message it was sent: see FrameWriter); one that takes none of it for
-    # FLOOR_WRITE_TIMEOUT seconds is cut off.
+    # FLOOR_WRITE_TIMEOUT seconds is cut off, a public one (anybody) sooner, and it holds
+    # little of the kernel's memory meanwhile.
+    settings = floor.settings
     frames = FrameWriter.for_scope(
-        ws.scope, floor.settings.client_queue * 4096, floor.settings.write_timeout
+        ws.scope,
+        settings.client_queue * 4096,
+        settings.public_write_timeout if public else settings.write_timeout,
     )
+    if frames is not None and public:
+        frames.small_send_buffer()
     client = WsClient(ws, tid, principal, floor.settings.client_queue, frames)
     client.push(
         _encoder.encode(
@@ -308,7 +314,9 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     if principal.device is not None:
         seen = asyncio.create_task(_note_seen(floor, principal.device), name="tablet-seen")
     try:
-        await floor.hub.join(client, since, view, packed)
+        # A public edge's screens read their snapshot over HTTP (see ``hub``).
+        edge = floor.settings.serves == "public"
+        await floor.hub.join(client, since, view, packed, fetch=edge)
         await _receive(ws, floor, client)
     except WebSocketDisconnect:
         pass

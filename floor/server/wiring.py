@@ -36,6 +36,8 @@ from ..redisdb.supervisor import STATE_ENV, read_state
 from ..store.house import House
 from ..store.service import Service
 from . import (
+    public_edge,
+    public_ws,
     routes_commands,
     routes_files,
     routes_flights,
@@ -58,6 +60,7 @@ from .limits import Limits
 from .logs import configure as configure_logs
 from .metrics import Metrics
 from .proxies import ClientAddress
+from .public_edge import PublicOnly
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
 from .tablets import Tablets
@@ -105,6 +108,7 @@ def build_floor(settings: Settings) -> Floor:
 def routes() -> list[BaseRoute]:
     return [
         *routes_health.routes,
+        *public_edge.routes,
         *routes_staff.routes,
         *routes_pairing.routes,
         *routes_tournaments.routes,
@@ -145,6 +149,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 connections=settings.max_connections,
                 exempt=settings.limits_exempt,
             ),
+            # A public edge serves the public only, as the public (``public_edge``).
+            *(
+                [Middleware(PublicOnly, metrics_token=settings.metrics_token)]
+                if settings.serves == "public"
+                else []
+            ),
         ],
         exception_handlers=handlers,
     )
@@ -171,9 +181,13 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         # connect in 1.05 s instead of 1.4-1.9 s, on 30% less CPU (bench/storm.py).
         gc.set_threshold(*GC_THRESHOLDS)
         log.info("floor serving", extra={"redis": _without_password(settings.redis_url)})
+        # A public edge's websockets: websockets' own server, beside uvicorn (``public_ws``).
+        sockets = await public_ws.start(floor) if settings.serves == "public" else None
         try:
             yield
         finally:
+            if sockets is not None:
+                await public_ws.stop(sockets)
             await floor.stop()
 
     return lifespan

@@ -74,6 +74,17 @@ class ServerProcess:
                 self.kill()
 
 
+class EdgeProcess(ServerProcess):
+    """``floor serve`` as a public edge (``FLOOR_SERVES=public``): HTTP on ``port``, its
+    websockets (websockets' own server) on ``ws_port``."""
+
+    def __init__(self, redis_url: str, log: Path, **env: str) -> None:
+        self.ws_port = free_port()
+        env = {**env, "FLOOR_SERVES": "public", "FLOOR_WS_PORT": str(self.ws_port)}
+        super().__init__(redis_url, log, (), **env)
+        self.sockets = f"ws://127.0.0.1:{self.ws_port}"
+
+
 @pytest.fixture(scope="module")
 def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedServer]:
     """A Valkey server of this module's own (the clock lease is global to a server)."""
