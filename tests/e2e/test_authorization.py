@@ -55,6 +55,11 @@ def screens(who: str, tid: str) -> bool:
     return who in ("tablet", "dealer")
 
 
+def signed_in(who: str, tid: str) -> bool:
+    """Any session at all (what nginx asks the edge before it sends a request to the staff)."""
+    return who not in ("anonymous", "player")
+
+
 def at_table(who: str, tid: str) -> bool:
     """The floor anywhere; a table screen (and its dealer) in its own tournament only."""
     return floor(who, tid) or (screens(who, tid) and tid == A)
@@ -80,6 +85,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/signin"): Rule(everyone, body={"username": "nobody", "secret": "not it"}),
     ("POST", "/api/signout"): Rule(everyone, fresh=True),
     ("GET", "/api/me"): Rule(everyone),
+    ("GET", "/api/session/check"): Rule(signed_in),
     ("PUT", "/api/me/secret"): Rule(accounts, body={}),
     ("GET", "/api/staff"): Rule(director),
     ("POST", "/api/staff"): Rule(director, body={}),

@@ -139,7 +139,13 @@ def test_the_edge_serves_the_public_as_the_public_whatever_it_carries(
     r = httpx.get(f"{edge.base}/api/t/{room}", headers=token)
     assert r.status_code == 200 and r.json()["staff"] is None
     me = httpx.get(edge.base + "/api/me", headers=token).json()
-    assert me == {"username": None, "role": "public", "table": None}
+    assert me == {
+        "username": None,
+        "role": "public",
+        "table": None,
+        "tournament": None,
+        "device": None,
+    }
     # The public's reads and its one computation are served.
     assert httpx.get(f"{edge.base}/api/t/{room}/snapshot").status_code == 200
     assert httpx.get(f"{edge.base}/api/t/{room}/players", params={"q": "Player 7"}).json()["total"]
