@@ -25,8 +25,9 @@ screens got) to the same number of the same receivers.
         [--follow [--friends 200] [--room-screens 200]]
 
 With ``--edge`` the screens connect to a public edge (``FLOOR_SERVES=public``, at nice 10 on
-CPU 0), as the shipped nginx config sends the players' phones, and the floorperson to a
-staff process of its own beside it: the staff-first deployment.
+CPU 0; its websockets on websockets' own server, ``FLOOR_WS_PORT``), as the shipped nginx
+config sends the players' phones, and the floorperson to a staff process of its own beside
+it: the staff-first deployment. The bare server then runs at nice 10 too, like for like.
 
 With ``--follow`` the N screens are phones following one player each on the follow feed
 (``/ws/t/{id}/follow/{player}``, no HTTP snapshot): players spread over the field, and
@@ -54,6 +55,7 @@ import os
 import pickle
 import random
 import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -90,6 +92,10 @@ TID = "storm"
 #: the bytes of one public screen's connect.
 STAFF_RATIO, LIVE_RATIO, CONNECT_BYTES = 2.0, 1.5, 200 * 1024
 SECRET = "storm-floor-secret"
+#: The public edge's nice level (floor-public@.service), and the bare server's beside it.
+EDGE_NICE = 10
+#: FLOOR_METRICS_TOKEN of the bench's servers: the edge shows its metrics to the token only.
+METRICS_TOKEN = "storm-metrics-token-" + "m" * 12
 
 # Names as a festival's entries have them (diacritics, other scripts), one list of words each.
 FIRST = (  # noqa: SIM905
@@ -392,6 +398,19 @@ def follow_hello(port: int, player: str) -> tuple[bytes, bytes]:
         ws.close()
 
 
+def listening(port: int) -> bool:
+    """Whether something accepts connections on ``port`` (within a few seconds)."""
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.1)
+
+
 def metrics(port: int, token: str) -> dict[str, int]:
     _, _, raw = get(port, "/metrics", {"Authorization": f"Bearer {token}"})
     out = {}
@@ -437,6 +456,8 @@ def floor_size(
         "FLOOR_HEARTBEAT": "30",
         "FLOOR_CLIENT_QUEUE": "1024",
         "FLOOR_LOG_LEVEL": "warning",
+        # The edge shows its metrics to a scraper with the token only (not to a session).
+        "FLOOR_METRICS_TOKEN": METRICS_TOKEN,
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "floor", "serve", "--port", str(port)],
@@ -449,12 +470,13 @@ def floor_size(
     # With --edge the screens go to a public edge (FLOOR_SERVES=public) at a lower priority
     # on the same CPU, as deploy/nginx/floor.conf and floor-public@.service set it up; the
     # floorperson stays on the staff process.
+    ws_port = free_port()
     edge = (
         subprocess.Popen(
             [sys.executable, "-m", "floor", "serve", "--port", str(edge_port := free_port())],
-            env={**env, "FLOOR_SERVES": "public"},
+            env={**env, "FLOOR_SERVES": "public", "FLOOR_WS_PORT": str(ws_port)},
             cwd=ROOT,
-            preexec_fn=pin(0, nice=10),
+            preexec_fn=pin(0, nice=args.edge_nice),
             stdout=subprocess.DEVNULL,
             stderr=log.open("ab"),
         )
@@ -467,6 +489,10 @@ def floor_size(
     try:
         wait_http(port)
         wait_http(public_port)
+        # The edge's websockets on websockets' own server (FLOOR_WS_PORT); an edge of before
+        # served them on its HTTP port.
+        sockets_port = ws_port if edge is not None and listening(ws_port) else public_port
+        result["ws_port"] = sockets_port != public_port
         token = sign_in(port, "floor1", SECRET)
         # The snapshot a screen starts from, and the full one, as a reader with gzip gets them.
         _, headers, body = get(public_port, f"/api/t/{TID}/snapshot", {"Accept-Encoding": "gzip"})
@@ -481,7 +507,7 @@ def floor_size(
         }
         (tmp / "snapshot.gz").write_bytes(body)
         seq0 = int(headers["floor-seq"])
-        hello = WsClient(f"ws://127.0.0.1:{public_port}/ws/t/{TID}?packed=1&since={seq0}")
+        hello = WsClient(f"ws://127.0.0.1:{sockets_port}/ws/t/{TID}?packed=1&since={seq0}")
         (tmp / "hello.json").write_bytes(hello.recv())
         hello.close()
         result["seq0"] = seq0
@@ -489,13 +515,15 @@ def floor_size(
         if players is not None:
             _, _, whole = get(public_port, f"/api/t/{TID}/follow/P0", {})
             result["sizes"]["follow"] = len(whole)
-            result["follow_hello"], result["follow_sample"] = follow_hello(public_port, "P0")
+            result["follow_hello"], result["follow_sample"] = follow_hello(sockets_port, "P0")
             result["followed"] = players
         rss0 = rss_mb(public.pid)
 
         ctx = mp.get_context("spawn")
         parent, child = ctx.Pipe()
-        person = ctx.Process(target=floorperson_main, args=(port, token, args.interval, child))
+        person = ctx.Process(
+            target=floorperson_main, args=(port, token, args.interval, child), daemon=True
+        )
         person.start()
         child.close()
         screens = Screens(
@@ -508,6 +536,7 @@ def floor_size(
             concurrency=args.concurrency,
             cpus={1},
             follow=players,
+            ws_port=sockets_port,
         )
         room_round: Round | None = None
         with screens:
@@ -515,7 +544,7 @@ def floor_size(
             idle_from, idle_cpu = time.monotonic_ns(), cpu_seconds(public.pid)
             time.sleep(args.idle)
             idle_to, idle_cpu = time.monotonic_ns(), cpu_seconds(public.pid) - idle_cpu
-            before = metrics(public_port, token)
+            before = metrics(public_port, METRICS_TOKEN)
 
             # The floorperson's commands so far, for telling catch-ups from live batches;
             # read through a second copy of the log the floorperson keeps (its answers).
@@ -527,7 +556,7 @@ def floor_size(
             # The floorperson reports only at the end: until then a screen's "current" is
             # judged by the batches it got, which carry the same numbers (see analyse).
             connect_round = storm(screens, "connect", False, public.pid, valkey.pid, committed, 2.0)
-            after_connect = metrics(public_port, token)
+            after_connect = metrics(public_port, METRICS_TOKEN)
             # Every screen live, the floorperson's batches going out: the server's CPU.
             held_cpu, held_from = cpu_seconds(public.pid), time.monotonic()
             time.sleep(args.hold)
@@ -535,7 +564,7 @@ def floor_size(
             reconnect_round = storm(
                 screens, "reconnect", True, public.pid, valkey.pid, committed, 2.0
             )
-            after = metrics(public_port, token)
+            after = metrics(public_port, METRICS_TOKEN)
             if players is not None and args.room_screens:
                 # Room screens beside the followers, once, for their bytes (after the
                 # storms: outside the windows the staff's figures are taken in).
@@ -549,6 +578,7 @@ def floor_size(
                     concurrency=args.concurrency,
                     cpus={1},
                     first=n,
+                    ws_port=sockets_port,
                 )
                 with room:
                     time.sleep(1.0)
@@ -657,6 +687,8 @@ def baseline_size(n: int, args: argparse.Namespace, tmp: Path, floor: dict[str, 
             "--reconnect",
             ",".join(map(str, catch_up_sizes(reconnect_round))),
             *follow,
+            # Beside the edge, at the edge's nice level on the same CPU: like for like.
+            *(["--nice", str(args.edge_nice)] if floor["edge"] else []),
         ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
@@ -709,7 +741,9 @@ def preamble(result: dict[str, Any], args: argparse.Namespace) -> None:
         f"\n{args.players} players, a special-needs player among them; a command every "
         f"{args.interval * 1000:.0f} ms; "
         + (
-            "the staff's server and the public edge (nice 10) on CPU 0 with Valkey, "
+            f"the staff's server and the public edge (nice {args.edge_nice}; its websockets "
+            + ("on websockets' own server" if result.get("ws_port") else "in uvicorn")
+            + f") on CPU 0 with Valkey, the bare server at nice {args.edge_nice} too, "
             if result["edge"]
             else "server on CPU 0 with Valkey, "
         )
@@ -845,6 +879,13 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="1,000 screens only")
     parser.add_argument(
+        "--edge-nice",
+        type=int,
+        default=EDGE_NICE,
+        help="the edge's nice level, and the bare server's beside it (default 10, as "
+        "floor-public@.service runs it; 0 on a machine where other work runs at 10)",
+    )
+    parser.add_argument(
         "--edge",
         action="store_true",
         help="the screens on a public edge (FLOOR_SERVES=public, nice 10), the staff apart",
@@ -902,6 +943,13 @@ def main() -> None:
             log = tmp / "serve.log"
             if log.exists() and log.stat().st_size:
                 print("server log (tail):\n" + log.read_text()[-3000:])
+                # Each kind of error once, whole: the tail may hold the end of one alone.
+                seen: set[str] = set()
+                for line in log.read_text().splitlines():
+                    kind = line.split('"msg":', 1)[-1][:80]
+                    if '"level":"error"' in line and kind not in seen:
+                        seen.add(kind)
+                        print(line[:4000])
     print("\nverdicts:")
     for text, met in verdicts:
         print(f"  {'meets ' if met else 'misses'}  {text}")

@@ -114,6 +114,7 @@ def run() -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--cpu", type=int, default=None)
+    p.add_argument("--nice", type=int, default=None, help="run at this nice level (as the edge)")
     p.add_argument("--tid", default="storm")
     p.add_argument("--body", required=True, help="the gzipped snapshot floor answered")
     p.add_argument("--hello", required=True, help="the hello floor sent")
@@ -126,7 +127,7 @@ def run() -> None:
     )
     args = p.parse_args()
     follow = pickle.loads(Path(args.follow).read_bytes()) if args.follow else None
-    setup_process(args.cpu)
+    setup_process(args.cpu, args.nice)
     with contextlib.suppress(KeyboardInterrupt):
         body, hello = Path(args.body).read_bytes(), Path(args.hello).read_bytes()
         uvloop.run(main(args, body, hello, follow))

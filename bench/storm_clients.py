@@ -91,6 +91,8 @@ class Plan:
     nice: int | None
     #: The player each screen follows, by global index (None: room screens).
     follow: list[str] | None = None
+    #: Where the websockets are, when not on ``port`` (a public edge's FLOOR_WS_PORT).
+    ws_port: int | None = None
 
 
 class _Conn:
@@ -191,7 +193,8 @@ class _Worker:
         while self.queue and self.in_flight < self.plan.concurrency:
             c = self.queue.pop()
             self.in_flight += 1
-            if self.use_http and c.http_ns == 0:
+            fetch = self.use_http or (c.seq < 0 and self.plan.snapshot_path is not None)
+            if fetch and c.http_ns == 0:
                 self._dial(c, "http")
             else:
                 self._dial(c, "ws")
@@ -201,7 +204,7 @@ class _Worker:
         s.setblocking(False)
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         s.bind((c.src, 0))
-        err = s.connect_ex((self.plan.host, self.plan.port))
+        err = s.connect_ex((self.plan.host, self._port(phase)))
         c.sock, c.phase, c.buf = s, phase + "-connecting", b""
         if err not in (0, 115):
             self._failed(c)
@@ -209,8 +212,13 @@ class _Worker:
         self.by_fd[s.fileno()] = c
         self.ep.register(s.fileno(), select.EPOLLOUT)
 
+    def _port(self, phase: str) -> int:
+        if phase.startswith("ws") and self.plan.ws_port is not None:
+            return self.plan.ws_port
+        return self.plan.port
+
     def _request(self, c: _Conn) -> bytes:
-        host = f"{self.plan.host}:{self.plan.port}"
+        host = f"{self.plan.host}:{self._port(c.phase)}"
         if c.phase == "http-connecting":
             return (
                 f"GET {self.plan.snapshot_path} HTTP/1.1\r\nHost: {host}\r\n"
@@ -368,6 +376,8 @@ class _Worker:
                 # A follower's handshake ends with a whole message: read it all.
                 whole = self.follow is not None and c.phase == "open"
                 self.message(c, buf[start : end if whole else min(end, start + 160)], t)
+                if c.sock is None:
+                    return  # closed by the message (fetch_snapshot): the rest is moot
             elif op == 9:
                 with contextlib.suppress(OSError):
                     c.sock.send(masked(0xA, buf[start:end]))  # type: ignore[union-attr]
@@ -422,6 +432,14 @@ class _Worker:
                 return
             first, last = 0, int(m.group(1))
             c.snapshots += 1
+        elif head.startswith(b'{"type":"fetch_snapshot"'):
+            # A public edge sends no snapshot on the socket: read it over HTTP, as a page does
+            # (counted as a snapshot), by starting again from the HTTP read.
+            c.snapshots += 1
+            c.seq, c.http_ns = -1, 0
+            c.buf = b""
+            self._failed(c, 0)
+            return
         else:
             return
         c.seq = max(c.seq, last)
@@ -501,6 +519,8 @@ class Screens:
     follow: list[str] | None = None
     #: The first screen's index (its loopback address): screens of another set beside these.
     first: int = 0
+    #: Where the websockets are, when not on ``port`` (a public edge's FLOOR_WS_PORT).
+    ws_port: int | None = None
     _procs: list[Any] = field(default_factory=list)
     _pipes: list[Connection] = field(default_factory=list)
 
@@ -523,6 +543,7 @@ class Screens:
                 self.cpus,
                 self.nice,
                 follow,
+                self.ws_port,
             )
             first += count
             parent, child = ctx.Pipe()

@@ -90,6 +90,9 @@ def serve(host: str | None, port: int | None, workers: int) -> int:
     os.environ["REDIS_URL"] = url
     if host:
         os.environ["FLOOR_HOST"] = host
+    if port:
+        # A public edge serves its websockets beside this port (FLOOR_WS_PORT).
+        os.environ["FLOOR_PORT"] = str(port)
     # uvicorn turns SIGTERM into a graceful shutdown; make sure ours stops Valkey after it.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     supervisor = watch(server, settings)

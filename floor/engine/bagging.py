@@ -151,6 +151,15 @@ def check(
     )
 
 
+def room_check(t: Tournament) -> ChipCheck:
+    """``t``'s total-chips check: its last sheet per table against the chips that must
+    exist, at its flight's tolerance (0 for a tournament that is no flight)."""
+    s = t.state
+    tolerance = s.flight.rules.chip_tolerance if s.flight is not None else 0
+    survivors = (p.id for p in s.players.values() if not p.busted)
+    return check(ledger(t), s.bags, survivors, tolerance)
+
+
 def check_sheet(t: Tournament, sheet: TableBagged, before: TableBagged | None) -> None:
     """Refuses a sheet naming the field: a table that does not exist, a player not at it or
     out, a survivor of the table left off, a negative stack, a bag number given twice, or a

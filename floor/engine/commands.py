@@ -21,6 +21,9 @@ Reason = Annotated[str, Meta(min_length=1, max_length=500)]
 Table_ = Annotated[int, Meta(ge=1, le=100_000)]
 Seat_ = Annotated[int, Meta(ge=1, le=12)]
 PlayerRef = Annotated[str, Meta(min_length=1, max_length=64)]
+#: The staff account that sent a command, as the server's session names it: the server
+#: sets it (a value sent with the command is replaced), the engine records it.
+StaffName = Annotated[str, Meta(min_length=1, max_length=64)]
 #: Where a player comes from, as the results databases list it ("CZ", "Czech Republic").
 Country = Annotated[str, Meta(max_length=56)]
 #: The staff's note on an entry ("pays at the cage"): never shown to the room.
@@ -94,6 +97,8 @@ class Bust(_Command, frozen=True, tag="bust"):
     player: PlayerRef | None = None
     table: Table_ | None = None
     seat: Seat_ | None = None
+    #: Who reported it (set by the server): a second phone is told who was first.
+    by: StaffName | None = None
 
 
 class Busted(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -109,6 +114,8 @@ class BustSameHand(_Command, frozen=True, tag="bust_same_hand"):
     tables): the bigger starting stack places higher, equal stacks share the place."""
 
     players: Annotated[tuple[Busted, ...], Meta(min_length=2, max_length=100)]
+    #: Who reported it (set by the server).
+    by: StaffName | None = None
 
 
 class UndoBust(_Command, frozen=True, tag="undo_bust"):

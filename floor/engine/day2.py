@@ -1,7 +1,10 @@
 """Day 2 of an event: the flights' survivors together, with their bags, at a redrawn room.
 
 The merge keeps each player once: a player who bagged in several flights brings the bag the
-house's rule picks (``flights.forward``), the others are set aside and listed. The redraw is
+house's rule picks (``flights.forward``), the others are set aside and listed. A flight whose
+total-chips check failed (``bagging.room_check``: the bags add up to more or fewer chips than
+must exist, beyond its tolerance) goes into Day 2 only on the director's word with a reason,
+which Day 2's log keeps (``FieldCarried``) and its screens and sheets show. The redraw is
 the initial draw's (``seating.draw_initial``: counts differ by one at most, reserved seats kept
 for who needs one), with the random source passed in; its seats are recorded in Day 2's first
 events, so replaying Day 2's log never draws again. The prize pool is the flights' together
@@ -13,9 +16,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Annotated
 
 import msgspec
+from msgspec import Meta
 
+from .bagging import room_check
 from .errors import NotAllowed
 from .events import (
     CountedStack,
@@ -29,12 +35,21 @@ from .events import (
     TableOpened,
     TournamentCreated,
 )
-from .flights import Bagged, Flight, StackForward, forward
+from .flights import Bagged, CheckFailed, Flight, StackForward, forward
 from .model import PlayerId, TableNo
 from .prize import PrizePool, payouts
 from .rules import Level, Rules, Structure
 from .seating import draw_initial
 from .state import Player, Table, Tournament
+
+
+class Acknowledgement(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The director's word that Day 2 is made although the chip checks of ``flights`` failed:
+    each failed check is acknowledged by name, so a word given for one flight never covers
+    another the director was not shown."""
+
+    reason: Annotated[str, Meta(min_length=1, max_length=500)]
+    flights: Annotated[tuple[str, ...], Meta(min_length=1, max_length=50)]
 
 
 class Day2Plan(msgspec.Struct, frozen=True, kw_only=True):
@@ -51,6 +66,9 @@ class Day2Plan(msgspec.Struct, frozen=True, kw_only=True):
     add_ons: int
     chips: int
     pool: PrizePool | None
+    #: The flights whose chip check failed, and the director's reason for going on.
+    checks: tuple[CheckFailed, ...] = ()
+    acknowledged: str | None = None
 
 
 def merge(flights: Sequence[Flight], rule: StackForward) -> tuple[list[Bagged], list[Bagged]]:
@@ -88,9 +106,11 @@ def plan(
     rules: Rules,
     rng: random.Random,
     structure: Structure | None = None,
+    acknowledge: Acknowledgement | None = None,
 ) -> Day2Plan:
     """Day 2 drawn at tables of ``rules.seats`` (numbered from 1, as few as seat everybody),
-    the reserved seats of ``rules`` kept for the players who need one."""
+    the reserved seats of ``rules`` kept for the players who need one. Refused where a
+    flight's chip check failed, unless ``acknowledge`` gives the director's reason."""
     if not flights:
         raise NotAllowed(
             "Day 2 needs at least one flight", field="flights", reason="day2_no_flights"
@@ -103,6 +123,30 @@ def plan(
                 reason="flight_not_bagged",
                 params={"flight": f.id, "players": f.unbagged},
             )
+    checks = tuple(f.check_failed for f in flights if f.check_failed is not None)
+    reason = acknowledge.reason.strip() if acknowledge is not None else ""
+    if acknowledge is not None and not reason:
+        raise NotAllowed(
+            "say why Day 2 is made although a flight's chip check failed",
+            field="acknowledge.reason",
+            reason="day2_ack_reason",
+        )
+    seen = set(acknowledge.flights) if acknowledge is not None else set()
+    unacknowledged = [c for c in checks if c.flight not in seen]
+    if unacknowledged:
+        c = unacknowledged[0]
+        raise NotAllowed(
+            f"the chip check of flight {c.flight} failed ({c.difference:+,} chips against a "
+            f"tolerance of {c.tolerance:,}): acknowledge it with a reason to make Day 2",
+            field="acknowledge",
+            reason="day2_check_failed",
+            params={
+                "flight": c.flight,
+                "difference": c.difference,
+                "tolerance": c.tolerance,
+                "flights": len(unacknowledged),
+            },
+        )
     kept, aside = merge(flights, rule)
     if len(kept) < 2:
         raise NotAllowed(
@@ -139,6 +183,9 @@ def plan(
         add_ons=add_ons,
         chips=sum(b.stack for b in kept),
         pool=payouts(prize, entries, rebuys, add_ons) if prize is not None else None,
+        checks=checks,
+        # Kept only where it was needed: a reason given for nothing is no acknowledgement.
+        acknowledged=reason if checks else None,
     )
 
 
@@ -170,6 +217,18 @@ def flight_of(t: Tournament) -> Flight:
                 special_needs=p.special_needs,
             )
         )
+    check = room_check(t)
+    failed = (
+        CheckFailed(
+            flight=s.id,
+            expected=check.expected,
+            counted=check.counted,
+            difference=check.difference,
+            tolerance=check.tolerance,
+        )
+        if check.flagged and not unbagged
+        else None
+    )
     return Flight(
         id=s.id,
         name=s.name,
@@ -179,6 +238,7 @@ def flight_of(t: Tournament) -> Flight:
         add_ons=s.add_ons,
         survivors=tuple(survivors),
         unbagged=unbagged,
+        check_failed=failed,
     )
 
 
@@ -192,10 +252,15 @@ def resume_step(structure: Structure, ended: int) -> int:
 
 
 def first_events(
-    created: TournamentCreated, day2: Day2Plan, step: int | None, now: float
+    created: TournamentCreated,
+    day2: Day2Plan,
+    step: int | None,
+    now: float,
+    by: str | None = None,
 ) -> list[Event]:
     """Day 2's log from its creation: the tables, the players with their bagged stacks, the
-    redraw, and the clock at ``step`` (paused: the director starts it)."""
+    redraw, the flights' failed chip checks with the reason ``by`` (the director) gave, and
+    the clock at ``step`` (paused: the director starts it)."""
     events: list[Event] = [created]
     events.extend(TableOpened(table=n, seats=created.rules.seats) for n in day2.tables)
     events.extend(
@@ -221,6 +286,9 @@ def first_events(
             add_ons=day2.add_ons,
             chips=day2.chips - start * day2.entries,
             at=now,
+            checks=day2.checks,
+            acknowledged=day2.acknowledged,
+            by=by if day2.checks else None,
         )
     )
     if step is not None and structure is not None and step > 0:

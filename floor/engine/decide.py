@@ -508,7 +508,13 @@ def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]
     table = t.table(p.table)
     return [
         PlayerBusted(
-            player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active, at=now
+            player=p.id,
+            table=p.table,
+            seat=p.seat,
+            hand=table.hand,
+            place=t.active,
+            at=now,
+            by=c.by,
         )
     ]
 
@@ -548,7 +554,7 @@ def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rand
             reason="all_out",
             params={"busted": len(busted), "left": t.active},
         )
-    return list(same_hand.place(t, busted, now))
+    return list(same_hand.place(t, busted, now, c.by))
 
 
 def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:

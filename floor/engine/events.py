@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 
 from .chiprace import ChipRaceResult
-from .flights import DayOver, FlightRules
+from .flights import CheckFailed, DayOver, FlightRules
 from .model import (
     DealtGame,
     MoveReason,
@@ -162,6 +162,8 @@ class PlayerBusted(_Event, frozen=True, tag="player_busted"):
     shares: int = 1
     #: The stack the player started the hand with, when it decided the place (same hand).
     stack: int | None = None
+    #: The staff account that reported the bust-out (None: not known, or the clock's rules).
+    by: str | None = None
 
 
 class BustUndone(_Event, frozen=True, tag="bust_undone"):
@@ -577,6 +579,11 @@ class FieldCarried(_Event, frozen=True, tag="field_carried"):
     add_ons: int = 0
     chips: int = 0
     at: float = 0.0
+    #: The flights whose total-chips check failed, and the director's reason (and account)
+    #: for making Day 2 from them all the same.
+    checks: tuple[CheckFailed, ...] = ()
+    acknowledged: str | None = None
+    by: str | None = None
 
 
 Event = (

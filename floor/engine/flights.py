@@ -54,6 +54,18 @@ class Bagged(msgspec.Struct, frozen=True, kw_only=True):
     special_needs: bool = False
 
 
+class CheckFailed(msgspec.Struct, frozen=True, kw_only=True):
+    """A flight's total-chips check that failed at the end of its day (``bagging.check``):
+    the bags add up to ``counted`` where ``expected`` chips must exist, ``difference`` apart,
+    more than the flight's ``tolerance``."""
+
+    flight: str
+    expected: int
+    counted: int
+    difference: int
+    tolerance: int
+
+
 class Flight(msgspec.Struct, frozen=True, kw_only=True):
     """A flight as Day 2 needs it: its field and money, and its survivors' bags."""
 
@@ -66,6 +78,8 @@ class Flight(msgspec.Struct, frozen=True, kw_only=True):
     survivors: tuple[Bagged, ...] = ()
     #: Survivors still without a bag: Day 2 waits for them.
     unbagged: int = 0
+    #: The room's total-chips check, where it failed: Day 2 needs the director's word.
+    check_failed: CheckFailed | None = None
 
 
 def day_over(

@@ -14,9 +14,12 @@ from .events import PlayerBusted
 from .state import Player, Tournament
 
 
-def place(t: Tournament, busted: list[tuple[int, Player]], now: float) -> list[PlayerBusted]:
+def place(
+    t: Tournament, busted: list[tuple[int, Player]], now: float, by: str | None = None
+) -> list[PlayerBusted]:
     """The bust-outs of ``busted`` (each with the stack it started the hand with), worst
-    place first, as they are called; the players are still seated."""
+    place first, as they are called; the players are still seated. ``by``: who reported
+    them."""
     busted = sorted(busted, key=lambda sp: (-sp[0], sp[1].table or 0, sp[1].seat or 0))
     at = t.active - len(busted) + 1
     placed: list[tuple[int, int, int, Player]] = []
@@ -38,6 +41,7 @@ def place(t: Tournament, busted: list[tuple[int, Player]], now: float) -> list[P
                 # One player alone keeps the plain bust-out's record.
                 shares=shares,
                 stack=stack if len(busted) > 1 else None,
+                by=by,
             )
         )
     return events

@@ -96,7 +96,9 @@ class BustRecord(msgspec.Struct, kw_only=True):
     seat: SeatNo
     hand: int
     place: int
-    #: The stack before the bust, given back if the bust is undone.
+    #: The stack before the bust, given back if the bust is undone: the stack the player
+    #: started the hand with where the floor gave it (several out in one hand), else the
+    #: last one recorded.
     stack: int | None = None
     #: Players sharing the place (busted in the same hand with equal stacks).
     shares: int = 1
@@ -107,6 +109,8 @@ class BustRecord(msgspec.Struct, kw_only=True):
     #: The clock's step when the bust-out was recorded (None: the clock had not started):
     #: the right to undo it ends when the level changes (``undo``).
     level: int | None = None
+    #: The staff account that reported it: a phone about to report it too is told so.
+    by: str | None = None
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -304,6 +308,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
     bags: dict[TableNo, TableBagged] = msgspec.field(default_factory=dict)
     #: The day is over and the clock stopped there (``day_end``).
     day_ended: DayEnded | None = None
+    #: Day 2 of an event: the field its flights carried in, with the flights whose chip
+    #: check failed and the director's reason for going on (``day2``).
+    carried: FieldCarried | None = None
     #: Hand-for-hand while it runs (``hand_for_hand``), None otherwise.
     hand_for_hand: HandForHand | None = None
 
@@ -817,11 +824,12 @@ class Tournament:
             seat=e.seat,
             hand=e.hand,
             place=e.place,
-            stack=p.stack,
+            stack=e.stack if e.stack is not None else p.stack,
             shares=e.shares,
             at=e.at,
             at_final=e.table == self.state.final_table,
             level=self.state.clock.level if self.state.clock.started else None,
+            by=e.by,
         )
         p.stack = 0
         table = self.state.tables.get(e.table)
@@ -881,6 +889,7 @@ class Tournament:
 
     def _field_carried(self, e: FieldCarried) -> None:
         s = self.state
+        s.carried = e
         s.entries += e.entries
         s.rebuys += e.rebuys
         s.add_ons += e.add_ons

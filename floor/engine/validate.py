@@ -311,6 +311,13 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
         case FieldCarried():
             for name in ("entries", "rebuys", "add_ons"):
                 _not_negative(name, getattr(event, name))
+            if event.checks and not (event.acknowledged or "").strip():
+                # Day 2 is made from a failed check only on the director's reason (``day2``).
+                raise NotAllowed(
+                    "say why Day 2 is made although a flight's chip check failed",
+                    field="acknowledged",
+                    reason="day2_ack_reason",
+                )
         case FlightSet() | TableBagged() | DayEnded():
             if isinstance(event, DayEnded) and event.remaining is not None:
                 _not_negative("remaining", event.remaining)

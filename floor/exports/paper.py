@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ..engine.flights import CheckFailed
 from ..engine.model import MoveReason, TableStatus
 from ..engine.prize import PrizePool
 from ..engine.seat_cards import code, player_code
@@ -81,6 +82,11 @@ class Paper(msgspec.Struct, frozen=True, kw_only=True):
     moves: list[PaperMove]
     pool: PrizePool | None
     results: list[ResultRow]
+    #: Day 2 made from flights whose chip check failed: each check, the director's reason
+    #: and account (its sheets say so).
+    checks_failed: list[CheckFailed] = msgspec.field(default_factory=list)
+    acknowledged: str | None = None
+    acknowledged_by: str | None = None
 
 
 def paper(t: Tournament, now: float) -> Paper:
@@ -153,6 +159,7 @@ def paper(t: Tournament, now: float) -> Paper:
             )
         )
     pool = prize_pool(t)
+    carried = s.carried
     return Paper(
         tournament=s.id,
         name=s.name,
@@ -166,4 +173,7 @@ def paper(t: Tournament, now: float) -> Paper:
         moves=moves,
         pool=pool,
         results=result_rows(t, pool),
+        checks_failed=list(carried.checks) if carried is not None else [],
+        acknowledged=carried.acknowledged if carried is not None else None,
+        acknowledged_by=carried.by if carried is not None else None,
     )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 import time
 
+import msgspec
+
 from ..engine import commands
 from ..store.house import HouseSpan
 from ..store.ids import check_command_id
@@ -20,6 +22,14 @@ from .principal import Principal
 from .ruling_check import refused_ruling
 
 log = logging.getLogger("floor.server")
+
+
+def _stamped(command: commands.Command, principal: Principal) -> commands.Command:
+    """A bust-out carries who reported it, as the session says (never as the sender says):
+    a second phone about to report the same player is told who was first."""
+    if isinstance(command, commands.Bust | commands.BustSameHand):
+        return msgspec.structs.replace(command, by=principal.username)
+    return command
 
 
 async def run_command(
@@ -35,6 +45,7 @@ async def run_command(
     # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots.
     check_numbers(command, "command")
     start = time.perf_counter()
+    command = _stamped(command, principal)
     # A ruling names a rule of the tournament's book, which the engine cannot read.
     refused = await refused_ruling(floor, tid, principal, command)
     if refused is not None:

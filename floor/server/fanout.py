@@ -19,6 +19,15 @@ unsent (in our buffer, or in the kernel's: ``SIOCOUTQ``), ``FrameWriter`` looks 
 did. A close does not help such a screen (it reads no close frame, and a closed transport
 waits to flush its buffer): 300 phones that stopped reading held 800 MB of kernel memory
 until the ping timeout.
+
+The public's sockets (a player's phone, whoever opens it) are given a small kernel send
+buffer (``PUBLIC_SEND_BUFFER``: Linux's autotuning otherwise grows each to megabytes on a
+fast link, the loopback to nginx included) and a shorter period (``FLOOR_PUBLIC_WRITE_TIMEOUT``):
+300 sockets that never read held 983 MB of kernel memory for up to 35 s before.
+
+The public edge's websockets are ``websockets``' own connections, not uvicorn's:
+``FrameWriter.for_connection`` writes the same shared frames to their transports, as
+``websockets.broadcast`` does, and reads their state from the library's sans-I/O protocol.
 """
 
 from __future__ import annotations
@@ -35,6 +44,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from websockets.protocol import State
 
 PROTOCOL_KEY = "floor.ws_protocol"
+#: The kernel send buffer of a public socket, in bytes (Linux doubles it for its own
+#: bookkeeping): the messages a public screen is sent on its socket are batches of a few
+#: kilobytes (its snapshot comes over HTTP, gzipped), so this costs a live screen nothing.
+PUBLIC_SEND_BUFFER = 16 * 1024
 
 
 def frame(payload: bytes, opcode: int = 0x2) -> bytes:
@@ -108,6 +121,18 @@ class FrameWriter:
             return None
         return cls(proto, limit, timeout)
 
+    @classmethod
+    def for_connection(cls, connection: Any, limit: int, timeout: float = 0.0) -> FrameWriter:
+        """Direct writes to a connection of ``websockets``' own server (``public_ws``)."""
+        return cls(_LibraryConnection(connection), limit, timeout)
+
+    def small_send_buffer(self, size: int = PUBLIC_SEND_BUFFER) -> None:
+        """Hold at most about ``size`` bytes in the kernel for this socket (no autotuning):
+        what a reader that stopped leaves unsent stays in our buffer, counted and bounded."""
+        if self._sock is not None:
+            with contextlib.suppress(OSError):
+                self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
     @property
     def open(self) -> bool:
         return bool(self.proto.conn.state is State.OPEN and not self.proto.close_sent)
@@ -154,6 +179,21 @@ class FrameWriter:
             with contextlib.suppress(OSError):
                 self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         self.transport.abort()
+
+
+class _LibraryConnection:
+    """A connection of ``websockets``' asyncio server, seen as ``FrameWriter`` sees uvicorn's
+    protocol object: its transport, its sans-I/O state, and whether a close went out."""
+
+    __slots__ = ("conn", "transport")
+
+    def __init__(self, connection: Any) -> None:
+        self.transport = connection.transport
+        self.conn = connection.protocol
+
+    @property
+    def close_sent(self) -> bool:
+        return self.conn.close_sent is not None
 
 
 def _kernel_unsent(fd: int) -> int:

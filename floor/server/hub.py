@@ -13,6 +13,12 @@ once, through a gate and a Redis pool of their own for the public: ``gate``), el
 snapshot. A packed snapshot already built serves as long as the batches after it are few
 and held: it is sent with them, so a crowd joining while commands come every 100 ms costs a
 snapshot now and then, not one per version.
+
+A screen joined with ``fetch=True`` (the public edge's) is never sent a snapshot on its
+socket: where one is due it is sent ``fetch_snapshot``, a hundred bytes naming the gzipped
+packed snapshot over HTTP, and it comes back with ``resync`` from that snapshot's number. A
+200-byte handshake cost the server a 3.3 MB snapshot before, into the kernel's buffers of a
+socket that need never read it.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol, TypeVar
+from urllib.parse import quote
 
 import msgspec
 
@@ -98,6 +105,23 @@ class Heartbeat(msgspec.Struct, frozen=True, tag="heartbeat", tag_field="type"):
     server_time: float
 
 
+class FetchSnapshot(
+    msgspec.Struct, frozen=True, kw_only=True, tag="fetch_snapshot", tag_field="type"
+):
+    """In place of a snapshot: read it over HTTP (``url``, gzipped, packed), then send
+    ``resync`` with its ``seq``; ``seq`` here is the version the server holds now."""
+
+    tournament: str
+    seq: int
+    url: str
+
+
+def fetch_snapshot(tid: str, version: int) -> bytes:
+    return _encoder.encode(
+        FetchSnapshot(tournament=tid, seq=version, url=f"/api/t/{quote(tid, safe='')}/snapshot")
+    )
+
+
 _encoder = msgspec.json.Encoder()
 
 
@@ -132,6 +156,8 @@ class Hub:
         self._view_of: dict[Subscriber, View] = {}
         #: Subscribers sent snapshots packed (``views.PackedSnapshotOut``).
         self._packed: set[Subscriber] = set()
+        #: Subscribers sent ``fetch_snapshot`` where a snapshot is due (see the top).
+        self._fetching: set[Subscriber] = set()
         #: The latest batches of each tournament followed (see ``ring``).
         self._rings: dict[str, Ring] = {}
         #: Subscriptions under way, by tournament (see ``_follow``), and catch-ups being
@@ -167,16 +193,24 @@ class Hub:
     # Joining and leaving ---------------------------------------------------------------------
 
     async def join(
-        self, sub: Subscriber, since: int | None, view: View = "staff", packed: bool = False
+        self,
+        sub: Subscriber,
+        since: int | None,
+        view: View = "staff",
+        packed: bool = False,
+        fetch: bool = False,
     ) -> None:
-        """Start following: a snapshot (``packed`` or full), or what was missed since
-        ``since``, then live, each message as ``view`` is shown it."""
+        """Start following: a snapshot (``packed`` or full; with ``fetch`` where to read
+        it), or what was missed since ``since``, then live, each message as ``view`` is
+        shown it."""
         tid = sub.tid
         await self._follow(tid)
         sub.pending = []
         self._view_of[sub] = view
         if packed:
             self._packed.add(sub)
+        if fetch:
+            self._fetching.add(sub)
         self._subs.setdefault(tid, set()).add(sub)
         try:
             await self._catch_up(sub, since)
@@ -194,6 +228,7 @@ class Hub:
     def leave(self, sub: Subscriber) -> None:
         self._view_of.pop(sub, None)
         self._packed.discard(sub)
+        self._fetching.discard(sub)
         subs = self._subs.get(sub.tid)
         if subs is None:
             return
@@ -259,6 +294,9 @@ class Hub:
                         t, version = await self.store.tournament(tid)
             if not current and sub.internal:
                 pass  # a follower of this process needs no message, only the copy kept current
+            elif not current and sub in self._fetching:
+                self.metrics.caught_up("fetch")
+                sub.push(fetch_snapshot(tid, version))
             elif not current:
                 self.metrics.caught_up("snapshot")
                 _, snapshot, after = self.snapshot_for(tid, t, version, sub in self._packed)
@@ -327,7 +365,8 @@ class Hub:
         running = self._reading.get(key)
         if running is not None:
             return await asyncio.shield(running)
-        gate = self.reads[view]
+        # A table screen reads as the staff do: a few, never behind the room's crowd.
+        gate = self.reads["public" if view == "public" else "staff"]
         if not gate.enter():
             self.metrics.caught_up("refused")
             return None

@@ -7,8 +7,9 @@ has:
 
 - a token bucket for its requests, websocket handshakes included: ``burst`` at once, then
   ``rate`` a second. Past it, 429 with ``Retry-After`` (a websocket is closed with 1013, try
-  again later). Signed-in staff are never held back by it: only when an address's bucket is
-  empty is the request's session looked at, so the public pays nothing for the check;
+  again later). Signed-in staff (and paired table screens) are never held back by it: only
+  when an address's bucket is empty is the request's session looked at, so the public pays
+  nothing for the check;
 - at most ``most`` open websockets (1013 past it, staff excepted the same way).
 
 The address is the one ``proxies.ClientAddress`` put in the scope: behind a trusted proxy,
@@ -36,9 +37,11 @@ from ..engine.errors import FloorError, Params, Reason
 from .context import SESSION_COOKIE
 from .edges import for_error
 from .proxies import Network, address, networks
+from .public_edge import CHECK_PATH
 
-#: Never limited: supervisors and scrapers poll them, and they cost nothing.
-UNLIMITED_PATHS: Final = frozenset({"/healthz", "/metrics"})
+#: Never limited: supervisors and scrapers poll them, and they cost nothing; nginx asks the
+#: session check before each request with credentials (``public_edge``), cached.
+UNLIMITED_PATHS: Final = frozenset({"/healthz", "/metrics", CHECK_PATH})
 #: The close code of a websocket refused for its address: "try again later".
 TRY_AGAIN_LATER: Final = 1013
 #: In a ``Cookie`` header: the request may come from staff (so may a bearer token).
@@ -220,4 +223,7 @@ async def _staff(scope: Scope) -> bool:
         principal, _ = await floor.principal(conn)
     except FloorError:
         return False  # a token that names no session, or the storage away: not known staff
-    return principal.username is not None
+    # A paired table screen is the staff's too: behind a venue's NAT it shares the
+    # address of every phone there.
+    staff: bool = principal.role != "public"
+    return staff

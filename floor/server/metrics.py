@@ -56,6 +56,8 @@ class Metrics:
         #: Screens caught up, by how: "ring" (the batches held in memory), "log" (read from
         #: the event log), "snapshot", "refused" (the log's readers were busy: a snapshot).
         self.catch_ups: Counter[str] = Counter()
+        #: argon2 hashes and checks computed (``accounts.Accounts.hashes``).
+        self.signin_hashes = 0
 
     def command(self, kind: str, outcome: str) -> None:
         self.commands[(kind, outcome)] += 1
@@ -98,12 +100,17 @@ class Metrics:
             ),
             "# HELP floor_catch_ups_total Screens caught up, by source (ring: the batches "
             "kept in memory; log: read from the event log; snapshot; refused: the log's "
-            "readers were busy, so a snapshot, counted under snapshot too).",
+            "readers were busy, so a snapshot, counted under snapshot too; fetch: a public edge's "
+            "screen told to read the snapshot over HTTP instead).",
             "# TYPE floor_catch_ups_total counter",
             *(
                 f'floor_catch_ups_total{{source="{how}"}} {n}'
                 for how, n in sorted(self.catch_ups.items())
             ),
+            "# HELP floor_signin_hashes_total argon2 hashes and checks computed (sign-ins, "
+            "new secrets): a refused attempt costs none.",
+            "# TYPE floor_signin_hashes_total counter",
+            f"floor_signin_hashes_total {self.signin_hashes}",
             "# HELP floor_fanout_seconds Time to hand one batch to every local screen.",
             "# TYPE floor_fanout_seconds histogram",
             *self.fanout.lines("floor_fanout_seconds"),

@@ -3,8 +3,10 @@
     GET  /api/t/{id}/bags        the bag sheets and the total-chips check (staff)
     GET  /api/t/{id}/counts      the night's counts, published: every bag, biggest first
     GET  /api/t/{id}/counts.csv  the same as a file
-    POST /api/day2               Day 2 of the flights ``{"id", "name", "flights": [ids]}``
-                                 (the director): their survivors with their bags, redrawn
+    POST /api/day2               Day 2 of the flights ``{"id", "name", "flights": [ids],
+                                 "acknowledge"?: {"reason"}}`` (the director): their survivors
+                                 with their bags, redrawn; a flight whose chip check failed
+                                 needs the acknowledgement, which Day 2's log keeps
 
 The flight itself (``set_flight``), the end of the day (``end_day``) and each table's sheet
 (``bag_table``) are commands, sent through the command API like any other. Day 2 is a new
@@ -38,13 +40,16 @@ from .principal import Forbidden
 
 log = logging.getLogger("floor.server")
 
-_STAFF = ("director", "floor", "dealer")
+#: A table screen (and a dealer on one) is no reader of the counts and bags.
+_STAFF = ("director", "floor")
 
 
 class NewDay2(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: str
     name: Annotated[str, Meta(min_length=1, max_length=80)]
     flights: Annotated[tuple[str, ...], Meta(min_length=1, max_length=50)]
+    #: The director's word (with a reason) for flights whose chip check failed.
+    acknowledge: day2.Acknowledgement | None = None
 
 
 class CountRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,13 +58,6 @@ class CountRow(msgspec.Struct, frozen=True, kw_only=True):
     table: int
     stack: int
     bag: str | None
-
-
-def chip_check(t: Tournament) -> bagging.ChipCheck:
-    s = t.state
-    tolerance = s.flight.rules.chip_tolerance if s.flight is not None else 0
-    survivors = (p.id for p in s.players.values() if not p.busted)
-    return bagging.check(bagging.ledger(t), s.bags, survivors, tolerance)
 
 
 def counts(t: Tournament) -> list[CountRow]:
@@ -94,7 +92,7 @@ async def get_bags(request: Request) -> Response:
             "flight": s.flight,
             "day_ended": s.day_ended,
             "sheets": sorted(s.bags.values(), key=lambda b: b.table),
-            "check": chip_check(t),
+            "check": bagging.room_check(t),
         }
     )
 
@@ -151,7 +149,7 @@ async def create_day2(request: Request) -> Response:
     first = min(tournaments, key=lambda t: t.state.flight.order if t.state.flight else 1)
     rule = first.state.flight.rules.stack_forward if first.state.flight else "best"
     rules, structure = first.state.rules, first.state.structure
-    plan = day2.plan(flights, rule, rules, random.SystemRandom(), structure)
+    plan = day2.plan(flights, rule, rules, random.SystemRandom(), structure, spec.acknowledge)
     step: int | None = None
     if structure is not None:
         # Day 2 starts at the level after the last one any flight played.
@@ -159,12 +157,18 @@ async def create_day2(request: Request) -> Response:
         step = day2.resume_step(structure, structure.level_index(last)) if last else None
 
     def then(created: TournamentCreated, now: float) -> list[Event]:
-        return day2.first_events(created, plan, step, now)[1:]
+        return day2.first_events(created, plan, step, now, by=principal.username)[1:]
 
     outcome = await floor.store.create(tid, spec.name, rules, structure, then=then)
     log.info(
         "day 2 created",
-        extra={"tournament": tid, "flights": list(spec.flights), "by": principal.username},
+        extra={
+            "tournament": tid,
+            "flights": list(spec.flights),
+            "by": principal.username,
+            "checks_failed": [c.flight for c in plan.checks],
+            "acknowledged": plan.acknowledged,
+        },
     )
     return json_response(
         {
@@ -175,6 +179,8 @@ async def create_day2(request: Request) -> Response:
             "entries": plan.entries,
             "chips": plan.chips,
             "pool": plan.pool,
+            "checks": plan.checks,
+            "acknowledged": plan.acknowledged,
         },
         201,
     )

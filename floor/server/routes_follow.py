@@ -45,7 +45,7 @@ _decoder = msgspec.json.Decoder(Resync | Ping)
 MAX_PLAYER_ID = 64
 
 
-def _player_of(raw: str) -> str:
+def player_of(raw: str) -> str:
     if len(raw) > MAX_PLAYER_ID:
         raise BadValue(f"a player id has at most {MAX_PLAYER_ID} characters", field="player")
     return check_player_id(raw)
@@ -56,7 +56,7 @@ async def get_follow(request: Request) -> Response:
     """Every part of the follow message, as the websocket's first message holds them."""
     floor = floor_of(request)
     tid = tid_of(request)
-    player = _player_of(request.path_params["player"])
+    player = player_of(request.path_params["player"])
     # Asked first: an id that does not exist leaves nothing behind (no feed, no follow).
     t, _ = await floor.store.tournament(tid)
     if player not in t.state.players:
@@ -88,7 +88,7 @@ async def follow_endpoint(ws: WebSocket) -> None:
     floor = floor_of(ws)
     try:
         tid = check_tournament_id(ws.path_params["tid"])
-        player = _player_of(ws.path_params["player"])
+        player = player_of(ws.path_params["player"])
     except FloorError as e:
         await ws.close(code=POLICY, reason=close_reason(e.message))
         return

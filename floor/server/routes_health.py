@@ -14,7 +14,8 @@ from ..engine import commands
 from ..protocol import EventsIn
 from .context import floor_of
 from .edges import handle_errors, json_response
-from .hub import Heartbeat
+from .hub import FetchSnapshot, Heartbeat
+from .permissions import require_floor
 from .principal import SignedOut
 from .routes_commands import CommandEnvelope
 from .routes_staff import NewStaff, SignIn
@@ -72,12 +73,14 @@ async def metrics(request: Request) -> Response:
     floor = floor_of(request)
     if not _metrics_token_sent(request, floor.settings.metrics_token):
         principal, _ = await floor.principal(request)
-        if principal.username is None:
+        if principal.role == "public":
             raise SignedOut(
                 "the metrics are for staff: sign in, or send the metrics token "
                 "(FLOOR_METRICS_TOKEN) as 'Authorization: Bearer <token>'"
             )
+        require_floor(principal, "read the metrics")
     floor.metrics.clients = floor.hub.clients
+    floor.metrics.signin_hashes = floor.accounts.hashes
     floor.metrics.followers = floor.follow.followers
     return PlainTextResponse(
         floor.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"
@@ -93,7 +96,9 @@ def _metrics_token_sent(request: Request, token: str) -> bool:
 
 async def schema(request: Request) -> Response:
     """JSON Schema of every request body and every websocket message."""
-    server_messages = Hello | SnapshotOut | EventsIn | Heartbeat | Result | Pong | WsError
+    server_messages = (
+        Hello | SnapshotOut | FetchSnapshot | EventsIn | Heartbeat | Result | Pong | WsError
+    )
     (command, envelope, new, staff, signin, client, server), components = (
         msgspec.json.schema_components(
             [

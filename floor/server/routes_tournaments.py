@@ -28,7 +28,7 @@ from .edges import (
 )
 from .permissions import require_director
 from .player_search import index_of
-from .redact import for_role, view_of
+from .redact import shown, view_of
 from .tournament_setup import NewTournament, config_keys, tournament_setup
 from .views import Message
 
@@ -111,7 +111,7 @@ async def get_tournament(request: Request) -> Response:
     tid = tid_of(request)
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
-    snapshot = floor.hub.views.snapshot(tid, t, version).view(view_of(principal.role))
+    snapshot = floor.hub.views.snapshot(tid, t, version).view(view_of(principal, tid))
     return await _snapshot_response(request, snapshot, version)
 
 
@@ -127,7 +127,7 @@ async def start_snapshot(request: Request) -> Response:
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
     seq, views, _ = floor.hub.snapshot_for(tid, t, version, packed=True)
-    return await _snapshot_response(request, views.view(view_of(principal.role)), seq)
+    return await _snapshot_response(request, views.view(view_of(principal, tid)), seq)
 
 
 async def _snapshot_response(request: Request, snapshot: Message, seq: int) -> Response:
@@ -193,7 +193,7 @@ async def events_since(request: Request) -> Response:
         )
     principal, _ = await floor.principal(request)
     return Response(
-        for_role(principal.role, events_message(tid, since + 1, missed, encode_derived(t))),
+        shown(view_of(principal, tid), events_message(tid, since + 1, missed, encode_derived(t))),
         media_type="application/json",
     )
 

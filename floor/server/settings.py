@@ -107,6 +107,12 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "seconds a screen may take no byte of what it was sent before it is dropped",
     ),
     (
+        "FLOOR_PUBLIC_WRITE_TIMEOUT",
+        "5",
+        "the same for a public screen (a player's phone): its socket is also given a small "
+        "kernel send buffer, so one that stops reading holds little memory and not for long",
+    ),
+    (
         "FLOOR_CONFIG_DIR",
         "",
         "folder of rule sets, structures and tournament configs; "
@@ -128,9 +134,22 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
     (
         "FLOOR_SERVES",
         "everyone",
-        "everyone, or public: a public edge for the players' screens, which runs no clock of "
-        "its own; nginx sends it the GETs that carry no session (deploy/nginx/floor.conf), so "
-        "a crowd of phones never takes the staff processes' time",
+        "everyone, or public: a public edge for the players' screens. It serves the public "
+        "reads (HTTP, on FLOOR_PORT) and the public websockets (websockets' own server, on "
+        "FLOOR_WS_PORT), refuses sign-in, commands and every staff route, and checks "
+        "sessions for nginx (deploy/nginx/floor.conf sends it every request without a "
+        "checked session); it runs no clock of its own",
+    ),
+    (
+        "FLOOR_WS_PORT",
+        "0",
+        "with FLOOR_SERVES=public: the port of the public websockets (/ws/); 0: FLOOR_PORT + 1",
+    ),
+    (
+        "FLOOR_TABLET_TTL",
+        "86400",
+        "seconds a paired table screen lasts from pairing (then it is paired again with a "
+        "new code); the director ends one sooner from the console",
     ),
     (
         "FLOOR_METRICS_TOKEN",
@@ -164,13 +183,23 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_connections: int = 64
     limits_exempt: tuple[str, ...] = ("127.0.0.1/32", "::1/128")
     write_timeout: float = 15.0
+    #: ``write_timeout`` for the public's sockets (see ``fanout.PUBLIC_SEND_BUFFER``).
+    public_write_timeout: float = 5.0
     #: Networks whose forwarding headers are believed (see ``proxies``).
     trusted_proxies: tuple[str, ...] = ()
     #: Host names besides localhost and IP addresses (see ``origins.host_allowed``).
     allowed_hosts: tuple[str, ...] = ()
     metrics_token: str = ""
+    #: Seconds a paired table screen lasts (see ``tablets``).
+    tablet_ttl: int = 86400
     #: ``public``: a public edge (see ``FLOOR_SERVES``).
     serves: Serves = "everyone"
+    #: The public edge's websocket port (0: ``port`` + 1).
+    ws_port: int = 0
+
+    @property
+    def public_ws_port(self) -> int:
+        return self.ws_port or self.port + 1
 
 
 def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -219,10 +248,15 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         ),
         limits_exempt=_exempt(get("FLOOR_LIMITS_EXEMPT")),
         write_timeout=_at_least("FLOOR_WRITE_TIMEOUT", number("FLOOR_WRITE_TIMEOUT", float), 0.1),
+        public_write_timeout=_at_least(
+            "FLOOR_PUBLIC_WRITE_TIMEOUT", number("FLOOR_PUBLIC_WRITE_TIMEOUT", float), 0.1
+        ),
         trusted_proxies=tuple(_network(n) for n in _listed(get("FLOOR_TRUSTED_PROXIES"))),
         allowed_hosts=tuple(_host_name(h) for h in _listed(get("FLOOR_ALLOWED_HOSTS"))),
         metrics_token=_metrics_token(get("FLOOR_METRICS_TOKEN")),
+        tablet_ttl=_at_least("FLOOR_TABLET_TTL", int(number("FLOOR_TABLET_TTL", int)), 60),
         serves=_serves(get("FLOOR_SERVES")),
+        ws_port=_at_least("FLOOR_WS_PORT", int(number("FLOOR_WS_PORT", int)), 0),
     )
 
 

@@ -27,6 +27,7 @@ from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
 from ..redisdb.connection import connect, reads_client
+from ..redisdb.devices import RedisDevices
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
@@ -35,6 +36,8 @@ from ..redisdb.supervisor import STATE_ENV, read_state
 from ..store.house import House
 from ..store.service import Service
 from . import (
+    public_edge,
+    public_ws,
     routes_commands,
     routes_files,
     routes_flights,
@@ -57,8 +60,10 @@ from .limits import Limits
 from .logs import configure as configure_logs
 from .metrics import Metrics
 from .proxies import ClientAddress
+from .public_edge import PublicOnly
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
+from .tablets import Tablets
 from .websocket import websocket_endpoint
 
 log = logging.getLogger("floor.server")
@@ -84,13 +89,16 @@ def build_floor(settings: Settings) -> Floor:
         await reads.aclose()
         await redis.aclose()
 
+    devices = RedisDevices(redis)
+    accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
     return Floor(
         settings=settings,
         metrics=metrics,
         store=store,
         house=house,
         hub=hub,
-        accounts=Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis)),
+        accounts=accounts,
+        tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
         clock=ClockDriver(store, hub, RedisLease(redis), house=house),
         ping=redis.ping,
         close=close,
@@ -100,6 +108,7 @@ def build_floor(settings: Settings) -> Floor:
 def routes() -> list[BaseRoute]:
     return [
         *routes_health.routes,
+        *public_edge.routes,
         *routes_staff.routes,
         *routes_pairing.routes,
         *routes_tournaments.routes,
@@ -140,6 +149,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 connections=settings.max_connections,
                 exempt=settings.limits_exempt,
             ),
+            # A public edge serves the public only, as the public (``public_edge``).
+            *(
+                [Middleware(PublicOnly, metrics_token=settings.metrics_token)]
+                if settings.serves == "public"
+                else []
+            ),
         ],
         exception_handlers=handlers,
     )
@@ -166,9 +181,13 @@ def _lifespan(settings: Settings) -> Callable[[Starlette], AbstractAsyncContextM
         # connect in 1.05 s instead of 1.4-1.9 s, on 30% less CPU (bench/storm.py).
         gc.set_threshold(*GC_THRESHOLDS)
         log.info("floor serving", extra={"redis": _without_password(settings.redis_url)})
+        # A public edge's websockets: websockets' own server, beside uvicorn (``public_ws``).
+        sockets = await public_ws.start(floor) if settings.serves == "public" else None
         try:
             yield
         finally:
+            if sockets is not None:
+                await public_ws.stop(sockets)
             await floor.stop()
 
     return lifespan

@@ -97,3 +97,35 @@ def large_text(page: Page, percent: int = 200) -> None:
         percent,
     )
     page.wait_for_timeout(150)
+
+
+#: axe-core from npm, pinned by the top-level package-lock.json (``scripts/install --tests``
+#: runs ``npm ci``): the rules of WCAG 2.x and the best practices, run inside each page.
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+_axe_source: list[str] = []
+
+
+def _axe() -> str:
+    if not _axe_source:
+        if not AXE.exists():
+            # A missing checker is a broken set-up, not a reason to pass: CI installs it.
+            raise AssertionError(f"no axe-core at {AXE}: run scripts/install --tests")
+        # Run as the body of a function Playwright evaluates over the DevTools protocol: the
+        # page's Content-Security-Policy stays on and no script tag is added to the page.
+        _axe_source.append("() => {\n" + AXE.read_text() + "\n}")
+    return _axe_source[0]
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Every rule axe-core finds broken in the page as it stands, one line each: the rule,
+    its impact and the elements (a CSS selector and a piece of their HTML)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(_axe())
+    found: list[str] = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, { resultTypes: ["violations"] });
+          return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 6)
+            .map((n) => `${n.target.join(" ")} ${n.html.slice(0, 120)}`).join(" | "));
+        }"""
+    )
+    return found

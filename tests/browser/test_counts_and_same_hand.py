@@ -185,7 +185,7 @@ def test_button_here_on_seat_4_shows_the_button_on_seat_4(
 
     expect(seat_button(floor, 4).locator(".dealer-btn")).to_be_visible()
     expect(floor.locator(".seats .dealer-btn")).to_have_count(1)
-    expect(seat_button(floor, 4)).to_have_attribute("aria-label", re.compile(", button$"))
+    expect(seat_button(floor, 4)).to_have_accessible_name(re.compile(", button$"))
     floor.get_by_role("button", name="New hand dealt").click()
     expect(seat_button(floor, 4).locator(".dealer-btn")).to_be_visible()  # dealt from seat 4
 

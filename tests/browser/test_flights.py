@@ -110,8 +110,21 @@ def test_two_flights_bagged_and_merged_into_day2_played_to_its_winner(
     # Day 2 from both flights: P0 bagged in both and plays once.
     panel.get_by_label("Day 2 id").fill("day2")
     panel.get_by_label("Flights (ids)").fill("fa fb")
-    panel.get_by_role("button", name="Make Day 2").click()
+    # Both flights' checks failed (5,000 over a tolerance of 1,000): the director's word first.
+    ack = panel.locator(".day2-ack")
+    expect(ack).to_contain_text("Flight fa: the bags are +5,000 chips off what must exist")
+    panel.get_by_role("button", name="Make Day 2 all the same").click()
+    expect(ack.get_by_role("alert")).to_have_text(
+        "Say why Day 2 is made although the chip check failed."
+    )
+    ack.get_by_label(re.compile(r"^Why Day 2 is made all the same")).fill("bags recounted: fine")
+    panel.get_by_role("button", name="Make Day 2 all the same").click()
+    # The word covers the flights shown: flight B's failed check is shown before it counts.
+    expect(ack).to_contain_text("Flight fb: the bags are +5,000 chips off what must exist")
+    expect(panel.locator(".flight-day2-result")).to_be_empty()
+    panel.get_by_role("button", name="Make Day 2 all the same").click()
     expect(panel.locator(".flight-day2-result")).to_contain_text("Day 2: 99 players at 11 tables")
+    expect(panel.locator(".flight-day2-result .carried-checks")).to_contain_text("Flight fb")
     expect(panel.locator(".flight-day2-result")).to_contain_text("1 bag set aside")
     day2 = state(director, "day2")
     assert day2["entries"] == 200  # the event's field: places and the pool count it

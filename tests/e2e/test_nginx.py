@@ -27,7 +27,7 @@ import pytest
 import websockets
 
 from floor.redisdb.embedded import EmbeddedServer, free_port
-from tests.e2e.conftest import ROOT, Api, ServerProcess, add_user, settled
+from tests.e2e.conftest import ROOT, Api, EdgeProcess, ServerProcess, add_user, settled
 
 CONF = ROOT / "deploy" / "nginx" / "floor.conf"
 #: Where nginx connects to the floor processes from: the one proxy they trust.
@@ -45,11 +45,12 @@ def nginx_binary() -> str:
 
 def render(conf: str, upstreams: list[int], http_port: int, https_port: int, certs: Path) -> str:
     """The shipped config with this test's addresses (the two staff processes, then the
-    public edge); each line it replaces must be there."""
+    public edge's HTTP and websockets ports); each line it replaces must be there."""
     swaps = [
         ("server floor1:8000", f"server 127.0.0.1:{upstreams[0]}"),
         ("server floor2:8000", f"server 127.0.0.1:{upstreams[1]}"),
         ("server floor-public1:8000", f"server 127.0.0.1:{upstreams[2]}"),
+        ("server floor-public1:8001", f"server 127.0.0.1:{upstreams[3]}"),
         ("listen 80;", f"listen 127.0.0.1:{http_port};"),
         ("listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;"),
         ("/etc/nginx/certs/", f"{certs}/"),
@@ -75,9 +76,11 @@ class Nginx:
             capture_output=True,
         )
         self.ca = certs / "floor.crt"
+        edge = servers[2]
+        assert isinstance(edge, EdgeProcess)
         site = render(
             CONF.read_text(),
-            [s.port for s in servers],
+            [*(s.port for s in servers), edge.ws_port],
             self.http_port,
             self.https_port,
             certs,
@@ -155,17 +158,12 @@ def servers(
     reads it any more."""
     logs = tmp_path_factory.mktemp("nginx-logs")
     add_user(valkey.url, "boss", "director-secret", "director")
-    add_user(valkey.url, "dana", "4321", "dealer", table=1)
+    add_user(valkey.url, "dana", "4321", "dealer")
     add_user(valkey.url, "fred", "floor-secret", "floor")
+    env = {"FLOOR_TRUSTED_PROXIES": NGINX_ADDRESS, "FORWARDED_ALLOW_IPS": "*"}
     procs = [
-        ServerProcess(
-            valkey.url,
-            logs / f"server-{i}.log",
-            FLOOR_TRUSTED_PROXIES=NGINX_ADDRESS,
-            FORWARDED_ALLOW_IPS="*",
-            FLOOR_SERVES="public" if i == 2 else "everyone",
-        )
-        for i in range(3)
+        *(ServerProcess(valkey.url, logs / f"server-{i}.log", (), **env) for i in range(2)),
+        EdgeProcess(valkey.url, logs / "server-2.log", **env),
     ]
     try:
         for p in procs:
@@ -230,14 +228,18 @@ def test_the_session_cookie_is_secure_behind_tls(nginx: Nginx) -> None:
 
 
 async def _watch(nginx: Nginx, tid: str, busts: int, send: object) -> list[tuple[int, int]]:
+    """A player's screen through nginx, as web/js/conn.js starts: the snapshot over HTTP,
+    then the websocket from its number."""
+    with nginx.browser() as page:
+        r = page.get(f"/api/t/{tid}/snapshot")
+        assert r.status_code == 200, r.text
+        snapshot = r.json()
     async with websockets.connect(
-        f"wss://{nginx.host}/ws/t/{tid}",
+        f"wss://{nginx.host}/ws/t/{tid}?packed=1&since={snapshot['seq']}",
         ssl=nginx.tls(),
         origin=nginx.origin,  # type: ignore[arg-type]
     ) as ws:
         assert json.loads(await ws.recv())["type"] == "hello"
-        snapshot = json.loads(await ws.recv())
-        assert snapshot["type"] == "snapshot"
         seen: list[tuple[int, int]] = []
         last = snapshot["seq"]
         for i in range(busts):
@@ -286,14 +288,14 @@ def test_a_websocket_from_a_foreign_origin_is_refused_through_nginx(nginx: Nginx
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 
-def wrong_pins(client: httpx.Client, tries: int) -> int | None:
-    """Wrong PINs for the dealer, each with a new X-Forwarded-For and X-Real-IP: the try that
-    got 429, or None. The limits count an account's failures per client address: a client
-    that could name its address would start afresh with every try."""
+def wrong_pins(client: httpx.Client, tries: int, name: str = "fred") -> int | None:
+    """Wrong passwords for ``name``, each with a new X-Forwarded-For and X-Real-IP: the try
+    that got 429, or None. The limits count an account's failures per client address: a
+    client that could name its address would start afresh with every try."""
     for i in range(1, tries + 1):
         r = client.post(
             "/api/signin",
-            json={"username": "dana", "secret": "0000"},
+            json={"username": name, "secret": "not the password"},
             headers={"X-Forwarded-For": f"198.51.100.{i}", "X-Real-IP": f"203.0.113.{i}"},
         )
         if r.status_code == 429:
@@ -309,18 +311,18 @@ def test_rotating_forwarded_for_through_nginx_does_not_escape_the_limit(
     with nginx.browser(local="127.0.0.4") as guesser:
         assert wrong_pins(guesser, 15) is not None, "nginx let the client choose its address"
     # floor counted the guesser's own address, not nginx's: straight to a floor process
-    # from that address the dealer is held back too ...
+    # from that address the account is held back too ...
     direct = httpx.Client(
         base_url=servers[0].base,
         transport=httpx.HTTPTransport(local_address="127.0.0.4"),
         timeout=10,
     )
     with direct:
-        r = direct.post("/api/signin", json={"username": "dana", "secret": "4321"})
+        r = direct.post("/api/signin", json={"username": "fred", "secret": "floor-secret"})
     assert r.status_code == 429, r.text
-    # ... and through nginx from another address the dealer signs in.
-    with nginx.browser(local="127.0.0.5") as dealer:
-        r = dealer.post("/api/signin", json={"username": "dana", "secret": "4321"})
+    # ... and through nginx from another address the floor signs in.
+    with nginx.browser(local="127.0.0.5") as floor:
+        r = floor.post("/api/signin", json={"username": "fred", "secret": "floor-secret"})
     assert r.status_code == 200, r.text
 
 
@@ -334,7 +336,7 @@ def test_a_client_straight_to_floor_cannot_claim_an_address_or_https(
         timeout=10,
     )
     with client:
-        assert wrong_pins(client, 15) is not None, "a direct client chose its address"
+        assert wrong_pins(client, 15, "boss") is not None, "a direct client chose its address"
         r = client.post(
             "/api/signin",
             json={"username": "fred", "secret": "floor-secret"},
@@ -425,7 +427,9 @@ async def test_the_players_screens_go_to_the_public_edge_and_the_staff_to_their_
     player = await _hello(nginx, "ngx-edge", None)
     phone = await _hello(nginx, "ngx-edge", session.cookies["floor_session"])
     try:
-        assert json.loads(await player.recv())["staff"] is None
+        # The player's phone is pointed to the snapshot over HTTP (the edge sends none on
+        # its sockets); the staff phone is sent the staff's.
+        assert json.loads(await player.recv())["type"] == "fetch_snapshot"
         assert json.loads(await phone.recv())["staff"] is not None
         after = [_health(s)["clients"] for s in servers]
         grown = [int(a) - int(b) for a, b in zip(after, before, strict=True)]  # type: ignore[call-overload]
@@ -445,7 +449,7 @@ async def test_the_players_screens_go_to_the_public_edge_and_the_staff_to_their_
 
 
 async def test_with_the_edge_down_the_staff_processes_serve_the_public(
-    nginx: Nginx, director: Api, servers: list[ServerProcess]
+    nginx: Nginx, session: httpx.Client, director: Api, servers: list[ServerProcess]
 ) -> None:
     director.create("ngx-edge-down", 8)
     edge = servers[2]
@@ -454,6 +458,17 @@ async def test_with_the_edge_down_the_staff_processes_serve_the_public(
         with nginx.browser() as stranger:
             r = stranger.get("/api/t/ngx-edge-down/snapshot")
             assert r.status_code == 200, r.text
+            # The sessions are checked by the staff processes meanwhile: a made-up cookie is
+            # still the public's, a real session still the staff's.
+            made_up = {"Cookie": "floor_session=" + "m" * 43}
+            r = stranger.post(
+                "/api/t/ngx-edge-down/commands",
+                json={"id": "ngx-down-1", "command": {"type": "bust", "player": "P1"}},
+                headers=made_up,
+            )
+            assert r.status_code == 403, r.text
+        r = command(session, "ngx-edge-down", {"type": "bust", "player": "P2"}, "ngx-down-2")
+        assert r.status_code == 200, r.text
         player = await _hello(nginx, "ngx-edge-down", None)
         try:
             snapshot = json.loads(await player.recv())
@@ -462,3 +477,96 @@ async def test_with_the_edge_down_the_staff_processes_serve_the_public(
             await player.close()
     finally:
         edge.start()
+        # nginx tries the edge again once its fail_timeout (2 s) is over: until then the
+        # staff processes are still the public's.
+        deadline = time.monotonic() + 15
+        with nginx.browser() as stranger:
+            while stranger.get("/healthz").json()["serves"] != "public":
+                assert time.monotonic() < deadline, "nginx never went back to the edge"
+                time.sleep(0.2)
+
+
+# The edge as a boundary -------------------------------------------------------------------------
+
+#: Credentials nobody issued: a cookie and a token of the right shape.
+MADE_UP = (
+    {"Cookie": "floor_session=" + "m" * 43},
+    {"Authorization": "Bearer " + "t" * 43},
+)
+
+
+@pytest.mark.parametrize("made_up", MADE_UP, ids=["cookie", "token"])
+async def test_a_made_up_session_no_longer_reaches_a_staff_process(
+    nginx: Nginx, director: Api, servers: list[ServerProcess], made_up: dict[str, str]
+) -> None:
+    """The finding: nginx sent any request carrying any session cookie to the staff. Now a
+    request reaches them only when the edge has checked its session: a made-up one is the
+    public's, served (or refused) by the edge."""
+    tid = "ngx-made-up-" + next(iter(made_up)).lower()
+    director.create(tid, 8)
+    *staff_side, _ = servers
+    before = [s.log.read_text().count(f'"tournament":"{tid}","command"') for s in staff_side]
+    with nginx.browser(local="127.0.0.7") as stranger:
+        assert stranger.get("/healthz", headers=made_up).json()["serves"] == "public"
+        r = stranger.post(
+            f"/api/t/{tid}/commands",
+            json={"id": f"{tid}-1", "command": {"type": "bust", "player": "P1"}},
+            headers=made_up,
+        )
+        assert r.status_code == 401, r.text
+        assert "public edge" in r.json()["error"]["message"]
+        r = stranger.get(f"/api/t/{tid}/export/log", headers=made_up)
+        assert r.status_code == 401 and "public edge" in r.json()["error"]["message"]
+        r = stranger.get(f"/api/t/{tid}", headers=made_up)
+        assert r.status_code == 200 and r.json()["staff"] is None
+    after = [s.log.read_text().count(f'"tournament":"{tid}","command"') for s in staff_side]
+    assert after == before
+    assert all(p["busted"] is False for p in _found(director, tid, "Player 1"))
+    # Its websocket is the public's too, on the edge.
+    ws = await websockets.connect(
+        f"wss://{nginx.host}/ws/t/{tid}",
+        ssl=nginx.tls(),
+        origin=nginx.origin,  # type: ignore[arg-type]
+        additional_headers=made_up,
+    )
+    try:
+        hello = json.loads(await ws.recv())
+        assert hello["type"] == "hello" and hello["role"] == "public"
+        assert json.loads(await ws.recv())["type"] == "fetch_snapshot"
+    finally:
+        await ws.close()
+
+
+def test_a_checked_session_reaches_a_staff_process(
+    nginx: Nginx, session: httpx.Client, servers: list[ServerProcess]
+) -> None:
+    """A signed-in browser (its cookie) and a tool (its token) reach the staff; the same
+    requests without them reach the edge."""
+    assert session.get("/healthz").json()["serves"] == "everyone"
+    with nginx.browser() as tool:
+        r = tool.post("/api/signin", json={"username": "fred", "secret": "floor-secret"})
+        token = {"Authorization": f"Bearer {r.json()['token']}"}
+    with nginx.browser(local="127.0.0.8") as client:
+        client.cookies.clear()
+        assert client.get("/healthz", headers=token).json()["serves"] == "everyone"
+        assert client.get("/healthz").json()["serves"] == "public"
+        # Signed out: the token is the public's again (once the edge's 2 s cache lets go).
+        assert client.post("/api/signout", headers=token).status_code in (200, 204)
+        deadline = time.monotonic() + 10
+        while client.get("/healthz", headers=token).json()["serves"] != "public":
+            assert time.monotonic() < deadline, "a signed-out token still reaches the staff"
+            time.sleep(0.2)
+
+
+def test_sign_in_through_nginx_is_limited_per_client_address(nginx: Nginx) -> None:
+    """Sign-in is one of the two requests without a session that reach a staff process:
+    nginx holds each client address to a few a second (a burst of 20) before floor's own
+    limits per account and address."""
+    with nginx.browser(local="127.0.0.9") as guesser:
+        answers = [guesser.post("/api/signin", json={"username": "x"}) for _ in range(40)]
+    by_nginx = [r for r in answers if r.status_code == 429]
+    assert by_nginx, [r.status_code for r in answers]
+    assert all(r.status_code == 422 for r in answers[:20])  # floor's: the secret is missing
+    with nginx.browser(local="127.0.0.10") as other:
+        r = other.post("/api/signin", json={"username": "fred", "secret": "floor-secret"})
+    assert r.status_code == 200, r.text

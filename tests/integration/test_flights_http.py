@@ -160,11 +160,33 @@ async def flights_to_day2(app: Starlette, http: httpx.AsyncClient) -> None:
         # UTF-8 with its byte order mark, as every CSV floor writes (Excel reads the names).
         assert csv.content.decode("utf-8-sig").startswith("rank,name,id,table,chips,bag")
 
+    # Flight B's table 2 is still 5,000 over (a tolerance of 1,000): Day 2 waits for the
+    # director's word, with a reason, which Day 2's log keeps.
+    spec = {"id": "day2", "name": "Day 2", "flights": ["d1a", "d1b"]}
+    r = await http.post("/api/day2", json=spec)
+    assert r.status_code == 409, r.text
+    error = r.json()["error"]
+    assert error["reason"] == "day2_check_failed" and error["field"] == "acknowledge"
+    assert error["params"] == {
+        "flight": "d1b",
+        "difference": 5_000,
+        "tolerance": 1_000,
+        "flights": 1,
+    }
+    blank = {"reason": " ", "flights": ["d1b"]}
+    r = await http.post("/api/day2", json={**spec, "acknowledge": blank})
+    assert (r.status_code, r.json()["error"]["reason"]) == (409, "day2_ack_reason")
+    assert (await http.get("/api/t/day2")).status_code == 404  # nothing made meanwhile
+    word = "table 2's first bag recounted after the bags were sealed"
     r = await http.post(
-        "/api/day2", json={"id": "day2", "name": "Day 2", "flights": ["d1a", "d1b"]}
+        "/api/day2", json={**spec, "acknowledge": {"reason": word, "flights": ["d1a"]}}
     )
+    assert r.json()["error"]["params"]["flight"] == "d1b"  # a word for d1a is none for d1b
+    acknowledged = {"reason": word, "flights": ["d1b"]}
+    r = await http.post("/api/day2", json={**spec, "acknowledge": acknowledged})
     assert r.status_code == 201, r.text
     made = r.json()
+    assert [c["flight"] for c in made["checks"]] == ["d1b"] and made["acknowledged"] == word
     # P0 bagged in both flights: once in Day 2, with the bigger bag (best stack forward).
     assert made["players"] == 50 + 50 - 1
     bags_of_p0 = {
@@ -177,6 +199,12 @@ async def flights_to_day2(app: Starlette, http: httpx.AsyncClient) -> None:
 
     day2 = await state(http, "day2")
     assert day2["entries"] == 200 and day2["clock"]["level"] == 3  # the event's field
+    carried = day2["carried"]
+    assert (carried["acknowledged"], carried["by"]) == (word, "boss")
+    assert [(c["flight"], c["difference"]) for c in carried["checks"]] == [("d1b", 5_000)]
+    paper = (await http.get("/api/t/day2/paper")).json()
+    assert (paper["acknowledged"], paper["acknowledged_by"]) == (word, "boss")
+    assert [c["flight"] for c in paper["checks_failed"]] == ["d1b"]
     # The pool is the flights' together, paid as a field of 200 is (two places, not one).
     assert made["pool"]["pool"] == 20_000
     prizes = (await http.get("/api/t/day2/prizes")).json()["pool"]

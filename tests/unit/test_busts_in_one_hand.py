@@ -206,3 +206,29 @@ def test_undoing_a_bust_after_a_late_entry_moves_only_those_out_after_it() -> No
     floor.do(cmd.UndoBust(player="T2S1", reason="wrong player"))
 
     assert places(floor) == {"T1S1": (28, 1), "T3S1": (27, 1)}
+
+
+def test_the_bust_records_keep_the_stacks_the_floor_gave_and_an_undo_gives_them_back() -> None:
+    # Fourteen at two tables: two out leave twelve, short of the final table.
+    floor = Floor({1: "1-7 pos 1/2/3", 2: "1-7 pos 1/2/3"}, structure=STRUCTURE)
+    # Counted before the hand at 12,000; the floor gives 4,000 for the start of the hand.
+    floor.do(cmd.CountTable(table=1, stacks=(cmd.Count(player="T1S1", stack=12_000),)))
+
+    floor.do(same_hand(("T1S1", 4_000), ("T1S2", 9_500)))
+
+    players = floor.t.state.players
+    assert players["T1S1"].bust is not None and players["T1S1"].bust.stack == 4_000
+    assert players["T1S2"].bust is not None and players["T1S2"].bust.stack == 9_500
+    floor.do(cmd.UndoBust(player="T1S2", reason="a mistake"))
+    assert floor.t.state.players["T1S2"].stack == 9_500
+
+
+def test_a_bust_out_records_who_reported_it() -> None:
+    floor = ten_left()
+
+    floor.do(cmd.Bust(player="T1S1", by="fred"))
+    two = (cmd.Busted(player="T2S1", stack=1), cmd.Busted(player="T2S2", stack=2))
+    floor.do(cmd.BustSameHand(players=two, by="boss"))
+
+    bust = {p.id: p.bust.by for p in floor.t.state.players.values() if p.bust is not None}
+    assert bust == {"T1S1": "fred", "T2S1": "boss", "T2S2": "boss"}

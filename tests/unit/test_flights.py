@@ -27,7 +27,7 @@ from floor.engine.flights import (
 )
 from floor.engine.rules import Break, Level, ReservedSeat, Rules, Structure
 from floor.engine.state import Tournament
-from floor.engine.validate import replay
+from floor.engine.validate import InvalidEvent, replay
 from floor.engine.views import chips_in_play
 from tests.unit.builders import Floor
 
@@ -338,3 +338,74 @@ def test_every_flights_text_is_in_english_and_czech_and_every_one_used_exists() 
     used |= {f"flights.why.{k}" for k in ("table_off", "unbagged", "room_off")}
     used |= {f"flights.col.{k}" for k in ("table", "bags", "counted", "on_table")}
     assert sorted(used - known) == []
+
+
+# Day 2 from a flight whose chip check failed -------------------------------------------------
+
+
+def bagged_flight(over: int, tolerance: int) -> Floor:
+    """A flight of 18 (540,000 chips must exist) ended and bagged, its bags ``over`` chips
+    more than that (the first table's first bag), at a tolerance of ``tolerance``."""
+    floor = flight(18, last_level=4, chip_tolerance=tolerance)
+    floor.do(cmd.EndDay(now=True))
+    for n, table in sorted(floor.t.state.tables.items()):
+        if not table.occupants:
+            continue
+        whole = sheet(floor, n)
+        if n == 1:
+            first = msgspec.structs.replace(whole.bags[0], stack=30_000 + over)
+            whole = msgspec.structs.replace(whole, bags=(first, *whole.bags[1:]))
+        floor.do(whole)
+    return floor
+
+
+def test_a_flight_10000_over_a_tolerance_of_5000_makes_day2_only_with_a_reason() -> None:
+    one = day2.flight_of(bagged_flight(over=10_000, tolerance=5_000).t)
+    assert one.check_failed is not None
+    assert (one.check_failed.difference, one.check_failed.tolerance) == (10_000, 5_000)
+    assert (one.check_failed.expected, one.check_failed.counted) == (540_000, 550_000)
+
+    with pytest.raises(NotAllowed) as refused:
+        day2.plan([one], "best", RULES, random.Random(1), STRUCTURE)
+    assert (refused.value.reason, refused.value.field) == ("day2_check_failed", "acknowledge")
+    assert refused.value.params == {
+        "flight": one.id, "difference": 10_000, "tolerance": 5_000, "flights": 1
+    }  # fmt: skip
+    blank = day2.Acknowledgement(reason="   ", flights=(one.id,))
+    with pytest.raises(NotAllowed) as refused:
+        day2.plan([one], "best", RULES, random.Random(1), STRUCTURE, blank)
+    assert (refused.value.reason, refused.value.field) == ("day2_ack_reason", "acknowledge.reason")
+
+    # A word for another flight is no word for this one.
+    elsewhere = day2.Acknowledgement(reason="recounted", flights=("1B",))
+    with pytest.raises(NotAllowed) as refused:
+        day2.plan([one], "best", RULES, random.Random(1), STRUCTURE, elsewhere)
+    assert refused.value.reason == "day2_check_failed"
+    word = day2.Acknowledgement(
+        reason=" a rack of 10,000 counted twice at table 1 ", flights=(one.id,)
+    )
+    plan = day2.plan([one], "best", RULES, random.Random(1), STRUCTURE, word)
+    assert plan.checks == (one.check_failed,)
+    assert plan.acknowledged == "a rack of 10,000 counted twice at table 1"
+    created = TournamentCreated(id="d2", name="Day 2", rules=RULES, structure=STRUCTURE)
+    log = day2.first_events(created, plan, None, now=50.0, by="boss")
+    carried = Tournament.fold(log).state.carried
+    assert carried is not None and carried.checks == plan.checks
+    assert (carried.acknowledged, carried.by) == (plan.acknowledged, "boss")
+    # Day 2's log, imported, says the same; without the reason it is no log the rules wrote.
+    assert replay(log).state.carried == carried
+    bare = [msgspec.structs.replace(e, acknowledged=None) if e is log[-1] else e for e in log]
+    assert type(log[-1]).__name__ == "FieldCarried"
+    with pytest.raises(InvalidEvent) as invalid:
+        replay(bare)
+    assert (invalid.value.kind, invalid.value.error.reason) == ("field_carried", "day2_ack_reason")
+
+
+def test_a_flight_within_its_tolerance_needs_no_word_and_a_word_for_nothing_is_not_kept() -> None:
+    one = day2.flight_of(bagged_flight(over=5_000, tolerance=5_000).t)
+    assert one.check_failed is None
+    plan = day2.plan([one], "best", RULES, random.Random(1), STRUCTURE)
+    assert (plan.checks, plan.acknowledged) == ((), None)
+    word = day2.Acknowledgement(reason="just in case", flights=(one.id,))
+    plan = day2.plan([one], "best", RULES, random.Random(1), STRUCTURE, word)
+    assert (plan.checks, plan.acknowledged) == ((), None)

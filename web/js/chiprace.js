@@ -11,9 +11,10 @@
 
 import { cards } from "./cards.js";
 import { tableViews } from "./conn.js";
+import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
-import { explainError, fill, h, playerName } from "./ui.js";
+import { explainError, fill, h, playerName, saidAs } from "./ui.js";
 
 /** The colour-up now, as the server's clock facts say: the chips leaving at this break, the
  * chips that can be raced off now (`options`) and the chip replacing each. */
@@ -66,19 +67,37 @@ export class ChipRaceTool {
     this.error = null; // {field, message}
     this.shown = null; // {table, leaving}: the result on screen
     this.openPast = new Set();
+    // The counts typed stay on the phone until sent or discarded (drafts.js).
+    this.drafts = new Drafts(conn, "race");
   }
 
-  /** Start counting at `table` (from the table view, a break card). */
+  /** Start counting at `table` (from the table view, a break card): the counts kept for it
+   * on this phone, if any. */
   start(table) {
+    const draft = this.drafts.load(table)?.data;
     this.table = table;
-    this.counts = {};
-    this.stacks = {};
+    this.counts = { ...(draft?.counts || {}) };
+    this.stacks = { ...(draft?.stacks || {}) };
+    if (draft?.leaving != null) this.leaving = draft.leaving;
     this.sel = null;
     this.error = null;
     this.confirming = false;
     this.shown = null;
+    if (!draft) this.drafts.begin(table);
     const seats = this._seats();
     if (seats.length) this.sel = { seat: seats[0].seat, field: "chips" };
+  }
+
+  _keep() {
+    if (this.table != null) this.drafts.save(this.table, { counts: this.counts, stacks: this.stacks, leaving: this.leaving });
+  }
+
+  /** The counts typed at the table thrown away: it starts again from nothing. */
+  discard() {
+    const table = this.table;
+    if (table == null) return;
+    this.drafts.clear(table);
+    this.start(table);
   }
 
   /** What the tool shows of the tournament: it is drawn again only when this changes. */
@@ -171,7 +190,6 @@ export class ChipRaceTool {
         const raced = !!this._raced(v.table, leaving);
         return h("button", {
           type: "button", class: `table-btn${raced ? " raced" : ""}`,
-          "aria-label": `${t("spot.table_only", { table: v.table })}${raced ? `: ${t("race.raced")}` : ""}`,
           onclick: () => {
             if (raced) {
               this.table = v.table;
@@ -179,7 +197,8 @@ export class ChipRaceTool {
             } else this.start(v.table);
             this.rerender();
           },
-        }, h("span", { class: "table-no" }, v.table), h("span", { class: "table-sub" }, raced ? `✓ ${t("race.raced")}` : t("race.players", { n: v.players })));
+        }, saidAs(`${t("spot.table_only", { table: v.table })}${raced ? `: ${t("race.raced")}` : ""}`,
+          h("span", { class: "table-no" }, v.table), h("span", { class: "table-sub" }, raced ? `✓ ${t("race.raced")}` : t("race.players", { n: v.players }))));
       })));
   }
 
@@ -189,6 +208,12 @@ export class ChipRaceTool {
       return h("div", {}, h("p", { class: "empty" }, t("race.no_players")), this._backButton());
     }
     const raced = this._raced(this.table, leaving);
+    // Raced from another phone while counts were kept here: said once, then they go.
+    const notice = sentSinceNotice(this.drafts, this.table, {
+      onKeep: () => { this.drafts.keep(this.table); this.rerender(); },
+      onDiscard: () => { this.discard(); this.rerender(); },
+    });
+    if (raced && notice) return h("div", {}, notice, this._backButton());
     if (raced) {
       return h("div", {}, h("p", { class: "notice" }, t("race.already", { table: this.table, chip: fmt.chips(leaving) })),
         h("div", { class: "actions" },
@@ -217,21 +242,25 @@ export class ChipRaceTool {
         h("span", { class: "race-seat" }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, p?.name ?? pid)),
         h("button", {
           type: "button", class: `race-count${selChips ? " selected" : ""}`, "aria-pressed": String(selChips),
-          "aria-label": t("race.count_label", { seat, name: p?.name ?? pid, chip: fmt.chips(leaving), n: count || "0" }),
           onclick: () => { this.sel = { seat, field: "chips" }; this.rerender(); },
-        }, h("span", { class: "race-count-n" }, count || "0"), h("span", { class: "race-count-x" }, `× ${fmt.chips(leaving)}`)),
+        }, saidAs(t("race.count_label", { seat, name: p?.name ?? pid, chip: fmt.chips(leaving), n: count || "0" }),
+          h("span", { class: "race-count-n" }, count || "0"), h("span", { class: "race-count-x" }, `× ${fmt.chips(leaving)}`))),
         h("button", {
           type: "button", class: `race-stack${selStack ? " selected" : ""}${stack && !uncounted ? "" : " missing"}`, "aria-pressed": String(selStack),
-          "aria-label": t("race.stack_label", { seat, stack: uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : t("race.unknown") }),
           onclick: () => { this.sel = { seat, field: "stack" }; this.rerender(); },
-        }, h("span", { class: "race-stack-label" }, t("race.stack")),
-        h("span", { class: uncounted ? "race-stack-uncounted" : "" }, uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : "?")),
+        }, saidAs(t("race.stack_label", { seat, stack: uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : t("race.unknown") }),
+          h("span", { class: "race-stack-label" }, t("race.stack")),
+          h("span", { class: uncounted ? "race-stack-uncounted" : "" }, uncounted ? t("race.not_counted") : stack ? fmt.chips(Number(stack)) : "?"))),
         err ? h("p", { class: "error-text race-error", role: "alert" }, err.message) : null);
     });
     const general = this.error && !Object.keys(errorAt).length && this.error.field !== "leaving"
       ? h("p", { class: "error-text", role: "alert" }, this.error.message) : null;
+    const kept = keptNote(this.drafts, this.table);
     return h("div", { class: "race-count-box" },
+      notice,
       h("p", { class: "hint" }, t("race.count_hint", { chip: fmt.chips(leaving) })),
+      kept ? h("div", { class: "draft-line" }, kept,
+        h("button", { type: "button", class: "link-button", onclick: () => { this.discard(); this.rerender(); } }, t("draft.discard"))) : null,
       h("ul", { class: "race-rows" }, rows),
       this._pad(seats),
       general,
@@ -281,6 +310,7 @@ export class ChipRaceTool {
         return;
       } else if (v.length < (field === "chips" ? 5 : 9)) v = (v === "0" ? "" : v) + k;
       store[seat] = v;
+      this._keep();
       this.confirming = false;
       this.rerender();
     };
@@ -329,9 +359,13 @@ export class ChipRaceTool {
     this.sending = true;
     this.confirming = false;
     this.rerender();
+    // Sent: no longer a draft (its own race must not read as another phone's).
+    const kept = { counts: { ...this.counts }, stacks: { ...this.stacks }, leaving };
+    this.drafts.clear(table);
     const item = await this.send({ type: "chip_race", table, seats: list, leaving },
       t("race.label", { table, chip: fmt.chips(leaving) }));
     this.sending = false;
+    if (item.status === "refused") this.drafts.save(table, kept);
     if (item.status === "done") {
       this.error = null;
       this.shown = { table, leaving };

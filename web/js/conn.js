@@ -3,7 +3,8 @@
 // A screen starts from the packed snapshot over HTTP (`GET /api/t/{id}/snapshot`, gzipped:
 // 120 KB at 10,000 players, where the websocket's full snapshot is 2.6 MB), then opens the
 // websocket with `?since=<its seq>`, which brings it to the current version from the batches
-// the server holds. On the websocket:
+// the server holds. Where a snapshot is due, a public edge sends `fetch_snapshot` instead:
+// the screen reads it over HTTP and sends `resync` from its number. On the websocket:
 // hello (server time) → (snapshot →) events batches; apply only events with seq above our own;
 // on a gap ask for `resync`; an event this screen does not know, or one its fold cannot apply,
 // means its copy is no longer the server's: it asks for a fresh snapshot and applies nothing
@@ -199,11 +200,25 @@ export class Connection {
   }
 
   /** Start from the snapshot over HTTP (gzipped, shared by every screen of our role), then
-   * the websocket from its number. Should the read fail, the websocket sends a snapshot. */
+   * the websocket from its number. Should the read fail, the websocket sends a snapshot (a
+   * public edge's says where to read it instead: `fetch_snapshot`). */
   async _fetchSnapshot() {
     const fetching = (this._fetching = {});
-    let msg = null;
-    // A read that hangs (a captive portal, a dying wifi) gives way to the websocket's own.
+    const msg = await this._readSnapshot();
+    if (fetching !== this._fetching || this._stopped) return;
+    this._fetching = null;
+    if (msg === "missing") {
+      this._setStatus("missing");
+      this._schedule(30000);
+      return;
+    }
+    if (msg && msg.type === "snapshot") this._snapshot(msg, false);
+    this._openSocket();
+  }
+
+  /** The snapshot over HTTP: the message, "missing" (404), or null when it cannot be read. */
+  async _readSnapshot() {
+    // A read that hangs (a captive portal, a dying wifi) gives way to the websocket.
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), 15000);
     try {
@@ -212,22 +227,28 @@ export class Connection {
         credentials: "same-origin",
         signal: abort.signal,
       });
-      if (fetching !== this._fetching || this._stopped) return;
-      if (r.status === 404) {
-        this._setStatus("missing");
-        this._schedule(30000);
-        return;
-      }
-      if (r.ok) msg = await r.json();
+      if (r.status === 404) return "missing";
+      return r.ok ? await r.json() : null;
     } catch (err) {
-      msg = null;
+      return null;
     } finally {
       clearTimeout(timer);
     }
-    if (fetching !== this._fetching || this._stopped) return;
-    this._fetching = null;
-    if (msg && msg.type === "snapshot") this._snapshot(msg, false);
-    this._openSocket();
+  }
+
+  /** The server sends no snapshot on this socket (a public edge): read it over HTTP, then
+   * ask the socket for what came after it. Unreadable: reconnect later, from the start. */
+  async _fetchInPlace() {
+    const ws = this._ws;
+    const msg = await this._readSnapshot();
+    if (ws !== this._ws || this._stopped) return;
+    if (msg && msg.type === "snapshot") {
+      this._snapshot(msg, true);
+      this.send({ type: "resync", since: this.seq });
+    } else {
+      this.seq = -1;
+      this._drop("the snapshot could not be read");
+    }
   }
 
   _openSocket() {
@@ -333,6 +354,9 @@ export class Connection {
         break;
       case "snapshot":
         if (this.following == null) this._snapshot(msg, true);
+        break;
+      case "fetch_snapshot":
+        if (this.following == null) this._fetchInPlace();
         break;
       case "events":
         if (this.following == null) this._events(msg);

@@ -10,6 +10,7 @@
 
 import { countAge } from "./countage.js";
 import * as fmt from "./format.js";
+import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { onLang, t } from "./i18n.js";
 import { explainError, h, playerName } from "./ui.js";
 
@@ -42,6 +43,11 @@ export class CountSheet {
     this.conn = conn;
     this.send = send;
     this.rerender = rerender;
+    // What is typed stays on the phone until sent or discarded (drafts.js); a sheet sent
+    // from another phone meanwhile is said in place, even under a finger typing.
+    this.drafts = new Drafts(conn, "count");
+    this.noticeEl = h("div", { class: "draft-notice" });
+    conn.on("change", () => this._drawNotice());
     this.table = null;
     this.at = null;
     this.typed = {}; // by player id
@@ -55,19 +61,44 @@ export class CountSheet {
     return this.table != null;
   }
 
+  /** Open the sheet of `table`: the draft kept for it, if any, else a fresh one. */
   open(table) {
+    const draft = this.drafts.load(table);
     this.table = table;
-    this.at = this.conn.nowSec();
-    this.typed = {};
+    this.at = draft?.data?.at ?? this.conn.nowSec();
+    this.typed = { ...(draft?.data?.typed || {}) };
     this.errors = {};
     this.error = null;
+    if (!draft) this.drafts.begin(table);
   }
 
+  /** Put away (another table opened): the draft stays. */
   close() {
     this.table = null;
     this.typed = {};
     this.errors = {};
     this.error = null;
+  }
+
+  /** Discarded: the draft goes too. */
+  discard() {
+    if (this.table != null) this.drafts.clear(this.table);
+    this.close();
+  }
+
+  _keep() {
+    const first = !this.drafts.load(this.table);
+    this.drafts.save(this.table, { at: this.at, typed: this.typed });
+    if (first) this._drawNotice();
+  }
+
+  _drawNotice() {
+    if (this.table == null) return this.noticeEl.replaceChildren();
+    const notice = sentSinceNotice(this.drafts, this.table, {
+      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
+      onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
+    });
+    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
   }
 
   _seats() {
@@ -112,6 +143,7 @@ export class CountSheet {
       const problemEl = h("p", { class: "error-text count-error", role: err ? "alert" : null, id: `${id}-error` }, err || "");
       const input = stackInput(id, this.typed[pid] ?? "", t("count.field", { seat, name }), (ev) => {
         this.typed[pid] = ev.target.value;
+        this._keep();
         delete this.errors[pid];
         const problem = parseStack(ev.target.value).problem;
         problemEl.textContent = problem || "";
@@ -137,18 +169,20 @@ export class CountSheet {
     });
     this.saveBtn = h("button", { type: "submit", class: "primary big" });
     this._refreshSave(seats);
+    this._drawNotice();
     return h("form", { class: "count-sheet card", "aria-label": t("count.title", { table: this.table }), onsubmit: (ev) => {
       ev.preventDefault();
       this._save(seats);
     } },
     h("h2", {}, t("count.title", { table: this.table })),
+    this.noticeEl,
     h("p", { class: "count-time" }, t("count.time", { time: fmt.timeOfDay(this.at) }), " ",
-      h("button", { type: "button", class: "link-button", onclick: () => { this.at = this.conn.nowSec(); this.rerender(); } }, t("count.now"))),
+      h("button", { type: "button", class: "link-button", onclick: () => { this.at = this.conn.nowSec(); this._keep(); this.rerender(); } }, t("count.now"))),
     h("p", { class: "hint" }, t("count.hint")),
     seats.length ? h("ol", { class: "count-rows" }, rows) : h("p", { class: "empty" }, t("race.no_players")),
     this.error ? h("p", { class: "error-text", role: "alert" }, this.error) : null,
     h("div", { class: "actions" }, this.saveBtn,
-      h("button", { type: "button", class: "ghost big", onclick: () => { this.close(); this.rerender(); } }, t("count.cancel"))));
+      h("button", { type: "button", class: "ghost big", onclick: () => { this.discard(); this.rerender(); } }, t("count.cancel"))));
   }
 
   async _save(seats) {
@@ -158,9 +192,13 @@ export class CountSheet {
     this.sending = true;
     this.error = null;
     this._refreshSave(seats);
+    // Sent: no longer a draft (its own batch must not read as another phone's sheet).
+    const typed = { at: this.at, typed: { ...this.typed } };
+    this.drafts.clear(table);
     const item = await this.send({ type: "count_table", table, stacks, at: this.at },
       t("count.label", { table, n: stacks.length }));
     this.sending = false;
+    if (item.status === "refused") this.drafts.save(table, typed);
     if (item.status === "refused") {
       const m = /^(?:command\.)?stacks\[(\d+)\]/.exec(item.error?.field || "");
       const pid = m ? stacks[Number(m[1])]?.player : null;

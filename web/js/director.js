@@ -1,8 +1,9 @@
 // The director console: tournaments (list, create from a config or a rule set and a
 // structure), players (one by one or a pasted list, re-entries, rebuys and add-ons), the draw,
 // the clock, the prize pool and results (with the results as a CSV download), tables
-// (break now, waive a halt, open one, start the final table), the plan, staff accounts and
-// the charts. The tournament is chosen with ?t=<id> (remembered).
+// (break now, waive a halt, open one, start the final table), the plan, staff accounts, the
+// paired table screens (tablets_console.js) and the charts. The tournament is chosen with
+// ?t=<id> (remembered).
 
 import { Connection, tableViews } from "./conn.js";
 import { Outbox } from "./commands.js";
@@ -24,6 +25,7 @@ import { directorControl } from "./h4h.js";
 import { importPanel } from "./import.js";
 import { cardLink, renderPaper } from "./paper_console.js";
 import { renderFlights } from "./flights.js";
+import { mountTablets } from "./tablets_console.js";
 
 /** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
 const SALE_COMMANDS = {
@@ -56,19 +58,23 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
   await signOut();
   location.reload();
 } });
-const signinEl = h("div", { class: "director-signin" });
+// The sign-in and the console are each the page's main landmark while shown.
+const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff"]) {
+for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
 const appEl = h("div", { class: "director-app", hidden: true }, navEl, mainEl);
-fill($("#app"), bar, h("div", { class: "director-user" }, userEl, signOutBtn), signinEl, appEl);
+const accountEl = h("section", { class: "director-user", "aria-label": t("signin.account") }, userEl, signOutBtn);
+fill($("#app"), bar, accountEl, signinEl, appEl);
 
 function heading(id, key, extra) {
   return h("h2", { id: `h-${id}` }, t(key), extra ? h("span", { class: "muted heading-extra" }, extra) : null);
 }
+
+const tablets = mountTablets({ section: sections.tablets, heading, tournaments: () => tournaments, current: tid });
 
 // Sending ---------------------------------------------------------------------------------------
 
@@ -255,7 +261,10 @@ function renderPrizes() {
   const facts = pool ? h("dl", { class: "pool-facts" },
     [...poolFacts(pool), [t("prizes.collected"), money(pool.collected)], [t("prizes.fees"), money(pool.fees)]]
       .map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v)))) : null;
-  const payouts = pool ? h("div", {}, h("h3", {}, t("prizes.payouts")), h("div", { class: "scroll-box" },
+  // A box that scrolls is reached by the keyboard too (its arrow keys scroll it), named by
+  // its heading.
+  const scrollBox = (label, ...children) => h("div", { class: "scroll-box", tabindex: "0", role: "region", "aria-labelledby": label }, children);
+  const payouts = pool ? h("div", {}, h("h3", { id: "h-payouts" }, t("prizes.payouts")), scrollBox("h-payouts",
     h("table", { class: "data" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, "%"),
         h("th", { scope: "col" }, t("prizes.prize")))),
@@ -267,8 +276,8 @@ function renderPrizes() {
     h("td", {}, x.name),
     h("td", {}, x.prize ? money(x.prize) : "–"),
     h("td", { class: "muted" }, t("prizes.buys_value", { entries: x.entries, rebuys: x.rebuys, add_ons: x.add_ons })))));
-  const results = h("div", {}, h("h3", {}, t("prizes.results")), groups.length
-    ? h("div", { class: "scroll-box" }, h("table", { class: "data" },
+  const results = h("div", {}, h("h3", { id: "h-results" }, t("prizes.results")), groups.length
+    ? scrollBox("h-results", h("table", { class: "data" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, t("director.col_name")),
         h("th", { scope: "col" }, t("prizes.prize")), h("th", { scope: "col" }, t("prizes.buys")))),
       h("tbody", {}, rows)))
@@ -480,7 +489,8 @@ function renderPlan() {
     reasons.length ? h("div", { class: "actions" }, reasons.map((r) => h("button", { type: "button", class: "small", onclick: () =>
       send({ type: "confirm_all", reason: r }, t(`director.confirm_all.${r}`)) },
     t(`director.confirm_all.${r}`)))) : null,
-    moves.length ? h("ul", { class: "moves-list" }, moves.slice(0, 40).map((m) => h("li", { class: "move-row" },
+    // The list scrolls: reached by the keyboard too, named by the section's heading.
+    moves.length ? h("ul", { class: "moves-list", tabindex: "0", "aria-labelledby": "h-plan" }, moves.slice(0, 40).map((m) => h("li", { class: "move-row" },
       h("div", { class: "who" }, m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table })),
       h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
         h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
@@ -582,8 +592,7 @@ function signInFailures(a) {
 function staffItem(a) {
   const own = a.username === principal.username;
   const name = { name: a.username };
-  const what = [t(`role.${a.role}`), a.table != null ? t("spot.table_only", { table: a.table }) : null,
-    `${t("director.secret_kind")} ${a.pin ? t("director.pin") : t("director.password")}`];
+  const what = [t(`role.${a.role}`), `${t("director.secret_kind")} ${a.pin ? t("director.pin") : t("director.password")}`];
   return h("li", { class: "staff-item" },
     h("div", { class: "staff-who" },
       h("strong", {}, a.username), own ? h("span", { class: "badge" }, t("director.you")) : null,
@@ -613,20 +622,19 @@ function renderStaff() {
   const el = sections.staff;
   const user = h("input", { id: "staff-user", autocapitalize: "none", spellcheck: "false", autocomplete: "off", maxlength: 32 });
   const role = h("select", { id: "staff-role" }, ["floor", "dealer", "director"].map((r) => h("option", { value: r }, t(`role.${r}`))));
-  const table = h("input", { id: "staff-table", type: "number", min: 1, inputmode: "numeric" });
   const secret = h("input", { id: "staff-secret", type: "password", autocomplete: "new-password" });
   const pin = h("input", { id: "staff-pin", type: "checkbox" });
-  const tableField = h("div", { class: "field narrow-field", hidden: true }, h("label", { for: "staff-table" }, t("director.dealer_table")), table);
-  // A PIN only for a dealer, whose phone is bound to one table.
+  // A PIN only for a dealer, who signs in on a paired table screen alone: the screen says
+  // the table and the tournament.
   const pinField = h("div", { class: "field check-field", hidden: true }, h("label", { class: "check", for: "staff-pin" }, pin, t("director.is_pin")));
+  const dealerHint = h("p", { class: "hint", hidden: true }, t("tablets.dealer_hint"));
   role.addEventListener("change", () => {
-    tableField.hidden = role.value !== "dealer";
     pinField.hidden = role.value !== "dealer";
+    dealerHint.hidden = role.value !== "dealer";
   });
   const form = h("form", { class: "staff-form", onsubmit: async (ev) => {
     ev.preventDefault();
     const body = { username: user.value.trim(), secret: secret.value, role: role.value, pin: role.value === "dealer" && pin.checked };
-    if (role.value === "dealer") body.table = Number(table.value) || null;
     const made = await call("/api/staff", { method: "POST", body }, t("director.staff_added", { name: body.username }));
     if (made) loadStaff();
   } },
@@ -634,9 +642,9 @@ function renderStaff() {
   h("div", { class: "row" },
     h("div", { class: "field" }, h("label", { for: "staff-user" }, t("signin.username")), user),
     h("div", { class: "field" }, h("label", { for: "staff-role" }, t("director.role")), role),
-    tableField,
     h("div", { class: "field" }, h("label", { for: "staff-secret" }, t("director.staff_secret")), secret),
     pinField),
+  dealerHint,
   h("p", { class: "hint" }, t("director.secret_hint")),
   h("button", { type: "submit", class: "primary" }, t("director.add")));
   fill(el, heading("staff", "director.staff"),
@@ -658,6 +666,11 @@ function renderChartsSection() {
   if (!conn) return fill(el, heading("charts", "director.charts"));
   if (!el.firstChild || el.dataset.lang !== document.documentElement.lang) {
     el.dataset.lang = document.documentElement.lang;
+    // Named from the start: the charts' own description (charts.js) comes with the state.
+    if (!charts) {
+      fieldCanvas.setAttribute("aria-label", t("chart.players_left"));
+      bbCanvas.setAttribute("aria-label", t("chart.avg_bb"));
+    }
     fill(el, heading("charts", "director.charts"), h("div", { class: "two-col" },
       h("figure", {}, h("figcaption", {}, t("chart.players_left")), h("div", { class: "chart-wrap" }, fieldCanvas)),
       h("figure", {}, h("figcaption", {}, t("chart.avg_bb")), h("div", { class: "chart-wrap" }, bbCanvas))));
@@ -701,6 +714,7 @@ function renderAll() {
   renderNav();
   renderTournaments();
   renderStaff();
+  tablets.render();
   renderLive();
 }
 
@@ -719,7 +733,7 @@ async function start() {
   }
   if (tid) localStorage.setItem(LAST_KEY, tid);
   renderAll();
-  await Promise.all([loadTournaments(), loadStaff()]);
+  await Promise.all([loadTournaments(), loadStaff(), tablets.load()]);
   const live = tournaments.filter((x) => x.status === "live");
   if (!tid && live.length === 1) {
     // One tournament running: that is the one the director came for.
@@ -747,6 +761,7 @@ async function start() {
 
 onLang(() => {
   signOutBtn.textContent = t("signin.signout");
+  accountEl.setAttribute("aria-label", t("signin.account"));
   userEl.textContent = whoAmI(principal);
   if (principal.role === "director") renderAll();
 });

@@ -3,17 +3,20 @@
 //
 // The rules are the server's: whether the day is over (floor/engine/flights.py), whether a
 // sheet is whole and a correction says why (floor/engine/bagging.py), the total-chips check
-// and what explains it (GET /api/t/{id}/bags), and Day 2's merge and redraw (POST /api/day2).
+// and what explains it (GET /api/t/{id}/bags), and Day 2's merge and redraw (POST /api/day2),
+// which a flight whose check failed joins only on the director's word with a reason
+// (floor/engine/day2.py), kept in Day 2's log and shown on its console and its sheets.
 // This file renders them and sends the commands.
 
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { parseStack } from "./counts.js";
+import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 
 // The director's panel -----------------------------------------------------------------------
 
-const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor: null, day2: null };
+const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor: null, day2: null, ack: null };
 
 /** The flights section of the director console: the flight's settings, the end of the day,
  * the total-chips check once the bags come in, and Day 2 from this and the other flights. */
@@ -33,7 +36,7 @@ export function renderFlights({ section, conn, tid, send }) {
     fill(section, heading, panel.status, setupForm(conn, send), endDayBox(conn, send), panel.check, day2Form(tid));
     panel.built = heading;
   }
-  fill(panel.status, statusText(s));
+  fill(panel.status, statusText(s), carriedChecks(s));
   if (s.day_ended) refreshCheck(tid, s);
   else fill(panel.check);
 }
@@ -108,6 +111,22 @@ async function refreshCheck(tid, s) {
     return;
   }
   fill(panel.check, checkView(data.check));
+  // This flight's own check failed: Day 2 from it needs the director's reason, asked at once.
+  if (data.check.flagged) panel.ack?.ask([{ flight: tid, difference: data.check.difference, tolerance: data.check.tolerance }]);
+}
+
+/** Day 2 made from flights whose chip check failed: each check, and the director's reason. */
+export function carriedChecks(s) {
+  const c = s?.carried;
+  if (!c?.checks?.length) return null;
+  return h("div", { class: "notice carried-checks" },
+    h("p", {}, h("strong", {}, t("flights.made_from_failed"))),
+    h("ul", {}, c.checks.map((x) => h("li", {}, t("flights.failed_line", {
+      flight: x.flight, counted: fmt.chips(x.counted), expected: fmt.chips(x.expected),
+      difference: signed(x.difference), tolerance: fmt.chips(x.tolerance),
+    })))),
+    h("p", {}, c.by ? t("flights.acknowledged_by", { by: c.by, reason: c.acknowledged ?? "" })
+      : t("flights.acknowledged", { reason: c.acknowledged ?? "" })));
 }
 
 /** The total-chips check as the server made it: the room's figures, each table, and why. */
@@ -146,15 +165,50 @@ function day2Form(tid) {
   const idIn = h("input", { id: "day2-id", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,39}", autocapitalize: "none" });
   const nameIn = h("input", { id: "day2-name", required: true, value: "Day 2" });
   const flightsIn = h("input", { id: "day2-flights", required: true, value: tid, autocapitalize: "none" });
+  const submit = h("button", { type: "submit", class: "primary" }, t("flights.day2_make"));
+  // A flight's failed chip check: said, and Day 2 made only with the director's reason.
+  const reasonIn = h("textarea", { id: "day2-reason", rows: 2, maxlength: 500, "aria-describedby": "day2-ack-failed" });
+  const failedEl = h("ul", { id: "day2-ack-failed", class: "ack-failed" });
+  const reasonError = h("p", { class: "error-text", role: "alert" });
+  const ackBox = h("fieldset", { class: "day2-ack notice", hidden: true },
+    h("legend", {}, t("flights.ack_title")), failedEl,
+    field("day2-reason", t("flights.ack_reason"), reasonIn), reasonError);
+  const failed = new Map();
+  panel.ack = {
+    ask(checks) {
+      for (const c of checks) failed.set(c.flight, c);
+      fill(failedEl, [...failed.values()].map((c) => h("li", {}, t("flights.ack_failed", {
+        flight: c.flight, difference: signed(c.difference), tolerance: fmt.chips(c.tolerance) }))));
+      ackBox.hidden = false;
+      submit.textContent = t("flights.day2_make_anyway");
+      submit.className = "warn";
+    },
+  };
   return h("form", { class: "flight-day2", onsubmit: async (ev) => {
     ev.preventDefault();
     const flights = flightsIn.value.split(/[\s,]+/).filter(Boolean);
+    const body = { id: idIn.value.trim(), name: nameIn.value.trim(), flights };
+    reasonError.textContent = "";
+    if (!ackBox.hidden) {
+      const reason = reasonIn.value.trim();
+      if (!reason) {
+        reasonError.textContent = t("flights.ack_missing");
+        reasonIn.focus();
+        return;
+      }
+      // Each failed check the director was shown, by name: the word covers those alone.
+      body.acknowledge = { reason, flights: [...failed.keys()] };
+    }
     try {
-      const made = await api("/api/day2", { method: "POST", body: { id: idIn.value.trim(), name: nameIn.value.trim(), flights } });
+      const made = await api("/api/day2", { method: "POST", body });
       toast(`✓ ${t("flights.day2_made", { n: made.players, tables: made.tables })}`, "ok");
       fill(panel.day2, day2Result(idIn.value.trim(), made));
     } catch (err) {
-      toast(`✗ ${explainError(err)}`, "error", 8000);
+      if (err.reason === "day2_check_failed") {
+        // Said where the reason is asked for, not only in a toast that goes.
+        panel.ack.ask([err.params]);
+        reasonIn.focus();
+      } else toast(`✗ ${explainError(err)}`, "error", 8000);
     }
   } },
   h("h3", {}, t("flights.day2")),
@@ -163,7 +217,8 @@ function day2Form(tid) {
     field("day2-id", t("flights.day2_id"), idIn),
     field("day2-name", t("flights.day2_name"), nameIn),
     field("day2-flights", t("flights.day2_flights"), flightsIn)),
-  h("button", { type: "submit", class: "primary" }, t("flights.day2_make")),
+  ackBox,
+  submit,
   panel.day2);
 }
 
@@ -174,6 +229,7 @@ function day2Result(id, made) {
       t("flights.day2_field", { n: made.entries, chips: fmt.chips(made.chips) })),
     made.set_aside.length ? h("p", { class: "muted" }, t("flights.set_aside", { n: made.set_aside.length }),
       " ", made.set_aside.map((b) => `${b.name} (${b.flight}: ${fmt.chips(b.stack)})`).join(", ")) : null,
+    made.checks?.length ? carriedChecks({ carried: { checks: made.checks, acknowledged: made.acknowledged } }) : null,
     h("p", {}, h("a", { href: `/director?t=${e}` }, t("flights.day2_open")), " · ",
       h("a", { href: `/player/${e}`, target: "_blank", rel: "noopener" }, t("flights.day2_seats"))));
 }
@@ -185,6 +241,20 @@ function day2Result(id, made) {
 export class BagSheet {
   constructor({ conn, send, rerender }) {
     Object.assign(this, { conn, send, rerender, table: null, typed: {}, tags: {}, total: "", reason: "", error: null });
+    // What is typed stays on the phone until sent or discarded (drafts.js); a sheet sent
+    // from another phone meanwhile is said in place, even under a finger typing.
+    this.drafts = new Drafts(conn, "bag");
+    this.noticeEl = h("div", { class: "draft-notice" });
+    conn.on("change", () => this._drawNotice());
+  }
+
+  _drawNotice() {
+    if (this.table == null) return this.noticeEl.replaceChildren();
+    const notice = sentSinceNotice(this.drafts, this.table, {
+      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
+      onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
+    });
+    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
   }
 
   get active() {
@@ -209,8 +279,11 @@ export class BagSheet {
       bagged ? h("span", { class: "badge badge-open" }, t("flights.bagged", { n: bagged.bags.length })) : null);
   }
 
+  /** Open the sheet of `table`: the draft kept for it, else the table's sheet on record
+   * (a correction starts from it), else an empty one. */
   open(table) {
     const before = this.conn.state?.bags?.[table];
+    const draft = this.drafts.load(table)?.data;
     this.table = table;
     this.typed = {};
     this.tags = {};
@@ -220,11 +293,26 @@ export class BagSheet {
     }
     this.total = before?.chips_on_table != null ? String(before.chips_on_table) : "";
     this.reason = "";
+    if (draft) Object.assign(this, { typed: { ...draft.typed }, tags: { ...draft.tags }, total: draft.total, reason: draft.reason });
+    else this.drafts.begin(table);
     this.error = null;
   }
 
+  /** Put away (another table opened): the draft stays. */
   close() {
     this.table = null;
+  }
+
+  /** Discarded: the draft goes too. */
+  discard() {
+    if (this.table != null) this.drafts.clear(this.table);
+    this.close();
+  }
+
+  _keep() {
+    const first = !this.drafts.load(this.table);
+    this.drafts.save(this.table, { typed: this.typed, tags: this.tags, total: this.total, reason: this.reason });
+    if (first) this._drawNotice();
   }
 
   render() {
@@ -235,6 +323,7 @@ export class BagSheet {
       return null;
     }
     const before = s.bags?.[this.table];
+    this._drawNotice();
     const seats = Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid })).sort((a, b) => a.seat - b.seat);
     const rows = seats.map(({ seat, pid }) => {
       const id = `bag-${this.table}-${seat}`;
@@ -242,19 +331,20 @@ export class BagSheet {
       return h("li", { class: "count-row bag-row" },
         h("label", { class: "count-seat", for: id }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, name)),
         h("input", { id, class: "count-input", type: "text", inputmode: "numeric", autocomplete: "off", value: this.typed[pid] ?? "",
-          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = ev.target.value; } }),
+          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = ev.target.value; this._keep(); } }),
         h("input", { id: `${id}-tag`, class: "bag-tag", type: "text", autocomplete: "off", maxlength: 20, value: this.tags[pid] ?? "",
-          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = ev.target.value; } }));
+          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = ev.target.value; this._keep(); } }));
     });
     const totalIn = h("input", { id: `bag-total-${this.table}`, class: "count-input", type: "text", inputmode: "numeric", value: this.total,
-      oninput: (ev) => { this.total = ev.target.value; } });
+      oninput: (ev) => { this.total = ev.target.value; this._keep(); } });
     const reasonIn = before ? h("input", { id: `bag-reason-${this.table}`, type: "text", maxlength: 500, value: this.reason, required: true,
-      oninput: (ev) => { this.reason = ev.target.value; } }) : null;
+      oninput: (ev) => { this.reason = ev.target.value; this._keep(); } }) : null;
     return h("form", { class: "count-sheet bag-sheet card", "aria-label": t("bag.title", { table: this.table }), onsubmit: (ev) => {
       ev.preventDefault();
       this._save(seats, !!before);
     } },
     h("h2", {}, t("bag.title", { table: this.table })),
+    this.noticeEl,
     h("p", { class: "hint" }, before ? t("bag.correcting") : t("bag.hint")),
     h("ol", { class: "count-rows" }, rows),
     h("div", { class: "field" }, h("label", { for: `bag-total-${this.table}` }, t("bag.on_table")), totalIn),
@@ -262,7 +352,7 @@ export class BagSheet {
     this.error ? h("p", { class: "error-text", role: "alert" }, this.error) : null,
     h("div", { class: "actions" },
       h("button", { type: "submit", class: "primary big" }, t("bag.save", { n: seats.length })),
-      h("button", { type: "button", class: "ghost big", onclick: () => { this.close(); this.rerender(); } }, t("count.cancel"))));
+      h("button", { type: "button", class: "ghost big", onclick: () => { this.discard(); this.rerender(); } }, t("count.cancel"))));
   }
 
   async _save(seats, correcting) {
@@ -281,9 +371,14 @@ export class BagSheet {
     const total = parseStack(this.total);
     if (total.stack != null) command.chips_on_table = total.stack;
     if (correcting) command.reason = this.reason.trim();
-    const item = await this.send(command, t("bag.label", { table: this.table, n: bags.length }));
-    if (item.status === "refused") this.error = explainError(item.error, this.conn);
-    else if (item.status === "done" || item.status === "pending") this.close();
+    const table = this.table;
+    // Sent: no longer a draft (its own batch must not read as another phone's sheet).
+    this.drafts.clear(table);
+    const item = await this.send(command, t("bag.label", { table, n: bags.length }));
+    if (item.status === "refused") {
+      this.error = explainError(item.error, this.conn);
+      if (this.table === table) this._keep();
+    } else if (item.status === "done" || item.status === "pending") this.close();
     this.rerender();
   }
 }

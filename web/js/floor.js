@@ -26,8 +26,9 @@ import { onLang, t, why as whyText } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { mountManage } from "./manage.js";
 import { cardLink } from "./print_links.js";
+import { allDrafts } from "./drafts.js";
 import { countLine, findPlayersNow } from "./search.js";
-import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, saidAs, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
 const conn = new Connection(tid);
@@ -51,7 +52,7 @@ const ui = {
   table: null, // the table chosen on the pad
   typed: "",
   seat: null,
-  confirmBust: false,
+  confirmBust: null, // the player the bust-out is being confirmed for
   undoFor: null,
   search: "",
   results: [],
@@ -70,14 +71,16 @@ const bar = topbar(t("floor.title"), conn, {
 const offlineBar = h("div", { class: "offline-bar", role: "alert", hidden: true });
 const clockEl = h("section", { class: "floor-clock card" });
 const urgentEl = h("section", { class: "urgent", "aria-live": "polite" });
-const mainEl = h("main", { class: "floor-main", id: "floor-main", tabindex: "-1" });
+const mainEl = h("div", { class: "floor-main", id: "floor-main", tabindex: "-1" });
 const navEl = h("nav", { class: "bottom-nav" });
 const signinEl = h("div", { class: "floor-signin" });
 // The bubble's bursting, for the minute the server says.
 const moneyEl = moneyBanner(conn, { cls: "floor-money" });
 const appEl = h("div", { class: "floor-app", hidden: true }, clockEl, moneyEl, urgentEl, mainEl);
 
-fill($("#app"), h("div", { class: "floor-head" }, bar, offlineBar), signinEl, appEl, navEl);
+// One main landmark holds the clock, what is urgent and the tab: nothing a screen reader
+// skips between landmarks is left outside one.
+fill($("#app"), h("div", { class: "floor-head" }, bar, offlineBar), h("main", { class: "floor-page" }, signinEl, appEl), navEl);
 clockPanel(clockEl, conn, { stats: false, compact: true });
 
 // Signing in ---------------------------------------------------------------------------------------
@@ -114,6 +117,14 @@ function showSignedIn() {
 
 async function doSignOut() {
   await signOut();
+  // What was typed goes with the drafts (signOut): the next person finds no sheet open.
+  countSheet.close();
+  bagSheet.close();
+  sameHand.stop();
+  race.table = null;
+  rulings.close();
+  Object.assign(ui, { table: null, seat: null, confirmBust: null, sale: null, saleResult: null });
+  tab = "moves";
   principal = { role: "public", username: null, table: null };
   showSignedIn();
   conn.reconnect(true);
@@ -293,12 +304,14 @@ conn.on("status", (status) => {
   renderOffline();
 });
 
+// Said only while true: offline, or commands still to send (never "0 commands"); once
+// everything is sent and the connection is back the bar goes, its text with it.
 function renderOffline() {
   const off = conn.status !== "live";
-  offlineBar.hidden = !off && !outbox.waiting;
-  offlineBar.textContent = off
-    ? t("floor.offline", { n: outbox.waiting })
-    : t("floor.sending", { n: outbox.waiting });
+  const n = outbox.waiting;
+  offlineBar.hidden = !off && !n;
+  offlineBar.textContent = off ? (n ? t("floor.offline", { n }) : t("floor.offline_none"))
+    : n ? t("floor.sending", { n }) : "";
   offlineBar.classList.toggle("sending", !off);
 }
 
@@ -471,7 +484,8 @@ function moveCard(m) {
           if (m.to.seat == null || r.then === "seat") ui.redirect = { key, pick: "seat", player: pid };
           else confirm(pid, null);
           render();
-        } }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, playerName(conn, pid))))),
+        } }, saidAs(`${t("floor.seat", { seat })}: ${playerName(conn, pid)}`,
+          h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, playerName(conn, pid)))))),
       h("button", { type: "button", class: "ghost", onclick: () => { ui.redirect = null; render(); } }, t("common.back")));
   } else if (r && r.pick === "seat") {
     // The seats the server says this move may take (a reserved one only for who needs it).
@@ -542,7 +556,7 @@ function openTable(table, seat = null) {
   ui.table = table;
   ui.typed = "";
   ui.seat = seat;
-  ui.confirmBust = false;
+  ui.confirmBust = null;
   tab = "table";
   render();
   mainEl.focus();
@@ -590,18 +604,18 @@ function tableView() {
       return h("button", {
         type: "button", class: `seat-btn${pid ? "" : " empty"}${picked ? " picked" : ""}`, disabled: !pid,
         "aria-pressed": String(picked),
-        "aria-label": `${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${picked ? `, ${t("same.picked")}` : ""}`,
         onclick: () => { sameHand.toggle(pid); render(); },
-      }, h("span", { class: "seat-no" }, seat, picked ? h("span", { class: "out-mark", "aria-hidden": "true" }, "✕") : null),
-      h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty")));
+      }, saidAs(`${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${picked ? `, ${t("same.picked")}` : ""}`,
+        h("span", { class: "seat-no" }, seat, picked ? h("span", { class: "out-mark" }, "✕") : null),
+        h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty"))));
     }
     return h("button", {
       type: "button", class: `seat-btn${pid ? "" : " empty"}${selected ? " selected" : ""}`,
       "aria-pressed": String(selected),
-      "aria-label": `${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${dealer ? `, ${t("floor.button_here")}` : ""}`,
-      onclick: () => { ui.seat = selected ? null : seat; ui.confirmBust = false; render(); },
-    }, h("span", { class: "seat-no" }, seat, dealer ? h("span", { class: "dealer-btn", "aria-hidden": "true" }, "D") : null),
-    h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty")));
+      onclick: () => { ui.seat = selected ? null : seat; ui.confirmBust = null; render(); },
+    }, saidAs(`${t("floor.seat", { seat })}: ${pid ? playerName(conn, pid) : t("floor.empty")}${dealer ? `, ${t("floor.button_here")}` : ""}`,
+      h("span", { class: "seat-no" }, seat, dealer ? h("span", { class: "dealer-btn" }, "D") : null),
+      h("span", { class: "seat-name" }, pid ? playerName(conn, pid) : t("floor.empty"))));
   };
   const seats = [];
   for (let i = 1; i <= tb.seats; i += 1) seats.push(seatEl(i));
@@ -609,24 +623,34 @@ function tableView() {
   const name = pid ? playerName(conn, pid) : null;
   const where = ui.seat != null ? fmt.spot(tb.number, ui.seat) : "";
   let actions = null;
-  if (ui.seat != null && ui.confirmBust && pid) {
+  // Another phone reported the player out while this one was asking: said, with who and
+  // when, rather than the question vanishing.
+  const asked = ui.confirmBust ? s.players[ui.confirmBust] : null;
+  if (asked?.busted) {
+    actions = h("div", { class: "confirm-box already-out", role: "alert" },
+      h("p", {}, asked.bust?.by
+        ? t("floor.already_out_by", { name: asked.name, by: asked.bust.by, time: fmt.timeOfDay(asked.bust.at) })
+        : t("floor.already_out", { name: asked.name, time: fmt.timeOfDay(asked.bust?.at) })),
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = null; ui.seat = null; render(); } }, t("floor.seen"))));
+  } else if (ui.seat != null && ui.confirmBust && ui.confirmBust === pid) {
     actions = h("div", { class: "confirm-box", role: "alertdialog", "aria-label": t("floor.bust_confirm_title") },
       h("p", {}, t("floor.bust_confirm", { name, where })),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "danger big", onclick: () => {
-          ui.confirmBust = false;
+          ui.confirmBust = null;
           // The player is named with the seat: a late resend from the outbox is refused if
           // somebody else sits there by then, instead of busting them.
           send({ type: "bust", player: pid, table: tb.number, seat: ui.seat }, t("floor.bust_label", { name, where }));
           ui.seat = null;
           render();
         } }, t("floor.bust_yes")),
-        h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = false; render(); } }, t("common.no"))));
+        h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = null; render(); } }, t("common.no"))));
   } else if (ui.seat != null) {
     actions = h("div", { class: "seat-actions" },
       h("p", { class: "selected-seat" }, where, name ? ` · ${name}` : ` · ${t("floor.empty")}`),
       h("div", { class: "actions" },
-        h("button", { type: "button", class: "danger big", disabled: !pid, onclick: () => { ui.confirmBust = true; render(); } }, t("floor.bust")),
+        h("button", { type: "button", class: "danger big", disabled: !pid, onclick: () => { ui.confirmBust = pid; render(); } }, t("floor.bust")),
         h("button", { type: "button", class: "big", disabled: !pid,
           onclick: () => send({ type: "button", table: tb.number, seat: ui.seat }, t("floor.button_label", { where })) }, t("floor.report_button")),
         principal.role !== "dealer" ? h("button", { type: "button", class: "warn big", disabled: !pid,
@@ -656,7 +680,7 @@ function tableView() {
         h("button", { type: "button", class: "big ghost", onclick: () => { ui.table = null; ui.seat = null; render(); } }, t("floor.other_table"))),
       canMove() && !sameHand.active && !counting ? h("div", { class: "actions table-tools" },
         h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; countSheet.open(tb.number); render(); } }, t("count.open")),
-        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; ui.confirmBust = false; sameHand.start(); render(); } }, t("same.open")))
+        h("button", { type: "button", class: "big", onclick: () => { ui.seat = null; ui.confirmBust = null; sameHand.start(tb.number); render(); } }, t("same.open")))
         : null,
       raceOffer(tb),
       bagSheet.hook(tb)),
@@ -732,8 +756,50 @@ function renderTable() {
     ? h("div", { class: "notice same-note", role: "status" }, t("same.open_next", { n: sameHand.picked.size }), " ",
       h("button", { type: "button", class: "link-button", onclick: () => { sameHand.stop(); render(); } }, t("same.cancel")))
     : null;
-  return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, picking, ui.table == null ? keypad() : tableView()];
+  return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, picking,
+    ui.table == null ? [keypad(), draftsList()] : tableView()];
 }
+
+// Sheets kept on this phone (drafts.js) ------------------------------------------------------------
+
+/** Open the sheet a draft was typed on, with what was typed. */
+function openDraft(d) {
+  if (!conn.state?.tables?.[d.table] || !canMove()) return;
+  ui.seat = null;
+  ui.confirmBust = null;
+  if (d.sheet === "race") {
+    tab = "tools";
+    ui.tool = "race";
+    race.start(d.table);
+  } else {
+    tab = "table";
+    ui.table = d.table;
+    if (d.sheet === "count") countSheet.open(d.table);
+    else if (d.sheet === "bag") bagSheet.open(d.table);
+    else if (d.sheet === "same") sameHand.start(d.table);
+    else if (d.sheet === "ruling") rulings.start(d.table);
+  }
+  render();
+}
+
+/** The sheets kept on this phone, under the table pad: each opens where it was left. */
+function draftsList() {
+  const list = allDrafts(tid).filter((d) => conn.state?.tables?.[d.table]);
+  if (!list.length || !canMove()) return null;
+  return h("section", { class: "drafts-kept", "aria-labelledby": "drafts-title" },
+    h("h3", { id: "drafts-title" }, t("draft.list")),
+    h("ul", {}, list.map((d) => h("li", {}, h("button", { type: "button", class: "big", onclick: () => openDraft(d) },
+      t(`draft.sheet.${d.sheet}`, { table: d.table }), " ", h("span", { class: "muted" }, fmt.timeOfDay(d.began)))))));
+}
+
+// A reload in the middle of a sheet opens it again where it was left: the newest draft.
+let resumed = false;
+conn.on("snapshot", () => {
+  if (resumed || !canMove()) return;
+  resumed = true;
+  const newest = allDrafts(tid).find((d) => conn.state?.tables?.[d.table]);
+  if (newest) openDraft(newest);
+});
 
 // Search -------------------------------------------------------------------------------------------
 

@@ -150,8 +150,10 @@ const HANDLERS = {
     const p = s.players[e.player];
     stand(s, p);
     p.busted = true;
+    // The stack the floor gave for the start of the hand (several out in one hand), else the
+    // last one recorded: given back if the bust is undone.
     p.bust = {
-      table: e.table, seat: e.seat, hand: e.hand, place: e.place, stack: p.stack,
+      table: e.table, seat: e.seat, hand: e.hand, place: e.place, stack: e.stack ?? p.stack,
       shares: e.shares ?? 1, at: e.at ?? 0,
       at_final: s.final_table != null && e.table === s.final_table,
     };
@@ -160,6 +162,7 @@ const HANDLERS = {
     if (s.tables[e.table]) s.tables[e.table].busted_at = e.at ?? 0;
     // The right to undo ends with the level (floor/engine/undo.py).
     p.bust.level = s.clock.started ? s.clock.level : null;
+    p.bust.by = e.by ?? null;
     delete s.draws[p.id];
     delete (s.calls ||= {})[p.id];
     dropSitOut(s, p.id);
@@ -300,6 +303,7 @@ const HANDLERS = {
     }
   },
   field_carried(s, e) {
+    s.carried = e;
     s.entries += e.entries;
     s.rebuys = (s.rebuys ?? 0) + e.rebuys;
     s.add_ons = (s.add_ons ?? 0) + e.add_ons;

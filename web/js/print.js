@@ -113,6 +113,23 @@ function renderCards() {
 
 // Lists ---------------------------------------------------------------------------------------
 
+/** Day 2 made from flights whose chip check failed: its seat lists say so, with the director's
+ * reason (the server's record, floor/engine/day2.py). */
+function carriedNote() {
+  const checks = data.checks_failed || [];
+  if (!checks.length) return null;
+  const signed = (n) => (n > 0 ? `+${fmt.chips(n)}` : n < 0 ? `−${fmt.chips(-n)}` : "0");
+  const reason = data.acknowledged ?? "";
+  return h("div", { class: "carried-note" },
+    h("strong", {}, t("flights.made_from_failed")),
+    checks.map((x) => h("div", {}, t("flights.failed_line", {
+      flight: x.flight, counted: fmt.chips(x.counted), expected: fmt.chips(x.expected),
+      difference: signed(x.difference), tolerance: fmt.chips(x.tolerance),
+    }))),
+    h("div", {}, data.acknowledged_by ? t("flights.acknowledged_by", { by: data.acknowledged_by, reason })
+      : t("flights.acknowledged", { reason })));
+}
+
 function renderDraw() {
   const seated = data.players.filter((p) => !p.busted && p.table != null).sort(byName);
   let letter = "";
@@ -125,7 +142,7 @@ function renderDraw() {
     }
     rows.push(h("div", { class: "draw-row", dataset: { player: p.id } }, h("span", {}, p.name), h("span", { class: "where" }, fmt.spot(p.table, p.seat))));
   }
-  return [sheet(head(t("paper.draw_title"), t("paper.players_n", { n: seated.length })),
+  return [sheet(head(t("paper.draw_title"), t("paper.players_n", { n: seated.length })), carriedNote(),
     seated.length ? h("div", { class: "columns" }, rows) : h("p", { class: "empty" }, t("paper.nobody_seated")))];
 }
 
@@ -133,7 +150,7 @@ function renderDrawTables() {
   const blocks = data.tables.filter((x) => x.occupants.length).map((x) => h("div", { class: "table-block" },
     h("h2", {}, t("spot.table_only", { table: x.table }), x.final ? ` · ${t("paper.final")}` : ""),
     x.occupants.map((o) => h("div", { class: "draw-row" }, h("span", { class: "where" }, t("paper.seat_n", { n: o.seat })), h("span", {}, o.name)))));
-  return [sheet(head(t("paper.draw_tables_title"), t("paper.tables_n", { n: blocks.length })),
+  return [sheet(head(t("paper.draw_tables_title"), t("paper.tables_n", { n: blocks.length })), carriedNote(),
     blocks.length ? h("div", { class: "columns" }, blocks) : h("p", { class: "empty" }, t("paper.nobody_seated")))];
 }
 
@@ -246,14 +263,17 @@ async function start() {
   const r = await fetch(`/api/t/${encodeURIComponent(tid)}/paper`, { credentials: "same-origin" });
   if (!r.ok) {
     const body = await r.json().catch(() => null);
-    fill(main, sheet(h("p", { class: "empty" }, body?.error?.message || `HTTP ${r.status}`, " · ",
+    fill(main, h("h1", { class: "sr-only" }, document.title), sheet(h("p", { class: "empty" }, body?.error?.message || `HTTP ${r.status}`, " · ",
       h("a", { href: `/floor/${encodeURIComponent(tid)}` }, t("paper.sign_in")))));
     document.body.dataset.ready = "error";
     return;
   }
   data = await r.json();
   document.title = `${t(`paper.kind.${what.replace("-", "_")}`)} · ${data.name}`;
-  fill(main, RENDER[what]());
+  const sheets = RENDER[what]();
+  // Cards and table cards have no title of their own on paper: the page has one all the same.
+  const titled = sheets.some((x) => x.querySelector("h1"));
+  fill(main, titled ? null : h("h1", { class: "sr-only" }, document.title), sheets);
   document.body.dataset.ready = "1";
   if (params.get("auto") === "1") setTimeout(() => window.print(), 100);
 }

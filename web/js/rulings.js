@@ -13,9 +13,10 @@
 // written by the server's clock.
 
 import { RulebookClient, citeText } from "./rulebook.js";
+import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import * as fmt from "./format.js";
 import { getLang, onLang, t } from "./i18n.js";
-import { debounce, every, explainError, fill, h, playerName } from "./ui.js";
+import { debounce, every, explainError, fill, h, playerName, saidAs } from "./ui.js";
 
 // The styles of this module, in a file of their own (every screen that mounts a part of it).
 if (!document.querySelector('link[data-rulings]')) {
@@ -172,6 +173,8 @@ export class RulingsPhone {
     this.canRule = canRule;
     this.names = new RuleNames(this.rulebook, ruleSet, () => this._refresh());
     this.form = null; // the ruling being written: {table, players, rule, penalty, ...}
+    // What is written stays on the phone until recorded or cancelled (drafts.js).
+    this.drafts = new Drafts(conn, "ruling");
     this.back = []; // sit-outs just over: [{player, ruling, how}], until the floor has seen them
     this.strip = h("section", { class: "sit-out-strip", "aria-live": "polite", hidden: true });
     this.tableEl = h("div", { class: "rulings-at-table" });
@@ -194,6 +197,7 @@ export class RulingsPhone {
       this._drawPlayers();
       this._drawHistory();
       this._drawRulePicked();
+      this._drawDraft();
     }
   }
 
@@ -240,19 +244,38 @@ export class RulingsPhone {
     return this.tableEl;
   }
 
+  /** Begin a ruling at `table`: the one kept on this phone for it, if any. */
   start(table) {
+    const draft = this.drafts.load(table)?.data;
     this.form = {
       table, players: [], rule: null, query: "", penalty: "none", target: null, unit: "minutes",
-      amount: "10", chips: "", note: "", earlier: false, time: "", confirm: false, error: null,
+      amount: "10", chips: "", note: "", earlier: false, time: "", ...(draft || {}), confirm: false, error: null,
     };
+    if (!draft) this.drafts.begin(table);
     this.formEl = null;
     this.forTable(table);
     this.tableEl.querySelector(".ruling-form")?.focus({ preventScroll: false });
   }
 
+  /** Put away (another table opened): the draft stays. */
   close() {
     this.form = null;
     this.formEl = null;
+  }
+
+  /** Cancelled: the draft goes too. */
+  discard() {
+    if (this.form) this.drafts.clear(this.form.table);
+    this.close();
+  }
+
+  /** The ruling as written so far, kept once anything is given. */
+  _keep() {
+    const f = this.form;
+    if (!f) return;
+    const { table, players, rule, penalty, target, unit, amount, chips, note, earlier, time } = f;
+    if (!players.length && !rule && !note && penalty === "none") return;
+    this.drafts.save(table, { players, rule, penalty, target, unit, amount, chips, note, earlier, time });
   }
 
   /** The form, built once per ruling: inputs keep what is typed, the parts that follow the
@@ -265,7 +288,7 @@ export class RulingsPhone {
     const f = this.form;
     const note = h("input", { id: "ruling-note", type: "text", maxlength: 500, autocomplete: "off", value: f.note,
       placeholder: t("ruling.note_hint") });
-    note.addEventListener("input", () => { f.note = note.value; });
+    note.addEventListener("input", () => { f.note = note.value; this._keep(); });
     const query = h("input", { id: "ruling-rule", type: "search", autocomplete: "off", spellcheck: "false",
       enterkeyhint: "search", placeholder: t("ruling.rule_hint") });
     const find = debounce(() => this._findRule(), 200);
@@ -279,12 +302,14 @@ export class RulingsPhone {
       when: h("div", { class: "ruling-when" }),
       error: h("p", { class: "error-text", role: "alert", hidden: true }),
       actions: h("div", { class: "actions ruling-actions" }),
+      stale: h("div", {}),
+      kept: h("div", {}),
     };
     this.formEl = h("form", { class: "ruling-form card", tabindex: "-1", "aria-label": t("ruling.title", { table: f.table }),
       onsubmit: (ev) => { ev.preventDefault(); this._submit(); } },
       h("h3", {}, t("ruling.title", { table: f.table })),
       h("p", { class: "hint" }, t("ruling.players_hint")),
-      this.els.players, this.els.history,
+      this.els.stale, this.els.kept, this.els.players, this.els.history,
       h("div", { class: "field" }, h("label", { for: "ruling-rule" }, t("ruling.rule")), this.els.rule, query, this.els.results),
       this.els.penalty,
       h("div", { class: "field" }, h("label", { for: "ruling-note" }, t("ruling.note")), note),
@@ -296,6 +321,8 @@ export class RulingsPhone {
   _drawDynamic() {
     const f = this.form;
     if (!f || !this.els) return;
+    this._keep();
+    this._drawDraft();
     this._drawPlayers();
     this._drawHistory();
     this._drawRulePicked();
@@ -310,7 +337,18 @@ export class RulingsPhone {
         h("button", { type: "submit", class: "danger big" }, t("ruling.dq_yes")),
         h("button", { type: "button", class: "big", onclick: () => { f.confirm = false; this._drawDynamic(); } }, t("common.no"))]
       : [h("button", { type: "submit", class: dq ? "danger big" : "primary big" }, t(dq ? "ruling.record_dq" : "ruling.record")),
-        h("button", { type: "button", class: "big ghost", onclick: () => { this.close(); this.forTable(f.table); } }, t("ruling.cancel"))]);
+        h("button", { type: "button", class: "big ghost", onclick: () => { this.discard(); this.forTable(f.table); } }, t("ruling.cancel"))]);
+  }
+
+  /** A ruling recorded at the table from another phone since this one was begun; and that
+   * this one is kept on the phone. */
+  _drawDraft() {
+    const f = this.form;
+    fill(this.els.stale, sentSinceNotice(this.drafts, f.table, {
+      onKeep: () => { this.drafts.keep(f.table); this._drawDraft(); },
+      onDiscard: () => { this.discard(); this.start(f.table); },
+    }));
+    fill(this.els.kept, keptNote(this.drafts, f.table));
   }
 
   /** The table's seats to name players by (and those named who have moved away since). */
@@ -323,9 +361,9 @@ export class RulingsPhone {
     const button = (seat, pid) => {
       const on = f.players.includes(pid);
       return h("button", { type: "button", class: `seat-btn${on ? " picked-ruling" : ""}`, "aria-pressed": String(on),
-        "aria-label": `${seat == null ? "" : `${t("floor.seat", { seat })}: `}${playerName(conn, pid)}`,
         onclick: () => this._toggle(pid) },
-      h("span", { class: "seat-no" }, seat ?? "–"), h("span", { class: "seat-name" }, playerName(conn, pid)));
+      saidAs(`${seat == null ? "" : `${t("floor.seat", { seat })}: `}${playerName(conn, pid)}`,
+        h("span", { class: "seat-no" }, seat ?? "–"), h("span", { class: "seat-name" }, playerName(conn, pid))));
     };
     fill(this.els.players, seats.map(([seat, pid]) => button(seat, pid)), others.map((pid) => button(null, pid)));
   }
@@ -404,6 +442,7 @@ export class RulingsPhone {
       };
       amount.addEventListener("input", () => {
         f.amount = amount.value;
+        this._keep();
         if (f.unit === "rounds") sayRounds();
       });
       parts.push(h("div", { class: "row sit-out-length" },
@@ -424,7 +463,7 @@ export class RulingsPhone {
       const p = conn.state.players?.[f.target];
       const chips = h("input", { id: "ruling-chips", type: "number", inputmode: "numeric", min: 0, value: f.chips,
         placeholder: p?.stack != null ? fmt.chips(p.stack) : "" });
-      chips.addEventListener("input", () => { f.chips = chips.value; });
+      chips.addEventListener("input", () => { f.chips = chips.value; this._keep(); });
       parts.push(h("div", { class: "field" }, h("label", { for: "ruling-chips" }, t("ruling.chips")), chips,
         h("p", { class: "hint" }, t("ruling.chips_hint"))));
     }
@@ -443,7 +482,7 @@ export class RulingsPhone {
       return;
     }
     const time = h("input", { id: "ruling-time", type: "time", step: 1, value: f.time });
-    time.addEventListener("input", () => { f.time = time.value; });
+    time.addEventListener("input", () => { f.time = time.value; this._keep(); });
     fill(this.els.when, h("div", { class: "field" }, h("label", { for: "ruling-time" }, t("ruling.made_at")), time,
       h("button", { type: "button", class: "link-button", onclick: () => { f.earlier = false; this._drawDynamic(); } }, t("ruling.now"))));
   }
@@ -505,6 +544,8 @@ export class RulingsPhone {
     }
     f.error = null;
     const names = f.players.map((pid) => playerName(this.conn, pid)).join(", ");
+    // Sent: no longer a draft (its own ruling must not read as another phone's).
+    this.drafts.clear(f.table);
     const item = await this.send(cmd, t("ruling.label", { table: f.table, names: names || "–" }));
     if (this.form !== f) return;
     if (item.status === "refused") {

@@ -12,6 +12,7 @@ import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { placeText } from "./prizes.js";
 import { countedText, parseStack } from "./counts.js";
+import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, debounce, explainError, h, playerName } from "./ui.js";
 
 export class SameHand {
@@ -21,6 +22,12 @@ export class SameHand {
     this.send = send;
     this.rerender = rerender;
     this.active = false;
+    // The table the sheet was begun at (its draft's key; the picks may span tables).
+    this.table = null;
+    this.drafts = new Drafts(conn, "same");
+    // A bust-out at the table from another phone meanwhile is said in place.
+    this.noticeEl = h("div", { class: "draft-notice" });
+    conn.on("change", () => this._drawNotice());
     this.picked = new Map(); // player id -> typed stack (a string)
     this.confirming = false;
     this.sending = false;
@@ -35,18 +42,41 @@ export class SameHand {
     this._ask = debounce(() => this._fetch(), 250);
   }
 
-  start() {
+  /** Begin at `table`: the draft kept for it, if any, else nobody picked. */
+  start(table) {
+    const draft = this.drafts.load(table);
     this.active = true;
+    this.table = table;
+    this.picked = new Map(draft?.data?.picked || []);
+    this.confirming = false;
+    this.preview = null;
+    if (!draft) this.drafts.begin(table);
+  }
+
+  /** Cancelled, or sent: the draft goes too. */
+  stop() {
+    if (this.table != null) this.drafts.clear(this.table);
+    this.active = false;
+    this.table = null;
     this.picked.clear();
     this.confirming = false;
     this.preview = null;
   }
 
-  stop() {
-    this.active = false;
-    this.picked.clear();
-    this.confirming = false;
-    this.preview = null;
+  _keep() {
+    if (this.table == null) return;
+    const first = !this.drafts.load(this.table);
+    this.drafts.save(this.table, { picked: [...this.picked] });
+    if (first) this._drawNotice();
+  }
+
+  _drawNotice() {
+    const notice = this.active && this.table != null ? sentSinceNotice(this.drafts, this.table, {
+      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
+      onDiscard: () => { const table = this.table; this.stop(); this.start(table); this.rerender(); },
+    }) : null;
+    const kept = this.active && this.table != null ? keptNote(this.drafts, this.table) : null;
+    this.noticeEl.replaceChildren(...[notice, kept].filter(Boolean));
   }
 
   isPicked(pid) {
@@ -61,6 +91,7 @@ export class SameHand {
       this.picked.set(pid, fmt.stackCounted(p) ? String(p.stack) : "");
     }
     this.confirming = false;
+    this._keep();
   }
 
   /** Players out (here or by another phone) since they were picked are dropped. */
@@ -170,6 +201,7 @@ export class SameHand {
         "aria-describedby": `${id}-last`,
         oninput: (ev) => {
           this.picked.set(pid, ev.target.value);
+          this._keep();
           this.confirming = false;
           problemEl.textContent = parseStack(ev.target.value).problem || "";
           this._refresh();
@@ -178,7 +210,7 @@ export class SameHand {
       return h("li", { class: "same-row" },
         h("div", { class: "same-who" }, h("strong", {}, name), " ", h("span", { class: "muted" }, fmt.spot(p.table, p.seat)),
           h("button", { type: "button", class: "link-button same-drop", "aria-label": t("same.drop", { name }),
-            onclick: () => { this.picked.delete(pid); this.confirming = false; this.rerender(); } }, t("same.drop_short"))),
+            onclick: () => { this.picked.delete(pid); this._keep(); this.confirming = false; this.rerender(); } }, t("same.drop_short"))),
         h("label", { for: id }, t("same.stack_label")),
         input,
         h("span", { class: "hint", id: `${id}-last` }, t("count.last", { count: countedText(p) })),
@@ -195,12 +227,14 @@ export class SameHand {
       : null;
     const panel = h("section", { class: "same-hand card", "aria-label": t("same.title") },
       h("h3", {}, t("same.title")),
+      this.noticeEl,
       h("p", { class: "hint" }, t("same.hint")),
       rows.length ? h("ul", { class: "same-rows" }, rows) : null,
       this.previewEl,
       confirmBox || h("div", { class: "actions" }, this.confirmBtn,
         h("button", { type: "button", class: "ghost big", onclick: () => { this.stop(); this.rerender(); } }, t("same.cancel"))));
     this._drawPreview();
+    this._drawNotice();
     return panel;
   }
 
@@ -210,11 +244,17 @@ export class SameHand {
     this.sending = true;
     this.rerender();
     const names = command.players.map((x) => playerName(this.conn, x.player)).join(", ");
+    // Sent: no longer a draft (its own bust-outs must not read as another phone's).
+    const table = this.table;
+    if (table != null) this.drafts.clear(table);
     const item = await this.send(command, t("same.label", { names }));
     this.sending = false;
     this.confirming = false;
     if (item.status === "done" || item.status === "pending") this.stop();
-    else if (item.status === "refused") this.preview = { key: this._key(command), error: item.error };
+    else if (item.status === "refused") {
+      this.preview = { key: this._key(command), error: item.error };
+      if (this.table === table) this._keep();
+    }
     this.rerender();
   }
 }

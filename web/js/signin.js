@@ -1,5 +1,6 @@
 // The staff sign-in form (POST /api/signin: username and password or PIN → session cookie).
 
+import { clearAllDrafts } from "./drafts.js";
 import { onLang, t } from "./i18n.js";
 import { api, explainError, h } from "./ui.js";
 
@@ -59,7 +60,10 @@ export function signInForm(onDone, { roles = null, note = "" } = {}) {
   return form;
 }
 
+/** Sign out here; every sheet kept on the device goes (drafts.js): the next person to sign
+ * in on it finds none of them. */
 export async function signOut() {
+  clearAllDrafts();
   try {
     await api("/api/signout", { method: "POST", body: {} });
   } catch (err) {
@@ -69,6 +73,8 @@ export async function signOut() {
 
 export function whoAmI(principal) {
   if (!principal || principal.role === "public") return "";
+  // A paired table screen has no account: it is its table's (floor/server/tablets.py).
+  if (principal.role === "table") return t("table.screen_of", { table: principal.table });
   const role = t(`role.${principal.role}`);
   return principal.table ? `${principal.username} · ${role} · ${t("spot.table_only", { table: principal.table })}`
     : `${principal.username} · ${role}`;

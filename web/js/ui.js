@@ -37,6 +37,16 @@ export function icon(symbol) {
   return h("span", { class: "icon", "aria-hidden": "true" }, symbol);
 }
 
+/** A control's content as it is read and as it is shown: `said` is its accessible name (for
+ * screen readers only), `shown` what the eye reads (hidden from screen readers). A seat's
+ * "3 · Jana" reads "Seat 3: Jana Nováková" without an aria-label the text on screen is
+ * not part of (WCAG 2.5.3, label in name). */
+export function saidAs(said, ...shown) {
+  const parts = shown.flat().filter((x) => x != null && x !== false);
+  for (const el of parts) if (el instanceof Element) el.setAttribute("aria-hidden", "true");
+  return [h("span", { class: "sr-only" }, said), ...parts];
+}
+
 /** Replace an element's children. */
 export function fill(el, ...children) {
   el.replaceChildren();
