@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from floor.engine.events import Event, TournamentCreated
-from floor.engine.patch import apply, build, marks, pointer
+from floor.engine.patch import apply, build, catch_up, marks, pointer
 from floor.engine.state import Tournament
 from floor.engine.touches import touched
 from floor.server.redact import for_public
@@ -64,6 +64,35 @@ def test_a_snapshot_and_the_patches_after_it_make_the_state(played: list[Game], 
                 expected = view(t, role)
                 if copy != expected:
                     raise AssertionError(_difference(copy, expected, g, i, batch))
+
+
+@pytest.mark.parametrize("role", ["staff", "public"])
+def test_a_copy_that_missed_a_run_of_batches_is_caught_up_by_one_patch(
+    played: list[Game], role: str
+) -> None:
+    """What a process sends a screen that missed batches it no longer holds: the run's
+    records and the rest of the state whole bring the copy to the state, from any point."""
+    for g in played:
+        first, *rest = g.batches
+        t = Tournament.create(first[0])  # type: ignore[arg-type]
+        for e in first[1:]:
+            t.apply(e)
+        copy = view(t, role)
+        run: list[Event] = []
+        for i, batch in enumerate(rest):
+            for e in batch:
+                t.apply(e)
+            run += batch
+            # Runs of 1 to 97 batches, the last one to the end.
+            if (i * 7) % 97 == 0 or i == len(rest) - 1:
+                patches = catch_up(t, touched(run))
+                apply(
+                    copy, msgspec.json.decode(patches.staff if role == "staff" else patches.public)
+                )
+                expected = view(t, role)
+                if copy != expected:
+                    raise AssertionError(_difference(copy, expected, g, i, run[-5:]))
+                run = []
 
 
 def test_a_public_patch_holds_no_staff_field(played: list[Game]) -> None:
