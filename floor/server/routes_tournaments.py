@@ -11,7 +11,7 @@ from starlette.routing import BaseRoute, Route
 from .. import config as configs
 from ..engine.errors import FloorError
 from ..engine.rules import Rules, Structure
-from ..protocol import encode_derived, events_message
+from ..protocol import catch_up_message
 from ..store.errors import AlreadyExists, NotFound
 from ..store.ids import check_tournament_id
 from ..store.outcome import Outcome
@@ -193,7 +193,7 @@ async def events_since(request: Request) -> Response:
         )
     principal, _ = await floor.principal(request)
     return Response(
-        shown(view_of(principal, tid), events_message(tid, since + 1, missed, encode_derived(t))),
+        shown(view_of(principal, tid), catch_up_message(tid, since + 1, missed, t)),
         media_type="application/json",
     )
 

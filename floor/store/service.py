@@ -27,9 +27,11 @@ from ..engine.commands import Command
 from ..engine.decide import decide
 from ..engine.errors import RuleError
 from ..engine.events import Event, TournamentCreated
+from ..engine.patch import Marks, build, marks
 from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament
-from ..protocol import EventsIn, decode_batch, decode_event, encode_derived, encode_event
+from ..engine.touches import touched
+from ..protocol import EventsApplied, decode_batch, decode_event, encode_derived, encode_event
 from ..protocol import events_message as _events_message
 from .errors import AlreadyExists, Busy, IdReused, NotFound, StoreError, Unavailable
 from .ids import check_command_id, check_tournament_id
@@ -41,8 +43,9 @@ from .ports import Answered, Append, Bus, Conflict, EventLog, Snapshot, Summary,
 Authorize = Callable[[Tournament], None]
 
 #: The batch published with a command's events: (tournament, first sequence number, the
-#: events as JSON, the state after them, the events).
-PayloadBuilder = Callable[[str, int, list[bytes], Tournament, list[Event]], bytes]
+#: events as JSON, the state after them, the events, the marks of the state before them:
+#: None for a tournament's first batch).
+PayloadBuilder = Callable[[str, int, list[bytes], Tournament, list[Event], Marks | None], bytes]
 
 #: Told each batch this process wrote, as soon as the log has it.
 BatchListener = Callable[[bytes], None]
@@ -68,10 +71,17 @@ _Before = Callable[[Tournament], Awaitable[Outcome | None]]
 
 
 def batch_payload(
-    tid: str, first: int, encoded: list[bytes], t: Tournament, events: list[Event]
+    tid: str,
+    first: int,
+    encoded: list[bytes],
+    t: Tournament,
+    events: list[Event],
+    before: Marks | None,
 ) -> bytes:
-    """The events batch of ``floor.protocol``, with the derived facts of the tables touched."""
-    return _events_message(tid, first, encoded, encode_derived(t, events))
+    """The events batch of ``floor.protocol``: what the events changed in the state for each
+    role (``engine.patch``), and the derived facts of the tables touched."""
+    patches = None if before is None else build(t, before, touched(events))
+    return _events_message(tid, first, encoded, encode_derived(t, events), patches)
 
 
 class _Entry:
@@ -124,7 +134,7 @@ class Service:
         #: The loads under way, by tournament, while anyone waits for one: an id nobody has
         #: (any stranger may ask for one) leaves nothing here.
         self._loading: dict[str, _Loading] = {}
-        self._arriving: dict[str, list[EventsIn]] = {}
+        self._arriving: dict[str, list[EventsApplied]] = {}
         self._listeners: list[BatchListener] = []
 
     def listen(self, listener: BatchListener) -> None:
@@ -377,6 +387,8 @@ class Service:
         if before is not None and (refused := await before(entry.t)) is not None:
             return refused
         status = finish.status(entry.t.state)
+        # What the batch's patch is made against (``engine.patch``).
+        before_state = marks(entry.t.state)
         try:
             events = decide(entry.t, command, self.clock(), self.rng)
         except RuleError as e:
@@ -399,7 +411,9 @@ class Service:
         if not events and cid is None:
             return Outcome(ok=True, first=version + 1, last=version)
         try:
-            outcome = await self._write(tid, version, events, entry.t, cid, digest)
+            outcome = await self._write(
+                tid, version, events, entry.t, cid, digest, before=before_state
+            )
         except BaseException:
             # The events may or may not be in the log, and they are in our copy: reload
             # before anybody reads it again.
@@ -447,12 +461,15 @@ class Service:
         t: Tournament,
         command_id: str | None,
         digest: str = "",
+        *,
+        before: Marks | None = None,
     ) -> Outcome:
-        """Append the events; ``ok=False`` without error means a version conflict."""
+        """Append the events; ``ok=False`` without error means a version conflict.
+        ``before``: the marks of the state before the events (none for a first batch)."""
         encoded = [encode_event(e) for e in events]
         first, last = version + 1, version + len(events)
         due = version // self.snapshot_every != last // self.snapshot_every
-        payload = self.payload(tid, first, encoded, t, events) if encoded else b""
+        payload = self.payload(tid, first, encoded, t, events, before) if encoded else b""
         append = Append(
             version=version,
             command_id=command_id or f"anon-{self.rng.getrandbits(64):x}",
@@ -528,7 +545,7 @@ def _answer_again(kept: Kept, command_id: str | None, digest: str) -> Outcome:
     return Outcome(ok=kept.ok, first=kept.first, last=kept.last, error=kept.error, duplicate=True)
 
 
-def _catch_up(t: Tournament, version: int, batches: list[EventsIn]) -> int | None:
+def _catch_up(t: Tournament, version: int, batches: list[EventsApplied]) -> int | None:
     """Fold the batches that came in while ``t`` was loaded at ``version``; the new version,
     or None when one is missing (the caller loads again)."""
     for batch in sorted(batches, key=lambda b: b.from_):
