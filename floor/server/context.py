@@ -14,7 +14,7 @@ from starlette.requests import HTTPConnection, Request
 from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
-from .clockdriver import ClockDriver
+from .clock_thread import ClockThread
 from .follow_feed import Feeds
 from .hub import Hub
 from .metrics import Metrics
@@ -36,7 +36,7 @@ class Floor:
         store: Service,
         hub: Hub,
         accounts: Accounts,
-        clock: ClockDriver,
+        clock: ClockThread,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -46,6 +46,7 @@ from . import (
     tools,
 )
 from .accounts import Accounts
+from .clock_thread import ClockThread
 from .clockdriver import ClockDriver
 from .context import Floor
 from .edges import for_error
@@ -86,10 +87,24 @@ def build_floor(settings: Settings) -> Floor:
         store=store,
         hub=hub,
         accounts=Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis)),
-        clock=ClockDriver(store, hub, RedisLease(redis)),
+        clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
         ping=redis.ping,
         close=close,
     )
+
+
+def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]:
+    """The clock driver's parts, made on its own thread's loop (``clock_thread``): its own
+    connections, and its own copies of the tournaments kept current from the bus."""
+    redis = connect(url)
+    bus = RedisBus(redis)
+    driver = ClockDriver(Service(RedisLog(redis), bus=bus), RedisLease(redis), bus=bus)
+
+    async def close() -> None:
+        await bus.close()
+        await redis.aclose()
+
+    return driver, close
 
 
 def routes() -> list[BaseRoute]:

@@ -1,0 +1,42 @@
+"""Answers anyone may ask for, built once for what they are built from, and kept.
+
+A public read built afresh for every request costs every request what building it costs:
+the schema 35 ms, the rulebook 12 ms, the results of 10,000 players 6-9 ms, the night's
+counts as many. Each answer is kept here under its kind and key (a tournament, a query) with
+the version it was built for (a tournament's version, the rulebook as read): asked again at
+that version it is the same bytes; a later version builds it again. The ``MOST`` asked for
+last are kept. Each build is counted (``floor_answers_built_total``), so that an answer built
+for every request shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Final
+
+from .metrics import Metrics
+
+MOST: Final = 512
+
+_kept: dict[tuple[str, Hashable], tuple[object, bytes]] = {}
+
+
+def answer(
+    metrics: Metrics, kind: str, key: Hashable, version: object, build: Callable[[], bytes]
+) -> bytes:
+    """What ``build()`` returns, built once for ``kind`` and ``key`` at ``version`` (compared
+    by identity, or equality: an int version, or the object built from). Call it before the
+    next ``await`` when ``build`` reads a tournament: the copy changes with the next command."""
+    held = _kept.pop((kind, key), None)
+    if held is None or not (held[0] is version or held[0] == version):
+        if len(_kept) >= MOST:
+            del _kept[next(iter(_kept))]  # the one asked for least lately
+        held = (version, build())
+        metrics.answer_built(kind)
+    _kept[(kind, key)] = held
+    return held[1]
+
+
+def forget() -> None:
+    """Every answer kept (tests that count builds start from none)."""
+    _kept.clear()
