@@ -1,3 +1,4 @@
+# ruff: noqa: E501 (the parts of a workbook, as Excel writes them, one per line)
 """Spreadsheets made to hurt the reader of player lists, and the largest honest lists.
 
 Each workbook is a valid .xlsx (content types, relationships, a workbook of one sheet) that
@@ -50,7 +51,9 @@ _NO_STRINGS = (
 )
 
 
-def workbook(sheet: Iterator[bytes] | bytes, strings: Iterator[bytes] | bytes = _NO_STRINGS) -> bytes:
+def workbook(
+    sheet: Iterator[bytes] | bytes, strings: Iterator[bytes] | bytes = _NO_STRINGS
+) -> bytes:
     """An .xlsx of one sheet; each part given whole or as chunks (written as they come)."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
@@ -128,7 +131,12 @@ def honest_rows(players: int = 10_000) -> list[list[str]]:
     rows = [["Name", "Card", "Country", "Note"]]
     for i in range(players):
         rows.append(
-            [f"{first[i % 10]} {last[i // 10 % 8]} {i}", f"C{100_000 + i}", "CZ", "pays at the cage"]
+            [
+                f"{first[i % 10]} {last[i // 10 % 8]} {i}",
+                f"C{100_000 + i}",
+                "CZ",
+                "pays at the cage",
+            ]
         )
     return rows
 

@@ -256,6 +256,8 @@ def _sheet(data: bytes) -> Sheet:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
         raise _unreadable("xlsx") from None
+    except MemoryError:
+        raise  # the worker's limit: not the file's fault, and said so (``worker``)
     except Exception:  # openpyxl's own parse errors have no common base
         raise _unreadable("xlsx") from None
     try:
@@ -288,7 +290,7 @@ def _sheet(data: bytes) -> Sheet:
             numbers.append(number)
             if len(rows) > MAX_ROWS + 1:  # a header above them
                 raise _too_many(len(rows) + _more(sheet.iter_rows(min_row=number + 1)))
-    except BadValue:
+    except (BadValue, MemoryError):
         raise
     except Exception:
         raise _unreadable("xlsx") from None
@@ -314,7 +316,7 @@ def _measure(data: bytes) -> None:
                 if part.filename.startswith("xl/worksheets/") and part.filename.endswith(".xml"):
                     with z.open(part) as xml:
                         cells += _count_cells(xml)
-    except BadValue:
+    except (BadValue, MemoryError):
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError):
         raise _unreadable("xlsx") from None

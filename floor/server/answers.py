@@ -11,19 +11,21 @@ for every request shows.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Hashable
-from typing import Final
+from typing import Any, Final, TypeVar, cast
 
 from .metrics import Metrics
 
 MOST: Final = 512
 
-_kept: dict[tuple[str, Hashable], tuple[object, bytes]] = {}
+_kept: dict[tuple[str, Hashable], tuple[object, Any]] = {}
+T = TypeVar("T")
 
 
 def answer(
-    metrics: Metrics, kind: str, key: Hashable, version: object, build: Callable[[], bytes]
-) -> bytes:
+    metrics: Metrics, kind: str, key: Hashable, version: object, build: Callable[[], T]
+) -> T:
     """What ``build()`` returns, built once for ``kind`` and ``key`` at ``version`` (compared
     by identity, or equality: an int version, or the object built from). Call it before the
     next ``await`` when ``build`` reads a tournament: the copy changes with the next command."""
@@ -34,7 +36,28 @@ def answer(
         held = (version, build())
         metrics.answer_built(kind)
     _kept[(kind, key)] = held
-    return held[1]
+    return cast(T, held[1])
+
+
+def answer_kept(*, kind: str, key: Hashable, version: object) -> bytes | None:
+    """The answer kept for ``kind`` and ``key`` at ``version``, if any (before reading what
+    building it needs)."""
+    held = _kept.get((kind, key))
+    if held is not None and (held[0] is version or held[0] == version):
+        return cast(bytes, held[1])
+    return None
+
+
+async def answer_off_loop(
+    metrics: Metrics, kind: str, key: Hashable, version: object, build: Callable[[], bytes]
+) -> bytes:
+    """``answer``, built on a worker thread when it is not kept: only for a ``build`` that
+    reads nothing another task may change meanwhile (a rulebook, not a live tournament)."""
+    held = _kept.get((kind, key))
+    if held is not None and (held[0] is version or held[0] == version):
+        return answer(metrics, kind, key, version, build)
+    built = await asyncio.to_thread(build)
+    return answer(metrics, kind, key, version, lambda: built)
 
 
 def forget() -> None:

@@ -188,8 +188,11 @@ async def get_paper(request: Request) -> Response:
     floor = floor_of(request)
     tid = tid_of(request)
     await _staff_reader(request)
-    t, _ = await floor.store.tournament(tid)
-    return json_response(paper(t, floor.store.clock()), headers={"Cache-Control": "no-store"})
+    # Every seat card's code of a room of 10,000 (130 ms): on a worker thread, from a copy.
+    t, _ = await floor.store.private_copy(tid)
+    now = floor.store.clock()
+    body = await asyncio.to_thread(lambda: _encode(paper(t, now)))
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 def _number(request: Request, name: str, least: int, most: int) -> int:
@@ -296,7 +299,8 @@ async def post_structure_parse(request: Request) -> Response:
     await _director(request)
     data = await read_body(request, MAX_STRUCTURE)
     try:
-        structure = configs.parse_structure(data, "structure file")
+        # TOML of up to 512 KiB read and checked: 190 ms of Python, on a worker thread.
+        structure = await asyncio.to_thread(configs.parse_structure, data, "structure file")
     except ConfigError as e:
         raise BadRequest(e.message, field=e.field) from None
     return json_response(structure)
@@ -306,9 +310,11 @@ async def post_structure_parse(request: Request) -> Response:
 async def post_structure_toml(request: Request) -> Response:
     """The structure the console's editor holds, as a structure file to keep."""
     await _director(request)
-    structure = decode(await read_body(request, MAX_STRUCTURE), Structure)
+    data = await read_body(request, MAX_STRUCTURE)
+    structure = await asyncio.to_thread(decode, data, Structure)
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in structure.name) or "structure"
-    return _file(toml(structure).encode(), f"{name}.toml", "application/toml; charset=utf-8")
+    text = await asyncio.to_thread(toml, structure)
+    return _file(text.encode(), f"{name}.toml", "application/toml; charset=utf-8")
 
 
 routes: list[BaseRoute] = [

@@ -15,6 +15,7 @@ those of any tournament.
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import logging
@@ -167,7 +168,10 @@ async def create_day2(request: Request) -> Response:
     first = min(tournaments, key=lambda t: t.state.flight.order if t.state.flight else 1)
     rule = first.state.flight.rules.stack_forward if first.state.flight else "best"
     rules, structure = first.state.rules, first.state.structure
-    plan = day2.plan(flights, rule, rules, random.SystemRandom(), structure)
+    # The redraw of every survivor (thousands): on a worker thread, from the flights' bags.
+    plan = await asyncio.to_thread(
+        day2.plan, flights, rule, rules, random.SystemRandom(), structure
+    )
     step: int | None = None
     if structure is not None:
         # Day 2 starts at the level after the last one any flight played.

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import os
 import subprocess
 import sys

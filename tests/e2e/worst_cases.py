@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import msgspec
 from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.asyncio.client import ClientConnection, connect
 
 from floor.engine.payout_curve import percents
 from tests import hostile_files
-from tests.e2e.worst_rooms import FLIGHT, PLAYERS, ROOM, SPARE
+from tests.e2e.worst_rooms import FLIGHT, ROOM, SPARE
 
 #: Generous: on the landed code the shared-strings bomb held the server for 36 s.
 TIMEOUT = 180.0
@@ -383,7 +382,9 @@ async def _structures(w: World, http: httpx.AsyncClient) -> None:
         r = await http.post("/api/structures/toml", json=parsed, headers=director)
         w.expect(r, 200)
     too_big = b"#" * (512 * 1024 + 1)
-    w.expect(await http.post("/api/structures/parse", content=too_big, headers=director), 413, "body")
+    w.expect(
+        await http.post("/api/structures/parse", content=too_big, headers=director), 413, "body"
+    )
 
 
 # Flights -------------------------------------------------------------------------------
@@ -484,7 +485,9 @@ async def _commands(w: World, http: httpx.AsyncClient) -> None:
     body = {"id": w.unique("c"), "command": command}
     w.expect(await http.post(f"/api/t/{ROOM}/commands", json=body, headers=floor), 200)
     for kind in ("call_all", "confirm_all"):
-        r = await http.post(f"/api/t/{ROOM}/commands/{kind}", json={"reason": "break"}, headers=floor)
+        r = await http.post(
+            f"/api/t/{ROOM}/commands/{kind}", json={"reason": "break"}, headers=floor
+        )
         w.expect(r, 200)
     too_big = b'{"command": {"type": "register", "name": "' + b"x" * MAX_BODY + b'"}}'
     r = await http.post(f"/api/t/{ROOM}/commands", content=too_big, headers=floor)
@@ -497,7 +500,9 @@ async def _preview(w: World, http: httpx.AsyncClient) -> None:
     players = snapshot["state"]["players"] if snapshot else {}
     seated = [p for p, v in players.items() if not v.get("busted") and v.get("table")][:100]
     command = {"type": "bust_same_hand", "players": [{"player": p} for p in seated]}
-    r = await http.post(f"/api/t/{ROOM}/preview", json={"command": command}, headers=w.headers("floor"))
+    r = await http.post(
+        f"/api/t/{ROOM}/preview", json={"command": command}, headers=w.headers("floor")
+    )
     w.expect(r, 200)
 
 
@@ -595,6 +600,3 @@ def order() -> list[str]:
 def covered(key: str) -> list[str]:
     """Every key the probe of ``key`` covers."""
     return [k for k, run_ in PROBES.items() if run_ is PROBES[key]]
-
-
-__all__ = ["PLAYERS", "PROBES", "Files", "World", "covered", "msgspec", "order", "route_keys", "run"]

@@ -10,6 +10,9 @@ then loads them like any other tournament.
   whose clock the probes may start: its level changes come due every second.
 - ``FLIGHT``: a Day 1 flight of 10,000 players whose day ended, every survivor bagged.
 - ``SPARE``: a small tournament the probes may archive and change.
+- ``CLOCK``: thirty players on the same one-second levels: a clock a benchmark may run to
+  see how late each level change is written while the probes run (the room's own clock
+  stays stopped: a level change a second would race every command sent to the room).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from floor.redisdb.log import RedisLog
 from floor.store.outcome import Kept
 from floor.store.ports import Append, Snapshot, Summary
 
-ROOM, FLIGHT, SPARE = "room", "flight", "spare"
+ROOM, FLIGHT, SPARE, CLOCK = "room", "flight", "spare", "clock"
 PLAYERS = 10_000
 #: One-second levels: enough for the longest run of the probes.
 LEVELS = 900
@@ -132,6 +135,13 @@ def spare() -> Builder:
     return b
 
 
+def clock() -> Builder:
+    b = Builder(CLOCK, 4)
+    b.register(30)
+    b.do(cmd.DrawSeats())
+    return b
+
+
 async def write(log: RedisLog, b: Builder) -> None:
     encoded = [encode_event(e) for e in b.events]
     tid = b.created.id
@@ -157,7 +167,7 @@ async def build(redis_url: str) -> dict[str, int]:
     log = RedisLog(redis)
     versions = {}
     try:
-        for make in (room, flight, spare):
+        for make in (room, flight, spare, clock):
             b = make()
             await write(log, b)
             versions[b.created.id] = len(b.events)
