@@ -41,6 +41,7 @@ from .engine.state import TournamentState
 from .engine.validate import InvalidEvent, replay
 from .protocol import decode_event, encode_event
 from .store.errors import StoreError
+from .store.house import House
 from .store.ids import check_tournament_id
 from .store.ports import Snapshot, Summary
 from .store.service import Service
@@ -252,7 +253,12 @@ class Imported(msgspec.Struct, frozen=True, kw_only=True):
 
 
 async def import_(
-    store: Service, path: Path, new_id: str | None = None, *, no_digest: bool = False
+    store: Service,
+    path: Path,
+    new_id: str | None = None,
+    *,
+    no_digest: bool = False,
+    house: House | None = None,
 ) -> Imported:
     """Load an export into this server; refuses an id that exists, a file whose digest does
     not match (or that has none, unless ``no_digest``) and any event the rules refuse.
@@ -301,4 +307,7 @@ async def import_(
         tid, [encode_event(e) for e in events], Snapshot(version, t.state), summary
     )
     store.forget(tid)
+    if house is not None:
+        # Its bag sheets came in whole, past the house: a later flight's entries check them.
+        await house.index_sheets(t)
     return Imported(tournament=tid, events=version, paused_with=paused_with, digested=digested)

@@ -164,9 +164,14 @@ def _export(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from .backup import import_
+    from .redisdb.house_log import RedisHouseLog
+    from .store.house import House
 
     async def work(store: Any) -> None:
-        done = await import_(store, Path(args.file), args.new_id, no_digest=args.no_digest)
+        house = House(RedisHouseLog(store.log))
+        done = await import_(
+            store, Path(args.file), args.new_id, no_digest=args.no_digest, house=house
+        )
         print(f"imported {done.tournament}: {done.events} events from {args.file}")
         if not done.digested:
             print(
@@ -243,9 +248,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = users.add_parser("add", help="create a staff account (the first director, say)")
     p.add_argument("username")
     p.add_argument("--role", choices=["director", "floor", "dealer"], default="director")
-    p.add_argument("--table", type=int, default=None, help="a dealer's table")
+    # A dealer used to be given a table here; kept so that an old script is told why not.
+    p.add_argument("--table", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument(
-        "--pin", action="store_true", help="the secret is a PIN of 4-8 digits (dealers only)"
+        "--pin",
+        action="store_true",
+        help="the secret is a PIN of 4-8 digits (dealers only: they sign in on a paired "
+        "table screen, which says their table)",
     )
     p.add_argument(
         "--secret-stdin", action="store_true", help="read the password or PIN from standard input"

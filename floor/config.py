@@ -275,7 +275,7 @@ def _stamp(path: Path) -> int:
 def _rulebook(path: str, stamp: int, chain: tuple[str, ...] = ()) -> Book:
     file = _decode(path, RulebookFile)
     if file.extends is None:
-        return build(file)
+        return _built(path, file, None)
     if file.extends in chain or file.extends == file.name:
         raise ConfigError(f"{file.extends!r} extends itself in a loop", field=f"{path}: extends")
     folder = Path(path).parent
@@ -286,7 +286,15 @@ def _rulebook(path: str, stamp: int, chain: tuple[str, ...] = ()) -> Book:
             f"unknown rulebook {file.extends!r} (known: {known})", field=f"{_shown(path)}: extends"
         )
     base = _rulebook(str(base_path), _stamp(base_path), (*chain, file.name))
-    return build(file, base)
+    return _built(path, file, base)
+
+
+def _built(path: str, file: RulebookFile, base: Book | None) -> Book:
+    try:
+        return build(file, base)
+    except ConfigError as e:
+        where = f"{_shown(path)}: {e.field}" if e.field else _shown(path)
+        raise e.recast(ConfigError, where) from e
 
 
 def _shipped(kind: str) -> dict[str, Path]:

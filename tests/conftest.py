@@ -16,8 +16,24 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 import redis.asyncio as aioredis
+from hypothesis import HealthCheck, settings
 
 from floor.redisdb.embedded import EmbeddedServer, free_port
+
+# Property tests: no deadline anywhere (a loaded machine makes any example slow, and a
+# timing is no behaviour). In CI (``.ci/run`` sets HYPOTHESIS_PROFILE=ci) the examples are
+# derandomized, so a failure there fails the same way on every run and on a developer's
+# machine with the same profile, and no example database is read or written.
+settings.register_profile("dev", deadline=None)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def _env_redis_url() -> str | None:

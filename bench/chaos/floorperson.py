@@ -1,12 +1,15 @@
 """The simulated floor: floorpersons sending commands over HTTP, as phones do.
 
-A floorperson follows the tournament on a websocket of its own (a full ``Screen``), asks the
-autopilot for the next command on that fold, and POSTs it with a fresh command id to a server
-picked at random (as a load balancer would). On a network error, a timeout or a 503 it sends
-the SAME id again, to the next server, until the command is answered; then it waits until its
-screen shows the command's events before deciding again. A 409 (another floorperson's command
-changed the state first) is noted and the floor carries on. Every answer is kept in the
-``Ledger`` by command id, for the checks at the end.
+A floorperson follows the tournament on a staff screen of its own (a full ``Screen`` signed
+in as the director: the staff view, with the moves not called yet and the seats drawn for
+them, which the public is not shown), decides the next command on that fold as floor staff
+do (``floor_step``: each planned move called, then carried out; the final table called and
+seated at once; otherwise a hand dealt or a player busted), and POSTs it with a fresh command
+id to a server picked at random (as a load balancer would). On a network error, a timeout or
+a 503 it sends the SAME id again, to the next server, until the command is answered; then it
+waits until its screen shows the command's events before deciding again. A 409 (another
+floorperson's command changed the state first) is noted and the floor carries on. Every
+answer is kept in the ``Ledger`` by command id, for the checks at the end.
 """
 
 from __future__ import annotations
@@ -15,13 +18,26 @@ import asyncio
 import random
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import msgspec
 
-from floor.engine.autopilot import next_step
+from floor.engine.autopilot import _carry_out, playable_tables
+from floor.engine.commands import (
+    Bust,
+    Button,
+    CallAll,
+    CallMove,
+    Command,
+    Confirm,
+    ConfirmAll,
+    Hand,
+)
+from floor.engine.model import FLOP_GAMES
+from floor.engine.state import Tournament
 
 from .screen import Screen
 
@@ -226,8 +242,61 @@ class Phone:
         return ack
 
 
+def floor_step(
+    t: Tournament, rng: random.Random, bust_chance: float, k: int = 0, n: int = 1
+) -> Command | None:
+    """What floorperson ``k`` of ``n`` does next on the staff view ``t``, as floor staff do.
+
+    Each looks after a section of the room (the tables numbered ``k`` modulo ``n``), so
+    that two of them do not call and carry out the same move at once: a planned move from
+    one of its tables is called (the room is shown it) before it is carried out; the final
+    table is called whole, then seated, by floorperson 0; otherwise a button report, a hand
+    dealt or a player busted at one of its tables (at any table once its section is empty).
+    None: nothing to do.
+    """
+    plan = t.plan
+    final = [m for m in plan.moves if m.reason == "final"]
+    if final:
+        if k:
+            return None
+        if any(not m.called and m.player is not None and m.from_.seat is not None for m in final):
+            return CallAll(reason="final")
+        return ConfirmAll(reason="final")
+
+    def mine(table: int) -> bool:
+        return table % n == k
+
+    for m in plan.moves:
+        if m.called and m.player is not None and mine(m.from_.table):
+            return Confirm(player=m.player)
+    flop = t.state.current_game in FLOP_GAMES or t.rules.game == "mixed"
+    if flop and not t.rules.stud_only:
+        for table in t.open_tables():
+            if mine(table.number) and table.positions is None and table.count >= 2:
+                return Button(table=table.number, seat=rng.choice(sorted(table.occupants)))
+    for m in plan.moves:
+        if m.called or not mine(m.from_.table):
+            continue
+        # The autopilot's choice of who goes and where, where the plan leaves it to the floor.
+        action = _carry_out(t, m, rng)
+        if isinstance(action, Confirm):
+            seat = action.seat if m.to.seat is None else None
+            return CallMove(player=action.player, seat=seat)
+    if t.active < 2:
+        return None
+    tables = playable_tables(t)
+    section = [x for x in tables if mine(x.number)] or tables
+    if not section:
+        return None
+    table = rng.choice(section)
+    can_deal = t.state.current_game not in FLOP_GAMES or table.positions is not None
+    if can_deal and rng.random() >= bust_chance:
+        return Hand(table=table.number)
+    return Bust(player=table.occupants[rng.choice(sorted(table.occupants))])
+
+
 class Floorperson:
-    """Plays the tournament: the autopilot's next command on its own screen's fold."""
+    """Plays the tournament: ``floor_step`` on its own staff screen's fold."""
 
     def __init__(
         self,
@@ -237,8 +306,15 @@ class Floorperson:
         run: str,
         seed: int,
         bust_chance: float,
+        gate: Callable[[int], Awaitable[None]] | None = None,
+        of: int = 1,
     ) -> None:
         self.k = k
+        #: How many floorpersons share the room (each its section of the tables).
+        self.of = of
+        #: Waited on before each command: the chaos holds the floor while a kill it owes at
+        #: this point of the tournament cannot happen yet (Valkey's healthy gap).
+        self.gate = gate
         self.phone = phone
         self.view = view
         self.run = run
@@ -246,6 +322,7 @@ class Floorperson:
         self.bust_chance = bust_chance
         self.need = 0  # the last sequence number this floorperson's commands produced
         self.n = 0
+        #: Seconds with nothing to do since its last command.
         self.idle = 0.0
 
     async def caught_up(self, seq: int, what: str, within: float = 90.0) -> None:
@@ -256,6 +333,8 @@ class Floorperson:
             )
 
     async def send(self, command: dict[str, Any], cid: str) -> Ack:
+        if self.gate is not None:
+            await self.gate(self.k)
         ack = await self.phone.command(command, cid)
         if ack.ok:
             self.need = max(self.need, ack.last)
@@ -274,7 +353,7 @@ class Floorperson:
             await self.caught_up(self.need, "its own last command")
             t = self.view.t
             assert t is not None
-            command = next_step(t, self.rng, self.bust_chance)
+            command = floor_step(t, self.rng, self.bust_chance, self.k, self.of)
             if command is None:
                 if t.active < 2:
                     return
@@ -287,4 +366,5 @@ class Floorperson:
                     raise SoakFailure(f"floorperson {self.k}: nothing to do for 120 s at {seq}")
                 continue
             self.n += 1
+            self.idle = 0.0
             await self.send(msgspec.to_builtins(command), f"{self.run}-f{self.k}-{self.n}")

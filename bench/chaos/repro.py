@@ -66,10 +66,26 @@ import httpx
 from websockets.asyncio.client import connect
 
 from floor.redisdb.connection import connect as connect_redis
+from floor.redisdb.embedded import EmbeddedServer, free_port
 
-from .cluster import FloorServer, Valkey, add_user
+from .cluster import FloorServer, add_user
 
 SECRET = "repro-director-secret"
+
+
+class Valkey:
+    """A Valkey of the repro's own on a TCP port (``appendfsync always``), no supervisor."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.port = free_port()
+        self.server = EmbeddedServer(data_dir, port=self.port, appendfsync="always")
+        self.url = f"redis://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        await asyncio.to_thread(self.server.start, 30.0)
+
+    async def stop(self) -> None:
+        await asyncio.to_thread(self.server.stop)
 
 
 @contextlib.asynccontextmanager

@@ -1,19 +1,26 @@
-"""One websocket screen for the chaos soak: follows ``/ws/t/{id}``, reconnects with ``since``.
+"""One screen for the chaos soak, joining as ``web/js/conn.js`` does, and recording what it
+applied so that the controller can check it exactly against the event log.
 
-It applies what it receives the way ``docs/protocol.md`` tells a page to (events above its own
-sequence number, in order; a gap makes it send ``resync``; a snapshot replaces everything) and
-records what it applied so that the controller can check it exactly against the event log
-without folding a thousand states:
+It starts from the packed snapshot over HTTP (``GET /api/t/{id}/snapshot``, gzipped), then
+follows ``/ws/t/{id}?packed=1&since=<its seq>``, reconnecting with ``since`` (with backoff,
+moving on to the next server after three failures). It applies what it receives as
+``docs/protocol.md`` tells a page to (events above its own sequence number, in order; a gap
+makes it send ``resync``; a snapshot replaces everything). A screen signed in as staff (a
+floorperson's phone: ``token``) is shown the staff view, any other the public one (the
+wall, a player's phone): both are checked, each against the log as its view shows it.
 
 * a *segment* starts at every snapshot: the snapshot's sequence number ``base`` and the
-  sha256 of its ``state`` as sent (``state_digest``), then every event applied after it, up to
-  ``end``, summed into ``chain`` = sum of sha256("<seq>:" + event JSON) mod 2**256. The event
-  JSON is the bytes the server sent, which are the bytes stored in the Redis stream; the
-  controller recomputes ``chain`` for ``base+1..end`` from the log with two prefix sums, and
-  ``state_digest`` by folding the log to ``base``.
-* a *full* screen also folds the events into a ``Tournament`` (like ``tests/e2e/screens.py``)
-  and checks the plan sent with every batch against the plan of its own fold; at the end it
-  reports digests of its state and plan, compared with ``GET /api/t/{id}``.
+  digest of its state, unpacked and in a canonical form (``canonical``: keys sorted), then
+  every event applied after it, up to ``end``, summed into ``chain`` = sum of
+  sha256("<seq>:" + event JSON) mod 2**256. The event JSON is the bytes the server sent
+  (for the staff, the bytes stored in the Redis stream; for the public, those bytes as the
+  public is shown them); the controller recomputes ``chain`` for ``base+1..end`` with two
+  prefix sums, and the state's digest by folding the log to ``base``.
+* a *full* screen also folds the events into a ``Tournament`` (like ``tests/e2e/screens.py``);
+  a staff one checks the plan sent with every batch against the plan of its own fold; at
+  the end each reports digests of its state and plan.
+* every screen keeps the last plan it was sent, compared at the end with the plan of the
+  log's fold as its view is shown it.
 
 Any snapshot older than what the screen already showed is recorded as a regression.
 """
@@ -27,8 +34,9 @@ import random
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import httpx
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
@@ -38,6 +46,8 @@ from floor.engine.state import Tournament, TournamentState
 
 MOD = 1 << 256
 
+View = Literal["staff", "public"]
+
 
 def event_term(seq: int, raw: bytes) -> int:
     """One event's share of a segment's chain: position and content both count."""
@@ -46,6 +56,33 @@ def event_term(seq: int, raw: bytes) -> int:
 
 def digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()[:32]
+
+
+_any = msgspec.json.Decoder()
+
+
+def canonical(raw: bytes | Any) -> bytes:
+    """JSON (or a value decoded from it) with every object's keys sorted: a state unpacked
+    from a packed snapshot and the engine's own encoding of it compare equal."""
+    value = _any.decode(raw) if isinstance(raw, bytes | bytearray | memoryview) else raw
+    return msgspec.json.encode(value, order="sorted")
+
+
+def unpack(state: Any, players: list[dict[str, Any]], defaults: dict[str, Any]) -> Any:
+    """A packed snapshot's state whole (``unpack`` in ``web/js/conn.js``): each player the
+    defaults with its own fields over them, keyed by id, and seated in its table's
+    ``occupants``."""
+    whole: dict[str, Any] = {}
+    for packed in players:
+        p = {**defaults, **packed}
+        for key, value in defaults.items():
+            if isinstance(value, dict | list) and key not in packed:
+                p[key] = msgspec.json.decode(msgspec.json.encode(value))
+        whole[p["id"]] = p
+        if p.get("table") is not None and p.get("seat") is not None:
+            state["tables"][str(p["table"])]["occupants"][str(p["seat"])] = p["id"]
+    state["players"] = whole
+    return state
 
 
 def _null() -> msgspec.Raw:
@@ -59,12 +96,16 @@ class RawSeq(msgspec.Struct):
 
 class HelloIn(msgspec.Struct, tag="hello", tag_field="type"):
     heartbeat: float = 10.0
+    role: str = "public"
 
 
 class SnapshotIn(msgspec.Struct, tag="snapshot", tag_field="type"):
     seq: int
     state: msgspec.Raw
     plan: msgspec.Raw = msgspec.field(default_factory=_null)
+    packed: bool = False
+    players: msgspec.Raw = msgspec.field(default_factory=_null)
+    player_defaults: msgspec.Raw = msgspec.field(default_factory=_null)
 
 
 class EventsIn(msgspec.Struct, tag="events", tag_field="type"):
@@ -95,6 +136,13 @@ _decoder = msgspec.json.Decoder(Message)
 _event_decoder = msgspec.json.Decoder(Event)
 _encoder = msgspec.json.Encoder()
 _dumped: set[str] = set()
+#: Canonical digests of the snapshots this process was sent, by the sha256 of their bytes:
+#: the screens joining at one version all get the same bytes.
+_state_digests: dict[bytes, tuple[str, bytes | None]] = {}
+
+
+class HttpFailed(Exception):
+    """The snapshot over HTTP could not be read (the server is down, or Redis is)."""
 
 
 class Screen:
@@ -110,13 +158,20 @@ class Screen:
         full: bool = False,
         seed: int = 0,
         dump: Path | None = None,
+        token: str | None = None,
+        http: httpx.AsyncClient | None = None,
     ) -> None:
         self.idx = idx
+        #: The servers' HTTP base URLs (``http://host:port``), in the order tried.
         self.servers = servers
         self.tid = tid
         self.home = home
         self.server = home
         self.full = full
+        #: A staff session (a floorperson's phone); None: the public's screen.
+        self.token = token
+        self.view: View = "staff" if token else "public"
+        self.http = http
         #: Where to keep every distinct snapshot state (named by its digest), for diagnosis.
         self.dump = dump
         self.rng = random.Random(f"{seed}:screen:{idx}")
@@ -127,6 +182,9 @@ class Screen:
         self.chain = 0
         self.segments: list[list[Any]] = []
         self.t: Tournament | None = None
+        #: The plan last sent (with a snapshot, or a batch ending at ``plan_seq``).
+        self.plan_raw = b"null"
+        self.plan_seq = -1
         self.heartbeat = 10.0
         self.ws: ClientConnection | None = None
         self.connected = False
@@ -165,12 +223,33 @@ class Screen:
         elif isinstance(msg, HelloIn):
             self.heartbeat = msg.heartbeat
             self.counts["hellos"] += 1
+            if (msg.role != "public") != (self.view == "staff"):
+                self.counts["wrong_role"] += 1
+                self._error(f"hello as {msg.role!r} on a {self.view} screen")
         elif isinstance(msg, OtherIn):
             self.counts["error_messages"] += 1
             self._error(f"error message: {msg.error}")
         else:
             self.counts["other_messages"] += 1
         return None
+
+    def _state_of(self, msg: SnapshotIn) -> tuple[str, bytes | None]:
+        """The canonical digest of a snapshot's state (and, for a screen that folds, the
+        state as JSON the engine reads)."""
+        key = hashlib.sha256(bytes(msg.state) + bytes(msg.players)).digest()
+        known = _state_digests.get(key)
+        if known is not None and (known[1] is not None or not self.full):
+            return known
+        state = _any.decode(msg.state)
+        if msg.packed:
+            state = unpack(state, _any.decode(msg.players), _any.decode(msg.player_defaults))
+        text = canonical(state)
+        whole = _encoder.encode(state) if self.full or self.dump is not None else None
+        found = (digest(text), whole)
+        if len(_state_digests) > 64:
+            _state_digests.clear()
+        _state_digests[key] = found
+        return found
 
     def _snapshot(self, msg: SnapshotIn) -> None:
         self.counts["snapshots"] += 1
@@ -181,20 +260,23 @@ class Screen:
             self.segments.append(
                 [self.base, self.base_digest, self.seq, self.chain, self.base_server]
             )
+        state_digest, whole = self._state_of(msg)
         self.base = msg.seq
         self.base_server = self.server
-        self.base_digest = digest(msg.state)
-        if self.dump is not None and self.base_digest not in _dumped:
-            _dumped.add(self.base_digest)
-            path = self.dump / f"{self.base_digest}.json"
+        self.base_digest = state_digest
+        if self.dump is not None and whole is not None and state_digest not in _dumped:
+            _dumped.add(state_digest)
+            path = self.dump / f"{self.view}-{state_digest}.json"
             if not path.exists():
                 tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_bytes(msg.state)
+                tmp.write_bytes(whole)
                 os.replace(tmp, path)
         self.chain = 0
         self.seq = msg.seq
+        self.plan_raw, self.plan_seq = bytes(msg.plan), msg.seq
         if self.full:
-            state = msgspec.json.decode(msg.state, type=TournamentState, strict=False)
+            assert whole is not None
+            state = msgspec.json.decode(whole, type=TournamentState, strict=False)
             self.t = Tournament(state)
             self._check_plan(msg.plan, f"snapshot {msg.seq}", msg.seq)
         self.changed.set()
@@ -224,13 +306,19 @@ class Screen:
             applied += 1
         self.counts["events"] += applied
         if applied:
-            if self.t is not None and msg.to == self.seq:
-                self._check_plan(msg.plan, f"events {msg.from_}..{msg.to}", msg.to)
+            if msg.to == self.seq:
+                self.plan_raw, self.plan_seq = bytes(msg.plan), msg.to
+                if self.t is not None:
+                    self._check_plan(msg.plan, f"events {msg.from_}..{msg.to}", msg.to)
             self.changed.set()
         return None
 
     def _check_plan(self, raw: msgspec.Raw, where: str, seq: int) -> None:
+        """A staff screen's plan is its fold's; the public's is only what the floor called
+        (``redact``), compared at the end with the log's (its fold has no drawn seats)."""
         assert self.t is not None
+        if self.view != "staff":
+            return
         mine = _encoder.encode(self.t.plan)
         if bytes(raw) != mine:
             self.counts["plan_mismatches"] += 1
@@ -243,17 +331,44 @@ class Screen:
 
     # -- the connection --------------------------------------------------------------------
 
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    async def _fetch(self, base: str) -> None:
+        """The packed snapshot over HTTP, gzipped, as a page starts."""
+        client = self.http
+        if client is None:
+            client = self.http = httpx.AsyncClient(timeout=httpx.Timeout(15.0, connect=2.0))
+        try:
+            r = await client.get(
+                f"{base}/api/t/{self.tid}/snapshot",
+                headers={"Accept-Encoding": "gzip", **self._headers()},
+            )
+        except httpx.HTTPError as e:
+            raise HttpFailed(type(e).__name__) from None
+        if r.status_code != 200:
+            raise HttpFailed(f"HTTP {r.status_code}")
+        self.counts["http_snapshots"] += 1
+        if r.headers.get("content-encoding") == "gzip":
+            self.counts["http_snapshots_gzipped"] += 1
+        self.take(r.content)
+
     async def run(self) -> None:
         """Connect, follow, reconnect with ``since`` (with backoff), until cancelled."""
         failures = 0
         while True:
-            url = f"{self.servers[self.server]}/ws/t/{self.tid}"
-            if self.seq >= 0:
-                url += f"?since={self.seq}"
+            base = self.servers[self.server]
             progressed = False
             try:
+                if self.seq < 0:
+                    await self._fetch(base)
+                    progressed = True
+                url = f"{base.replace('http', 'ws', 1)}/ws/t/{self.tid}?packed=1"
+                if self.seq >= 0:
+                    url += f"&since={self.seq}"
                 async with connect(
                     url,
+                    additional_headers=self._headers(),
                     compression=None,
                     max_size=None,
                     ping_interval=None,
@@ -266,8 +381,8 @@ class Screen:
                     self.counts["connects"] += 1
                     if self.counts["connects"] > 1:
                         self.counts["reconnects"] += 1
-                        if self.since_reconnect():
-                            self.counts["reconnects_with_since"] += 1
+                    if self.seq >= 0:
+                        self.counts["connects_with_since"] += 1
                     start_counts = self.counts["snapshots"] + self.counts["batches"]
                     try:
                         async for data in ws:
@@ -275,7 +390,7 @@ class Screen:
                             if reply is not None:
                                 await ws.send(reply)
                     finally:
-                        progressed = (
+                        progressed = progressed or (
                             self.counts["snapshots"] + self.counts["batches"] > start_counts
                         )
                     self._closed(ws.close_code, ws.close_reason)
@@ -284,6 +399,9 @@ class Screen:
                     self._closed(1006, None)
                 else:
                     self._closed(e.rcvd.code, e.rcvd.reason)
+            except HttpFailed as e:
+                self.counts["failed_snapshot_reads"] += 1
+                self.closes[f"snapshot read: {e}"] += 1
             except (OSError, TimeoutError, InvalidHandshake) as e:
                 self.counts["failed_connects"] += 1
                 self.closes[type(e).__name__] += 1
@@ -301,9 +419,6 @@ class Screen:
         self.closes[str(code)] += 1
         if code not in (None, 1000, 1001, 1006) and reason:
             self.close_reasons[f"{code} {reason}"] += 1
-
-    def since_reconnect(self) -> bool:
-        return self.seq >= 0
 
     def drop(self) -> bool:
         """Cut the connection as a wifi blip would (no close frame); ``run`` reconnects with
@@ -349,15 +464,18 @@ class Screen:
         full = None
         if self.t is not None:
             full = {
-                "state": digest(_encoder.encode(self.t.state)),
+                "state": digest(canonical(_encoder.encode(self.t.state))),
                 "plan": digest(_encoder.encode(self.t.plan)),
             }
         return {
             "i": self.idx,
+            "view": self.view,
             "seq": self.seq,
             "connected": self.connected,
             "server": self.server,
+            "home": self.home,
             "segments": segments,
+            "plan": [self.plan_seq, digest(canonical(self.plan_raw))],
             "counts": dict(self.counts),
             "closes": dict(self.closes),
             "close_reasons": dict(self.close_reasons),

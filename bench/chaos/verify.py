@@ -10,13 +10,17 @@
    (msgpack-equal state, equal plan); nobody registered or busted twice; exactly one winner
    (nobody busted in place 1); the clock's level changes each written once, in order, each
    timed from the end of the level before.
-5. ``GET /api/t/{id}`` from every server is at the last sequence number with the folded
-   state and plan.
+5. ``GET /api/t/{id}`` from every staff server, signed in, is at the last sequence number
+   with the folded state and plan; the packed snapshot a phone reads from the public edge
+   (``GET /api/t/{id}/snapshot``) is the public's view of the fold at its ``Floor-Seq``.
 6. Every screen is connected and at the last sequence number; every segment it recorded
-   (a snapshot, then the events applied after it) matches the log exactly (a snapshot that
-   is not the state at its seq is explained: the state of which seq it holds, and how it
-   differs); no snapshot older than what the screen showed; the full screens' own folds,
-   and the plan sent with every batch, equal the fold of the log.
+   (a snapshot, then the events applied after it) matches the log exactly as the screen's
+   view is shown it (staff: as written; public: ``floor.server.redact``), a snapshot that
+   is not the state at its seq explained (the state of which seq it holds, and how it
+   differs); no snapshot older than what the screen showed; the last plan each screen was
+   sent is the plan of the fold (the public: only the called moves); the full screens' own
+   folds equal the fold of the log (as their view shows it), and a staff screen's plan
+   with every batch is the plan of its own fold.
 """
 
 from __future__ import annotations
@@ -37,11 +41,13 @@ from floor.protocol import decode_event
 from floor.redisdb.connection import connect
 from floor.redisdb.keys import Keys
 from floor.redisdb.log import RedisLog
+from floor.server.redact import for_public
+from floor.server.views import _public_state
 from floor.store.outcome import Outcome
 from floor.store.service import Service
 
 from .floorperson import Ack
-from .screen import MOD, digest, event_term
+from .screen import MOD, View, canonical, digest, event_term, unpack
 
 _outcome = msgspec.json.Decoder(Outcome)
 _encoder = msgspec.json.Encoder()
@@ -205,14 +211,22 @@ async def check_log(
 
 
 async def check_servers(
-    bases: dict[str, str], tid: str, version: int, fold: Tournament, v: Verdict
+    bases: dict[str, str],
+    edges: dict[str, str],
+    token: str,
+    tid: str,
+    version: int,
+    stream: list[tuple[int, bytes]],
+    fold: Tournament,
+    v: Verdict,
 ) -> None:
-    """Check 5: what every server answers is the fold of the log."""
+    """Check 5: what every server answers is the fold of the log, in the reader's view."""
     state = _encoder.encode(fold.state)
     plan = _encoder.encode(fold.plan)
+    staff = {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(timeout=30.0) as client:
         for name, base in bases.items():
-            r = await client.get(f"{base}/api/t/{tid}")
+            r = await client.get(f"{base}/api/t/{tid}", headers=staff)
             if not v.check(r.status_code == 200, f"GET {base}/api/t/{tid}: {r.status_code}"):
                 continue
             snap = msgspec.json.decode(r.content, type=_Snapshot)
@@ -229,7 +243,34 @@ async def check_servers(
                     + (" (only in the order of keys)" if same else "")
                 )
             v.check(bytes(snap.plan) == plan, f"{name}: GET plan differs from the fold's plan")
-        v.facts["servers_checked"] = len(bases)
+        for name, base in edges.items():
+            r = await client.get(
+                f"{base}/api/t/{tid}/snapshot", headers={"Accept-Encoding": "gzip"}
+            )
+            if not v.check(
+                r.status_code == 200, f"GET {base}/api/t/{tid}/snapshot: {r.status_code}"
+            ):
+                continue
+            seq = int(r.headers.get("floor-seq", -1))
+            msg = json.loads(r.content)
+            if not v.check(
+                0 < seq == msg["seq"] <= version,
+                f"{name}: the packed snapshot says seq {msg['seq']} (Floor-Seq {seq}), the log "
+                f"is at {version}",
+            ):
+                continue
+            got = digest(canonical(unpack(msg["state"], msg["players"], msg["player_defaults"])))
+            want = _state_digests(stream, {seq}, "public")[seq]
+            v.check(
+                got == want,
+                f"{name}: the packed snapshot at {seq} is not the public's view of the fold there",
+            )
+            want_plan = _state_digests(stream, {seq}, "public", plan=True)[seq]
+            v.check(
+                digest(canonical(json.dumps(msg["plan"]).encode())) == want_plan,
+                f"{name}: the packed snapshot's plan at {seq} is not the public's plan there",
+            )
+        v.facts["servers_checked"] = len(bases) + len(edges)
 
 
 def _folds_at(stream: list[tuple[int, bytes]], seqs: set[int]) -> Iterator[tuple[int, Tournament]]:
@@ -246,12 +287,42 @@ def _folds_at(stream: list[tuple[int, bytes]], seqs: set[int]) -> Iterator[tuple
         yield seq, t
 
 
+def shown_state(t: Tournament, view: View) -> bytes:
+    """The state of ``t`` as ``view`` is shown it, canonical (``screen.canonical``)."""
+    state = t.state if view == "staff" else _public_state(t.state)
+    return canonical(_encoder.encode(state))
+
+
+def shown_plan(t: Tournament, view: View) -> bytes:
+    return canonical(_encoder.encode(t.plan if view == "staff" else t.plan.settled()))
+
+
+def shown_event(seq: int, raw: bytes, view: View) -> bytes:
+    """An event's bytes as ``view`` is sent them in a batch (the public's: ``redact``)."""
+    if view == "staff":
+        return raw
+    message = b'{"events":[{"seq":%d,"event":%s}]}' % (seq, raw)
+    shown = for_public(message)
+    if shown is message:
+        return raw
+    return bytes(_batch_events.decode(shown)["events"][0].event)
+
+
+class _RawSeq(msgspec.Struct):
+    seq: int
+    event: msgspec.Raw
+
+
+_batch_events = msgspec.json.Decoder(dict[str, list[_RawSeq]])
+
+
 def _state_digests(
-    stream: list[tuple[int, bytes]], seqs: set[int], plan: bool = False
+    stream: list[tuple[int, bytes]], seqs: set[int], view: View = "staff", plan: bool = False
 ) -> dict[int, str]:
-    """sha256 of the JSON of the fold of the log (or its plan) at each of ``seqs``."""
+    """The digest of the fold of the log at each of ``seqs``, its state (or plan) as
+    ``view`` is shown it, canonical."""
     return {
-        seq: digest(_encoder.encode(t.plan if plan else t.state))
+        seq: digest(shown_plan(t, view) if plan else shown_state(t, view))
         for seq, t in _folds_at(stream, seqs)
     }
 
@@ -273,8 +344,6 @@ def json_diff(
                 out.append(f"{path}.{k}: only in the fold")
             elif a[k] != b[k]:
                 json_diff(a[k], b[k], f"{path}.{k}", out, limit)
-        if not out and list(a) != list(b):
-            out.append(f"{path}: same keys and values, in another order")
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
@@ -282,10 +351,6 @@ def json_diff(
     elif a != b:
         out.append(f"{path}: snapshot {json.dumps(a)[:120]} / fold {json.dumps(b)[:120]}")
     return out
-
-
-def _states_json(stream: list[tuple[int, bytes]], seqs: set[int]) -> dict[int, bytes]:
-    return {seq: _encoder.encode(t.state) for seq, t in _folds_at(stream, seqs)}
 
 
 def check_screens(
@@ -298,12 +363,32 @@ def check_screens(
     dump: Path | None = None,
 ) -> dict[str, int]:
     """Check 6, for every screen report; returns counts for the summary."""
+    stats: Counter[str] = Counter()
+    views: list[View] = ["staff", "public"]
+    for view in views:
+        mine = [r for r in reports if r.get("view", "public") == view]
+        if mine:
+            _check_view(stream, fold, mine, version, v, f"{view} {label}", view, dump, stats)
+    return dict(stats)
+
+
+def _check_view(
+    stream: list[tuple[int, bytes]],
+    fold: Tournament,
+    reports: list[dict[str, Any]],
+    version: int,
+    v: Verdict,
+    label: str,
+    view: View,
+    dump: Path | None,
+    stats: Counter[str],
+) -> None:
     prefix = [0] * (len(stream) + 1)
     for n, (seq, raw) in enumerate(stream, 1):
-        prefix[n] = (prefix[n - 1] + event_term(seq, raw)) % MOD
+        prefix[n] = (prefix[n - 1] + event_term(seq, shown_event(seq, raw, view))) % MOD
 
     bases = {seg[0] for r in reports for seg in r["segments"] if 1 <= seg[0] <= len(stream)}
-    expected_state = _state_digests(stream, bases)
+    expected_state = _state_digests(stream, bases, view)
     # A snapshot that is not the state at its seq: which state is it? (A few seqs later?)
     wrong = {
         seg[0]
@@ -312,18 +397,20 @@ def check_screens(
         if seg[0] in expected_state and expected_state[seg[0]] != seg[1]
     }
     later = _state_digests(
-        stream, {b + k for b in wrong for k in range(1, 6) if b + k <= len(stream)}
+        stream, {b + k for b in wrong for k in range(1, 6) if b + k <= len(stream)}, view
     )
     # What the wrong snapshots hold, against the fold at their seq (if they were kept).
     explained: dict[str, str] = {}
     if dump is not None and wrong:
-        folds = _states_json(stream, wrong)
+        folds = {seq: shown_state(t, view) for seq, t in _folds_at(stream, wrong)}
         for r in reports:
             for seg in r["segments"]:
                 base, state_digest = seg[0], seg[1]
-                path = dump / f"{state_digest}.json"
+                path = dump / f"{view}-{state_digest}.json"
                 if base in wrong and state_digest not in explained and path.exists():
-                    diff = json_diff(json.loads(path.read_bytes()), json.loads(folds[base]))
+                    diff = json_diff(
+                        json.loads(canonical(path.read_bytes())), json.loads(folds[base])
+                    )
                     explained[state_digest] = "; ".join(diff) or "(no difference as JSON)"
 
     # A batch whose plan is not the plan at its last seq: the plan of which seq is it?
@@ -334,16 +421,16 @@ def check_screens(
         for k in range(-2, 6)
         if 1 <= seq + k <= len(stream)
     }
-    plans = _state_digests(stream, plan_seqs, plan=True)
+    plans = {seq: digest(_encoder.encode(t.plan)) for seq, t in _folds_at(stream, plan_seqs)}
 
-    final_state = digest(_encoder.encode(fold.state))
-    final_plan = digest(_encoder.encode(fold.plan))
+    final_state = digest(shown_state(fold, view))
+    final_plan = digest(shown_plan(fold, view))
+    final_own_plan = digest(_encoder.encode(fold.plan))
     problems: dict[str, list[str]] = {}
 
     def bad(kind: str, text: str) -> None:
         problems.setdefault(kind, []).append(text)
 
-    stats: Counter[str] = Counter()
     for r in reports:
         who = f"{label} {r['i']}"
         stats["screens"] += 1
@@ -390,24 +477,28 @@ def check_screens(
                 f"{who}: "
                 + ", ".join(f"at {a} got {b} (server {s})" for a, b, s in r["regressions"]),
             )
+        plan_seq, plan_digest = r["plan"]
+        if plan_seq == version and plan_digest != final_plan:
+            bad("were last sent a plan that is not the fold's", who)
         counts = r["counts"]
-        for where, seq, plan_digest, server in r.get("plan_mismatches", []):
-            match = [k for k in range(-2, 6) if plans.get(seq + k) == plan_digest]
+        for where, seq, mismatch, server in r.get("plan_mismatches", []):
+            match = [k for k in range(-2, 6) if plans.get(seq + k) == mismatch]
             bad(
                 "got a plan that is not the plan of the fold of the log at its seq",
                 f"{who}: {where} from server {server}"
                 + (f": the plan at seq {seq + match[0]}" if match else ": no plan near it"),
             )
-        if counts.get("unreadable") or counts.get("error_messages"):
-            bad("unreadable or error messages", f"{who}: {r['errors'][:2]}")
+        if counts.get("unreadable") or counts.get("error_messages") or counts.get("wrong_role"):
+            bad("unreadable, error or wrong-role messages", f"{who}: {r['errors'][:2]}")
         if r["full"] is not None:
             stats["full_folds"] += 1
-            if r["full"]["state"] != final_state or r["full"]["plan"] != final_plan:
+            if r["full"]["state"] != final_state:
                 bad("its own fold differs from the fold of the log", who)
+            if view == "staff" and r["full"]["plan"] != final_own_plan:
+                bad("its own fold's plan differs from the fold of the log's", who)
     reasons: Counter[str] = Counter()
     for r in reports:
         reasons.update(r.get("close_reasons", {}))
-    stats["pool_closes"] = sum(n for k, n in reasons.items() if "Too many connections" in k)
+    stats["pool_closes"] += sum(n for k, n in reasons.items() if "Too many connections" in k)
     for kind, items in problems.items():
         v.fail(f"{label}s {kind}: {_first(items)}")
-    return dict(stats)

@@ -1,8 +1,9 @@
 """A worker process of watching screens: ``python -m bench.chaos.watchers '<config JSON>'``.
 
-Config: ``{"tid", "servers": [ws base URLs], "first": global index of its first screen,
-"count", "full": [global indexes that fold], "ramp": seconds over which the screens join,
-"seed"}``. Screen ``i`` watches server ``i % len(servers)`` first.
+Config: ``{"tid", "servers": [HTTP base URLs], "homes": [the server each screen joins first,
+by index], "first": global index of its first screen, "count", "full": [global indexes that
+fold], "ramp": seconds over which the screens join, "seed"}``. They are the public's screens
+(the wall, players' phones): not signed in.
 
 stdout, JSON lines: ``{"type": "status", ...}`` every second, then ``{"type": "report",
 "screens": [...]}`` once asked. stdin, JSON lines: ``{"type": "finish", "target": V,
@@ -24,6 +25,8 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from .screen import Screen, watchdog
 
@@ -63,12 +66,25 @@ async def main(cfg: dict[str, Any]) -> None:
     threading.Thread(target=read_stdin, daemon=True).start()
 
     servers: list[str] = cfg["servers"]
+    homes: list[int] = cfg["homes"]
     full = set(cfg.get("full", []))
     first, count = cfg["first"], cfg["count"]
     dump = Path(cfg["dump"]) if cfg.get("dump") else None
+    # One pool for the snapshots read over HTTP (a storm's screens reconnect with since).
+    http = httpx.AsyncClient(
+        timeout=httpx.Timeout(15.0, connect=2.0),
+        limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
+    )
     screens = [
         Screen(
-            i, servers, cfg["tid"], i % len(servers), full=i in full, seed=cfg["seed"], dump=dump
+            i,
+            servers,
+            cfg["tid"],
+            homes[i - first],
+            full=i in full,
+            seed=cfg["seed"],
+            dump=dump,
+            http=http,
         )
         for i in range(first, first + count)
     ]

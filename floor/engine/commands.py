@@ -390,13 +390,15 @@ class CloseTournament(_Command, frozen=True, tag="close_tournament"):
 
 
 class Penalty(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A penalty a ruling gives one player (PFP 50): a warning, a sit-out of ``hands`` or
-    ``minutes`` (one of them), or disqualification, which takes the player's chips out of
-    the tournament: ``chips`` as counted when they were taken (None: the stack on record)."""
+    """A penalty a ruling gives one player (TDA 2024 rule 71, PFP 50): a warning, a sit-out
+    of ``hands`` (missed hands), ``rounds`` (missed rounds) or ``minutes`` (one of them), or
+    disqualification, which takes the player's chips out of the tournament: ``chips`` as
+    counted when they were taken (None: the stack on record)."""
 
     player: PlayerRef
     kind: Literal["warning", "sit_out", "disqualification"]
     hands: Annotated[int, Meta(ge=1, le=100)] | None = None
+    rounds: Annotated[int, Meta(ge=1, le=10)] | None = None
     minutes: Annotated[int, Meta(ge=1, le=600)] | None = None
     chips: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] | None = None
 

@@ -20,12 +20,16 @@ import msgspec
 
 from . import lookups
 from .commands import CountTable
+from .count_age import OldCount, count_age
 from .errors import NotAllowed
 from .events import (
     AddOnMade,
     ChipsRaced,
     CountedStack,
     Event,
+    LevelChanged,
+    PlayerBusted,
+    PlayersMoved,
     RebuyMade,
     StacksCounted,
     StackSet,
@@ -33,7 +37,7 @@ from .events import (
     TableSetUp,
 )
 from .model import PlayerId
-from .state import Player, Tournament
+from .state import Player, Tournament, TournamentState
 
 #: How far a count's time may run ahead of the server's clock: the phone's estimate of the
 #: server's time is off by a round trip at most, far less than this.
@@ -91,11 +95,13 @@ def count_table(t: Tournament, c: CountTable, now: float) -> list[Event]:
 
 
 class Leader(msgspec.Struct, frozen=True, array_like=True):
-    """``[player, stack, counted at]``: one of the biggest counted stacks."""
+    """``[player, stack, counted at, old]``: one of the biggest counted stacks, and why the
+    count is old (``count_age``; None: it stands)."""
 
     player: PlayerId
     stack: int
     at: float | None
+    old: OldCount | None = None
 
 
 class ChipFacts(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,7 +126,7 @@ def chip_facts(t: Tournament) -> ChipFacts:
     return ChipFacts(
         counted=len(counted),
         average=round(total / len(counted)) if counted else None,
-        leaders=[Leader(p.id, p.stack or 0, p.counted_at) for p in top],
+        leaders=[Leader(p.id, p.stack or 0, p.counted_at, count_age(t.state, p)) for p in top],
         last_at=max(times, default=None),
     )
 
@@ -135,12 +141,21 @@ def _rank(p: Player) -> tuple[int, PlayerId]:
 
 def touches_counts(t: Tournament, events: Sequence[Event]) -> bool:
     """Whether these events (applied to ``t``) may change the chip facts: a count, a race, a
-    sale, or anything else that names a counted player (out, back, gone)."""
-    players = t.state.players
+    sale, anything that names a counted player (out, back, gone), or what made a count old
+    (``count_age``: a level change, a bust-out at its table, a move to a table with one; a
+    count never becomes current again but by a new count)."""
+    s = t.state
+    players = s.players
     for e in events:
         if isinstance(e, StackSet | StacksCounted | ChipsRaced | RebuyMade | AddOnMade):
             return True
-        if isinstance(e, TableSetUp | TableBagged):
+        if isinstance(e, TableSetUp | TableBagged | LevelChanged):
+            return True
+        if isinstance(e, PlayerBusted) and e.table in s.tables:
+            seated = s.tables[e.table].occupants.values()
+            if any(_made_old(s, players[pid]) for pid in seated):
+                return True
+        elif isinstance(e, PlayersMoved) and any(_made_old(s, players[m.player]) for m in e.moves):
             return True
         pid = getattr(e, "player", None)
         if isinstance(pid, str):
@@ -148,3 +163,7 @@ def touches_counts(t: Tournament, events: Sequence[Event]) -> bool:
             if p is None or p.counted:
                 return True
     return False
+
+
+def _made_old(s: TournamentState, p: Player) -> bool:
+    return count_age(s, p) == "bust"

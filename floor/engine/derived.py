@@ -31,7 +31,19 @@ from typing import Literal
 import msgspec
 from msgspec import UNSET
 
-from . import final, finish, hand_for_hand, moves, players, room, rulings, seating, undo, windows
+from . import (
+    final,
+    finish,
+    hand_for_hand,
+    money,
+    moves,
+    players,
+    room,
+    rulings,
+    seating,
+    undo,
+    windows,
+)
 from .clock import seconds_to_break
 from .colour_up import Terms, offered, terms
 from .counts import ChipFacts, chip_facts, touches_counts
@@ -142,6 +154,8 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     chips: ChipFacts | msgspec.UnsetType = msgspec.UNSET
     #: Hand-for-hand while it runs: the hand, the tables still playing it (``hand_for_hand``).
     hand_for_hand: hand_for_hand.HandForHandFacts | None = None
+    #: The bubble burst: every player left is paid (``money``); None before.
+    in_the_money: money.InTheMoney | None = None
 
 
 # Staff facts ---------------------------------------------------------------------------------
@@ -257,6 +271,7 @@ def public_facts(t: Tournament, events: Sequence[Event] | None = None) -> Facts:
         winner=finish.winner(s),
         chips=chip_facts(t) if named is None or touches_counts(t, events or ()) else UNSET,
         hand_for_hand=hand_for_hand.facts(t),
+        in_the_money=money.in_the_money(t),
     )
 
 

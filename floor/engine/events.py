@@ -443,11 +443,14 @@ class ChipsRaced(_Event, frozen=True, tag="chips_raced"):
 
 class PenaltyGiven(msgspec.Struct, frozen=True, kw_only=True):
     """A penalty of a ruling as it stands: a sit-out's end (``ends_at`` for minutes), a
-    disqualification's chips taken out (None: stacks not known) and the place it gave."""
+    disqualification's chips taken out (None: stacks not known) and the place it gave. A
+    sit-out of ``rounds`` says its ``hands`` too: a hand per player seated at the player's
+    table when it was given, per round (TDA 2024 rule 71A)."""
 
     player: PlayerId
     kind: Literal["warning", "sit_out", "disqualification"]
     hands: int | None = None
+    rounds: int | None = None
     minutes: int | None = None
     ends_at: float | None = None
     chips: int | None = None

@@ -22,6 +22,7 @@ from .counts import chip_facts
 from .derived import Facts, StepFacts, players_in, public_facts, steps
 from .events import CallsLapsed, DayEnded, Event, MovesCalled
 from .model import PlayerId, TableNo
+from .money import PlayerFinish, finish_of
 from .plan import Halt, Plan, PlannedMove
 from .rules import Rules, Structure
 from .state import ClockState, Player, Table, Tournament
@@ -61,6 +62,8 @@ class FollowMe(msgspec.Struct, frozen=True, kw_only=True):
     #: Their move, once called (``Plan.settled``: the room is shown no other).
     move: PlannedMove | None = None
     halt: Halt | None = None
+    #: Their place and prize once out, or as the winner (``money.finish_of``).
+    finish: PlayerFinish | None = None
 
 
 def static(t: Tournament) -> FollowStatic:
@@ -99,11 +102,13 @@ def me(t: Tournament, player: PlayerId, settled: Plan) -> FollowMe:
     p = s.players.get(player)
     if p is None:
         return FollowMe(player=None)
+    done = finish_of(t, p)
     if p.special_needs or p.locked or p.note is not None:
         p = msgspec.structs.replace(p, special_needs=False, locked=False, note=None)
     table = s.tables.get(p.table) if p.table is not None and not p.busted else None
     return FollowMe(
         player=p,
+        finish=done,
         table=table,
         view=table_view(t, table) if table is not None else None,
         move=settled.move_of(player),

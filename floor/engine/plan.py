@@ -69,3 +69,16 @@ class Plan(msgspec.Struct, frozen=True, kw_only=True):
             return self
         moves = tuple(m for m in self.moves if m.called)
         return Plan(moves=moves, halted=self.halted, final_table=self.final_table)
+
+    def at_table(self, table: TableNo) -> Plan:
+        """The plan as table ``table``'s screen is shown it: the called moves, and the moves
+        from or to that table before they are called (its dealer holds the seat, or tells the
+        player to get ready), no others."""
+        if all(m.called or table in (m.from_.table, m.to.table) for m in self.moves):
+            return self
+        moves = tuple(m for m in self.moves if m.called or table in (m.from_.table, m.to.table))
+        return Plan(moves=moves, halted=self.halted, final_table=self.final_table)
+
+    def touches(self, table: TableNo) -> bool:
+        """Whether a move not called yet comes from or goes to ``table``."""
+        return any(not m.called and table in (m.from_.table, m.to.table) for m in self.moves)

@@ -82,7 +82,7 @@ _TDA_2024: dict[Decision, str] = {
     "waiting": "TDA 2024 rule 10A: a new player is not dealt in between the button and the "
     "small blind",
     "dead_button": "TDA 2024 rule 32: dead button; nobody skips the big blind",
-    "reported_button": "TDA 2024 RP-9: the button is placed by high card",
+    "reported_button": "House procedure: the button is placed by a high-card draw",
     "register": "TDA 2024 rule 8: late entries are seated from the same seat pool",
     "draw": "TDA 2024 rule 7: random seating",
     "redraw": "TDA 2024 rule 10B: a drawn seat that no longer fits is drawn again",
@@ -97,8 +97,8 @@ _TDA_2024: dict[Decision, str] = {
     "new_level": "TDA 2024 rule 23: a new level applies from the next hand",
     "chip_race": "TDA 2024 rule 24: chips are raced off from seat 1, one chip at most per "
     "player, nobody raced out",
-    "time_call": "TDA 2024 rule 30: a clock gives the player up to 30 seconds, then a "
-    "10-second count",
+    "time_call": "TDA 2024 rule 29: a clock gives the player a set time, then a short count; "
+    "facing a bet, the hand is dead when it ends",
     "odd_chip": "TDA 2024 rule 20: the odd chip goes to the first winner left of the button "
     "(stud: the high card by suit)",
     "side_pots": "TDA 2024 rule 21: each side pot is split separately",

@@ -3,8 +3,15 @@
 A rule set is a file in ``config/rulebook/`` (loaded by ``floor.config.load_rulebook``): the
 rules with a stable ``id`` each, the number the source gives it, a title and a text in both
 languages. A house's file ``extends`` a base (Pardubice 2014 extends TDA 2024): a rule with an
-id the base has replaces it, new ids are added. Every decision the engine explains links to a
-rule by id (``reasons.RULE_IDS``), so the same link opens each house's own wording.
+id the base has replaces it, as does a rule naming base ids in ``replaces`` (one house rule
+standing for two of the base: PFP 36 is TDA 42 and 56), and new ids are added. Every decision
+the engine explains links to a rule by id (``reasons.RULE_IDS``), so the same link opens each
+house's own wording; an id a house rule replaces opens that house rule.
+
+A summary is the project's own words, never the source's text: a file names where its source
+publishes the official wording (``official_url``, linked from every rule of the file), what its
+rules were checked against (``checked_*``), and each rule says what of its wording could not be
+checked (``unchecked_*``), so that the screen can say so beside the rule.
 
 Search is pure and forgiving the way floor staff type on a phone: every word of the query must
 start a word of the rule (either language, the number, the keywords), case and diacritics
@@ -53,6 +60,29 @@ class RuleText(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     #: stay in ``text_*``).
     note_en: str = ""
     note_cs: str = ""
+    #: What of the source's current wording this entry could not be checked against a source
+    #: read (empty: checked, as the file's ``checked_*`` says). Both languages or neither.
+    unchecked_en: str = ""
+    unchecked_cs: str = ""
+    #: Rules of the base that this house rule stands for besides its own id (a house file
+    #: only): they leave the book, and their ids open this rule.
+    replaces: tuple[RuleId, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("note", "unchecked"):
+            if bool(getattr(self, f"{name}_en")) != bool(getattr(self, f"{name}_cs")):
+                missing = "cs" if getattr(self, f"{name}_en") else "en"
+                raise ConfigValueError(
+                    f"{name}_{missing} must be given too: a screen shows it in both languages",
+                    reason="rule_text_one_language",
+                    params={"name": f"{name}_{missing}"},
+                )
+        if self.id in self.replaces:
+            raise ConfigValueError(
+                f"replaces: {self.id!r} is a rule of this file: it cannot replace it",
+                reason="rule_replaces_own",
+                params={"id": self.id},
+            )
 
 
 class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -62,9 +92,23 @@ class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
     title: Text
     #: The rule set this one changes (a file name in the same folder); None for a base.
     extends: str | None = None
+    #: Where the source publishes its official text, linked from each of this file's rules
+    #: (not from its house procedures).
+    official_url: Annotated[str, Meta(pattern=r"^https://\S+$")] | None = None
+    #: What this file's rules were checked against, shown beside each rule that does not say
+    #: what of it could not be checked. Both languages or neither.
+    checked_en: str = ""
+    checked_cs: str = ""
     rules: Annotated[tuple[RuleText, ...], Meta(min_length=1)]
 
     def __post_init__(self) -> None:
+        if bool(self.checked_en) != bool(self.checked_cs):
+            missing = "checked_cs" if self.checked_en else "checked_en"
+            raise ConfigValueError(
+                f"{missing} must be given too: a screen shows it in both languages",
+                reason="rule_text_one_language",
+                params={"name": missing},
+            )
         seen: set[str] = set()
         for i, rule in enumerate(self.rules):
             if rule.id in seen:
@@ -74,6 +118,23 @@ class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
                     params={"id": rule.id},
                 )
             seen.add(rule.id)
+        taken: dict[str, str] = {}
+        for i, rule in enumerate(self.rules):
+            for j, rid in enumerate(rule.replaces):
+                if rid in seen:
+                    raise ConfigValueError(
+                        f"rules[{i}].replaces[{j}]: {rid!r} is a rule of this file: it cannot "
+                        "replace it",
+                        reason="rule_replaces_own",
+                        params={"id": rid},
+                    )
+                if rid in taken:
+                    raise ConfigValueError(
+                        f"rules[{i}].replaces[{j}]: {rid!r} is replaced by another rule already",
+                        reason="rule_replaced_twice",
+                        params={"id": rid},
+                    )
+                taken[rid] = rule.id
 
 
 class Terms(msgspec.Struct, frozen=True, kw_only=True):
@@ -107,6 +168,13 @@ class Rule(msgspec.Struct, frozen=True, kw_only=True):
     house: bool
     note_en: str
     note_cs: str
+    #: Where the source publishes the official text ("": nowhere known).
+    link: str
+    #: What the rule was checked against (its file's word), and what of it could not be.
+    checked_en: str
+    checked_cs: str
+    unchecked_en: str
+    unchecked_cs: str
     terms: Terms
 
 
@@ -120,10 +188,14 @@ class Book(msgspec.Struct, frozen=True, kw_only=True):
     rules: tuple[Rule, ...]
     #: The search index over ``rules``, built with the book (never sent anywhere).
     index: Index
+    #: Ids of the base a house rule replaces, with the id of that house rule.
+    aliases: dict[str, str] = msgspec.field(default_factory=dict)
 
     def get(self, rule_id: str) -> Rule | None:
+        """The rule ``rule_id`` names here: its own, or the house rule that replaces it."""
+        wanted = self.aliases.get(rule_id, rule_id)
         for rule in self.rules:
-            if rule.id == rule_id:
+            if rule.id == wanted:
                 return rule
         return None
 
@@ -174,11 +246,38 @@ def build(file: RulebookFile, base: Book | None = None) -> Book:
     """The rule set ``file`` describes, on top of ``base`` when it extends one.
 
     A house's own rules come first, in its own order (the numbers its players know), then
-    the rules it takes from the base as they are, in the base's order.
+    the rules it takes from the base as they are, in the base's order, less those a house
+    rule replaces. ``ConfigValueError`` names a replaced id the base does not hold.
     """
-    own = [_rule(r, house=base is not None) for r in file.rules]
+    own = [_rule(r, file, house=base is not None) for r in file.rules]
     ids = {r.id for r in own}
-    inherited = [] if base is None else [r for r in base.rules if r.id not in ids]
+    if base is None:
+        for i, r in enumerate(file.rules):
+            for j, rid in enumerate(r.replaces):
+                raise ConfigValueError(
+                    f"{file.name} has no rule {rid!r} to replace",
+                    field=f"rules[{i}].replaces[{j}]",
+                    reason="rule_replaces_unknown",
+                    params={"id": rid, "base": file.name},
+                )
+    aliases: dict[str, str] = {}
+    if base is not None:
+        # What the base's ids stood for stays, unless this house has a rule of that id.
+        aliases = {old: new for old, new in base.aliases.items() if old not in ids}
+        base_ids = {b.id for b in base.rules}
+        for i, r in enumerate(file.rules):
+            for j, rid in enumerate(r.replaces):
+                if rid not in base_ids:
+                    raise ConfigValueError(
+                        f"{base.name} has no rule {rid!r} to replace",
+                        field=f"rules[{i}].replaces[{j}]",
+                        reason="rule_replaces_unknown",
+                        params={"id": rid, "base": base.name},
+                    )
+                aliases = {old: r.id if new == rid else new for old, new in aliases.items()}
+                aliases[rid] = r.id
+    gone = ids | set(aliases)
+    inherited = [] if base is None else [r for r in base.rules if r.id not in gone]
     rules = own + inherited
     based_on = () if base is None else (base.name, *base.based_on)
     return Book(
@@ -187,10 +286,11 @@ def build(file: RulebookFile, base: Book | None = None) -> Book:
         based_on=based_on,
         rules=tuple(rules),
         index=Index(rules),
+        aliases=aliases,
     )
 
 
-def _rule(r: RuleText, *, house: bool) -> Rule:
+def _rule(r: RuleText, file: RulebookFile, *, house: bool) -> Rule:
     citation = cite(r)
     return Rule(
         id=r.id,
@@ -205,6 +305,12 @@ def _rule(r: RuleText, *, house: bool) -> Rule:
         house=house,
         note_en=r.note_en,
         note_cs=r.note_cs,
+        # A house's procedure in the file is not the source's text: nothing official to open.
+        link=(file.official_url or "") if r.source != "House" else "",
+        checked_en=file.checked_en,
+        checked_cs=file.checked_cs,
+        unchecked_en=r.unchecked_en,
+        unchecked_cs=r.unchecked_cs,
         terms=terms(r, citation),
     )
 

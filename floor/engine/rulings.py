@@ -1,25 +1,38 @@
 """Floor rulings: what the floor decided at a table, the rule it applied, the penalties it gave.
 
 A ruling names a table (or none), the players it concerns, the rulebook entry it applies (a
-rule id of the tournament's rule set: the screens open it) and a short note; it may give
-each player one penalty (PFP 50, FLOOR-RULES 11):
+rule id of the tournament's rule set, which the screens open, checked against that book when
+the ruling is made: ``check_rule``) and a short note; it may give each player one penalty.
 
-- a warning;
-- a sit-out of a number of hands, counted from the hands the player's table reports (the
-  hand being played when the ruling is made does not count; the hand dealt once the last
-  of them is over deals the player in again), or of minutes, from the ruling's ``at`` (the
-  server's time as the phone knew it: a ruling sent late from an outbox still ends on
-  time). The clock driver writes the end of a sit-out of minutes, as it ends a time call;
-- disqualification: the player's chips leave the tournament (the chips in play drop by
-  them) and the player is out in the place a bust-out would have at that moment (the
-  ruling is followed by the player's ``player_busted``, the same place ``decide`` gives a
-  bust-out). A disqualification is not undone like a bust-out and the player cannot
+The penalties are those of TDA 2024 rule 71 (PFP 50, FLOOR-RULES 11), for what rule 71B
+lists: etiquette violations (rule 70), exposing cards, throwing cards, one player to a hand
+(rule 67), devices and strategy tools (rule 5), a player who will not be identified (rule 4),
+soft play, abuse, dodging blinds, cheating. Rule 71A's range, lightest first, as the kinds a
+ruling gives:
+
+- a verbal warning: ``warning``;
+- one or more missed hands: ``sit_out`` for ``hands``, counted from the hands the player's
+  table reports (the hand being played when the ruling is made does not count, as rule 68
+  starts a penalty at the end of the hand; the hand dealt once the last of them is over
+  deals the player in again). The player is away from the table and their hand is dealt and
+  killed, blinds and antes posted (rule 71C), which the dealer does;
+- one or more missed rounds: ``sit_out`` for ``rounds``, which are hands: one per player
+  seated at the player's table when the ruling is made, the player included, per round
+  (rule 71A), fixed then and counted as hands;
+- a sit-out of ``minutes``, from the ruling's ``at`` (the server's time as the phone knew it:
+  a ruling sent late from an outbox still ends on time), for a house that keeps time
+  penalties (PFP 50; the 2024 text has none). The clock driver writes its end, as it ends a
+  time call;
+- disqualification (rule 71D): the player's chips leave the tournament (the chips in play
+  drop by them) and the player is out in the place a bust-out would have at that moment
+  (the ruling is followed by the player's ``player_busted``, the same place ``decide`` gives
+  a bust-out). A disqualification is not undone like a bust-out and the player cannot
   re-enter.
 
 Every ruling is kept for the day (``ruling_log``): a player's earlier rulings and penalties
 are at hand when the next is decided, and ``repeats`` lists the players penalised more than
-once, so that the floor escalates ("Při opakovaném porušení pravidel se penalizace bude
-zvyšovat", PFP 50).
+once, so that the floor escalates (rule 71A: "repeat infractions are subject to escalating
+penalties"; "Při opakovaném porušení pravidel se penalizace bude zvyšovat", PFP 50).
 """
 
 from __future__ import annotations
@@ -32,13 +45,15 @@ from .commands import EndSitOut, Penalty, RecordRuling
 from .errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable
 from .events import Event, PenaltyGiven, PlayerBusted, RulingRecorded, SitOutEnded
 from .model import MAX_CHIPS, PlayerId, TableNo
+from .rulebook import Book
 from .ruling_log import SitOut
 from .state import Player, Tournament, TournamentState
 
 #: How far a ruling's time may run ahead of the server's clock: the phone's estimate of the
 #: server's time is off by a round trip at most, far less than this.
 AHEAD: Final = 60.0
-#: The penalties from the lightest up: a repeat is escalated past the heaviest so far.
+#: The penalties from the lightest up (TDA 2024 rule 71A): a repeat is escalated past the
+#: heaviest so far.
 SEVERITY: Final[dict[str, int]] = {"warning": 1, "sit_out": 2, "disqualification": 3}
 #: A penalty's kind in an English sentence (as the error templates say it).
 KIND_WORDS: Final[dict[str, str]] = {
@@ -49,6 +64,20 @@ KIND_WORDS: Final[dict[str, str]] = {
 
 
 # Deciding ------------------------------------------------------------------------------------
+
+
+def check_rule(rule: str | None, book: Book) -> None:
+    """Refuse a ruling that cites a rule ``book`` (the tournament's rulebook) does not hold.
+
+    Asked when the ruling is made, by the server with the book it has (reading it is I/O), not
+    when a log is replayed: a ruling recorded under an earlier edition of a book stays."""
+    if rule is not None and book.get(rule) is None:
+        raise BadValue(
+            f"{book.title} has no rule {rule!r}",
+            field="rule",
+            reason="rule_unknown",
+            params={"rule": rule, "book": book.title},
+        )
 
 
 def record(t: Tournament, c: RecordRuling, now: float) -> list[Event]:
@@ -110,11 +139,15 @@ def record(t: Tournament, c: RecordRuling, now: float) -> list[Event]:
                     params={"player": p.id, "ruling": running.ruling},
                 )
             ends = None if penalty.minutes is None else at + penalty.minutes * 60.0
+            hands = penalty.hands
+            if penalty.rounds is not None:
+                hands = round_hands(t, p, penalty.rounds)
             given.append(
                 PenaltyGiven(
                     player=p.id,
                     kind="sit_out",
-                    hands=penalty.hands,
+                    hands=hands,
+                    rounds=penalty.rounds,
                     minutes=penalty.minutes,
                     ends_at=ends,
                 )
@@ -259,20 +292,34 @@ def _twice(pid: PlayerId, field: str) -> NotAllowed:
     )
 
 
+def round_hands(t: Tournament, p: Player, rounds: int) -> int:
+    """The hands ``rounds`` missed rounds are for ``p`` now: one per player seated at their
+    table, ``p`` included, per round (TDA 2024 rule 71A)."""
+    assert p.table is not None
+    return rounds * len(t.table(p.table).occupants)
+
+
 def _check_terms(penalty: Penalty | PenaltyGiven, where: str) -> None:
-    """A sit-out is for hands or minutes, nothing else is; only a disqualification takes
-    chips."""
+    """A sit-out is for hands, rounds or minutes, nothing else is; only a disqualification
+    takes chips. (A sit-out given for rounds says its hands too.)"""
     if penalty.kind == "sit_out":
-        if (penalty.hands is None) == (penalty.minutes is None):
+        if isinstance(penalty, PenaltyGiven):
+            # Hands or minutes; given for rounds, its hands too.
+            ok = (penalty.minutes is None) != (penalty.hands is None) and (
+                penalty.rounds is None or penalty.hands is not None
+            )
+        else:
+            ok = sum(x is not None for x in (penalty.hands, penalty.rounds, penalty.minutes)) == 1
+        if not ok:
             raise NotAllowed(
-                "a sit-out is for a number of hands or of minutes",
+                "a sit-out is for a number of hands, rounds or minutes",
                 field=f"{where}.hands",
                 reason="sit_out_length",
             )
-    elif penalty.hands is not None or penalty.minutes is not None:
-        name = "hands" if penalty.hands is not None else "minutes"
+    elif penalty.hands is not None or penalty.rounds is not None or penalty.minutes is not None:
+        name = next(n for n in ("hands", "rounds", "minutes") if getattr(penalty, n) is not None)
         raise NotAllowed(
-            f"only a sit-out is for hands or minutes: a {KIND_WORDS[penalty.kind]} is not",
+            f"only a sit-out is for hands, rounds or minutes: a {KIND_WORDS[penalty.kind]} is not",
             field=f"{where}.{name}",
             reason="penalty_length",
             params={"kind": penalty.kind},
@@ -322,6 +369,8 @@ def check(t: Tournament, e: RulingRecorded | SitOutEnded) -> None:
         _check_terms(g, where)
         if g.kind != "warning":
             _in_play(p, f"{where}.player")
+        if g.rounds is not None and g.hands != round_hands(t, p, g.rounds):
+            raise _not_as_recorded("hands", g.hands, round_hands(t, p, g.rounds), f"{where}.hands")
         if g.kind == "disqualification":
             if g.place != left or left <= 1:
                 raise _not_as_recorded("place", g.place, left, f"{where}.place")

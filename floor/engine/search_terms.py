@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Final
 
 #: A word of folded text.
@@ -52,8 +53,10 @@ def words(folded: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
-    """``word`` (folded) without its Czech case or number ending; a number stays as it is."""
+    """``word`` (folded) without its Czech case or number ending; a number stays as it is.
+    Remembered: a book says the same words over and over (bounded, so a query cannot grow it)."""
     if not word.isalpha():
         return word
     for more_than, endings in _ENDINGS:
@@ -122,28 +125,47 @@ SYNONYMS: Final[tuple[tuple[str, ...], ...]] = (
 )
 
 
-def _matches(word: str, word_stem: str, entry: str, entry_stem: str) -> bool:
-    if word == entry or word_stem == entry_stem:
-        return True
-    # A long entry also names the words it begins ("telefon", "telefonovat").
-    return len(entry) >= TYPO_LENGTH and word.startswith(entry)
-
-
 #: Each group's words (a phrase's words one by one) with their stems.
 _GROUPS: Final = tuple(
     tuple((w, stem(w)) for phrase in group for w in words(phrase)) for group in SYNONYMS
 )
 
 
+def _index(pairs: Iterable[tuple[str, int]]) -> dict[str, frozenset[int]]:
+    out: dict[str, set[int]] = {}
+    for key, group in pairs:
+        out.setdefault(key, set()).add(group)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+# A word belongs to a group when it is one of its words, shares a word's stem, or begins with
+# one of its long words ("telefon", "telefonovat"): looked up by the word, its stem and its
+# prefixes, not by comparing it with every group (a book's words times the groups' words).
+_BY_WORD: Final = _index((e, g) for g, group in enumerate(_GROUPS) for e, _ in group)
+_BY_STEM: Final = _index((s, g) for g, group in enumerate(_GROUPS) for _, s in group)
+_BY_PREFIX: Final = _index(
+    (e, g) for g, group in enumerate(_GROUPS) for e, _ in group if len(e) >= TYPO_LENGTH
+)
+_GROUP_WORDS: Final = tuple(frozenset(w for pair in group for w in pair) for group in _GROUPS)
+
+
+@lru_cache(maxsize=1 << 16)
+def groups_of(word: str) -> frozenset[int]:
+    """The synonym groups ``word`` (folded) belongs to, by their order in ``SYNONYMS``."""
+    found = _BY_WORD.get(word, frozenset()) | _BY_STEM.get(stem(word), frozenset())
+    for n in range(TYPO_LENGTH, len(word) + 1):
+        found |= _BY_PREFIX.get(word[:n], frozenset())
+    return found
+
+
 def synonyms(found: Iterable[str]) -> set[str]:
     """The words of every group that one of ``found`` (folded words) belongs to, with their
     stems, less the words themselves."""
     seen = set(found)
-    out: set[str] = set()
+    groups: set[int] = set()
     for word in seen:
-        word_stem = stem(word)
-        for group in _GROUPS:
-            if any(_matches(word, word_stem, e, s) for e, s in group):
-                for e, s in group:
-                    out.update((e, s))
+        groups |= groups_of(word)
+    out: set[str] = set()
+    for g in groups:
+        out |= _GROUP_WORDS[g]
     return out - seen

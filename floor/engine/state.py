@@ -128,6 +128,12 @@ class Player(msgspec.Struct, kw_only=True):
     counted: bool = False
     #: When the stack was last counted (a count or a chip race); None: not known.
     counted_at: float | None = None
+    #: The latest bust-out at their table when the player sat down there (None: none): one
+    #: since is theirs (``count_age``).
+    seated_bust_at: float | None = None
+    #: The latest bust-out at a table the player has left, made while they sat there (None:
+    #: none): carried with them, it makes a count taken before it old (``count_age``).
+    left_bust_at: float | None = None
     entries: int = 1
     rebuys: int = 0
     add_ons: int = 0
@@ -165,10 +171,19 @@ class Table(msgspec.Struct, kw_only=True):
     #: a table whose hand began before the level changed plays it at this one. None until a
     #: hand is reported on a started clock.
     hand_level: int | None = None
+    #: When a player last busted here: the counts taken before are old (``count_age``).
+    busted_at: float | None = None
 
     @property
     def count(self) -> int:
         return len(self.occupants)
+
+
+def busted_since(table: Table, p: Player) -> bool:
+    """Whether a player busted at ``table`` since ``p`` sat down there."""
+    return table.busted_at is not None and (
+        p.seated_bust_at is None or table.busted_at > p.seated_bust_at
+    )
 
 
 class Assignment(msgspec.Struct, frozen=True):
@@ -527,6 +542,7 @@ class Tournament:
         self._bucket_add(table)
         p.table = table.number
         p.seat = seat
+        p.seated_bust_at = table.busted_at
         self.active += 1
 
     def _stand(self, p: Player) -> None:
@@ -537,6 +553,8 @@ class Tournament:
         table.opened.append(p.seat)
         if len(table.opened) > 4 * table.seats:
             del table.opened[: len(table.opened) - 2 * table.seats]
+        if busted_since(table, p) and (p.left_bust_at or 0.0) < (table.busted_at or 0.0):
+            p.left_bust_at = table.busted_at
         if not table.occupants:
             self.nonempty -= 1
         self._bucket_add(table)
@@ -742,6 +760,7 @@ class Tournament:
             p.stack = e.stack
             p.counted = False
             p.counted_at = None
+            p.left_bust_at = None
             p.country = e.country
             p.note = e.note
         p.entries = e.entry
@@ -805,6 +824,9 @@ class Tournament:
             level=self.state.clock.level if self.state.clock.started else None,
         )
         p.stack = 0
+        table = self.state.tables.get(e.table)
+        if table is not None:
+            table.busted_at = e.at
         self.state.draws.pop(p.id, None)
         self.state.calls.pop(p.id, None)
         self.state.rulings.drop(p.id)

@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterable
 
 import msgspec
 
+from .count_age import OldCount, count_age
 from .derived import sales
 from .events import (
     ClockStarted,
@@ -20,6 +21,7 @@ from .events import (
     PlayersMoved,
     SeatsAssigned,
     SeatsDrawn,
+    StackSet,
 )
 from .model import FLOP_GAMES, PlayerId, ShownStatus, TableNo
 from .positions import button_seat, waiting_seats
@@ -44,6 +46,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     #: The seat the dealer button sits on now (``positions.button_seat``): after a button
     #: report, the seat reported. None when unknown or at stud.
     button: int | None = None
+    #: The players seated here whose count is old, and why (``count_age``): a screen shows
+    #: the count as old, the final table's asks for a recount.
+    old_counts: dict[PlayerId, OldCount] = msgspec.field(default_factory=dict)
 
 
 def table_view(t: Tournament, table: Table, halted: Collection[TableNo] | None = None) -> TableView:
@@ -57,7 +62,18 @@ def table_view(t: Tournament, table: Table, halted: Collection[TableNo] | None =
         waiting=waiting(t, table),
         old_step=old_step(t, table),
         button=button(t, table),
+        old_counts=old_counts(t, table),
     )
+
+
+def old_counts(t: Tournament, table: Table) -> dict[PlayerId, OldCount]:
+    s = t.state
+    out: dict[PlayerId, OldCount] = {}
+    for pid in table.occupants.values():
+        why = count_age(s, s.players[pid])
+        if why is not None:
+            out[pid] = why
+    return out
 
 
 def old_step(t: Tournament, table: Table) -> int | None:
@@ -73,8 +89,9 @@ def touched_tables(events: Iterable[Event]) -> set[int] | None:
     """The tables whose view these events may change; None when it may be all of them."""
     out: set[int] = set()
     for e in events:
-        # A new level can leave any table's hand in progress at the old blinds.
-        if isinstance(e, FinalTableFormed | GameChanged | LevelChanged | ClockStarted):
+        # A new level can leave any table's hand in progress at the old blinds, and makes the
+        # counts old; a stack set names no table.
+        if isinstance(e, FinalTableFormed | GameChanged | LevelChanged | ClockStarted | StackSet):
             return None
         table = getattr(e, "table", None)
         if isinstance(table, int):

@@ -3,11 +3,17 @@
 For every row: the entry ``register_many`` would take, and what is wrong with the row.
 Errors leave the row out (``include`` false): no name, a field too long for its place, a
 card number given twice, a refusal the rules would give (``entry_check``: registration
-closed, the player already in, a name no screen shows). Warnings leave it in, said: the same
-name twice in the list or already registered (two players may share a name; the director
-looks), a cell a spreadsheet would run as a formula (kept as text; the exports neutralise
-it). A row whose name is already registered is left out until the director ticks it: an
-import run twice registers nobody twice.
+closed, the player already in, a name no screen shows). Warnings leave it in, said: a cell a
+spreadsheet would run as a formula (kept as text; the exports neutralise it). A name met
+before, in the list or among the players registered, is left out until the director ticks
+it: two players may share a name, but an import run twice, or a player written twice,
+registers nobody twice.
+
+The first row is a header when ``header`` says so or its shape does; when the shape leaves
+it open the preview asks (``asked``), and the console registers nothing before the director
+answers. A list written surname first is registered first name first, as a list of first
+and last names is, and each row says its ``surname``: the player's state holds one name,
+so the preview is where the surname is said.
 """
 
 from __future__ import annotations
@@ -21,8 +27,21 @@ from ..engine.entry_check import check
 from ..engine.errors import BadValue, FloorError
 from ..engine.state import Tournament
 from ..exports.cells import FORMULA_START
-from .columns import FIELDS, Column, Field, fold, guess, header_fields, parse_mapping, special_needs
+from .columns import (
+    FIELDS,
+    NAME_FIELDS,
+    Column,
+    Field,
+    guess,
+    header_fields,
+    parse_mapping,
+    special_needs,
+    split_name,
+    unnamed,
+)
+from .header import judge
 from .sheet import Sheet
+from .words import fold
 
 #: The longest each field may be (``engine.commands``: Name, PlayerRef, Country, Note).
 _LONGEST: Final[dict[str, int]] = {"name": 80, "player": 64, "country": 56, "note": 200}
@@ -52,6 +71,9 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     #: The line (or sheet row) in the file, 1 for the first.
     line: int
     name: str
+    #: The words of ``name`` that are the surname, when the list said (a surname column, or
+    #: names written surname first); None when it did not.
+    surname: str | None = None
     player: str | None
     country: str | None
     special_needs: bool
@@ -74,6 +96,11 @@ class ImportPreview(msgspec.Struct, frozen=True, kw_only=True):
     encoding: str | None
     guessed: bool
     header: bool
+    #: The first row's shape leaves open whether it is a header: the director says (the
+    #: rows are shown as without one meanwhile). False once ``header`` is said.
+    asked: bool = False
+    #: The first row's cells, for the question.
+    first: list[str] = []
     columns: list[Column]
     rows: list[Row]
     #: Rows in all, rows to register, rows with an error, rows with a warning.
@@ -81,6 +108,8 @@ class ImportPreview(msgspec.Struct, frozen=True, kw_only=True):
     included: int
     errors: int
     warnings: int
+    #: Rows to register with a special-needs seat: the console asks the director to confirm.
+    special_needs: int = 0
     #: Why no row can be read as an entry (no column holds names); None when rows can.
     problem: Problem | None = None
 
@@ -93,21 +122,25 @@ def build(
     header: bool | None = None,
     mapping: str | None = None,
 ) -> ImportPreview:
-    """The preview of ``sheet`` for ``t`` at ``now``; ``header`` None: found by its words,
-    ``mapping`` None: guessed (``columns``)."""
+    """The preview of ``sheet`` for ``t`` at ``now``; ``header`` None: judged by its shape
+    (``header.judge``), ``mapping`` None: named by the header, else guessed (``columns``)."""
     rows, lines = sheet.rows, sheet.lines
     if not rows:
         raise BadValue("the list holds no rows to register", field="file", reason="import_no_rows")
     width = max(len(r) for r in rows)
-    found = header_fields(rows[0])
-    has_header = any(f is not None for f in found) if header is None else header
+    verdict = judge(rows) if header is None else "yes" if header else "no"
+    has_header = verdict == "yes"
     body, body_lines = (rows[1:], lines[1:]) if has_header else (rows, lines)
     if mapping:
         chosen: list[Field | None] = [None] * width
         for field, index in parse_mapping(mapping, width).items():
             chosen[index] = field
-    elif has_header and any(f is not None for f in found):
-        chosen = [*found, *[None] * (width - len(found))]
+    elif has_header:
+        pad = width - len(rows[0])
+        found = [*header_fields(rows[0]), *[None] * pad]
+        free = [*unnamed(rows[0]), *[True] * pad]
+        guessed = guess(body, width, only=free, taken=[f for f in found if f is not None])
+        chosen = [f if f is not None else g for f, g in zip(found, guessed, strict=True)]
     else:
         chosen = guess(body, width)
     titles = rows[0] if has_header else []
@@ -120,44 +153,36 @@ def build(
         )
         for i in range(width)
     ]
-    named = any(f in ("name", "first_name", "last_name") for f in chosen)
-    if not body or not named:
-        error = (
-            BadValue("the list holds no rows to register", reason="import_no_rows")
-            if not body
-            else BadValue(
+    out: list[Row] = []
+    problem = None
+    if not body:
+        problem = _problem(BadValue("the list holds no rows to register", reason="import_no_rows"))
+    elif not any(f in NAME_FIELDS for f in chosen):
+        problem = _problem(
+            BadValue(
                 "no column holds the names: choose the one that does",
                 reason="import_no_name_column",
             )
         )
-        return ImportPreview(
-            kind=sheet.kind,
-            encoding=sheet.encoding,
-            guessed=sheet.guessed,
-            header=has_header,
-            columns=columns,
-            rows=[],
-            total=len(body),
-            included=0,
-            errors=0,
-            warnings=0,
-            problem=_problem(error),
-        )
-    where = {f: chosen.index(f) for f in FIELDS if f in chosen}
-    out = [_row(cells, line, where) for cells, line in zip(body, body_lines, strict=True)]
-    out = _with_duplicates(out, t)
-    out = _with_rules(out, t, now)
+    else:
+        where = {f: chosen.index(f) for f in FIELDS if f in chosen}
+        out = [_row(cells, line, where) for cells, line in zip(body, body_lines, strict=True)]
+        out = _with_rules(_with_duplicates(out, t), t, now)
     return ImportPreview(
         kind=sheet.kind,
         encoding=sheet.encoding,
         guessed=sheet.guessed,
         header=has_header,
+        asked=verdict == "ask",
+        first=list(rows[0]),
         columns=columns,
         rows=out,
-        total=len(out),
+        total=len(out) if out else len(body),
         included=sum(r.include for r in out),
         errors=sum(any(f.error for f in r.flags) for r in out),
         warnings=sum(bool(r.flags) and not any(f.error for f in r.flags) for r in out),
+        special_needs=sum(r.include and r.special_needs for r in out),
+        problem=problem,
     )
 
 
@@ -170,12 +195,21 @@ def _cell(cells: list[str], where: dict[Field, int], field: Field) -> str:
     return " ".join(cells[i].split()) if i is not None and i < len(cells) else ""
 
 
-def _row(cells: list[str], line: int, where: dict[Field, int]) -> Row:
+def _name(cells: list[str], where: dict[Field, int]) -> tuple[str, str | None]:
+    """The name, first name first, and its surname when the list says which it is."""
     name = _cell(cells, where, "name")
-    if not name:
-        name = " ".join(
-            x for x in (_cell(cells, where, "first_name"), _cell(cells, where, "last_name")) if x
-        )
+    if name:
+        return name, None
+    whole = _cell(cells, where, "surname_name")
+    if whole:
+        given, surname = split_name(whole)
+        return " ".join(x for x in (given, surname) if x), surname or None
+    first, last = _cell(cells, where, "first_name"), _cell(cells, where, "last_name")
+    return " ".join(x for x in (first, last) if x), last or None
+
+
+def _row(cells: list[str], line: int, where: dict[Field, int]) -> Row:
+    name, surname = _name(cells, where)
     values = {
         "name": name,
         "player": _cell(cells, where, "player"),
@@ -208,6 +242,7 @@ def _row(cells: list[str], line: int, where: dict[Field, int]) -> Row:
     return Row(
         line=line,
         name=name,
+        surname=surname,
         player=values["player"] or None,
         country=values["country"] or None,
         special_needs=needs,
@@ -237,6 +272,7 @@ def _with_duplicates(rows: list[Row], t: Tournament) -> list[Row]:
         if key:
             if key in names:
                 flags.append(Flag(code="duplicate_name", error=False, params={"line": names[key]}))
+                include = False
             else:
                 names[key] = r.line
             if key in registered and (r.player is None or r.player not in t.state.players):

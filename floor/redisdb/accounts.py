@@ -9,6 +9,8 @@ runs on a cluster)::
     floor:signin:ip:<address>           failed sign-ins from one address in the window
     floor:signin:pair:<username>        hash: address -> "failures last next_at" (the delays
                                         of one account from each address)
+    floor:signin:known:<username>       sorted set: the digests of the browsers that signed
+                                        in as the account, scored by when they are forgotten
 
 An account's revision is its stored JSON: a compare-and-swap on the very bytes read.
 """
@@ -35,6 +37,7 @@ SESSION_PREFIX: Final = "floor:session:"
 SESSIONS_OF_PREFIX: Final = "floor:staff:sessions:"
 ADDRESS_PREFIX: Final = "floor:signin:ip:"
 PAIR_PREFIX: Final = "floor:signin:pair:"
+KNOWN_PREFIX: Final = "floor:signin:known:"
 
 _encoder = msgspec.json.Encoder()
 _account_decoder = msgspec.json.Decoder(StoredAccount)
@@ -117,6 +120,21 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 return 1
 """
 
+#: ``remember_device``: ARGV device, until, now, most. The expired and the oldest past
+#: ``most`` go; the key lives as long as its last member (counted from ``now``).
+_REMEMBER = """
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+local n = redis.call('ZCARD', KEYS[1])
+local most = tonumber(ARGV[4])
+if n > most then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, n - most - 1) end
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] then
+  redis.call('EXPIRE', KEYS[1], math.max(1, math.ceil(tonumber(last[2]) - tonumber(ARGV[3]))))
+end
+return 0
+"""
+
 _REMOVED: Final[dict[int, Removal]] = {1: "removed", 0: "missing", -1: "last_director"}
 
 
@@ -139,6 +157,7 @@ class RedisAccounts:
         self._clear = redis.register_script(_CLEAR)
         self._swap = redis.register_script(_SWAP)
         self._remove = redis.register_script(_REMOVE)
+        self._remember = redis.register_script(_REMEMBER)
 
     # Accounts -------------------------------------------------------------------------------
 
@@ -242,3 +261,18 @@ class RedisAccounts:
                 )
             )
         return out
+
+    # Devices that signed in before ---------------------------------------------------------
+
+    async def remember_device(
+        self, username: str, device: str, now: float, until: float, most: int
+    ) -> None:
+        args: list[str | int] = [device, repr(until), repr(now), most]
+        await _call(self._remember(keys=[KNOWN_PREFIX + username], args=args))
+
+    async def known_device(self, username: str, device: str, now: float) -> bool:
+        score: Any = await _call(self.redis.zscore(KNOWN_PREFIX + username, device))
+        return score is not None and float(score) > now
+
+    async def forget_devices(self, username: str) -> None:
+        await _call(self.redis.delete(KNOWN_PREFIX + username))

@@ -27,7 +27,7 @@ if ARGV[7] ~= '' then
   redis.call('HSET', KEYS[1], 'snapshot', version + n)
 end
 redis.call('SET', KEYS[4], ARGV[5], 'EX', ARGV[6])
-if n > 0 then
+if n > 0 and ARGV[4] ~= '' then
   redis.call('SPUBLISH', ARGV[3], ARGV[4])
 end
 return {'ok', tostring(version + n)}

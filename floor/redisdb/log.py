@@ -138,22 +138,47 @@ class RedisLog:
 
     # Writing ---------------------------------------------------------------------------------
 
+    async def result(self, tid: str, command_id: str) -> Kept | None:
+        raw = await self._call(self.redis.get(Keys(tid).command(command_id)))
+        return None if raw is None else _decode_kept(raw)
+
     async def append(self, tid: str, append: Append) -> Appended:
-        keys = Keys(tid)
         snapshot = b"" if append.snapshot is None else _encode_snapshot(append.snapshot)
+        return await self.append_to(
+            Keys(tid),
+            version=append.version,
+            command_id=append.command_id,
+            events=append.events,
+            result=append.result,
+            snapshot=snapshot,
+            payload=append.payload,
+        )
+
+    async def append_to(
+        self,
+        keys: Keys,
+        *,
+        version: int,
+        command_id: str,
+        events: list[bytes],
+        result: Kept,
+        snapshot: bytes,
+        payload: bytes,
+    ) -> Appended:
+        """The append script on any log's keys (a tournament's, the house's)."""
         # append.lua says what each one is.
-        script_keys = [keys.meta, keys.events, keys.snapshot, keys.command(append.command_id)]
+        script_keys = [keys.meta, keys.events, keys.snapshot, keys.command(command_id)]
         script_args: list[Any] = [
-            append.version,
-            len(append.events),
+            version,
+            len(events),
             keys.channel,
-            append.payload,
-            _encode(append.result),
+            payload,
+            _encode(result),
             self.result_ttl,
             snapshot,
-            *append.events,
+            *events,
         ]
-        if self.wait_replicas and append.result.ok:
+        if self.wait_replicas and result.ok:
             reply = await self._call(self._append_replicated(script_keys, script_args))
         else:
             reply = await self._call(self._append(keys=script_keys, args=script_args))

@@ -3,26 +3,32 @@
 Secrets are hashed with argon2id (``argon2-cffi``), never stored or logged. Sign-in returns a
 random token (a cookie or a bearer token, as the edge prefers); the storage keeps only its
 SHA-256, so a copy of the stored data gives no live session. Sign-in attempts are spaced out
-per account and client address (``floor.server.signin_limits``), and the checks run before the
-slow hash, so a flood costs little. Where the data lives is the storage's business
-(``floor.redisdb.accounts``); the end of an account's sessions reaches every process through
-the ``SignOutFeed`` (``floor.server.session_watch``).
+per account and client (``floor.server.signin_limits``), and the checks run before the
+slow hash (``floor.server.hashing``), so a flood costs little. Where the data lives is the
+storage's business (``floor.redisdb.accounts``); the end of an account's sessions reaches
+every process through the ``SignOutFeed`` (``floor.server.session_watch``).
+
+A browser that signs in gets a second cookie, ``floor_known``, that names it (its digest is
+remembered with the account): the next sign-ins from it are counted as its own, never held
+back by strangers guessing from the same address.
+
+A dealer never signs in here: a dealer's PIN is tried only on a paired table screen
+(``sign_in_at_table``), whose token (``tablet.`` and 43 characters) this class also reads
+(``principal``): the screen as a device of one table of one tournament, or the dealer signed
+in on it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from typing import Final
 
 import msgspec
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..store.accounts_port import (
     ROLES,
@@ -33,7 +39,9 @@ from ..store.accounts_port import (
     StoredAccount,
     StoredSession,
 )
+from ..store.devices_port import Device, DeviceStorage
 from ..store.errors import Unavailable
+from .hashing import Hashing
 from .principal import (
     AccountExists,
     BadAccount,
@@ -43,11 +51,13 @@ from .principal import (
     SignedOut,
 )
 from .session_watch import SessionWatch, Watcher
-from .signin_limits import SignInFailures, SignInLimits
+from .signin_limits import SignInFailures, SignInLimits, client_key
 
 __all__ = [
+    "KNOWN_FOR",
     "SESSION_CACHE",
     "SESSION_TTL",
+    "TABLET_PREFIX",
     "Account",
     "Accounts",
     "Listed",
@@ -69,12 +79,18 @@ MIN_PASSWORD = 8
 MAX_SECRET = 256
 _USERNAME = re.compile(r"[a-z0-9._-]{1,32}")
 _PIN = re.compile(r"[0-9]{4,8}")
-#: Tables a dealer may be given: the same bounds as a command's table.
-_MAX_TABLE = 100_000
 #: A session token is 43 characters; anything much longer is not one (and is not hashed).
 _MAX_TOKEN: Final = 128
 #: Client addresses are kept (and counted) up to this length.
 _MAX_CLIENT: Final = 64
+#: A table screen's token starts so (``.`` is not in a session token's alphabet).
+TABLET_PREFIX: Final = "tablet."
+#: A browser that signed in is remembered this long after its last sign-in (seconds), and
+#: at most ``_KNOWN_MOST`` per account.
+KNOWN_FOR: Final = 180 * 86400
+_KNOWN_MOST: Final = 100
+#: Seconds between two notes of a table screen's last request, by one process.
+_SEEN_EVERY: Final = 30.0
 
 
 def default_hasher() -> PasswordHasher:
@@ -84,8 +100,9 @@ def default_hasher() -> PasswordHasher:
     a password costs real time per guess, fast enough for sign-ins that happen a few times per
     shift. (A 4-8 digit PIN is still quick to try offline whatever the cost: PINs are for
     dealer phones only, and rely on the sign-in limits and on the storage staying private.)
-    ``Accounts`` runs at most ``hash_concurrency`` (4) at once, so memory stays
-    bounded. Raising these later is safe: a sign-in rehashes with the new cost.
+    ``Accounts`` runs fewer at once than there are cores (``hashing``), so memory
+    stays bounded and a core stays for the loop. Raising these later is safe: a sign-in
+    rehashes with the new cost.
     """
     return PasswordHasher(time_cost=2, memory_cost=46 * 1024, parallelism=1)
 
@@ -98,17 +115,20 @@ class Session(msgspec.Struct, frozen=True, kw_only=True):
     expires_at: float
 
 
-def _normal(secret: str) -> str:
-    """The secret as hashed: NFKC, so that one password typed on two keyboards is one."""
-    return unicodedata.normalize("NFKC", secret)
-
-
-def _token_hash(token: str) -> str:
+def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _client(client: str) -> str:
-    return client[:_MAX_CLIENT] or "unknown"
+    """What the limits count a client address as (an IPv6 address: its /64)."""
+    return client_key(client[:_MAX_CLIENT] or "unknown")[:_MAX_CLIENT]
+
+
+def _browser(token: str | None) -> str | None:
+    """The digest a ``floor_known`` cookie is remembered under, or None for no cookie."""
+    if not token or len(token) > _MAX_TOKEN:
+        return None
+    return hashlib.sha256(b"known:" + token.encode()).hexdigest()
 
 
 def check_username(username: str) -> str:
@@ -122,8 +142,8 @@ def check_username(username: str) -> str:
 def _check_secret(secret: str, role: Role, pin: bool) -> None:
     if pin:
         if role != "dealer":
-            # A PIN is quick to guess: only for a phone bound to one table, whose worst case
-            # is that table's hands and bust-outs.
+            # A PIN is quick to guess: only for a dealer, who signs in on a paired table
+            # screen alone, whose worst case is that table's hands and bust-outs.
             raise BadAccount(
                 f"only a dealer at a table signs in with a PIN: a {role} account needs a password",
                 field="pin",
@@ -139,11 +159,15 @@ def _check_secret(secret: str, role: Role, pin: bool) -> None:
 def _check_role(role: str, table: int | None) -> Role:
     if role not in ROLES:
         raise BadAccount("the role is director, floor or dealer", field="role")
-    if role == "dealer":
-        if table is None or not 1 <= table <= _MAX_TABLE:
-            raise BadAccount("a dealer is given a table (1 or more)", field="table")
-    elif table is not None:
-        raise BadAccount(f"only a dealer has a table, not the {role}", field="table")
+    if table is not None:
+        # A dealer used to be bound to a table number, in every tournament at once: the
+        # table screen they sign in on says the table now, and the tournament.
+        raise BadAccount(
+            "no account has a table: a dealer signs in on a paired table screen, "
+            "which is one table of one tournament",
+            field="table",
+            reason="account_table",
+        )
     return role  # narrowed by the membership test above
 
 
@@ -175,24 +199,34 @@ class Accounts:
         session_ttl: int = SESSION_TTL,
         limits: SignInLimits | None = None,
         signouts: SignOutFeed | None = None,
-        hash_concurrency: int = 4,
+        devices: DeviceStorage | None = None,
+        hash_slots: int | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.storage = storage
         self.hasher = hasher if hasher is not None else default_hasher()
         self.session_ttl = session_ttl
         self.limits = limits if limits is not None else SignInLimits(storage)
+        #: The paired table screens (``floor.server.tablets``); None: no token names one.
+        self.devices = devices
         self.clock = clock
-        # argon2 holds the CPU for tens of milliseconds: it runs in a thread, a few at a time.
-        self._hashing = asyncio.Semaphore(hash_concurrency)
+        # argon2 holds the CPU for tens of milliseconds: in threads, fewer than the cores.
+        self.hashing = Hashing(self.hasher, hash_slots)
         #: Sessions recently read: token digest -> (principal, trusted until, expires at).
         self._seen: dict[str, tuple[Principal, float, float]] = {}
+        #: When this process last noted each table screen's request (``devices.seen``).
+        self._noted: dict[str, float] = {}
         #: Counts the ends of sessions heard of: a read that overlapped one is not cached.
         self._ends = 0
         self.sessions = SessionWatch(signouts, self._forget_sessions)
         # Checked when the username is unknown, so that answering takes as long as for a
         # wrong secret. Made now, with the same parameters as every new hash.
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    @property
+    def hashes(self) -> int:
+        """argon2 hashes and checks computed so far (``floor_signin_hashes_total``)."""
+        return self.hashing.count
 
     async def start(self) -> None:
         """Hear of sessions ended in other processes (see ``watch``)."""
@@ -204,7 +238,8 @@ class Accounts:
     def watch(self, username: str, watcher: Watcher) -> Callable[[], None]:
         """Call ``watcher()`` at once whenever sessions of ``username`` may have ended, in
         any process; the function returned stops it. (The watcher checks its own session:
-        one sign-out of several devices ends one of them.)"""
+        one sign-out of several devices ends one of them.) A table screen is watched under
+        ``device_key(its id)``."""
         return self.sessions.watch(username, watcher)
 
     # Accounts -------------------------------------------------------------------------------
@@ -337,6 +372,7 @@ class Accounts:
             )
         await self.sign_out_all(name)
         await self.limits.clear(name)
+        await self.storage.forget_devices(name)
 
     async def unlock(self, username: str) -> int:
         """Forget an account's failed sign-ins from every address (the director, or
@@ -348,73 +384,137 @@ class Accounts:
 
     # Signing in -----------------------------------------------------------------------------
 
-    async def sign_in(self, username: str, secret: str, client: str) -> Session:
+    async def sign_in(
+        self, username: str, secret: str, client: str, *, browser: str | None = None
+    ) -> Session:
         """A new session, or ``BadCredentials`` / ``TooManyAttempts``.
 
         The attempt is let through by the limits first (counted as a failure, atomically,
         so that a burst of parallel guesses cannot slip past), and a success takes it back.
+        ``browser`` is the client's ``floor_known`` cookie: a browser that signed in as this
+        account before is counted as itself, not as its address; after a success it is
+        remembered (the caller sets the cookie). A dealer's account is answered as a wrong
+        secret, its secret never tried: a dealer signs in on a paired table screen alone.
         """
         try:
             name: str | None = check_username(username)
         except BadAccount:
             name = None
         address = _client(client)
-        await self.limits.admit(name, address, self.clock())
+        now = self.clock()
+        seen = _browser(browser)
+        known = None
+        if (
+            name is not None
+            and seen is not None
+            and await self.storage.known_device(name, seen, now)
+        ):
+            known = f"browser:{seen[:32]}"
+        await self.limits.admit(name, address, now, known)
 
         held = None if name is None else await self.storage.account(name)
-        if held is None or len(secret) > MAX_SECRET:
-            await self._verify(self._dummy, secret[:MAX_SECRET])
+        if held is None or held.account.role == "dealer" or len(secret) > MAX_SECRET:
+            await self.hashing.verify(self._dummy, secret[:MAX_SECRET])
             raise BadCredentials()
         record, revision = held
-        if not await self._verify(record.hash, secret):
+        if not await self.hashing.verify(record.hash, secret, first=known is not None):
             raise BadCredentials()
 
-        if self.hasher.check_needs_rehash(record.hash):
-            record = msgspec.structs.replace(record, hash=await self._hash(secret))
-            rehashed = await self.storage.replace_account(revision, record)
-            if rehashed is None:
-                raise BadCredentials()  # the account changed while we checked: not this secret
-            revision = rehashed
-
+        record, revision = await self._rehashed(record, revision, secret)
         session = await self._open(record, client, revision)
-        await self.limits.passed(record.username, address)
+        await self.limits.passed(record.username, address, known)
+        if seen is not None:
+            await self.storage.remember_device(
+                record.username, seen, now, now + KNOWN_FOR, _KNOWN_MOST
+            )
         return session
 
-    async def sign_in_as(self, username: str, table: int | None, client: str) -> Session:
-        """A session for the dealer account of ``table`` that another proof than its secret
-        named: a table screen's pairing code (``floor.server.pairing``). Refused as a wrong
-        sign-in when the account is gone or no longer that table's dealer."""
-        held = await self.storage.account(check_username(username))
-        if held is None or held.account.role != "dealer" or held.account.table != table:
+    async def sign_in_at_table(
+        self, device: Device, username: str, secret: str
+    ) -> tuple[StoredSession, str]:
+        """A dealer signs in on the paired table screen ``device``: (the session, the digest
+        it is kept under), or ``BadCredentials`` / ``TooManyAttempts``.
+
+        The screen is the client the limits count, not its address: nobody else can try a
+        PIN against this table's screen, and a stranger's guesses from the same wifi never
+        delay the dealer. The session is bound to the device and no client holds its token:
+        the screen's own token reads it (``principal``) while it lasts.
+        """
+        try:
+            name: str | None = check_username(username)
+        except BadAccount:
+            name = None
+        client = f"tablet:{device.id}"
+        await self.limits.admit(name, client, self.clock())
+        held = None if name is None else await self.storage.account(name)
+        if held is None or held.account.role != "dealer" or len(secret) > MAX_SECRET:
+            await self.hashing.verify(self._dummy, secret[:MAX_SECRET], first=True)
             raise BadCredentials()
-        return await self._open(held.account, _client(client), held.revision)
+        record, revision = held
+        if not await self.hashing.verify(record.hash, secret, first=True):
+            raise BadCredentials()
+        record, revision = await self._rehashed(record, revision, secret)
+        now = self.clock()
+        ttl = int(min(self.session_ttl, device.expires_at - now))
+        if ttl <= 0:
+            raise SignedOut("this table screen's pairing has ended: pair it again")
+        digest = token_hash(secrets.token_urlsafe(32))
+        stored = StoredSession(
+            username=record.username,
+            role=record.role,
+            created_at=now,
+            expires_at=now + ttl,
+            client=client,
+            device=device.id,
+        )
+        await self._keep(record.username, digest, stored, ttl, revision)
+        await self.limits.passed(record.username, client)
+        return stored, digest
+
+    async def _rehashed(
+        self, record: StoredAccount, revision: bytes, secret: str
+    ) -> tuple[StoredAccount, bytes]:
+        """The account with its secret hashed at today's cost, if it was not."""
+        if not self.hasher.check_needs_rehash(record.hash):
+            return record, revision
+        record = msgspec.structs.replace(record, hash=await self.hashing.hash(secret))
+        rehashed = await self.storage.replace_account(revision, record)
+        if rehashed is None:
+            raise BadCredentials()  # the account changed while we checked: not this secret
+        return record, rehashed
 
     async def _open(self, record: StoredAccount, client: str, revision: bytes) -> Session:
         now = self.clock()
         token = secrets.token_urlsafe(32)
-        digest = _token_hash(token)
         stored = StoredSession(
             username=record.username,
             role=record.role,
-            table=record.table,
             created_at=now,
             expires_at=now + self.session_ttl,
             client=client[:_MAX_CLIENT],
         )
-        await self.storage.open_session(digest, stored, self.session_ttl)
+        await self._keep(record.username, token_hash(token), stored, self.session_ttl, revision)
+        principal = Principal(username=record.username, role=record.role, table=None)
+        return Session(token=token, principal=principal, expires_at=stored.expires_at)
+
+    async def _keep(
+        self, username: str, digest: str, stored: StoredSession, ttl: int, revision: bytes
+    ) -> None:
+        await self.storage.open_session(digest, stored, ttl)
         # The account may have been removed, or its secret changed, while we hashed: then
         # that change's sign_out_all may have run before the session was indexed. Reading the
         # account after writing the session closes the gap: each step is written before the
         # next is read, so it holds step by step on a cluster too.
-        now_held = await self.storage.account(record.username)
+        now_held = await self.storage.account(username)
         if now_held is None or now_held.revision != revision:
             await self.storage.end_session(digest)
             raise BadCredentials()
-        principal = Principal(username=record.username, role=record.role, table=record.table)
-        return Session(token=token, principal=principal, expires_at=stored.expires_at)
 
     async def principal(self, token: str) -> Principal | None:
         """Who holds ``token``, or None for no (or an expired, or a signed-out) session.
+
+        A table screen's token (``TABLET_PREFIX``) names the screen, as a device of its
+        table, or the dealer signed in on it (``floor.server.tablets``).
 
         A session seen in the last ``SESSION_CACHE`` seconds is not read again: a phone
         sends a command every few seconds, and a storage round trip per request is most of
@@ -424,38 +524,87 @@ class Accounts:
         """
         if not token or len(token) > _MAX_TOKEN:
             return None
-        digest = _token_hash(token)
+        digest = token_hash(token)
         now = time.monotonic()
         cached = self._seen.get(digest)
         if cached is not None and cached[1] > now and cached[2] > self.clock():
             return cached[0]
         ends = self._ends
-        s = await self.storage.session(digest)
-        if s is None:
+        found: tuple[Principal, float] | None = None
+        if token.startswith(TABLET_PREFIX):
+            found = await self._device_principal(digest)
+        else:
+            s = await self.storage.session(digest)
+            # A dealer's session from before dealers signed in on table screens alone was
+            # for one table number of every tournament: it signs nobody in now.
+            if s is not None and s.device is None and s.role != "dealer":
+                found = Principal(username=s.username, role=s.role, table=None), s.expires_at
+        if found is None or found[1] <= self.clock():
             self._seen.pop(digest, None)
             return None
-        if s.expires_at <= self.clock():
-            return None
-        principal = Principal(username=s.username, role=s.role, table=s.table)
+        principal, expires_at = found
         # Read before an end of sessions heard meanwhile: it may be the one just ended.
         if ends == self._ends:
             if len(self._seen) > 10_000:
                 self._seen.clear()
-            self._seen[digest] = (principal, now + SESSION_CACHE, s.expires_at)
+            self._seen[digest] = (principal, now + SESSION_CACHE, expires_at)
         return principal
 
+    async def _device_principal(self, digest: str) -> tuple[Principal, float] | None:
+        """The table screen whose token has ``digest`` (or the dealer signed in on it), and
+        when that ends."""
+        if self.devices is None:
+            return None
+        held = await self.devices.device_by_token(digest)
+        if held is None:
+            return None
+        device, now = held.device, self.clock()
+        if device.expires_at <= now:
+            return None
+        if self._noted.get(device.id, 0.0) + _SEEN_EVERY <= now:
+            if len(self._noted) > 10_000:
+                self._noted.clear()
+            self._noted[device.id] = now
+            await self.devices.seen(device.id, now)
+        if device.dealer_session is not None:
+            s = await self.storage.session(device.dealer_session)
+            if s is not None and s.device == device.id and s.expires_at > now:
+                dealer = Principal(
+                    username=s.username,
+                    role="dealer",
+                    table=device.table,
+                    tournament=device.tournament,
+                    device=device.id,
+                )
+                return dealer, min(device.expires_at, s.expires_at)
+        screen = Principal(
+            username=None,
+            role="table",
+            table=device.table,
+            tournament=device.tournament,
+            device=device.id,
+        )
+        return screen, device.expires_at
+
     def _forget_sessions(self, username: str | None) -> None:
+        """Forget the sessions cached of ``username`` (or of a table screen: ``device_key``;
+        None: of everybody)."""
         self._ends += 1
         if username is None:
             self._seen.clear()
             return
-        for key in [k for k, v in self._seen.items() if v[0].username == username]:
+        device = device_id_of(username)
+        for key in [
+            k
+            for k, v in self._seen.items()
+            if (v[0].username == username if device is None else v[0].device == device)
+        ]:
             del self._seen[key]
 
     async def sign_out(self, token: str) -> None:
         if not token or len(token) > _MAX_TOKEN:
             return
-        digest = _token_hash(token)
+        digest = token_hash(token)
         self._seen.pop(digest, None)
         ended = await self.storage.end_session(digest)
         if ended is not None:
@@ -464,7 +613,7 @@ class Accounts:
     async def sign_out_all(self, username: str, *, keep_token: str | None = None) -> int:
         """End every session of an account (but the one of ``keep_token``); how many."""
         name = check_username(username)
-        keep = _token_hash(keep_token) if keep_token else None
+        keep = token_hash(keep_token) if keep_token else None
         n = await self.storage.end_sessions(name, keep=keep)
         await self.sessions.announce(name)
         return n
@@ -472,12 +621,18 @@ class Accounts:
     # Helpers --------------------------------------------------------------------------------
 
     async def _hash(self, secret: str) -> str:
-        async with self._hashing:
-            return await asyncio.to_thread(self.hasher.hash, _normal(secret))
+        return await self.hashing.hash(secret)
 
     async def _verify(self, hashed: str, secret: str) -> bool:
-        async with self._hashing:
-            try:
-                return await asyncio.to_thread(self.hasher.verify, hashed, _normal(secret))
-            except (VerificationError, InvalidHashError):
-                return False
+        return await self.hashing.verify(hashed, secret)
+
+
+def device_key(device_id: str) -> str:
+    """The name a table screen's end is announced and watched under (no username has a
+    colon, so it is nobody's)."""
+    return f"device:{device_id}"
+
+
+def device_id_of(key: str) -> str | None:
+    """The table screen ``key`` names (``device_key``), or None for a username."""
+    return key[7:] if key.startswith("device:") else None

@@ -23,10 +23,14 @@ from ..engine import rulings
 from ..engine.commands import Tick
 from ..engine.state import Tournament
 from ..store.errors import StoreError
+from ..store.house import House
 from ..store.ports import Bus, ClockLease, Resubscribed
 from ..store.service import Service
 
 log = logging.getLogger(__name__)
+
+#: Seconds between two looks for the house's holds a dead process left unsettled.
+SWEEP_EVERY = 30.0
 
 
 def next_due(t: Tournament) -> float | None:
@@ -61,12 +65,15 @@ class ClockDriver:
         lease: ClockLease,
         *,
         bus: Bus | None = None,
+        house: House | None = None,
         ttl: float = 5.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.lease = lease
         self.bus = bus
+        #: Its holds left unsettled by a process that died are settled here (``settle_stale``).
+        self.house = house
         self.ttl = ttl
         self.clock = clock
         self.node = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
@@ -103,6 +110,7 @@ class ClockDriver:
     async def _run(self) -> None:
         renew_every = self.ttl / 3
         last_scan = 0.0
+        last_sweep = 0.0
         tids: list[str] = []
         while True:
             try:
@@ -123,6 +131,10 @@ class ClockDriver:
                     tids = [s.id for s in await self.store.summaries() if s.status != "closed"]
                     await self._keep(tids)
                 last_scan = now
+            if self.house is not None and now - last_sweep > SWEEP_EVERY:
+                last_sweep = now
+                with contextlib.suppress(StoreError):
+                    await self.house.settle_stale(self.store.log.result)
             wake = now + renew_every
             for tid in tids:
                 due = await self._drive(tid)

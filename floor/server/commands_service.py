@@ -10,13 +10,14 @@ import logging
 import time
 
 from ..engine import commands
+from ..store.house import HouseSpan
 from ..store.ids import check_command_id
 from ..store.outcome import Outcome
 from .context import Floor
 from .edges import check_numbers
-from .flight_entries import refused_entry
 from .permissions import authorize
 from .principal import Principal
+from .ruling_check import refused_ruling
 
 log = logging.getLogger("floor.server")
 
@@ -34,15 +35,20 @@ async def run_command(
     # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots.
     check_numbers(command, "command")
     start = time.perf_counter()
-    # An entry where the house allows no flight after a bag reads the event's other flights.
-    refused = await refused_entry(floor, tid, principal, command)
+    # A ruling names a rule of the tournament's book, which the engine cannot read.
+    refused = await refused_ruling(floor, tid, principal, command)
     if refused is not None:
         return refused
     # Authorized in the tournament's lock, on the very state the command is decided on (and
     # again on each retry): checked before it, a dealer's bust could land after the floor
-    # moved the player off the dealer's table.
+    # moved the player off the dealer's table. What it claims in the house (an entry to a
+    # later flight, a bag sheet) is held there once it is authorized.
     outcome = await floor.store.execute(
-        tid, command, command_id, authorize=lambda t: authorize(principal, command, t)
+        tid,
+        command,
+        command_id,
+        authorize=lambda t: authorize(principal, command, t),
+        span=HouseSpan(floor.house),
     )
     kind = type(command).__struct_config__.tag
     floor.metrics.command(str(kind), "ok" if outcome.ok else "refused")

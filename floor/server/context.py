@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.requests import HTTPConnection, Request
 
+from ..store.house import House
 from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
@@ -21,6 +22,7 @@ from .metrics import Metrics
 from .origins import origin_allowed
 from .principal import PUBLIC, Forbidden, Principal, SignedOut
 from .settings import Settings
+from .tablets import Tablets
 
 SESSION_COOKIE = "floor_session"
 
@@ -34,8 +36,10 @@ class Floor:
         settings: Settings,
         metrics: Metrics,
         store: Service,
+        house: House,
         hub: Hub,
         accounts: Accounts,
+        tablets: Tablets,
         clock: ClockThread,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
@@ -43,8 +47,12 @@ class Floor:
         self.settings = settings
         self.metrics = metrics
         self.store = store
+        #: What spans tournaments (``floor.store.house``).
+        self.house = house
         self.hub = hub
         self.accounts = accounts
+        #: The paired table screens (their tokens are read by ``accounts``).
+        self.tablets = tablets
         self.clock = clock
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
@@ -69,7 +77,13 @@ class Floor:
         await self._close()
 
     async def principal(self, conn: HTTPConnection) -> tuple[Principal, bool]:
-        """Who is asking, and whether they proved it with the session cookie."""
+        """Who is asking, and whether they proved it with the session cookie.
+
+        The one door for every request and websocket: the bearer token, else the
+        ``floor_session`` cookie, names a staff member's session or a paired table screen
+        (``Principal.device`` set; role ``table``, or ``dealer`` with a dealer signed in on
+        it); an unknown or expired bearer token is ``SignedOut``, an unknown cookie the
+        public."""
         header = conn.headers.get("authorization", "")
         if header.lower().startswith("bearer "):
             found = await self.accounts.principal(header[7:].strip())

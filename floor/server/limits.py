@@ -7,8 +7,9 @@ has:
 
 - a token bucket for its requests, websocket handshakes included: ``burst`` at once, then
   ``rate`` a second. Past it, 429 with ``Retry-After`` (a websocket is closed with 1013, try
-  again later). Signed-in staff are never held back by it: only when an address's bucket is
-  empty is the request's session looked at, so the public pays nothing for the check;
+  again later). Signed-in staff (and paired table screens) are never held back by it: only
+  when an address's bucket is empty is the request's session looked at, so the public pays
+  nothing for the check;
 - at most ``most`` open websockets (1013 past it, staff excepted the same way).
 
 The address is the one ``proxies.ClientAddress`` put in the scope: behind a trusted proxy,
@@ -220,4 +221,7 @@ async def _staff(scope: Scope) -> bool:
         principal, _ = await floor.principal(conn)
     except FloorError:
         return False  # a token that names no session, or the storage away: not known staff
-    return principal.username is not None
+    # A paired table screen is the staff's too: behind a venue's NAT it shares the
+    # address of every phone there.
+    staff: bool = principal.role != "public"
+    return staff

@@ -58,6 +58,8 @@ class Metrics:
         self.catch_ups: Counter[str] = Counter()
         #: Public answers built, by kind (``answers``): once per version, not per request.
         self.answers: Counter[str] = Counter()
+        #: argon2 hashes and checks computed (``accounts.Accounts.hashes``).
+        self.signin_hashes = 0
 
     def command(self, kind: str, outcome: str) -> None:
         self.commands[(kind, outcome)] += 1
@@ -116,6 +118,10 @@ class Metrics:
                 f'floor_answers_built_total{{answer="{kind}"}} {n}'
                 for kind, n in sorted(self.answers.items())
             ),
+            "# HELP floor_signin_hashes_total argon2 hashes and checks computed (sign-ins, "
+            "new secrets): a refused attempt costs none.",
+            "# TYPE floor_signin_hashes_total counter",
+            f"floor_signin_hashes_total {self.signin_hashes}",
             "# HELP floor_fanout_seconds Time to hand one batch to every local screen.",
             "# TYPE floor_fanout_seconds histogram",
             *self.fanout.lines("floor_fanout_seconds"),

@@ -3,8 +3,12 @@
 ``sender`` names, for every command, the least role that may send it; a command added to
 the engine without a line there fails ``mypy --strict`` (the ``assert_never``), so nobody
 gets a command by default. Call ``authorize`` with the state the command will be decided
-against, under the same lock: a dealer's right to bust a player depends on where the player
+against, under the same lock: a table's right to bust a player depends on where the player
 sits at that moment.
+
+A table screen (and the dealer signed in on it) is bound to one table of one tournament:
+whatever it sends about another tournament, or another table, is refused here, as is any
+read of the staff's beyond its own table (``require_floor``; its view: ``redact``).
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ from ..engine.commands import Command
 from ..engine.state import Tournament
 from .principal import Forbidden, Principal
 
-#: Who may send a command, from the fewest rights up: the dealer (at their own table; the
-#: floor and the director too), the floor (and the director), the director alone, or nobody
-#: (the server's own commands).
+#: Who may send a command, from the fewest rights up: a table screen (at its own table, with
+#: or without a dealer signed in on it; the floor and the director too), the floor (and the
+#: director), the director alone, or nobody (the server's own commands).
 Sender = Literal["dealer", "floor", "director", "server"]
 
 
@@ -99,6 +103,14 @@ def require_director(principal: Principal, what: str = "manages staff accounts")
         raise Forbidden(f"only the director {what}")
 
 
+def require_floor(principal: Principal, what: str) -> None:
+    """What the floor reads and the room does not (the printables and their check codes, the
+    counts, the metrics, pairing a table screen): the floor and the director, no table
+    screen (nor a dealer on one), whose business is its own table alone."""
+    if principal.role not in ("director", "floor"):
+        raise Forbidden(f"only the floor and the director {what}")
+
+
 def authorize(principal: Principal, command: Command, t: Tournament | None) -> None:
     """Raise ``Forbidden`` unless ``principal`` may send ``command`` (over HTTP or a websocket).
 
@@ -118,18 +130,25 @@ def authorize(principal: Principal, command: Command, t: Tournament | None) -> N
         if least in ("dealer", "floor"):
             return
         raise Forbidden(f"{_FLOOR_MAY}; {_name(command)} is for the director")
-    if role == "dealer":
-        authorize_dealer(principal, command, t)
+    if role in ("table", "dealer"):
+        authorize_table(principal, command, t)
         return
     raise Forbidden("the public view is read-only: sign in as staff to change the tournament")
 
 
-def authorize_dealer(principal: Principal, command: Command, t: Tournament | None) -> None:
-    """A dealer's command: at their own table only, and a bust-out of a player seated there."""
+def authorize_table(principal: Principal, command: Command, t: Tournament | None) -> None:
+    """A table screen's command (a dealer's on it too): at its own table of its own
+    tournament only, and a bust-out of a player seated there."""
     own = principal.table
-    may = f"a dealer reports hands, the button and bust-outs at their own table ({own}) only"
-    if own is None:
-        raise Forbidden("this dealer account has no table: ask the director")
+    may = f"a table screen reports hands, the button and bust-outs at its own table ({own}) only"
+    if own is None or principal.tournament is None or principal.device is None:
+        raise Forbidden("a dealer sends from a paired table screen only")
+    if t is None or t.state.id != principal.tournament:
+        raise Forbidden(
+            f"this screen belongs to table {own} of {principal.tournament!r}, "
+            "not to this tournament: the director moves it",
+            field="tournament",
+        )
     if isinstance(command, cmd.Hand | cmd.HandDone | cmd.Button):
         if command.table != own:
             raise Forbidden(f"table {command.table} is not yours: {may}", field="table")

@@ -6,7 +6,9 @@ Roles::
     floor      bust-outs (one or several in a hand) and their undoing, hands and buttons,
                moves, time calls, seats, registrations and re-entries, rebuys and add-ons,
                stacks and chip races
-    dealer     their own table only: the next hand, the button, a bust-out
+    dealer     signed in on a paired table screen (never elsewhere): what the screen may do
+    table      a paired table screen (``floor.server.tablets``), a device of one table of one
+               tournament: the next hand, the button, a bust-out there, and nothing else
     public     (not signed in) read-only: what a player may see
 
 ``floor.server.accounts`` signs principals in, ``floor.server.permissions`` decides what each
@@ -33,19 +35,36 @@ __all__ = [
     "Forbidden",
     "NoSuchAccount",
     "Principal",
+    "PrincipalRole",
     "Role",
     "SignedOut",
     "TooManyAttempts",
 ]
 
 
+#: Who may ask: a staff account's role, a table screen's device, or the public.
+PrincipalRole = Role | Literal["table", "public"]
+
+
 class Principal(msgspec.Struct, frozen=True, kw_only=True):
-    """Who sends a request: a staff member, or the public."""
+    """Who sends a request: a staff member, a table screen, or the public.
+
+    A table screen (role ``table``) and a dealer signed in on one (role ``dealer``) are
+    bound to one table of one tournament: ``tournament`` and ``table`` say which, ``device``
+    names the screen. Every other principal has none of the three.
+    """
 
     username: str | None
-    role: Role | Literal["public"]
-    #: The dealer's table; None for every other role.
+    role: PrincipalRole
+    #: The table of a table screen (and of the dealer signed in on it).
     table: int | None
+    tournament: str | None = None
+    device: str | None = None
+
+    @property
+    def at_table(self) -> bool:
+        """A table screen, or a dealer on one: bound to ``tournament`` and ``table``."""
+        return self.device is not None and self.role in ("table", "dealer")
 
 
 PUBLIC: Final = Principal(username=None, role="public", table=None)

@@ -60,7 +60,8 @@ _encode = msgspec.json.Encoder().encode
 MAX_LIST: Final = 4 * 1024 * 1024
 #: A structure file: levels and a payout table of a few hundred rows.
 MAX_STRUCTURE: Final = 512 * 1024
-_STAFF: Final = ("director", "floor", "dealer")
+#: A table screen (and a dealer on one) reads no printable: every seat card's check code.
+_STAFF: Final = ("director", "floor")
 
 
 async def _staff_reader(request: Request) -> Principal:

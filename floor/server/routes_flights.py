@@ -16,8 +16,6 @@ those of any tournament.
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
 import logging
 import random
 from typing import Annotated
@@ -32,6 +30,7 @@ from ..engine import bagging, day2
 from ..engine.errors import FloorError
 from ..engine.events import Event, TournamentCreated
 from ..engine.state import Tournament
+from ..exports.cells import csv_bytes
 from ..store.ids import check_tournament_id
 from .answers import answer
 from .context import floor_of, staff, tid_of
@@ -42,7 +41,8 @@ from .principal import Forbidden
 log = logging.getLogger("floor.server")
 _encode = msgspec.json.Encoder().encode
 
-_STAFF = ("director", "floor", "dealer")
+#: A table screen (and a dealer on one) is no reader of the counts and bags.
+_STAFF = ("director", "floor")
 
 
 class NewDay2(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -121,12 +121,12 @@ async def get_counts(request: Request) -> Response:
 
 
 def _counts_csv(t: Tournament) -> bytes:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["rank", "name", "id", "table", "chips", "bag"])
-    for i, row in enumerate(counts(t), 1):
-        writer.writerow([i, row.name, row.player, row.table, row.stack, row.bag or ""])
-    return out.getvalue().encode()
+    # Names and bag labels are anybody's text: written as cells no spreadsheet runs.
+    rows = (
+        [i, row.name, row.player, row.table, row.stack, row.bag]
+        for i, row in enumerate(counts(t), 1)
+    )
+    return csv_bytes(["rank", "name", "id", "table", "chips", "bag"], rows)
 
 
 @handle_errors

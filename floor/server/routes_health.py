@@ -16,6 +16,7 @@ from .answers import answer
 from .context import floor_of
 from .edges import handle_errors, json_response
 from .hub import Heartbeat
+from .permissions import require_floor
 from .principal import SignedOut
 from .routes_commands import CommandEnvelope
 from .routes_staff import NewStaff, SignIn
@@ -73,12 +74,14 @@ async def metrics(request: Request) -> Response:
     floor = floor_of(request)
     if not _metrics_token_sent(request, floor.settings.metrics_token):
         principal, _ = await floor.principal(request)
-        if principal.username is None:
+        if principal.role == "public":
             raise SignedOut(
                 "the metrics are for staff: sign in, or send the metrics token "
                 "(FLOOR_METRICS_TOKEN) as 'Authorization: Bearer <token>'"
             )
+        require_floor(principal, "read the metrics")
     floor.metrics.clients = floor.hub.clients
+    floor.metrics.signin_hashes = floor.accounts.hashes
     floor.metrics.followers = floor.follow.followers
     return PlainTextResponse(
         floor.metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8"

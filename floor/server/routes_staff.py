@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import secrets
 import time
 
 import msgspec
@@ -10,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .accounts import Session, check_username
+from .accounts import KNOWN_FOR, TABLET_PREFIX, Session, check_username
 from .context import SESSION_COOKIE, floor_of, staff
 from .edges import decode, handle_errors, json_response, read_body
 from .permissions import require_director
@@ -18,6 +19,9 @@ from .principal import BadAccount, Role, SignedOut
 
 #: Sign-in and account bodies are a few short strings.
 MAX_BODY = 4096
+#: The cookie naming a browser that signed in before (``accounts``): its sign-ins are
+#: counted as its own, never delayed by strangers guessing from its address.
+KNOWN_COOKIE = "floor_known"
 
 
 class SignIn(msgspec.Struct, forbid_unknown_fields=True):
@@ -82,8 +86,21 @@ async def sign_in(request: Request) -> Response:
     floor = floor_of(request)
     floor.check_origin(request)
     form = decode(await read_body(request, MAX_BODY), SignIn, frozenset({"username", "secret"}))
-    session = await floor.accounts.sign_in(form.username, form.secret, client_of(request))
-    return with_session_cookie(request, json_response(session), session)
+    browser = request.cookies.get(KNOWN_COOKIE) or secrets.token_urlsafe(32)
+    session = await floor.accounts.sign_in(
+        form.username, form.secret, client_of(request), browser=browser
+    )
+    response = with_session_cookie(request, json_response(session), session)
+    response.set_cookie(
+        KNOWN_COOKIE,
+        browser,
+        max_age=KNOWN_FOR,
+        httponly=True,
+        samesite="strict",
+        secure=floor.settings.secure_cookies or request.url.scheme == "https",
+        path="/api/signin",
+    )
+    return response
 
 
 @handle_errors
@@ -93,7 +110,9 @@ async def sign_out(request: Request) -> Response:
     # (a console gone blank at the final table) with a form posting here.
     floor.check_origin(request)
     token = _token(request)
-    if token:
+    if token and token.startswith(TABLET_PREFIX):
+        await floor.tablets.unpair(token)  # a table screen signing out is unpaired
+    elif token:
         await floor.accounts.sign_out(token)
     response = json_response({"ok": True})
     response.delete_cookie(SESSION_COOKIE, path="/")

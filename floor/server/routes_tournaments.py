@@ -30,7 +30,7 @@ from .edges import (
 )
 from .permissions import require_director
 from .player_search import index_of
-from .redact import for_role, view_of
+from .redact import shown, view_of
 from .tournament_setup import NewTournament, config_keys, tournament_setup
 from .views import Message
 
@@ -116,7 +116,7 @@ async def get_tournament(request: Request) -> Response:
     tid = tid_of(request)
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
-    snapshot = floor.hub.views.snapshot(tid, t, version).view(view_of(principal.role))
+    snapshot = floor.hub.views.snapshot(tid, t, version).view(view_of(principal, tid))
     return await _snapshot_response(request, snapshot, version)
 
 
@@ -132,7 +132,7 @@ async def start_snapshot(request: Request) -> Response:
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
     seq, views, _ = floor.hub.snapshot_for(tid, t, version, packed=True)
-    return await _snapshot_response(request, views.view(view_of(principal.role)), seq)
+    return await _snapshot_response(request, views.view(view_of(principal, tid)), seq)
 
 
 async def _snapshot_response(request: Request, snapshot: Message, seq: int) -> Response:
@@ -194,7 +194,7 @@ async def events_since(request: Request) -> Response:
             {"type": "events", "tournament": tid, "from": since + 1, "to": since, "events": []}
         )
     principal, _ = await floor.principal(request)
-    view = view_of(principal.role)
+    view = view_of(principal, tid)
     key = (tid, since, view)
     kept = answer_kept(kind="events", key=key, version=version)
     if kept is not None:
@@ -209,7 +209,7 @@ async def events_since(request: Request) -> Response:
 
     def build() -> bytes:
         derived = answer(floor.metrics, "derived", tid, version, lambda: encode_derived(t))
-        return for_role(principal.role, events_message(tid, since + 1, missed, derived))
+        return shown(view, events_message(tid, since + 1, missed, derived))
 
     return Response(
         answer(floor.metrics, "events", key, version, build), media_type="application/json"

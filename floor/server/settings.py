@@ -133,6 +133,12 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "a crowd of phones never takes the staff processes' time",
     ),
     (
+        "FLOOR_TABLET_TTL",
+        "86400",
+        "seconds a paired table screen lasts from pairing (then it is paired again with a "
+        "new code); the director ends one sooner from the console",
+    ),
+    (
         "FLOOR_METRICS_TOKEN",
         "",
         "a secret a scraper sends as 'Authorization: Bearer <token>' to read /metrics; "
@@ -169,6 +175,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Host names besides localhost and IP addresses (see ``origins.host_allowed``).
     allowed_hosts: tuple[str, ...] = ()
     metrics_token: str = ""
+    #: Seconds a paired table screen lasts (see ``tablets``).
+    tablet_ttl: int = 86400
     #: ``public``: a public edge (see ``FLOOR_SERVES``).
     serves: Serves = "everyone"
 
@@ -222,6 +230,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxies=tuple(_network(n) for n in _listed(get("FLOOR_TRUSTED_PROXIES"))),
         allowed_hosts=tuple(_host_name(h) for h in _listed(get("FLOOR_ALLOWED_HOSTS"))),
         metrics_token=_metrics_token(get("FLOOR_METRICS_TOKEN")),
+        tablet_ttl=_at_least("FLOOR_TABLET_TTL", int(number("FLOOR_TABLET_TTL", int)), 60),
         serves=_serves(get("FLOOR_SERVES")),
     )
 

@@ -1,33 +1,39 @@
-"""How often a sign-in may be tried: delays that grow per account and client address.
+"""How often a sign-in may be tried: delays that grow per account and client, where a client
+is an address (an IPv6 address by its /64: what one home, phone or venue holds, whose
+addresses a client may vary at will), or a browser that signed in before, or a table screen.
 
 A hard lock on an account lets anybody lock the staff out (five wrong passwords used to lock
 an account for everyone, the right password included), and a hard lock on an address locks
 out every phone behind a venue's NAT. So:
 
-- Each (account, address) pair has ``FREE_FAILURES`` failures without delay; after the next
-  ones each try waits 2, 4, 8... seconds, at most ``MAX_DELAY``. A success from that address
+- Each (account, client) pair has ``FREE_FAILURES`` failures without delay; after the next
+  ones each try waits 2, 4, 8... seconds, at most ``MAX_DELAY``. A success from that client
   forgets them; ``FAILURE_MEMORY`` seconds after the last failure they are forgotten anyway.
-  The right password from another address is never delayed by a stranger's failures.
+  The right password from another client is never delayed by a stranger's failures.
+- A browser that signed in as the account before (its ``floor_known`` cookie: see
+  ``accounts``) is its own client, whatever its address: a stranger's failures from the same
+  address never delay it, nor does the address's spray below.
 - Each address has ``MAX_FAILURES_PER_ADDRESS`` failures per ``ADDRESS_WINDOW`` across every
-  account, far above what a venue's own typos make. Past that, the address is taken for a
-  sprayer: an account that already failed from it waits for the window to end, while one
-  that has not (a staff member on the same wifi, signing in for the first time) still gets
-  its try.
+  account, far above what a venue's own typos make. Past that the address is taken for a
+  sprayer, and until the window ends only browsers that signed in before may try from it.
 
 Attempts are counted before the password is checked (and a success takes its count back), so
-a burst of parallel guesses cannot slip past. The numbers and what they allow an attacker:
-docs/protocol.md, "Sign-in limits".
+a burst of parallel guesses cannot slip past; an attempt that must wait is refused then,
+before any hashing. The numbers and what they allow an attacker: docs/protocol.md,
+"Sign-in limits".
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
-from typing import Final
+from typing import Final, NoReturn
 
 import msgspec
 
 from ..store.accounts_port import AccountStorage, AttemptRule
 from .principal import TooManyAttempts
+from .proxies import address as parse_address
 
 #: Failures of one account from one address before the delays start.
 FREE_FAILURES: Final = 5
@@ -38,6 +44,17 @@ FAILURE_MEMORY: Final = 3600
 #: The window of the per-address limit (seconds) and the failures it allows.
 ADDRESS_WINDOW: Final = 3600
 MAX_FAILURES_PER_ADDRESS: Final = 100
+
+
+def client_key(address: str) -> str:
+    """What an address counts as: itself, an IPv6 address its /64 (an IPv4 address inside
+    IPv6 its IPv4 address); anything else (``unknown``, a table screen's key) as given."""
+    found = parse_address(address)
+    if found is None:
+        return address
+    if found.version == 6:
+        return str(ipaddress.ip_network((found, 64), strict=False))
+    return str(found)
 
 
 def growing_delays(free: int, cap: float) -> tuple[float, ...]:
@@ -83,29 +100,37 @@ class SignInLimits:
         self.address_window = address_window
         self.max_failures_per_address = max_failures_per_address
 
-    async def admit(self, username: str | None, address: str, now: float) -> None:
+    async def admit(
+        self, username: str | None, address: str, now: float, known: str | None = None
+    ) -> None:
         """Let an attempt through, counted as a failure until ``passed``; or raise
         ``TooManyAttempts`` with the seconds to wait (and nothing is counted).
 
+        ``address`` is the client's ``client_key``; ``known`` the key of a browser that
+        signed in as ``username`` before (its own client then, not the address).
         ``username`` is None for a name no account can have: only the address counts it.
         """
         n, left = await self.storage.count_address(address, self.address_window)
-        rule = self.rule
-        if n > self.max_failures_per_address:
-            rule = msgspec.structs.replace(rule, limit=1, refuse_for=float(left))
-        if username is None:
-            wait = float(left) if rule.limit is not None else 0.0
-        else:
-            wait = await self.storage.reserve_attempt(username, address, now, rule)
+        if n > self.max_failures_per_address and (known is None or username is None):
+            # A sprayer's address: nothing from it is hashed until the window ends, but for
+            # the browsers that signed in before.
+            await self._refuse(address, float(left))
+        wait = 0.0
+        if username is not None:
+            client = address if known is None else known
+            wait = await self.storage.reserve_attempt(username, client, now, self.rule)
         if wait > 0:
-            # A refused attempt is not a failure: it checked no password.
-            await self.storage.take_back_address(address)
-            seconds = max(1, math.ceil(wait))
-            raise TooManyAttempts(seconds, reason="signin_wait", params={"seconds": seconds})
+            await self._refuse(address, wait)
 
-    async def passed(self, username: str, address: str) -> None:
+    async def _refuse(self, address: str, wait: float) -> NoReturn:
+        # A refused attempt is not a failure: it checked no password.
+        await self.storage.take_back_address(address)
+        seconds = max(1, math.ceil(wait))
+        raise TooManyAttempts(seconds, reason="signin_wait", params={"seconds": seconds})
+
+    async def passed(self, username: str, address: str, known: str | None = None) -> None:
         """The attempt ``admit`` let through was right: it was no failure."""
-        await self.storage.clear_attempt(username, address)
+        await self.storage.clear_attempt(username, address if known is None else known)
         await self.storage.take_back_address(address)
 
     async def clear(self, username: str) -> int:

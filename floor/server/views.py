@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import msgspec
 
@@ -27,7 +27,7 @@ from ..engine.views import FieldStats, TableView, field_stats, table_view
 from .fanout import frame
 from .metrics import Metrics
 from .player_search import PlayerIndex
-from .redact import VIEWS, View, shown
+from .redact import PUBLIC, VIEWS, TableParts, View, shown, table_of
 
 #: gzip level of snapshots sent over HTTP: 6 makes a 10,000-player packed snapshot 107 KB
 #: in 7 ms, 1 makes it 127 KB in 3 ms, 9 saves 1 KB more for three times the time.
@@ -269,17 +269,26 @@ class Message:
         return await asyncio.shield(self._gzipped)
 
 
+#: The key of the view shared by every table a message says nothing about.
+_ANY_TABLE: Final = "table:*"
+
+
 class Views:
     """One message as each view is shown it: the staff view as built, every other view made
     from it on first use, once, and shared by all the screens of that view (or, for a
-    snapshot, every view built at once: see ``snapshots``)."""
+    snapshot, every view built at once: see ``snapshots``).
 
-    __slots__ = ("_by_view", "kind", "metrics")
+    A table screen's view is made from the public one: the tables the message holds
+    nothing about beyond the public's (most of them, most of the time) share one, so a
+    room of a thousand table screens costs a few views per message, not a thousand."""
+
+    __slots__ = ("_by_view", "_tables", "kind", "metrics")
 
     def __init__(self, data: bytes, kind: str, metrics: Metrics) -> None:
         self.kind = kind
         self.metrics = metrics
         self._by_view: dict[View, Message] = {"staff": Message(data)}
+        self._tables: TableParts | None = None
 
     @classmethod
     def built(cls, by_view: dict[View, bytes], kind: str, metrics: Metrics) -> Views:
@@ -298,12 +307,28 @@ class Views:
 
     def view(self, view: View) -> Message:
         message = self._by_view.get(view)
+        if message is not None:
+            return message
+        table = table_of(view)
+        if table is not None:
+            return self._table(view, table)
+        self.metrics.view_built(self.kind, view)
+        staff = self._by_view["staff"]
+        data = shown(view, staff.data)
+        # Nothing to hide: the very same message, frame included, for both views.
+        message = self._by_view[view] = staff if data is staff.data else Message(data)
+        return message
+
+    def _table(self, view: View, table: int) -> Message:
+        if self._tables is None:
+            self._tables = TableParts(self._by_view["staff"].data)
+        key = view if self._tables.own(table) else _ANY_TABLE
+        message = self._by_view.get(key)
         if message is None:
-            self.metrics.view_built(self.kind, view)
-            staff = self._by_view["staff"]
-            data = shown(view, staff.data)
-            # Nothing to hide: the very same message, frame included, for both views.
-            message = self._by_view[view] = staff if data is staff.data else Message(data)
+            self.metrics.view_built(self.kind, "table")
+            public = self.view(PUBLIC)
+            data = self._tables.shown(table if key == view else None, public.data)
+            message = self._by_view[key] = public if data is public.data else Message(data)
         return message
 
 

@@ -8,7 +8,7 @@ and a ``heartbeat`` every few seconds. A screen that sees a gap sends ``resync``
 sends ``command`` and gets a ``result`` with the same id. Bad data closes the connection
 with 1003 and the reason; a screen that falls behind is closed with 4008 and reconnects; a
 staff screen whose session ends (signed out, a new password, the account removed) is closed
-with 4001 at once.
+with 4001 at once, and so is a table screen the director ended or moved to another table.
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ from ..engine.errors import FloorError
 from ..store.errors import NotFound, StoreError
 from ..store.ids import check_tournament_id
 from ..store.outcome import ErrorInfo, Outcome, error_info
+from .accounts import device_key
 from .commands_service import run_command
 from .context import Floor, floor_of
 from .fanout import FrameWriter, frame
 from .origins import origin_allowed
 from .principal import Principal, SignedOut
-from .redact import view_of
+from .redact import PUBLIC, view_of
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,14 @@ ClientMessage = Resync | CommandMessage | Ping
 class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello", tag_field="type"):
     tournament: str
     server_time: float
+    #: Who the socket is for, as this tournament is shown to them: ``public`` also for a
+    #: table screen (or a dealer on one) of another tournament.
     role: str
     username: str | None = None
+    #: A table screen's table (and the dealer's on it).
     table: int | None = None
+    #: A table screen's id.
+    device: str | None = None
     #: Seconds between heartbeats: three missed ones mean the connection is dead.
     heartbeat: float = 10.0
 
@@ -234,8 +240,11 @@ async def refuse(ws: WebSocket, e: FloorError) -> None:
     await ws.close(code=code, reason=close_reason(e.message))
 
 
-async def opened(floor: Floor, ws: WebSocket, tid: str, principal: Principal) -> WsClient:
-    """Accept the socket: its client, greeted with ``hello``, its writer running."""
+async def opened(
+    floor: Floor, ws: WebSocket, tid: str, principal: Principal, public: bool = False
+) -> WsClient:
+    """Accept the socket: its client, greeted with ``hello`` (as the public with
+    ``public``), its writer running."""
     await ws.accept()
     # Unsent bytes a screen may fall behind by: about the queue's length in messages (plus
     # the largest message it was sent: see FrameWriter); one that takes none of it for
@@ -249,9 +258,10 @@ async def opened(floor: Floor, ws: WebSocket, tid: str, principal: Principal) ->
             Hello(
                 tournament=tid,
                 server_time=time.time(),
-                role=principal.role,
-                username=principal.username,
-                table=principal.table,
+                role="public" if public else principal.role,
+                username=None if public else principal.username,
+                table=None if public else principal.table,
+                device=None if public else principal.device,
                 heartbeat=floor.settings.heartbeat,
             )
         )
@@ -291,16 +301,22 @@ async def websocket_endpoint(ws: WebSocket) -> None:
     except FloorError as e:
         await refuse(ws, e)
         return
-    client = await opened(floor, ws, tid, principal)
+    view = view_of(principal, tid)
+    client = await opened(floor, ws, tid, principal, public=view == PUBLIC)
     unwatch = _watch_session(floor, client)
+    seen = None
+    if principal.device is not None:
+        seen = asyncio.create_task(_note_seen(floor, principal.device), name="tablet-seen")
     try:
-        await floor.hub.join(client, since, view_of(principal.role), packed)
+        await floor.hub.join(client, since, view, packed)
         await _receive(ws, floor, client)
     except WebSocketDisconnect:
         pass
     except StoreError as e:
         client.drop(INTERNAL, e.message)
     finally:
+        if seen is not None:
+            seen.cancel()
         unwatch()
         floor.hub.leave(client)
         await closed(client)
@@ -350,15 +366,32 @@ async def _command(floor: Floor, client: WsClient, msg: CommandMessage) -> bytes
     return _encoder.encode(Result(id=msg.id, outcome=outcome))
 
 
+#: Seconds between two notes that a table screen's socket is still open.
+SEEN_EVERY = 60.0
+
+
+async def _note_seen(floor: Floor, device: str) -> None:
+    """A table screen with its socket open is seen: the director's list says so."""
+    devices = floor.accounts.devices
+    while devices is not None:
+        await asyncio.sleep(SEEN_EVERY)
+        with contextlib.suppress(FloorError):
+            await devices.seen(device, time.time())
+
+
 #: Checks of sockets' sessions under way (held here: the loop keeps only weak references).
 _checks: set[asyncio.Task[None]] = set()
 
 
 def _watch_session(floor: Floor, client: WsClient) -> Callable[[], None]:
-    """Close a staff socket as soon as its session ends, in whichever process it was ended:
-    until then it is sent what only staff see. Returns the function that stops watching."""
-    username = client.principal.username
-    if username is None:
+    """Close a staff socket (or a table screen's) as soon as its session ends (the screen
+    is ended or moved), in whichever process it was ended: until then it is sent what only
+    staff see. Returns the function that stops watching."""
+    principal = client.principal
+    keys = [k for k in (principal.username, principal.device) if k is not None]
+    if principal.device is not None:
+        keys[-1] = device_key(principal.device)
+    if not keys:
         return lambda: None
 
     def check() -> None:
@@ -366,9 +399,14 @@ def _watch_session(floor: Floor, client: WsClient) -> Callable[[], None]:
         _checks.add(task)
         task.add_done_callback(_checks.discard)
 
-    unwatch = floor.accounts.watch(username, check)
+    unwatches = [floor.accounts.watch(key, check) for key in keys]
     # An end heard of after the handshake read the session, but before this watch began.
     check()
+
+    def unwatch() -> None:
+        for stop in unwatches:
+            stop()
+
     return unwatch
 
 
@@ -393,11 +431,20 @@ async def _still_signed_in(floor: Floor, client: WsClient) -> Principal:
     once (``_watch_session``); every command asks again as well, for a session that expired.
     """
     before = client.principal
-    if before.username is None:
+    if before.username is None and before.device is None:
         return before
     now: Principal
     now, _ = await floor.principal(client.ws)
-    if now.username != before.username:
+    if before.device is not None:
+        # A table screen stays itself while dealers come and go; moved to another table
+        # or ended, it is another reader, to be shown another view.
+        if (now.device, now.tournament, now.table) != (
+            before.device,
+            before.tournament,
+            before.table,
+        ):
+            raise SignedOut("this table screen was ended or moved: it starts again")
+    elif now.username != before.username:
         raise SignedOut(f"the session of {before.username} has ended: sign in again")
     client.principal = now
     return now

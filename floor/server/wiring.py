@@ -27,10 +27,13 @@ from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
 from ..redisdb.connection import connect, reads_client
+from ..redisdb.devices import RedisDevices
+from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
+from ..store.house import House
 from ..store.service import Service
 from . import (
     routes_commands,
@@ -58,6 +61,7 @@ from .metrics import Metrics
 from .proxies import ClientAddress
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
+from .tablets import Tablets
 from .websocket import websocket_endpoint
 
 log = logging.getLogger("floor.server")
@@ -74,19 +78,25 @@ def build_floor(settings: Settings) -> Floor:
     reads = reads_client(settings.redis_url)
     metrics = Metrics()
     bus = RedisBus(redis)
-    store = Service(RedisLog(redis), bus=bus)
+    log = RedisLog(redis)
+    store = Service(log, bus=bus)
+    house = House(RedisHouseLog(log))
     hub = Hub(store, bus, metrics, heartbeat=settings.heartbeat, public_log=RedisLog(reads))
 
     async def close() -> None:
         await reads.aclose()
         await redis.aclose()
 
+    devices = RedisDevices(redis)
+    accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
     return Floor(
         settings=settings,
         metrics=metrics,
         store=store,
+        house=house,
         hub=hub,
-        accounts=Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis)),
+        accounts=accounts,
+        tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
         clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
         ping=redis.ping,
         close=close,
@@ -98,7 +108,9 @@ def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]
     connections, and its own copies of the tournaments kept current from the bus."""
     redis = connect(url)
     bus = RedisBus(redis)
-    driver = ClockDriver(Service(RedisLog(redis), bus=bus), RedisLease(redis), bus=bus)
+    log = RedisLog(redis)
+    house = House(RedisHouseLog(log))
+    driver = ClockDriver(Service(log, bus=bus), RedisLease(redis), bus=bus, house=house)
 
     async def close() -> None:
         await bus.close()

@@ -57,6 +57,9 @@ class StoredSession(msgspec.Struct, frozen=True, kw_only=True):
     expires_at: float
     #: The address that signed in.
     client: str
+    #: The table screen a dealer signed in on (``floor.server.tablets``): the session holds
+    #: only there, no client holds its token, and it ends with the account's other sessions.
+    device: str | None = None
 
 
 class AttemptRule(msgspec.Struct, frozen=True, kw_only=True):
@@ -181,6 +184,24 @@ class AccountStorage(Protocol):
     async def attempts(self, username: str) -> list[PairAttempts]:
         """The failures kept for ``username``, by address, in no particular order (also
         some older than the rule's memory: the caller tells)."""
+        ...
+
+    # Devices that signed in before ---------------------------------------------------------
+
+    async def remember_device(
+        self, username: str, device: str, now: float, until: float, most: int
+    ) -> None:
+        """Remember until ``until`` that the browser whose cookie has the digest ``device``
+        signed in as ``username``; at most ``most`` per account (the first forgotten go
+        first; those forgotten by ``now`` go)."""
+        ...
+
+    async def known_device(self, username: str, device: str, now: float) -> bool:
+        """Whether that browser signed in as ``username`` and is still remembered at ``now``."""
+        ...
+
+    async def forget_devices(self, username: str) -> None:
+        """Forget every browser that signed in as ``username`` (the account removed)."""
         ...
 
 

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable
 import msgspec
 
 from .errors import AlreadyExists, NotFound, Unavailable
+from .house import HouseAppend, HouseStored
 from .outcome import Kept
 from .ports import (
     Answered,
@@ -33,13 +34,15 @@ _decode_snapshot = msgspec.msgpack.Decoder(Snapshot).decode
 
 
 class _Log:
-    __slots__ = ("events", "snapshot", "status")
+    __slots__ = ("events", "snapshot", "snapshot_seq", "status")
 
     def __init__(self) -> None:
         #: The event with sequence number n at index n - 1.
         self.events: list[bytes] = []
         #: The newest snapshot, encoded: a copy, never the writer's live state.
         self.snapshot: bytes | None = None
+        #: The house's snapshot's sequence number (a tournament's is inside its snapshot).
+        self.snapshot_seq = 0
         self.status = "live"
 
 
@@ -103,6 +106,10 @@ class MemoryLog:
         events = [] if log is None else log.events
         first = max(after, 0) + 1
         return [(seq, events[seq - 1]) for seq in range(first, min(len(events), after + limit) + 1)]
+
+    async def result(self, tid: str, command_id: str) -> Kept | None:
+        await self.server.round_trip()
+        return self.server.results.get((tid, command_id))
 
     async def append(self, tid: str, append: Append) -> Appended:
         # Copied before the first suspension: the snapshot is the writer's live state.
@@ -181,6 +188,55 @@ class MemoryLog:
         if log is not None:
             log.status = "archived"
         return summary
+
+
+#: The house's log among the tournaments' (never a tournament id: they start alphanumeric).
+HOUSE = "@house"
+
+
+class MemoryHouseLog:
+    """``HouseLog`` on a ``MemoryServer``."""
+
+    def __init__(self, server: MemoryServer) -> None:
+        self.server = server
+
+    async def load(self) -> HouseStored:
+        await self.server.round_trip()
+        log = self.server.logs.get(HOUSE)
+        if log is None:
+            return HouseStored(snapshot=None, seq=0, tail=[])
+        seq = log.snapshot_seq
+        tail = [(n, log.events[n - 1]) for n in range(seq + 1, len(log.events) + 1)]
+        return HouseStored(snapshot=log.snapshot, seq=seq, tail=tail)
+
+    async def read(self, after: int, limit: int) -> list[tuple[int, bytes]]:
+        await self.server.round_trip()
+        log = self.server.logs.get(HOUSE)
+        events = [] if log is None else log.events
+        last = min(len(events), after + limit)
+        return [(n, events[n - 1]) for n in range(max(after, 0) + 1, last + 1)]
+
+    async def append(self, append: HouseAppend) -> Appended:
+        await self.server.round_trip()
+        server = self.server
+        prior = server.results.get((HOUSE, append.command_id))
+        result: Appended
+        log = server.logs.setdefault(HOUSE, _Log())
+        if prior is not None:
+            result = Answered(prior)
+        elif len(log.events) != append.version:
+            result = Conflict(len(log.events))
+        else:
+            log.events.extend(append.events)
+            last = len(log.events)
+            if append.snapshot is not None:
+                log.snapshot, log.snapshot_seq = append.snapshot, last
+            server.results[(HOUSE, append.command_id)] = Kept(
+                ok=True, first=append.version + 1, last=last
+            )
+            result = Written(last)
+        await asyncio.sleep(0)
+        return result
 
 
 class MemoryBus:

@@ -38,6 +38,8 @@ class MemoryAccounts:
         self._addresses: dict[str, tuple[int, float]] = {}
         #: username -> address -> its failures
         self._pairs: dict[str, dict[str, PairAttempts]] = {}
+        #: username -> browser digest -> remembered until
+        self._known: dict[str, dict[str, float]] = {}
         self._revisions = itertools.count(1)
 
     def _held(self, account: StoredAccount) -> Held:
@@ -158,6 +160,22 @@ class MemoryAccounts:
 
     async def attempts(self, username: str) -> list[PairAttempts]:
         return list(self._pairs.get(username, {}).values())
+
+    async def remember_device(
+        self, username: str, device: str, now: float, until: float, most: int
+    ) -> None:
+        kept = self._known.setdefault(username, {})
+        for gone in [d for d, ends in kept.items() if ends <= now]:
+            del kept[gone]
+        kept[device] = until
+        for old in sorted(kept, key=kept.__getitem__)[: max(0, len(kept) - most)]:
+            del kept[old]
+
+    async def known_device(self, username: str, device: str, now: float) -> bool:
+        return self._known.get(username, {}).get(device, 0.0) > now
+
+    async def forget_devices(self, username: str) -> None:
+        self._known.pop(username, None)
 
 
 class MemorySignOuts:

@@ -108,6 +108,10 @@ class EventLog(Protocol):
         """Up to ``limit`` events after sequence number ``after``, in order, as stored."""
         ...
 
+    async def result(self, tid: str, command_id: str) -> Kept | None:
+        """The result kept for a command id (None: none, or no longer)."""
+        ...
+
     async def append(self, tid: str, append: Append) -> Appended:
         """In one atomic step: the id check, the version check, the events, the new version,
         the snapshot, the result and the publication of ``payload`` on the bus."""

@@ -4,7 +4,9 @@ A command is authorized and decided by the engine against the state at version V
 this process, then appended only if the log is still at V: events, version, snapshot when
 due, the command's result for retries and the batch for every process, in one atomic step
 (``EventLog.append``). On a conflict the state is reloaded and the command authorized and
-decided again, so it is refused with the rule's reason when it no longer applies.
+decided again, so it is refused with the rule's reason when it no longer applies, and
+applied on the new state when it still does: a race lost to another process is never a
+refusal (``Busy`` only after ``busy_after`` seconds of lost races).
 
 The process keeps each tournament it serves in memory (``Tournament`` plus its version) and
 keeps it current from the batches other processes publish (``apply_published``, fed by the
@@ -17,8 +19,8 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable
-from typing import assert_never
+from collections.abc import Awaitable, Callable
+from typing import Protocol, assert_never
 
 from ..engine import finish
 from ..engine.commands import Command, RegisterMany
@@ -29,7 +31,7 @@ from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament
 from ..protocol import EventsIn, decode_batch, decode_event, encode_derived, encode_event
 from ..protocol import events_message as _events_message
-from .errors import AlreadyExists, Busy, IdReused, NotFound, Unavailable
+from .errors import AlreadyExists, Busy, IdReused, NotFound, StoreError, Unavailable
 from .ids import check_command_id, check_tournament_id
 from .outcome import Kept, Outcome, command_digest, error_info
 from .ports import Answered, Append, Bus, Conflict, EventLog, Snapshot, Summary, Written
@@ -47,6 +49,25 @@ PayloadBuilder = Callable[[str, int, list[bytes], Tournament, list[Event]], byte
 
 #: Told each batch this process wrote, as soon as the log has it.
 BatchListener = Callable[[bytes], None]
+
+#: The longest pause before deciding again after a lost race (1, 2, 4... ms, at random below).
+RACE_PAUSE_CAP = 0.05
+
+
+class Span(Protocol):
+    """What a command claims outside its tournament (``floor.store.house.HouseSpan``)."""
+
+    async def hold(
+        self, tid: str, command_id: str, t: Tournament, command: Command
+    ) -> Outcome | bool:
+        """Take the hold ``command`` needs (True), none needed (False), or its refusal."""
+        ...
+
+    async def settle(self, tid: str, command_id: str, committed: bool) -> None: ...
+
+
+#: Called in the tournament's lock after authorization, before ``decide``: a refusal, or None.
+_Before = Callable[[Tournament], Awaitable[Outcome | None]]
 
 
 def batch_payload(
@@ -86,7 +107,7 @@ class Service:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         snapshot_every: int = 500,
-        max_attempts: int = 8,
+        busy_after: float = 30.0,
         payload: PayloadBuilder = batch_payload,
     ) -> None:
         self.log = log
@@ -96,7 +117,11 @@ class Service:
         self.clock = clock
         self.rng = rng if rng is not None else random.SystemRandom()
         self.snapshot_every = snapshot_every
-        self.max_attempts = max_attempts
+        #: Seconds a command keeps being decided again after losing races, before ``Busy``.
+        self.busy_after = busy_after
+        #: The pauses after a lost race (not ``rng``: a seeded service decides the same
+        #: whatever races it lost).
+        self._jitter = random.Random()
         self.payload = payload
         self._entries: dict[str, _Entry] = {}
         #: The loads under way, by tournament, while anyone waits for one: an id nobody has
@@ -279,75 +304,159 @@ class Service:
         command_id: str | None = None,
         *,
         authorize: Authorize | None = None,
+        span: Span | None = None,
     ) -> Outcome:
         """Authorize and decide ``command`` and write its events atomically; refusals are
         outcomes too, what ``authorize`` raises is raised (nothing was decided then).
 
+        A race lost to another process (the log moved on between the decision and the
+        write) is run again on the new state, after a short random pause, for as long as
+        ``busy_after`` seconds: registrations sent at once to several processes all land,
+        each decided on every one written before it.
+
+        With ``span``, what the command claims outside the tournament is held before it is
+        decided (in the tournament's lock, after authorization) and settled by its answer;
+        a hold whose write cannot be known (``Unavailable``) stays for a retry with the
+        same id, or for ``House.settle_stale``.
+
         Raises ``NotFound`` and ``Unavailable`` (nothing was written, or a retry with the
-        same ``command_id`` answers what was), and ``Busy`` after too many lost races.
+        same ``command_id`` answers what was), and ``Busy`` after losing races for
+        ``busy_after`` seconds.
         """
         check_tournament_id(tid)
         cid = check_command_id(command_id) if command_id else None
+        if span is None:
+            return await self._execute(tid, command, cid, authorize, None)
+        # A hold is kept under the command's id: one without is given one.
+        cid = cid or f"span-{self.rng.getrandbits(64):x}"
+        held = False
+
+        async def hold(t: Tournament) -> Outcome | None:
+            nonlocal held
+            if held:
+                return None
+            got = await span.hold(tid, cid, t, command)
+            if isinstance(got, Outcome):
+                return got
+            held = got
+            return None
+
+        try:
+            outcome = await self._execute(tid, command, cid, authorize, hold)
+        except Unavailable:
+            raise
+        except BaseException:
+            # Nothing was written (a refusal of who asks, races lost for too long, a failure
+            # in decide): the hold goes.
+            if held:
+                with contextlib.suppress(StoreError):
+                    await span.settle(tid, cid, False)
+            raise
+        if held:
+            # The command stands whatever becomes of this: an unsettled hold is settled later.
+            with contextlib.suppress(StoreError):
+                await span.settle(tid, cid, outcome.ok)
+        return outcome
+
+    async def _execute(
+        self,
+        tid: str,
+        command: Command,
+        cid: str | None,
+        authorize: Authorize | None,
+        before: _Before | None,
+    ) -> Outcome:
         digest = command_digest(command) if cid else ""
-        for _ in range(self.max_attempts):
+        loop = asyncio.get_running_loop()
+        give_up_at: float | None = None
+        lost = 0
+        while True:
             entry = await self._entry(tid)
             async with entry.lock:
                 if self._entries.get(tid) is not entry:
+                    # Reloaded while we waited: wait on the copy that replaced it. No race
+                    # was lost (a command queued behind many sees many reloads).
                     continue
-                version = entry.version
-                if authorize is not None and not await self._authorized(
-                    tid, version, entry.t, authorize
-                ):
-                    continue
-                status = finish.status(entry.t.state)
-                # A command whose cost grows with its body is decided on a copy, on a worker
-                # thread: the loop serves everyone else meanwhile, and the copy held here is
-                # whole until the events are written (readers wait for the lock as always).
-                t = await asyncio.to_thread(entry.t.copy) if _grows(command) else entry.t
-                try:
-                    if t is entry.t:
-                        events = decide(t, command, self.clock(), self.rng)
-                    else:
-                        events = await asyncio.to_thread(decide, t, command, self.clock(), self.rng)
-                except RuleError as e:
-                    # A refusal is raised before anything is applied: the copy is whole.
-                    refusal = Outcome(ok=False, error=error_info(e))
-                    if cid is None:
-                        return refusal
-                    kept = await self._keep_refusal(tid, version, cid, refusal, digest)
-                    if kept is not None:
-                        return kept
-                    # Decided on a copy that was behind: the command may apply now.
-                    self.forget(tid)
-                    continue
-                except BaseException:
-                    # Any other failure may come after decide applied part of the change to
-                    # our copy (the housekeeping runs on the state the command left): the log
-                    # never got it, so the copy must go, or the retry is decided on it.
-                    self.forget(tid)
-                    raise
-                if not events and cid is None:
-                    return Outcome(ok=True, first=version + 1, last=version)
-                try:
-                    outcome = await self._write(
-                        tid, version, events, t, cid, digest, off_loop=t is not entry.t
-                    )
-                except BaseException:
-                    # The events may or may not be in the log, and they are in our copy:
-                    # reload before anybody reads it again.
-                    self.forget(tid)
-                    raise
-                if outcome.duplicate or outcome.error is not None:
-                    self.forget(tid)
-                    return outcome
-                if outcome.ok:
-                    entry.t = t
-                    entry.version = outcome.last
-                    if finish.status(entry.t.state) != status:
-                        await self._list_status(tid, entry.t)
-                    return outcome
-                self.forget(tid)  # lost the race: reload and decide again
-        raise Busy(f"tournament {tid} is changing too fast: try again", field="tournament")
+                outcome = await self._attempt(tid, entry, command, cid, digest, authorize, before)
+            if outcome is not None:
+                return outcome
+            # Lost the race (or decided on a copy that was behind): the copy is reloaded and
+            # the command decided again. The pause, random and growing, lets the winner's
+            # burst pass rather than meet it again at once.
+            lost += 1
+            now = loop.time()
+            if give_up_at is None:
+                give_up_at = now + self.busy_after
+            elif now > give_up_at:
+                raise Busy(f"tournament {tid} is changing too fast: try again", field="tournament")
+            await asyncio.sleep(self._jitter.uniform(0, min(RACE_PAUSE_CAP, 0.001 * 2**lost)))
+
+    async def _attempt(
+        self,
+        tid: str,
+        entry: _Entry,
+        command: Command,
+        cid: str | None,
+        digest: str,
+        authorize: Authorize | None,
+        before: _Before | None,
+    ) -> Outcome | None:
+        """Decide and write ``command`` on ``entry`` (its lock held): the outcome, or None
+        when it must be decided again on a fresh copy (which is then forgotten)."""
+        version = entry.version
+        if authorize is not None and not await self._authorized(tid, version, entry.t, authorize):
+            return None
+        if before is not None and (refused := await before(entry.t)) is not None:
+            return refused
+        status = finish.status(entry.t.state)
+        # A command whose cost grows with its body is decided on a copy, on a worker thread:
+        # the loop serves everyone else meanwhile, and the copy held here is whole until the
+        # events are written (readers wait for the lock as always).
+        t = await asyncio.to_thread(entry.t.copy) if _grows(command) else entry.t
+        try:
+            if t is entry.t:
+                events = decide(t, command, self.clock(), self.rng)
+            else:
+                events = await asyncio.to_thread(decide, t, command, self.clock(), self.rng)
+        except RuleError as e:
+            # A refusal is raised before anything is applied: the copy is whole.
+            refusal = Outcome(ok=False, error=error_info(e))
+            if cid is None:
+                return refusal
+            kept = await self._keep_refusal(tid, version, cid, refusal, digest)
+            if kept is not None:
+                return kept
+            # Decided on a copy that was behind: the command may apply now.
+            self.forget(tid)
+            return None
+        except BaseException:
+            # Any other failure may come after decide applied part of the change to our
+            # copy (the housekeeping runs on the state the command left): the log never got
+            # it, so the copy must go, or the retry is decided on it.
+            self.forget(tid)
+            raise
+        if not events and cid is None:
+            return Outcome(ok=True, first=version + 1, last=version)
+        try:
+            outcome = await self._write(
+                tid, version, events, t, cid, digest, off_loop=t is not entry.t
+            )
+        except BaseException:
+            # The events may or may not be in the log, and they are in our copy: reload
+            # before anybody reads it again.
+            self.forget(tid)
+            raise
+        if outcome.duplicate or outcome.error is not None:
+            self.forget(tid)
+            return outcome
+        if outcome.ok:
+            entry.t = t
+            entry.version = outcome.last
+            if finish.status(entry.t.state) != status:
+                await self._list_status(tid, entry.t)
+            return outcome
+        self.forget(tid)  # lost the race: reload and decide again
+        return None
 
     async def _list_status(self, tid: str, t: Tournament) -> None:
         """The list says the tournament finished, closed or is live again (the start page

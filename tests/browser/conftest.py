@@ -154,6 +154,38 @@ class Pages:
             expect(page.locator(".conn").first).to_have_attribute("data-status", "live")
         return page
 
+    def tablet(
+        self,
+        server: ServerProcess,
+        staff: Api,
+        tid: str,
+        table: int,
+        *,
+        size: str = "desk",
+        dealer: tuple[str, str] | None = None,
+        path: str | None = None,
+    ) -> Page:
+        """A browser paired with ``table`` of ``tid`` (a code ``staff`` asked for, typed as
+        the table screen types it), ``dealer`` signed in on it, at ``path`` (its table's
+        page by default)."""
+        r = staff.client.post("/api/pairing", json={"tournament": tid, "table": table})
+        assert r.status_code == 201, r.text
+        ctx = self.context(server, size=size)
+        paired = ctx.request.post(server.base + "/api/signin/pair", data={"code": r.json()["code"]})
+        assert paired.ok, paired.text()
+        if dealer is not None:
+            signed = ctx.request.post(
+                server.base + "/api/table/signin",
+                data={"username": dealer[0], "secret": dealer[1]},
+            )
+            assert signed.ok, signed.text()
+        where = path or f"/table/{tid}/{table}"
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(f"{where}: {e}"))
+        page.goto(where)
+        expect(page.locator(".conn").first).to_have_attribute("data-status", "live")
+        return page
+
     def close(self) -> None:
         for ctx in self.contexts:
             ctx.close()

@@ -44,9 +44,9 @@ STRUCTURE: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def dealers(valkey: Any) -> tuple[tuple[str, str], tuple[str, str]]:
-    """The table screens' accounts: a dealer account bound to each table."""
-    add_user(valkey.url, "table2", "2468", "dealer", table=2)
-    return ("dana", "4321"), ("table2", "2468")
+    """The dealers signing in on the two table screens."""
+    add_user(valkey.url, "dee", "2468", "dealer")
+    return ("dana", "4321"), ("dee", "2468")
 
 
 def bubble_room(director: Api) -> None:
@@ -96,8 +96,7 @@ def test_a_room_of_30_tables_plays_hand_for_hand_until_the_bubble_bursts(
     shoot(console, "director-h4h-due-desk")
     wall = pages.open(servers[1], f"/wall/{TID}", size="tv")
     screens = [
-        pages.open(servers[i % 2], f"/table/{TID}/{i + 1}", size="desk", user=dealers[i])
-        for i in range(2)
+        pages.tablet(servers[i % 2], director, TID, i + 1, dealer=dealers[i]) for i in range(2)
     ]
     for screen in screens:
         screen.set_viewport_size({"width": 1280, "height": 800})  # a tablet, landscape

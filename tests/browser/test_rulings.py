@@ -158,12 +158,72 @@ def test_a_disqualification_takes_the_chips_out_and_records_the_place(
     expect(row).to_contain_text("chip dumping with seat 5")
 
 
+def test_the_2024_book_on_the_phone_links_the_official_text_and_a_ruling_misses_rounds(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "book24", 12)  # TDA 2024
+    seated = occupants(director, "book24", 1)
+    seat, player = sorted(seated.items())[1]
+    name = name_of(director, "book24", player)
+    floor = pages.open(servers[0], "/floor/book24", user=FLOOR)
+
+    # The rulebook: "phone" finds rule 5 first; opened, it says what it was checked against
+    # and links the official text.
+    floor.get_by_role("button", name=re.compile(r"^Tools\b")).click()
+    floor.get_by_role("button", name="Rulebook", exact=True).click()
+    floor.fill("#rule-search", "phone")
+    first = floor.locator(".rule-list .rule-item").first
+    expect(first).to_contain_text("TDA 2024 rule 5")
+    expect(first).to_contain_text("Electronic devices and communication")
+    first.click()
+    source = floor.locator(".rule-detail .rule-source")
+    expect(source).to_contain_text("Wording checked: Checked against the TDA 2024 rules")
+    link = source.get_by_role("link", name="The official text (TDA 2024) ↗")
+    expect(link).to_have_attribute("href", re.compile(r"^https://www\.dropbox\.com/"))
+    # A house procedure the 2024 text does not hold says so, in the list and in full.
+    floor.get_by_role("button", name=re.compile("All rules")).click()
+    floor.fill("#rule-search", "high card")
+    item = floor.locator(".rule-list .rule-item", has_text="Placing the button by high card")
+    expect(item.locator(".badge-unchecked")).to_have_text("not checked")
+    item.click()
+    expect(floor.locator(".rule-detail .rule-source.unchecked")).to_contain_text(
+        "Not checked: No rule or procedure of the 2024 text"
+    )
+
+    # A ruling under rule 56 with two missed rounds (rule 71): a hand per player seated.
+    open_table(floor, 1)
+    start_ruling(floor, seat)
+    pick_rule(floor, "string bet", "String bets and raises")
+    floor.get_by_role("button", name="Sit-out", exact=True).click()
+    floor.get_by_role("button", name="rounds", exact=True).click()
+    floor.fill("#ruling-amount", "2")
+    hands = 2 * len(seated)
+    expect(floor.locator(".rounds-hint")).to_have_text(
+        f"A round is a hand per player at the table: 2 rounds × {len(seated)} players = "
+        f"{hands} hands."
+    )
+    floor.get_by_role("button", name="Record the ruling").click()
+    expect(floor.locator(".ruling-form")).to_have_count(0, timeout=WITHIN)
+    (ruling,) = events(director, "book24", "ruling_recorded")
+    assert ruling["rule"] == "string-bets"
+    assert (ruling["penalties"][0]["rounds"], ruling["penalties"][0]["hands"]) == (2, hands)
+    expect(floor.locator(".so-table")).to_contain_text(f"{hands} more hands")
+
+    console = pages.open(servers[0], "/director?t=book24", size="tv", user=DIRECTOR)
+    row = console.locator(".rulings-table tbody tr").first
+    expect(row).to_contain_text(name)
+    expect(row).to_contain_text("TDA 2024 rule 56 · String bets and raises")
+    expect(row).to_contain_text(f"sit-out, 2 rounds ({hands} hands)")
+
+
 QUERIES = [
     "misdeal", "misdael", "phone", "mobile phone", "cell", "mobil", "mobilní telefon", "telfon",
     "string bet", "strng bet", "stůl", "stul", "stolu", "rozpadani stolu", "lichý žeton",
     "liche zetony", "žetonů", "hráčů", "karet", "odsednutí", "diskvalifkace", "out of turn",
     "mimo pořadí", "PFP 2014 rule 24", "pravidlo 50", "11D", "6-max", "ante", "zebra", "", "a",
     "chip race", "sit-out", "sitout", "time", "čas", "balancing", "vyvazovani",
+    "angle", "soft play", "one player to a hand", "sázka na etapy", "kapuce", "mekka hra",
+    "jeden hráč na jednu hru", "big blind ante", "missed round",
 ]  # fmt: skip
 
 

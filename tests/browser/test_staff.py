@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from floor.server.signin_limits import FREE_FAILURES
 from tests.browser.conftest import DIRECTOR, Pages, new_tournament
-from tests.e2e.conftest import Api, ServerProcess
+from tests.e2e.conftest import Api, ServerProcess, paired
 
 
 def sign_in(server: ServerProcess, name: str, secret: str) -> httpx.Response:
@@ -23,14 +23,26 @@ def add(director: Api, name: str, secret: str, role: str, **more: object) -> Non
     assert r.status_code == 201, r.text
 
 
+def at_table(server: ServerProcess, screen: dict[str, str], name: str, pin: str) -> int:
+    """``name`` signing in with ``pin`` on the table screen ``screen``: the status."""
+    r = httpx.post(
+        server.base + "/api/table/signin",
+        json={"username": name, "secret": pin},
+        headers=screen,
+    )
+    return r.status_code
+
+
 def test_the_director_sets_a_dealers_pin_from_the_console(
     servers: list[ServerProcess], director: Api, pages: Pages
 ) -> None:
-    add(director, "dee", "2468", "dealer", table=2, pin=True)
-    old = sign_in(servers[1], "dee", "2468").json()["token"]
+    add(director, "dee", "2468", "dealer", pin=True)
+    new_tournament(director, "pins", 9)
+    screen = paired(servers[1], director, "pins", 1)
+    assert at_table(servers[1], screen, "dee", "2468") == 200
     console = pages.open(servers[0], "/director", size="desk", user=DIRECTOR, live=False)
     item = console.locator(".staff-item", has_text="dee")
-    expect(item).to_contain_text("Dealer · Table 2 · Signs in with PIN")
+    expect(item).to_contain_text("Dealer · Signs in with PIN")
     item.get_by_role("button", name="Change the password or PIN of dee").click()
     form = console.get_by_role("form", name="Change the password or PIN of dee")
     expect(form.get_by_label("It is a PIN")).to_be_checked()
@@ -38,16 +50,18 @@ def test_the_director_sets_a_dealers_pin_from_the_console(
     form.get_by_label("Once more").fill("1358")
     form.get_by_role("button", name="Set").click()
     expect(form.get_by_role("alert")).to_have_text("The two entries differ: type the same twice.")
-    assert sign_in(servers[0], "dee", "2468").status_code == 200  # nothing changed
+    me = httpx.get(servers[0].base + "/api/me", headers=screen).json()
+    assert me["username"] == "dee"  # nothing changed
 
     form.get_by_label("Once more").fill("1357")
     form.get_by_role("button", name="Set").click()
     expect(console.locator(".toast-ok")).to_contain_text("New secret for dee")
     expect(form).to_have_count(0)
-    assert sign_in(servers[0], "dee", "2468").status_code == 401
-    assert sign_in(servers[0], "dee", "1357").status_code == 200
-    me = httpx.get(servers[1].base + "/api/me", headers={"Authorization": f"Bearer {old}"})
-    assert me.status_code == 401  # the old session ended
+    # The dealer is signed out of the table screen, which stays paired.
+    me = httpx.get(servers[1].base + "/api/me", headers=screen).json()
+    assert (me["role"], me["username"]) == ("table", None)
+    assert at_table(servers[0], screen, "dee", "2468") == 401
+    assert at_table(servers[0], screen, "dee", "1357") == 200
 
 
 def test_the_console_offers_a_pin_only_for_a_dealer(

@@ -459,7 +459,7 @@ def test_standard_break_names_are_said_in_czech_and_custom_ones_as_given(
     director.ok(tid, {"type": "clock_start"})
     wall = pages.open(servers[1], f"/wall/{tid}?pages=tables&lang=cs", size="tv")
     clock = wall.locator(".wall-clock")
-    expect(clock.locator(".clock-next")).to_contain_text("Přestávka 1 → Level 2")
+    expect(clock.locator(".clock-next")).to_contain_text("Přestávka 1 → Úroveň 2")
     for step, name in ((1, "Přestávka 1"), (3, "Přestávka na večeři"), (5, "Pizza & kvíz")):
         director.ok(tid, {"type": "clock_level", "to": step})
         expect(clock.locator(".clock-level")).to_have_text(name)

@@ -29,11 +29,13 @@ from floor.engine.state import Tournament
 from floor.protocol import decode_batch, decode_event
 from floor.redisdb.accounts import RedisAccounts
 from floor.redisdb.connection import connect, is_cluster
+from floor.redisdb.devices import RedisDevices
 from floor.redisdb.keys import Keys
 from floor.redisdb.log import RedisLog
 from floor.redisdb.signouts import RedisSignOuts
 from floor.server.accounts import Accounts
 from floor.server.principal import BadCredentials, NoSuchAccount, TooManyAttempts
+from floor.server.tablets import Tablets
 from floor.store.errors import AlreadyExists
 from floor.store.service import Service
 from tests.cluster.conftest import Cluster, follow, send
@@ -222,6 +224,37 @@ async def test_staff_accounts_sessions_and_sign_in_limits_work_across_shards(
         await feed.announce("clusterfloor")
         assert await asyncio.wait_for(first, 10) == "clusterfloor"
         await heard.aclose()  # type: ignore[attr-defined]
+    finally:
+        await redis.aclose()
+
+
+async def test_table_screens_pair_list_move_and_end_across_shards(cluster: Cluster) -> None:
+    """Codes, devices, their tokens and the list of them hash to slots of their own: every
+    command and script touches one key, and the list reads the devices in one pipeline."""
+    redis = connect(cluster.url)
+    hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    devices = RedisDevices(redis)
+    accounts = Accounts(RedisAccounts(redis), hasher=hasher, devices=devices)
+    tablets = Tablets(accounts, devices)
+    try:
+        await accounts.add("clusterdealer", "2468", "dealer", pin=True)
+        tokens = []
+        for table in range(1, 9):
+            code = await tablets.issue("cluster-t", table, "floor")
+            tokens.append((await tablets.redeem(code.code, "10.0.0.1")).token)
+        screens = [await accounts.principal(t) for t in tokens]
+        assert [s.table for s in screens if s is not None] == list(range(1, 9))
+        listed = await tablets.list()
+        assert sorted(t.table for t in listed if t.tournament == "cluster-t") == list(range(1, 9))
+        first = screens[0]
+        assert first is not None and first.device is not None
+        await tablets.sign_in_dealer(first, "clusterdealer", "2468")
+        moved = await tablets.move(first.device, "cluster-u", 5)
+        assert (moved.tournament, moved.table, moved.dealer) == ("cluster-u", 5, None)
+        for screen in screens:
+            assert screen is not None and screen.device is not None
+            await tablets.revoke(screen.device)
+        assert [await accounts.principal(t) for t in tokens] == [None] * 8
     finally:
         await redis.aclose()
 

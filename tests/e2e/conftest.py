@@ -108,7 +108,7 @@ def servers(
     """Two server processes sharing the module's Valkey; accounts made on the command line."""
     logs = tmp_path_factory.mktemp("e2e-logs")
     add_user(valkey.url, "boss", "director-secret", "director")
-    add_user(valkey.url, "dana", "4321", "dealer", table=1)
+    add_user(valkey.url, "dana", "4321", "dealer")
     add_user(valkey.url, "fred", "floor-secret", "floor")
     procs = [ServerProcess(valkey.url, logs / f"server-{i}.log") for i in range(2)]
     try:
@@ -160,6 +160,27 @@ class Api:
         for i in range(players):
             self.ok(tid, {"type": "register", "name": f"Player {i}", "player": f"P{i}"})
         self.ok(tid, {"type": "draw_seats"})
+
+
+def paired(server: ServerProcess, staff: Api, tid: str, table: int) -> dict[str, str]:
+    """A table screen paired (with a code ``staff`` asked for) with ``table`` of ``tid`` on
+    ``server``: the headers its requests carry."""
+    r = staff.client.post("/api/pairing", json={"tournament": tid, "table": table})
+    assert r.status_code == 201, r.text
+    r = httpx.post(server.base + "/api/signin/pair", json={"code": r.json()["code"]})
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def dealer_on(
+    server: ServerProcess, screen: dict[str, str], name: str = "dana", pin: str = "4321"
+) -> dict[str, str]:
+    """``name`` signed in on the table screen ``screen``: the same headers, now the dealer's."""
+    r = httpx.post(
+        server.base + "/api/table/signin", json={"username": name, "secret": pin}, headers=screen
+    )
+    assert r.status_code == 200, r.text
+    return screen
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from floor.redisdb.embedded import EmbeddedServer
-from tests.e2e.conftest import Api, ServerProcess, sign_in
+from tests.e2e.conftest import Api, ServerProcess, dealer_on, paired, sign_in
 from tests.e2e.screens import Screen, as_public, state_json
 
 
@@ -122,7 +122,7 @@ async def test_the_public_cannot_change_anything_and_a_dealer_only_their_own_tab
     r = public.command("roles", {"type": "bust", "player": "P1"})
     assert r.status_code == 403
     assert "read-only" in r.json()["error"]["message"]
-    dealer = Api(servers[0], sign_in(servers[0], "dana", "4321"))
+    dealer = Api(servers[0], dealer_on(servers[0], paired(servers[0], director, "roles", 1)))
     r = dealer.command("roles", {"type": "bust", "player": at_other["id"]})
     assert r.status_code == 403
     r = dealer.command("roles", {"type": "hand", "table": 2})

@@ -155,7 +155,7 @@ def servers(
     reads it any more."""
     logs = tmp_path_factory.mktemp("nginx-logs")
     add_user(valkey.url, "boss", "director-secret", "director")
-    add_user(valkey.url, "dana", "4321", "dealer", table=1)
+    add_user(valkey.url, "dana", "4321", "dealer")
     add_user(valkey.url, "fred", "floor-secret", "floor")
     procs = [
         ServerProcess(
@@ -286,14 +286,14 @@ def test_a_websocket_from_a_foreign_origin_is_refused_through_nginx(nginx: Nginx
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 
-def wrong_pins(client: httpx.Client, tries: int) -> int | None:
-    """Wrong PINs for the dealer, each with a new X-Forwarded-For and X-Real-IP: the try that
-    got 429, or None. The limits count an account's failures per client address: a client
-    that could name its address would start afresh with every try."""
+def wrong_pins(client: httpx.Client, tries: int, name: str = "fred") -> int | None:
+    """Wrong passwords for ``name``, each with a new X-Forwarded-For and X-Real-IP: the try
+    that got 429, or None. The limits count an account's failures per client address: a
+    client that could name its address would start afresh with every try."""
     for i in range(1, tries + 1):
         r = client.post(
             "/api/signin",
-            json={"username": "dana", "secret": "0000"},
+            json={"username": name, "secret": "not the password"},
             headers={"X-Forwarded-For": f"198.51.100.{i}", "X-Real-IP": f"203.0.113.{i}"},
         )
         if r.status_code == 429:
@@ -309,18 +309,18 @@ def test_rotating_forwarded_for_through_nginx_does_not_escape_the_limit(
     with nginx.browser(local="127.0.0.4") as guesser:
         assert wrong_pins(guesser, 15) is not None, "nginx let the client choose its address"
     # floor counted the guesser's own address, not nginx's: straight to a floor process
-    # from that address the dealer is held back too ...
+    # from that address the account is held back too ...
     direct = httpx.Client(
         base_url=servers[0].base,
         transport=httpx.HTTPTransport(local_address="127.0.0.4"),
         timeout=10,
     )
     with direct:
-        r = direct.post("/api/signin", json={"username": "dana", "secret": "4321"})
+        r = direct.post("/api/signin", json={"username": "fred", "secret": "floor-secret"})
     assert r.status_code == 429, r.text
-    # ... and through nginx from another address the dealer signs in.
-    with nginx.browser(local="127.0.0.5") as dealer:
-        r = dealer.post("/api/signin", json={"username": "dana", "secret": "4321"})
+    # ... and through nginx from another address the floor signs in.
+    with nginx.browser(local="127.0.0.5") as floor:
+        r = floor.post("/api/signin", json={"username": "fred", "secret": "floor-secret"})
     assert r.status_code == 200, r.text
 
 
@@ -334,7 +334,7 @@ def test_a_client_straight_to_floor_cannot_claim_an_address_or_https(
         timeout=10,
     )
     with client:
-        assert wrong_pins(client, 15) is not None, "a direct client chose its address"
+        assert wrong_pins(client, 15, "boss") is not None, "a direct client chose its address"
         r = client.post(
             "/api/signin",
             json={"username": "fred", "secret": "floor-secret"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from tests.e2e.conftest import Api, ServerProcess, sign_in
+from tests.e2e.conftest import Api, ServerProcess, dealer_on, paired, sign_in
 
 
 def preview(client: httpx.Client, tid: str, command: dict[str, object]) -> httpx.Response:
@@ -43,7 +43,9 @@ def test_a_preview_is_refused_as_the_command_would_be(
 ) -> None:
     director.create("preview-refused", 6)
     public = httpx.Client(base_url=servers[0].base)
-    dealer = Api(servers[0], sign_in(servers[0], "dana", "4321"))
+    dealer = Api(
+        servers[0], dealer_on(servers[0], paired(servers[0], director, "preview-refused", 1))
+    )
     same = {"type": "bust_same_hand", "players": [{"player": "P1"}, {"player": "P2"}]}
 
     # As the command itself is answered: the public may not; the dealer of their own table

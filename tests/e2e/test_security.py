@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from floor.redisdb.embedded import EmbeddedServer
-from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
+from tests.e2e.conftest import Api, ServerProcess, add_user, dealer_on, paired
 
 TOKEN = "metrics-token-for-the-scraper-0123456789"
 
@@ -29,7 +29,7 @@ def servers(
     """One process with a metrics token, started with what the old container image set:
     uvicorn then believed every client's X-Forwarded-For; nothing reads it any more."""
     add_user(valkey.url, "boss", "director-secret", "director")
-    add_user(valkey.url, "dana", "4321", "dealer", table=1)
+    add_user(valkey.url, "dana", "4321", "dealer")
     log = tmp_path_factory.mktemp("security-logs") / "server.log"
     server = ServerProcess(valkey.url, log, FLOOR_METRICS_TOKEN=TOKEN, FORWARDED_ALLOW_IPS="*")
     server.start()
@@ -165,7 +165,7 @@ def test_another_sites_page_cannot_sign_the_staff_out(server: ServerProcess) -> 
 # Metrics ---------------------------------------------------------------------------------------
 
 
-def test_metrics_are_for_staff_or_the_token(server: ServerProcess) -> None:
+def test_metrics_are_for_staff_or_the_token(server: ServerProcess, director: Api) -> None:
     url = server.base + "/metrics"
     public = httpx.get(url)
     assert public.status_code == 401, public.text
@@ -173,8 +173,13 @@ def test_metrics_are_for_staff_or_the_token(server: ServerProcess) -> None:
     assert httpx.get(url, headers={"Authorization": "Bearer " + TOKEN[:-1]}).status_code == 401
     by_token = httpx.get(url, headers={"Authorization": f"Bearer {TOKEN}"})
     assert by_token.status_code == 200 and "floor_clients" in by_token.text
-    dealer = httpx.get(url, headers=sign_in(server, "dana", "4321"))
-    assert dealer.status_code == 200 and "floor_clients" in dealer.text
+    floor = httpx.get(url, headers=director.client.headers)
+    assert floor.status_code == 200 and "floor_clients" in floor.text
+    # The finding: a table screen read /metrics; it and its dealer are refused now.
+    director.create("metrics", 4)
+    screen = paired(server, director, "metrics", 1)
+    assert httpx.get(url, headers=screen).status_code == 403
+    assert httpx.get(url, headers=dealer_on(server, screen)).status_code == 403
 
 
 # Websocket Origin ----------------------------------------------------------------------------

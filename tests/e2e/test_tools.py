@@ -403,6 +403,83 @@ def test_why_a_player_is_moving_opens_the_balancing_rule(
     assert rule.json()["title"] == "Balancing tables"
 
 
+def test_a_rule_links_the_official_text_and_says_what_could_not_be_checked(
+    servers: list[ServerProcess],
+) -> None:
+    def rule(rule_id: str, **params: str) -> dict[str, Any]:
+        r = httpx.get(servers[0].base + f"/api/rulebook/{rule_id}", params=params)
+        assert r.status_code == 200, r.text
+        found: dict[str, Any] = r.json()
+        return found
+
+    misdeal = rule("misdeal", set="tda-2024")
+    assert (misdeal["cite"], misdeal["title"]) == ("TDA 2024 rule 35", "Misdeals and fouled decks")
+    assert misdeal["link"].startswith("https://") and misdeal["unchecked"] == ""
+    assert misdeal["checked"].startswith("Checked against the TDA 2024 rules, version 1.0")
+    draw = rule("button-draw", set="tda-2024", lang="cs")
+    assert draw["cite"] == "House procedure" and draw["unchecked"].startswith("Žádné pravidlo")
+    # An id a house rule replaces opens the house rule.
+    assert rule("string-bets", set="pfp-2014")["id"] == "raising-method"
+    # "phone" finds the 2024 rule on devices first.
+    r = httpx.get(servers[0].base + "/api/rulebook", params={"q": "phone", "set": "tda-2024"})
+    assert r.json()["rules"][0]["id"] == "electronic-devices"
+
+
+def test_the_whole_book_a_phone_keeps_is_sent_gzipped_to_a_reader_that_takes_it(
+    servers: list[ServerProcess],
+) -> None:
+    url = servers[0].base + "/api/rulebook"
+    packed = httpx.get(url, params={"set": "tda-2024"}, headers={"accept-encoding": "gzip"})
+    plain = httpx.get(url, params={"set": "tda-2024"}, headers={"accept-encoding": "identity"})
+
+    assert packed.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+    assert int(packed.headers["content-length"]) < int(plain.headers["content-length"]) / 3
+    assert packed.json() == plain.json()
+    assert plain.json()["count"] == len(plain.json()["rules"]) == 102
+
+
+def test_a_ruling_citing_a_rule_the_tournaments_book_does_not_hold_is_refused(
+    servers: list[ServerProcess], director: Api, floor_staff: Api
+) -> None:
+    director.create("rulings", 12, structure=STRUCTURE)
+    seated = director.state("rulings")["state"]["tables"]["1"]["occupants"]  # type: ignore[index]
+    player = next(iter(seated.values()))  # type: ignore[union-attr]
+    # TDA 2024 rule 5 (devices), with a missed round of rule 71: a hand per player seated.
+    given = floor_staff.ok(
+        "rulings",
+        {
+            "type": "record_ruling",
+            "table": 1,
+            "players": [player],
+            "rule": "electronic-devices",
+            "note": "phone on the table with a live hand",
+            "penalties": [{"player": player, "kind": "sit_out", "rounds": 1}],
+        },
+    )
+    made = director.state("rulings")["state"]["rulings"]["made"]  # type: ignore[index]
+    assert given["ok"] is True
+    assert made[0]["rule"] == "electronic-devices"  # type: ignore[index]
+    assert made[0]["penalties"][0]["hands"] == len(seated)  # type: ignore[index]
+
+    for body in (
+        {"id": "x1", "command": {"type": "record_ruling", "table": 1, "rule": "no-such-rule"}},
+        # A rule of another book: the Pardubice house's own wording is not in TDA 2024.
+        {"id": "x2", "command": {"type": "record_ruling", "rule": "official-terms-pfp"}},
+    ):
+        r = floor_staff.client.post("/api/t/rulings/commands", json=body)
+        assert r.status_code == 422, r.text
+        error = r.json()["error"]
+        assert (error["field"], error["reason"]) == ("rule", "rule_unknown")
+        assert error["params"]["book"] == "TDA 2024"
+    # The same on the command's own path; nothing was recorded.
+    r = floor_staff.client.post(
+        "/api/t/rulings/commands/record_ruling", json={"rule": "wsop-rule-12", "note": "x"}
+    )
+    assert r.status_code == 422 and r.json()["error"]["field"] == "rule", r.text
+    assert len(director.state("rulings")["state"]["rulings"]["made"]) == 1  # type: ignore[index]
+
+
 @pytest.mark.parametrize(
     ("path", "params", "status", "field"),
     [

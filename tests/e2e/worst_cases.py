@@ -562,18 +562,46 @@ async def _staff(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.delete(f"/api/staff/{name}", headers=director), 200)
 
 
-@probe("POST /api/pairing", "POST /api/signin/pair")
-async def _pairing(w: World, http: httpx.AsyncClient) -> None:
-    # A table's tablet signs in as that table's dealer: one there must be.
-    dealer = {"username": w.unique("table"), "secret": "4321", "role": "dealer", "table": 1}
-    dealer["pin"] = True
-    w.expect(await http.post("/api/staff", json=dealer, headers=w.headers("director")), 201)
-    code = w.expect(
-        await http.post("/api/pairing", json={"table": 1}, headers=w.headers("floor")), 201
-    )
-    if code is not None:
-        r = await http.post("/api/signin/pair", json={"code": code["code"]})
-        w.expect(r, 200)
+@probe(
+    "POST /api/pairing",
+    "POST /api/signin/pair",
+    "POST /api/table/signin",
+    "POST /api/table/signout",
+    "GET /api/tablets",
+    "PUT /api/tablets/{device}",
+    "DELETE /api/tablets/{device}",
+)
+async def _tablets(w: World, http: httpx.AsyncClient) -> None:
+    """A screen at each of the room's first tables, a dealer signed in on one; the list of
+    them all, one moved to another tournament, one ended."""
+    director, floor = w.headers("director"), w.headers("floor")
+    dealer = {"username": w.unique("dealer"), "secret": "4321", "role": "dealer", "pin": True}
+    w.expect(await http.post("/api/staff", json=dealer, headers=director), 201)
+    devices = []
+    for table in range(1, 11):
+        code = w.expect(
+            await http.post(
+                "/api/pairing", json={"tournament": ROOM, "table": table}, headers=floor
+            ),
+            201,
+        )
+        if code is None:
+            return
+        paired = w.expect(await http.post("/api/signin/pair", json={"code": code["code"]}), 200)
+        if paired is None:
+            return
+        devices.append((paired["principal"]["device"], paired["token"]))
+    device, token = devices[0]
+    screen = {"Authorization": f"Bearer {token}"}
+    form = {"username": dealer["username"], "secret": "4321"}
+    w.expect(await http.post("/api/table/signin", json=form, headers=screen), 200)
+    w.expect(await http.post("/api/table/signout", headers=screen), 200)
+    w.expect(await http.get("/api/tablets", headers=director), 200)
+    moved = {"tournament": SPARE, "table": 2}
+    w.expect(await http.put(f"/api/tablets/{device}", json=moved, headers=director), 200)
+    for device, _ in devices:
+        w.expect(await http.delete(f"/api/tablets/{device}", headers=director), 200)
+    w.expect(await http.delete("/api/tablets/none-such", headers=director), 404)
 
 
 # Pages -----------------------------------------------------------------------------------

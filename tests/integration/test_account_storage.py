@@ -26,11 +26,9 @@ from floor.store.ports import Resubscribed
 
 
 def account(name: str, role: str = "floor", hash: str = "$argon2id$x") -> StoredAccount:
-    table = 3 if role == "dealer" else None
     return StoredAccount(
         username=name,
         role=role,  # type: ignore[arg-type]
-        table=table,
         created_at=1.0,
         changed_at=1.0,
         hash=hash,
@@ -196,6 +194,27 @@ async def test_attempts_are_cleared_for_one_address_or_all(storage: AccountStora
     assert await storage.clear_attempts("ann") == 0
     assert await storage.attempts("ann") == []
     assert len(await storage.attempts("bob")) == 1
+
+
+async def test_a_browser_that_signed_in_is_known_to_that_account_until_forgotten(
+    storage: AccountStorage,
+) -> None:
+    await storage.remember_device("ann", "phone", NOW, NOW + 100, 3)
+    assert await storage.known_device("ann", "phone", NOW + 99)
+    assert not await storage.known_device("ann", "phone", NOW + 100)
+    assert not await storage.known_device("bob", "phone", NOW)
+    assert not await storage.known_device("ann", "laptop", NOW)
+    # At most three: the one forgotten first goes first.
+    for i, name in enumerate(("b", "c", "d")):
+        await storage.remember_device("ann", name, NOW + i, NOW + 200 + i, 3)
+    assert [await storage.known_device("ann", d, NOW) for d in ("phone", "b", "c", "d")] == [
+        False,
+        True,
+        True,
+        True,
+    ]
+    await storage.forget_devices("ann")
+    assert not await storage.known_device("ann", "d", NOW)
 
 
 # The sign-out feed ---------------------------------------------------------------------------

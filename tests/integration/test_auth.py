@@ -12,6 +12,7 @@ from argon2 import PasswordHasher
 
 from floor.engine import commands as cmd
 from floor.redisdb.accounts import STAFF, RedisAccounts
+from floor.redisdb.devices import RedisDevices
 from floor.redisdb.embedded import free_port
 from floor.server.accounts import SESSION_TTL, Accounts, Listed, Role, default_hasher
 from floor.server.edges import status_of
@@ -32,6 +33,7 @@ from floor.server.signin_limits import (
     FREE_FAILURES,
     MAX_FAILURES_PER_ADDRESS,
 )
+from floor.server.tablets import Tablets
 from floor.store.errors import Unavailable
 
 PASSWORD = "correct horse"
@@ -63,13 +65,24 @@ class Clock:
 
 @pytest.fixture
 def accounts(redis: aioredis.Redis) -> Accounts:
-    return Accounts(RedisAccounts(redis), hasher=cheap_hasher())
+    return Accounts(RedisAccounts(redis), hasher=cheap_hasher(), devices=RedisDevices(redis))
 
 
 async def staffed(accounts: Accounts) -> None:
     await accounts.add("Dana", PASSWORD, "director")
     await accounts.add("floyd", "floor pass", "floor")
-    await accounts.add("dee", "4321", "dealer", 3, pin=True)
+    await accounts.add("dee", "4321", "dealer", pin=True)
+
+
+async def on_a_screen(
+    accounts: Accounts, name: str, pin: str, tournament: str = "spring", table: int = 3
+) -> tuple[str, Principal]:
+    """A table screen paired with ``table`` of ``tournament`` and ``name`` signed in on it:
+    its token and the dealer's principal."""
+    assert accounts.devices is not None
+    tablets = Tablets(accounts, accounts.devices)
+    session = await tablets.redeem((await tablets.issue(tournament, table, "floyd")).code, IP)
+    return session.token, await tablets.sign_in_dealer(session.principal, name, pin)
 
 
 # Accounts ------------------------------------------------------------------------------------
@@ -80,7 +93,7 @@ async def test_accounts_round_trip_without_their_hashes(accounts: Accounts) -> N
     listed = await accounts.list()
     assert [(a.username, a.role, a.table, a.pin) for a in listed] == [
         ("dana", "director", None, False),
-        ("dee", "dealer", 3, True),
+        ("dee", "dealer", None, True),
         ("floyd", "floor", None, False),
     ]
     assert all(type(a) is Listed and not hasattr(a, "hash") for a in listed)
@@ -134,16 +147,22 @@ async def test_a_password_is_8_to_256_characters(accounts: Accounts, secret: str
 @pytest.mark.parametrize("secret", ["123", "123456789", "12a4", "abcd", " 1234", "１２３４"])
 async def test_a_pin_is_4_to_8_digits(accounts: Accounts, secret: str) -> None:
     with pytest.raises(BadAccount) as caught:
-        await accounts.add("dee", secret, "dealer", 1, pin=True)
+        await accounts.add("dee", secret, "dealer", pin=True)
     assert caught.value.field == "secret"
 
 
 @pytest.mark.parametrize("pin", ["1234", "12345678"])
-async def test_a_dealer_at_a_table_may_use_a_pin(accounts: Accounts, pin: str) -> None:
-    await accounts.add("dee", pin, "dealer", 1, pin=True)
-    assert (await accounts.sign_in("dee", pin, IP)).principal == Principal(
-        username="dee", role="dealer", table=1
+async def test_a_dealer_signs_in_with_a_pin_on_a_paired_table_screen_only(
+    accounts: Accounts, pin: str
+) -> None:
+    await accounts.add("dee", pin, "dealer", pin=True)
+    token, dealer = await on_a_screen(accounts, "dee", pin, "spring", 1)
+    assert dealer == Principal(
+        username="dee", role="dealer", table=1, tournament="spring", device=dealer.device
     )
+    assert await accounts.principal(token) == dealer
+    with pytest.raises(BadCredentials):
+        await accounts.sign_in("dee", pin, IP)
 
 
 @pytest.mark.parametrize("role", ["director", "floor"])
@@ -158,9 +177,11 @@ async def test_the_director_and_the_floor_sign_in_with_a_password(
 
 @pytest.mark.parametrize(
     ("role", "table"),
-    [("dealer", None), ("dealer", 0), ("floor", 3), ("director", 1), ("admin", None)],
+    [("dealer", 3), ("dealer", 0), ("floor", 3), ("director", 1), ("admin", None)],
 )
-async def test_only_a_dealer_has_a_table(accounts: Accounts, role: str, table: int | None) -> None:
+async def test_no_account_has_a_table(accounts: Accounts, role: str, table: int | None) -> None:
+    """A dealer was bound to a table number of every tournament: the table screen they sign
+    in on says the table now."""
     with pytest.raises(BadAccount) as caught:
         await accounts.add("x", PASSWORD, role, table)  # type: ignore[arg-type]
     assert caught.value.field == ("role" if role == "admin" else "table")
@@ -192,10 +213,8 @@ async def test_sign_in_gives_a_token_that_names_the_principal(accounts: Accounts
     assert session.principal == Principal(username="dana", role="director", table=None)
     assert len(session.token) >= 43
     assert await accounts.principal(session.token) == session.principal
-    dealer = await accounts.sign_in("dee", "4321", IP)
-    assert await accounts.principal(dealer.token) == Principal(
-        username="dee", role="dealer", table=3
-    )
+    with pytest.raises(BadCredentials):
+        await accounts.sign_in("dee", "4321", IP)  # a dealer: on a table screen only
 
 
 async def test_wrong_secret_and_unknown_user_give_the_same_error(redis: aioredis.Redis) -> None:
@@ -240,7 +259,7 @@ async def test_a_strangers_failures_do_not_lock_the_account(accounts: Accounts) 
 async def test_a_venue_behind_one_address_survives_its_typos(accounts: Accounts) -> None:
     """Eleven failures from one address used to lock out every phone behind it."""
     await staffed(accounts)
-    for i in range(MAX_FAILURES_PER_ADDRESS):
+    for i in range(MAX_FAILURES_PER_ADDRESS - 1):
         with pytest.raises(BadCredentials):
             await accounts.sign_in(f"guess{i % 30}", "wrong password", IP)
     await accounts.sign_in("dana", PASSWORD, IP)
@@ -253,13 +272,16 @@ async def test_a_sprayer_past_the_address_limit_waits_for_the_window(
     await staffed(accounts)
     with pytest.raises(BadCredentials):
         await accounts.sign_in("floyd", "wrong password", IP)
-    for i in range(MAX_FAILURES_PER_ADDRESS):
+    for i in range(MAX_FAILURES_PER_ADDRESS - 1):
         with pytest.raises(BadCredentials):
             await accounts.sign_in(f"spray{i}", "wrong password", IP)
     with pytest.raises(TooManyAttempts) as caught:
         await accounts.sign_in("floyd", "floor pass", IP)
     assert ADDRESS_WINDOW - 60 < caught.value.retry_after <= ADDRESS_WINDOW
-    await accounts.sign_in("dana", PASSWORD, IP)  # never failed from here: gets its try
+    with pytest.raises(TooManyAttempts):
+        await accounts.sign_in("dana", PASSWORD, IP)  # nothing from here is tried now ...
+    await accounts.sign_in("dana", PASSWORD, "203.0.113.4", browser="danas-phone")
+    await accounts.sign_in("dana", PASSWORD, IP, browser="danas-phone")  # ... but this
 
 
 async def test_a_success_forgets_that_addresses_failures(accounts: Accounts) -> None:
@@ -384,14 +406,18 @@ async def test_removing_an_account_ends_its_sessions(accounts: Accounts) -> None
 
 async def test_a_new_secret_ends_the_sessions_and_replaces_the_old(accounts: Accounts) -> None:
     await staffed(accounts)
-    old = await accounts.sign_in("dee", "4321", IP)
-    account = await accounts.set_secret("dee", "new password", pin=False)
+    old = await accounts.sign_in("floyd", "floor pass", IP)
+    token, _ = await on_a_screen(accounts, "dee", "4321")
+    account = await accounts.set_secret("floyd", "new password")
     assert account.pin is False
-    assert account.table == 3
     assert await accounts.principal(old.token) is None
     with pytest.raises(BadCredentials):
-        await accounts.sign_in("dee", "4321", IP)
-    assert (await accounts.sign_in("dee", "new password", IP)).principal.table == 3
+        await accounts.sign_in("floyd", "floor pass", IP)
+    assert (await accounts.sign_in("floyd", "new password", IP)).principal.role == "floor"
+    # A dealer's new PIN signs them out of the table screen, which stays paired.
+    await accounts.set_secret("dee", "9876")
+    screen = await accounts.principal(token)
+    assert screen is not None and (screen.role, screen.username) == ("table", None)
 
 
 async def test_an_account_removed_during_sign_in_gets_no_session(
@@ -399,14 +425,14 @@ async def test_an_account_removed_during_sign_in_gets_no_session(
 ) -> None:
     await staffed(accounts)
     await accounts.add("second", PASSWORD, "director")
-    verify = accounts._verify
+    verify = accounts.hashing.verify
 
-    async def verify_then_remove(hashed: str, secret: str) -> bool:
+    async def verify_then_remove(hashed: str, secret: str, first: bool = False) -> bool:
         ok = await verify(hashed, secret)
         await accounts.remove("floyd")  # the director, while floyd's check runs
         return ok
 
-    monkeypatch.setattr(accounts, "_verify", verify_then_remove)
+    monkeypatch.setattr(accounts.hashing, "verify", verify_then_remove)
     with pytest.raises(BadCredentials):
         await accounts.sign_in("floyd", "floor pass", IP)
     assert [k async for k in redis.scan_iter("floor:session:*")] == []
@@ -439,13 +465,12 @@ async def test_a_signed_in_principal_is_authorized_by_role(accounts: Accounts) -
     await staffed(accounts)
     director = (await accounts.sign_in("dana", PASSWORD, IP)).principal
     floor = (await accounts.sign_in("floyd", "floor pass", IP)).principal
-    dealer = (await accounts.sign_in("dee", "4321", IP)).principal
+    _, dealer = await on_a_screen(accounts, "dee", "4321", "spring", 3)
     authorize(director, cmd.StartFinal(), None)
     require_director(director)
     authorize(floor, cmd.Confirm(player="p1"), None)
-    authorize(dealer, cmd.Hand(table=3), None)
-    with pytest.raises(Forbidden):
-        authorize(dealer, cmd.Hand(table=4), None)
+    with pytest.raises(Forbidden, match="belongs to table 3 of 'spring'"):
+        authorize(dealer, cmd.Hand(table=3), None)  # no tournament: not its own
     with pytest.raises(Forbidden):
         authorize(floor, cmd.StartFinal(), None)
     with pytest.raises(Forbidden):

@@ -42,7 +42,7 @@ async def accounts(redis: aioredis.Redis) -> Accounts:
     made = Accounts(RedisAccounts(redis), hasher=cheap)
     await made.add("dana", "director pass", "director")
     await made.add("floyd", "floor pass", "floor")
-    await made.add("dee", "4321", "dealer", 3, pin=True)
+    await made.add("dee", "4321", "dealer", pin=True)
     return made
 
 
@@ -64,7 +64,9 @@ async def test_passwd_keeps_a_dealers_pin_a_pin(accounts: Accounts, redis_url: s
     done = floor_cli(redis_url, "passwd", "dee", "--secret-stdin", stdin="975310\n")
     assert done.returncode == 0, done.stderr
     assert "dee has a new PIN" in done.stdout
-    await accounts.sign_in("dee", "975310", IP)
+    held = await accounts.storage.account("dee")
+    assert held is not None and held.account.pin
+    assert await accounts.hashing.verify(held.account.hash, "975310")
 
 
 @pytest.mark.parametrize(
@@ -79,6 +81,11 @@ async def test_passwd_keeps_a_dealers_pin_a_pin(accounts: Accounts, redis_url: s
         (("passwd", "not a name"), "long enough\n", "floor: username: a username is 1-32"),
         (("unlock", "ghost"), "", "floor: username: there is no account ghost\n"),
         (("add", "flo", "--role", "floor", "--pin"), "1234\n", "floor: pin: only a dealer"),
+        (
+            ("add", "dan", "--role", "dealer", "--table", "3", "--pin"),
+            "1234\n",
+            "floor: table: no account has a table: a dealer signs in on a paired table screen",
+        ),
     ],
 )
 async def test_bad_input_exits_2_with_one_line_and_changes_nothing(

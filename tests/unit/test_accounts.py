@@ -68,7 +68,7 @@ def accounts(storage: MemoryAccounts, clock: Clock) -> Accounts:
 async def staffed(accounts: Accounts) -> None:
     await accounts.add("Dana", PASSWORD, "director")
     await accounts.add("floyd", "floor pass", "floor")
-    await accounts.add("dee", "4321", "dealer", 3, pin=True)
+    await accounts.add("dee", "4321", "dealer", pin=True)
 
 
 def test_the_memory_storage_is_an_account_storage(storage: MemoryAccounts) -> None:
@@ -81,7 +81,7 @@ async def test_accounts_are_listed_by_name_without_hashes(accounts: Accounts) ->
     listed = await accounts.list()
     assert [(a.username, a.role, a.table, a.pin) for a in listed] == [
         ("dana", "director", None, False),
-        ("dee", "dealer", 3, True),
+        ("dee", "dealer", None, True),
         ("floyd", "floor", None, False),
     ]
     assert not any(isinstance(a, StoredAccount) for a in listed)
@@ -106,10 +106,10 @@ async def test_the_secret_is_kept_only_as_its_argon2id_hash(
     [
         ("ann smith", PASSWORD, "floor", None, False, "username"),
         ("ann", "short", "floor", None, False, "secret"),
-        ("ann", "12a4", "dealer", 1, True, "secret"),
+        ("ann", "12a4", "dealer", None, True, "secret"),
         ("ann", "12345678", "director", None, True, "pin"),
         ("ann", "12345678", "floor", None, True, "pin"),
-        ("ann", PASSWORD, "dealer", None, False, "table"),
+        ("ann", PASSWORD, "dealer", 3, False, "table"),
         ("ann", PASSWORD, "floor", 3, False, "table"),
         ("ann", PASSWORD, "admin", None, False, "role"),
     ],
@@ -138,13 +138,24 @@ async def test_a_taken_name_is_refused(accounts: Accounts) -> None:
 
 async def test_sign_in_names_the_principal_and_the_token_signs_in(accounts: Accounts) -> None:
     await staffed(accounts)
-    session = await accounts.sign_in("dee", "4321", IP)
-    assert session.principal == Principal(username="dee", role="dealer", table=3)
+    session = await accounts.sign_in("floyd", "floor pass", IP)
+    assert session.principal == Principal(username="floyd", role="floor", table=None)
     assert await accounts.principal(session.token) == session.principal
     with pytest.raises(BadCredentials):
-        await accounts.sign_in("dee", "1234", IP)
+        await accounts.sign_in("floyd", "floor pas", IP)
     with pytest.raises(BadCredentials):
         await accounts.sign_in("nobody", "1234", IP)
+
+
+async def test_a_dealers_pin_is_never_tried_off_a_table_screen(accounts: Accounts) -> None:
+    """The finding: 59 wrong dealer PINs, then the right one was accepted, from anywhere.
+    Off a paired table screen the right PIN is answered as a wrong one: a stranger has
+    nothing to guess it against, and learns nothing of the account."""
+    await staffed(accounts)
+    for secret in ("4321", "1234"):
+        with pytest.raises(BadCredentials) as caught:
+            await accounts.sign_in("dee", secret, IP)
+        assert caught.value.message == "wrong username, or wrong password or PIN"
 
 
 async def test_sessions_are_kept_under_the_tokens_digest_only(
@@ -184,9 +195,11 @@ async def fail(accounts: Accounts, name: str, address: str, times: int = 1) -> N
             await accounts.sign_in(name, "wrong password", address)
 
 
-async def wait_of(accounts: Accounts, name: str, secret: str, address: str) -> int:
+async def wait_of(
+    accounts: Accounts, name: str, secret: str, address: str, browser: str | None = None
+) -> int:
     with pytest.raises(TooManyAttempts) as caught:
-        await accounts.sign_in(name, secret, address)
+        await accounts.sign_in(name, secret, address, browser=browser)
     assert caught.value.params == {"seconds": caught.value.retry_after}
     return caught.value.retry_after
 
@@ -270,31 +283,76 @@ async def test_a_venue_behind_one_address_is_not_locked_out_by_its_typos(
     await staffed(accounts)
     for _ in range(30):
         await accounts.sign_in("floyd", "floor pass", IP)  # successes cost nothing
-    for i in range(MAX_FAILURES_PER_ADDRESS):
+    for i in range(MAX_FAILURES_PER_ADDRESS - 1):
         await fail(accounts, f"typo{i % 40}", IP)
-    await accounts.sign_in("dana", PASSWORD, IP)
-    await accounts.sign_in("dee", "4321", IP)
+    await accounts.sign_in("dana", PASSWORD, IP, browser="danas-phone")
+    await fail(accounts, "typo", IP)
+    # A hundred failures in the hour: the phones that signed in before still sign in.
+    await accounts.sign_in("dana", PASSWORD, IP, browser="danas-phone")
 
 
-async def test_past_the_address_limit_only_accounts_that_have_not_failed_there_may_try(
+async def test_past_the_address_limit_only_browsers_that_signed_in_before_may_try(
     accounts: Accounts, clock: Clock
 ) -> None:
     await staffed(accounts)
+    await accounts.sign_in("dana", PASSWORD, IP, browser="danas-phone")
     await fail(accounts, "floyd", IP)
     for i in range(MAX_FAILURES_PER_ADDRESS - 1):
         await fail(accounts, f"spray{i}", IP)
-    # A sprayer: an account already failed from this address waits for the window...
+    # A sprayer: nothing from this address is tried until the window ends ...
     wait = await wait_of(accounts, "floyd", "floor pass", IP)
     assert ADDRESS_WINDOW - 5 <= wait <= ADDRESS_WINDOW
     assert await wait_of(accounts, "not a name!", "x", IP) == wait
-    # ...one that has not gets its one try: staff on the same wifi still sign in.
-    await accounts.sign_in("dana", PASSWORD, IP)
-    await fail(accounts, "dee", IP)
-    await wait_of(accounts, "dee", "4321", IP)
+    assert await wait_of(accounts, "dana", PASSWORD, IP) == wait
+    assert await wait_of(accounts, "dana", PASSWORD, IP, browser="a made-up one") == wait
+    # ... but from a browser that signed in before: staff on the same wifi still sign in.
+    await accounts.sign_in("dana", PASSWORD, IP, browser="danas-phone")
     # Other addresses are not concerned, and the window ends.
     await accounts.sign_in("floyd", "floor pass", "203.0.113.9")
     clock.now += ADDRESS_WINDOW
     await accounts.sign_in("floyd", "floor pass", IP)
+
+
+async def test_a_browser_that_signed_in_before_is_never_delayed_by_strangers(
+    accounts: Accounts,
+) -> None:
+    """Its own failures delay it (a stolen cookie is no free pass), nobody else's."""
+    await staffed(accounts)
+    await accounts.sign_in("dana", PASSWORD, IP, browser="danas-phone")
+    await fail(accounts, "dana", IP, FREE_FAILURES)
+    assert await wait_of(accounts, "dana", PASSWORD, IP) == 2
+    assert await wait_of(accounts, "dana", PASSWORD, IP, browser="never signed in") == 2
+    await accounts.sign_in("dana", PASSWORD, IP, browser="danas-phone")
+    # The browser's own wrong tries are its own to wait for.
+    for _ in range(FREE_FAILURES):
+        with pytest.raises(BadCredentials):
+            await accounts.sign_in("dana", "wrong", IP, browser="danas-phone")
+    assert await wait_of(accounts, "dana", PASSWORD, IP, browser="danas-phone") == 2
+    # Known to dana's account, not to another one.
+    await fail(accounts, "floyd", IP, FREE_FAILURES)
+    assert await wait_of(accounts, "floyd", "floor pass", IP, browser="danas-phone") == 2
+
+
+@pytest.mark.parametrize(
+    "addresses",
+    [
+        [f"2001:db8:5:7:{i:x}::{i:x}" for i in range(1, 8)],
+        [f"2001:db8:5:7:{i:x}:{i:x}:{i:x}:{i:x}" for i in range(1, 8)],
+        ["::ffff:198.51.100.9"] * 7,
+    ],
+    ids=["ipv6-one-64", "ipv6-any-host-part", "ipv4-in-ipv6"],
+)
+async def test_addresses_inside_one_64_count_as_one(
+    accounts: Accounts, addresses: list[str]
+) -> None:
+    """The finding: every IPv6 address counted alone, so a client varying the host part of
+    its /64 (it holds 2**64 of them) was never delayed."""
+    await staffed(accounts)
+    for address in addresses[:FREE_FAILURES]:
+        await fail(accounts, "floyd", address)
+    assert await wait_of(accounts, "floyd", "floor pass", addresses[FREE_FAILURES]) == 2
+    # Another /64 is another client.
+    await accounts.sign_in("floyd", "floor pass", "2001:db8:5:8::1")
 
 
 async def test_the_director_lifts_an_accounts_delays_and_sees_them_listed(
@@ -328,24 +386,31 @@ async def test_sign_in_rehashes_at_a_new_cost_and_keeps_signing_in(
 
 async def test_a_new_secret_ends_the_sessions(accounts: Accounts) -> None:
     await staffed(accounts)
-    old = await accounts.sign_in("dee", "4321", IP)
-    account = await accounts.set_secret("dee", "new password", pin=False)
-    assert (account.pin, account.table) == (False, 3)
+    old = await accounts.sign_in("floyd", "floor pass", IP)
+    account = await accounts.set_secret("floyd", "new password")
+    assert (account.pin, account.table) == (False, None)
     assert await accounts.principal(old.token) is None
     with pytest.raises(BadCredentials):
-        await accounts.sign_in("dee", "4321", IP)
-    await accounts.sign_in("dee", "new password", IP)
+        await accounts.sign_in("floyd", "floor pass", IP)
+    await accounts.sign_in("floyd", "new password", IP)
     with pytest.raises(NoSuchAccount):
         await accounts.set_secret("ghost", PASSWORD)
 
 
+async def secret_is(accounts: Accounts, storage: MemoryAccounts, name: str, secret: str) -> bool:
+    held = await storage.account(name)
+    assert held is not None
+    return await accounts.hashing.verify(held.account.hash, secret)
+
+
 async def test_a_new_secret_keeps_its_kind_unless_told_and_forgets_the_delays(
-    accounts: Accounts,
+    accounts: Accounts, storage: MemoryAccounts
 ) -> None:
     await staffed(accounts)
     await fail(accounts, "dee", IP, FREE_FAILURES)
     assert (await accounts.set_secret("dee", "98765")).pin is True
-    await accounts.sign_in("dee", "98765", IP)
+    assert await secret_is(accounts, storage, "dee", "98765")
+    assert (await accounts.list())[1].sign_in.failures == 0
     with pytest.raises(BadAccount) as caught:
         await accounts.set_secret("dee", "not digits")
     assert (caught.value.field, caught.value.reason) == ("secret", "pin_digits")
@@ -434,14 +499,14 @@ async def test_an_account_removed_during_sign_in_gets_no_session(
     accounts: Accounts, storage: MemoryAccounts, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await staffed(accounts)
-    verify = accounts._verify
+    verify = accounts.hashing.verify
 
-    async def verify_then_remove(hashed: str, secret: str) -> bool:
+    async def verify_then_remove(hashed: str, secret: str, first: bool = False) -> bool:
         ok = await verify(hashed, secret)
         await accounts.remove("floyd")
         return ok
 
-    monkeypatch.setattr(accounts, "_verify", verify_then_remove)
+    monkeypatch.setattr(accounts.hashing, "verify", verify_then_remove)
     with pytest.raises(BadCredentials):
         await accounts.sign_in("floyd", "floor pass", IP)
     assert storage._sessions == {}
@@ -451,14 +516,14 @@ async def test_a_secret_changed_during_sign_in_gets_no_session(
     accounts: Accounts, storage: MemoryAccounts, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await staffed(accounts)
-    verify = accounts._verify
+    verify = accounts.hashing.verify
 
-    async def verify_then_change(hashed: str, secret: str) -> bool:
+    async def verify_then_change(hashed: str, secret: str, first: bool = False) -> bool:
         ok = await verify(hashed, secret)
         await accounts.set_secret("floyd", "another pass")
         return ok
 
-    monkeypatch.setattr(accounts, "_verify", verify_then_change)
+    monkeypatch.setattr(accounts.hashing, "verify", verify_then_change)
     with pytest.raises(BadCredentials):
         await accounts.sign_in("floyd", "floor pass", IP)
     assert storage._sessions == {}

@@ -350,7 +350,7 @@ def test_a_player_who_acts_in_time_ends_the_time_call() -> None:
 
 
 def test_the_time_a_call_gives_is_the_houses_setting_unless_the_floor_gives_another() -> None:
-    # TDA 2024 rule 30 gives up to 30 seconds; a house sets its own in the rules.
+    # TDA 2024 rule 29 gives a set time then a count; a house sets its own in the rules.
     floor = started(at=0.0, time_call_seconds=30, time_call_count=5)
 
     (called,) = floor.do(cmd.CallTime(table=1, seat=3), now=100.0)

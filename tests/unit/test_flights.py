@@ -8,7 +8,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from floor.engine import commands as cmd
@@ -308,8 +308,7 @@ def test_a_merge_keeps_every_survivor_exactly_once_with_the_right_stack(
 ) -> None:
     flights = flights_of(*fields)
     survivors = {p for f in fields for p in f}
-    if len(survivors) < 2:
-        return
+    assume(len(survivors) >= 2)
     plan = day2.plan(flights, rule, RULES, random.Random(seed))
     assert sorted(b.player for b in plan.players) == sorted(survivors)
     assert sorted(s.player for s in plan.seats) == sorted(survivors)

@@ -65,9 +65,9 @@ def test_a_czech_excel_csv_in_windows_1250_with_semicolons_is_read_with_its_head
     p = preview(data.encode("windows-1250"))
     assert (p.kind, p.encoding, p.guessed, p.header) == ("csv", "windows-1250", True, True)
     assert [c.field for c in p.columns] == ["first_name", "last_name", "player", "country"]
-    assert [(r.name, r.player, r.country) for r in p.rows] == [
-        ("Jiří Dvořák", "1001", "CZ"),
-        ("Šimek Filip", "1002", "SK"),
+    assert [(r.name, r.surname, r.player, r.country) for r in p.rows] == [
+        ("Jiří Dvořák", "Dvořák", "1001", "CZ"),
+        ("Šimek Filip", "Filip", "1002", "SK"),
     ]
 
 
@@ -83,11 +83,19 @@ def test_a_wrong_encoding_said_by_the_director_is_refused_naming_it() -> None:
 def test_pasted_spreadsheet_cells_are_columns_not_one_name_and_lose_their_quotes() -> None:
     p = preview(b'"Jan Nov\xc3\xa1k"\t1001\tCZ\tx\n"Eva Svobodov\xc3\xa1"\t1002\tCZ\t\n')
     assert not p.header
-    assert [c.field for c in p.columns] == ["name", "player", "country", "special_needs"]
+    # A column of marks may say who paid: no seat is reserved from the values alone.
+    assert [c.field for c in p.columns] == ["name", "player", "country", None]
     assert [(r.name, r.special_needs) for r in p.rows] == [
-        ("Jan Novák", True),
+        ("Jan Novák", False),
         ("Eva Svobodová", False),
     ]
+    assert p.special_needs == 0
+    # The director says the column holds the special needs: the preview counts them.
+    said = preview(
+        b'"Jan Nov\xc3\xa1k"\t1001\tCZ\tx\n"Eva Svobodov\xc3\xa1"\t1002\tCZ\t\n',
+        mapping="name=0,player=1,country=2,special_needs=3",
+    )
+    assert [r.special_needs for r in said.rows] == [True, False] and said.special_needs == 1
 
 
 def test_a_header_alone_is_no_list() -> None:
@@ -110,7 +118,8 @@ def test_blanks_duplicates_and_names_already_in_are_flagged_before_anything_is_r
         5: ["duplicate_id"],
         6: ["registered_name"],
     }
-    assert [r.line for r in p.rows if r.include] == [2, 4]
+    # The same name twice in one list is left for the director to tick.
+    assert [r.line for r in p.rows if r.include] == [2]
     assert t.state.entries == 1  # nothing registered by a preview
 
 

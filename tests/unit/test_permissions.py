@@ -1,4 +1,7 @@
-"""Who may send which command, and which origins may change state: no Redis needed."""
+"""Who may send which command, and which origins may change state: no Redis needed.
+
+A table screen (role ``table``) and a dealer signed in on one may send the same: what a table
+screen sends, at its own table of its own tournament."""
 
 from __future__ import annotations
 
@@ -18,7 +21,8 @@ from floor.server.principal import PUBLIC, Forbidden, Principal
 
 DIRECTOR = Principal(username="dana", role="director", table=None)
 FLOOR = Principal(username="floyd", role="floor", table=None)
-DEALER = Principal(username="dee", role="dealer", table=3)
+DEALER = Principal(username="dee", role="dealer", table=3, tournament="t", device="a1b2c3d4e5f6")
+TABLET = Principal(username=None, role="table", table=3, tournament="t", device="a1b2c3d4e5f6")
 
 #: One of every command, at table 3 where a table is named.
 EXAMPLES: dict[type[typing.Any], cmd.Command] = {
@@ -118,10 +122,10 @@ FLOOR_MAY = {
 DEALER_MAY = {cmd.Hand, cmd.HandDone, cmd.Button, cmd.Bust, cmd.BustSameHand}
 
 
-def tournament() -> Tournament:
+def tournament(tid: str = "t") -> Tournament:
     """Table 3 with players in seats 1-4 (T3S1...), table 4 with seats 1-4 (T4S1...)."""
     rules = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
-    t = Tournament.create(TournamentCreated(id="t", name="test", rules=rules))
+    t = Tournament.create(TournamentCreated(id=tid, name="test", rules=rules))
     for n in (3, 4):
         t.apply(TableSetUp(table=n, seats=9, occupants={s: f"T{n}S{s}" for s in range(1, 5)}))
     return t
@@ -146,11 +150,14 @@ def expected(principal: Principal, kind: type[typing.Any]) -> bool:
         "director": True,
         "floor": kind in FLOOR_MAY,
         "dealer": kind in DEALER_MAY,
+        "table": kind in DEALER_MAY,
         "public": False,
     }[principal.role]
 
 
-@pytest.mark.parametrize("principal", [DIRECTOR, FLOOR, DEALER, PUBLIC], ids=lambda p: p.role)
+@pytest.mark.parametrize(
+    "principal", [DIRECTOR, FLOOR, DEALER, TABLET, PUBLIC], ids=lambda p: p.role
+)
 @pytest.mark.parametrize("kind", list(EXAMPLES), ids=lambda k: k.__name__)
 def test_the_permission_matrix(principal: Principal, kind: type[typing.Any]) -> None:
     command = EXAMPLES[kind]
@@ -164,7 +171,7 @@ def test_the_permission_matrix(principal: Principal, kind: type[typing.Any]) -> 
 
 
 def test_nobody_sends_the_clock_tick_not_even_the_director() -> None:
-    for principal in (DIRECTOR, FLOOR, DEALER, PUBLIC):
+    for principal in (DIRECTOR, FLOOR, DEALER, TABLET, PUBLIC):
         with pytest.raises(Forbidden, match="tick"):
             authorize(principal, cmd.Tick(), None)
 
@@ -173,7 +180,7 @@ def test_the_refusal_says_what_the_role_may_do() -> None:
     with pytest.raises(Forbidden, match=r"floor staff may bust players.*break_table"):
         authorize(FLOOR, cmd.BreakTable(table=3), None)
     with pytest.raises(Forbidden, match=r"own table \(3\)"):
-        authorize(DEALER, cmd.Confirm(player="T3S1"), None)
+        authorize(DEALER, cmd.Confirm(player="T3S1"), tournament())
     with pytest.raises(Forbidden, match="read-only"):
         authorize(PUBLIC, cmd.Hand(table=3), None)
 
@@ -239,10 +246,30 @@ def test_a_second_tap_on_a_bust_at_the_dealers_table_reaches_the_engine() -> Non
         authorize(DEALER, cmd.Bust(player="T4S2"), t)
 
 
-def test_a_dealer_account_without_a_table_may_do_nothing() -> None:
-    tableless = Principal(username="dee", role="dealer", table=None)
-    with pytest.raises(Forbidden, match="no table"):
-        authorize(tableless, cmd.Hand(table=3), None)
+def test_a_dealer_off_a_table_screen_may_do_nothing() -> None:
+    """A dealer's session from before table screens was for table 3 of every tournament."""
+    for bound in (
+        Principal(username="dee", role="dealer", table=3),
+        Principal(username="dee", role="dealer", table=None),
+        Principal(username="dee", role="dealer", table=3, tournament="t"),
+    ):
+        with pytest.raises(Forbidden, match="paired table screen"):
+            authorize(bound, cmd.Hand(table=3), tournament())
+
+
+@pytest.mark.parametrize("principal", [TABLET, DEALER], ids=["table", "dealer"])
+@pytest.mark.parametrize("kind", sorted(DEALER_MAY, key=lambda k: k.__name__), ids=str)
+def test_a_table_screen_sends_nothing_to_another_tournament(
+    principal: Principal, kind: type[typing.Any]
+) -> None:
+    """The finding: the table-3 tablet busted a player at table 3 of another tournament."""
+    other = tournament("u")
+    with pytest.raises(Forbidden, match="belongs to table 3 of 't'") as caught:
+        authorize(principal, EXAMPLES[kind], other)
+    assert caught.value.field == "tournament"
+    with pytest.raises(Forbidden):
+        authorize(principal, EXAMPLES[kind], None)
+    authorize(principal, EXAMPLES[kind], tournament("t"))
 
 
 # Origins -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from floor import config
@@ -76,7 +77,10 @@ def test_the_house_rule_replaces_the_tda_rule_with_its_own_number_and_words() ->
 
 
 def test_the_time_call_rule_gives_the_minute_of_each_house() -> None:
-    assert "30 seconds" in (config.load_rulebook("tda-2024").get("time-call") or _no()).text_en
+    tda = config.load_rulebook("tda-2024").get("time-call") or _no()
+    # TDA 2024 rule 29: 25 seconds and a 5-second count; the floor's clock says its own.
+    assert (tda.cite, "25 seconds" in tda.text_en) == ("TDA 2024 rule 29", True)
+    assert "time_call_seconds" in tda.note_en
     assert "one minute" in (config.load_rulebook("pfp-2014").get("time-call") or _no()).text_en
     assert "one minute" in (config.load_rulebook("tda-2011").get("time-call") or _no()).text_en
 
@@ -221,3 +225,90 @@ def test_a_name_typed_in_plain_letters_finds_the_player(typed: str, name: str) -
     floor.do(cmd.Register(player="X1", name=name))
 
     assert [p.id for p in find_players(floor.t, typed)] == ["X1"]
+
+
+# --- a house rule standing for rules of the base --------------------------------------------
+
+
+def test_a_house_rule_replaces_the_base_rules_it_names_and_their_ids_open_it() -> None:
+    pfp = config.load_rulebook("pfp-2014")
+    tda = config.load_rulebook("tda-2024")
+
+    # PFP 36 is the TDA's rule 42 (same id) and its rule 56 on string bets (named).
+    assert tda.get("string-bets") is not None
+    assert "string-bets" not in ids(list(pfp.rules))
+    house = pfp.get("string-bets")
+    assert house is not None and (house.id, house.cite) == ("raising-method", "PFP 2014 rule 36")
+    # The 2011 set is built on the 2024 one and keeps every TDA 2024 rule it does not replace.
+    assert config.load_rulebook("tda-2011").get("string-bets") == tda.get("string-bets")
+
+
+def test_a_rule_text_in_one_language_only_is_refused_naming_the_missing_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rule = RULE.format(id="a") + 'unchecked_en = "not read"\n'
+    write_books(tmp_path, monkeypatch, house='name = "house"\ntitle = "H"\n' + rule)
+
+    with pytest.raises(ConfigError) as refused:
+        config.load_rulebook("house")
+
+    assert refused.value.field is not None
+    assert refused.value.field.endswith(": rules[0].unchecked_cs")
+    assert refused.value.message == "must be given too: a screen shows it in both languages"
+    assert reason_of(refused.value) == ("rule_text_one_language", {"name": "unchecked_cs"})
+
+
+def reason_of(e: ConfigError) -> tuple[str, object]:
+    """The reason of a refusal, also of a check msgspec ran (its cause's cause)."""
+    cause = e.__cause__.__cause__ if isinstance(e.__cause__, msgspec.ValidationError) else e
+    assert isinstance(cause, ConfigError)
+    return cause.reason, cause.params
+
+
+@pytest.mark.parametrize(
+    ("replaces", "reason", "field"),
+    [
+        ('["nothing-like-it"]', "rule_replaces_unknown", "rules[0].replaces[0]"),
+        ('["a"]', "rule_replaces_own", "rules[0].replaces"),
+        ('["x", "b"]', "rule_replaces_own", "rules[0].replaces[1]"),
+    ],
+)
+def test_a_house_replacing_what_its_base_does_not_hold_is_refused_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replaces: str, reason: str, field: str
+) -> None:
+    base = 'name = "base"\ntitle = "B"\n' + RULE.format(id="x") + RULE.format(id="y")
+    house = (
+        'name = "house"\ntitle = "H"\nextends = "base"\n'
+        + RULE.format(id="a")
+        + f"replaces = {replaces}\n"
+        + RULE.format(id="b")
+    )
+    write_books(tmp_path, monkeypatch, base=base, house=house)
+
+    with pytest.raises(ConfigError) as refused:
+        config.load_rulebook("house")
+
+    assert reason_of(refused.value)[0] == reason
+    assert refused.value.field is not None and refused.value.field.endswith(f": {field}")
+
+
+def test_two_house_rules_replacing_one_base_rule_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = 'name = "base"\ntitle = "B"\n' + RULE.format(id="x")
+    house = (
+        'name = "house"\ntitle = "H"\nextends = "base"\n'
+        + RULE.format(id="a")
+        + 'replaces = ["x"]\n'
+        + RULE.format(id="b")
+        + 'replaces = ["x"]\n'
+    )
+    write_books(tmp_path, monkeypatch, base=base, house=house)
+
+    with pytest.raises(ConfigError) as refused:
+        config.load_rulebook("house")
+
+    assert reason_of(refused.value) == ("rule_replaced_twice", {"id": "x"})
+    assert refused.value.field is not None and refused.value.field.endswith(
+        ": rules[1].replaces[0]"
+    )

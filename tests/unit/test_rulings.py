@@ -11,16 +11,17 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from floor import config
 from floor.engine import commands as cmd
 from floor.engine.derived import staff_facts
-from floor.engine.errors import NotAllowed, UnknownPlayer, UnknownTable
+from floor.engine.errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable
 from floor.engine.events import (
     PlayerBusted,
     RulingRecorded,
     SitOutEnded,
     TournamentFinished,
 )
-from floor.engine.rulings import SEVERITY, repeats, sitting_out
+from floor.engine.rulings import SEVERITY, check_rule, repeats, sitting_out
 from floor.engine.state import Tournament
 from floor.engine.validate import InvalidEvent, replay
 from floor.engine.views import field_stats
@@ -95,6 +96,18 @@ def test_a_ruling_is_recorded_with_its_table_players_rule_and_note() -> None:
             "player_listed_twice",
         ),
         (ruling(sit_out("T1S1")), NotAllowed, "penalties[0].hands", "sit_out_length"),
+        (
+            ruling(cmd.Penalty(player="T1S1", kind="sit_out", hands=2, rounds=1)),
+            NotAllowed,
+            "penalties[0].hands",
+            "sit_out_length",
+        ),
+        (
+            ruling(cmd.Penalty(player="T1S1", kind="warning", rounds=1)),
+            NotAllowed,
+            "penalties[0].rounds",
+            "penalty_length",
+        ),
         (
             ruling(sit_out("T1S1", hands=2, minutes=5)),
             NotAllowed,
@@ -256,6 +269,83 @@ def test_a_player_out_or_not_seated_is_not_sat_out() -> None:
     assert refused.reason == "player_out"
 
 
+# Missed rounds (TDA 2024 rule 71A) ---------------------------------------------------------
+
+
+def test_a_missed_round_is_a_hand_per_player_at_the_table_when_the_ruling_is_made() -> None:
+    floor = Floor({1: "1-8 pos 1/2/3", 2: "1-9 pos 1/2/3"})
+    floor.now = T0
+    floor.hand(1)
+
+    (event,) = floor.do(
+        ruling(
+            cmd.Penalty(player="T1S4", kind="sit_out", rounds=2),
+            table=1,
+            rule="electronic-devices",
+            note="used a solver app with a live hand",
+        )
+    )
+
+    # Eight players at table 1, the offender included: two rounds are sixteen hands.
+    assert isinstance(event, RulingRecorded)
+    (given,) = event.penalties
+    assert (given.kind, given.rounds, given.hands, given.minutes) == ("sit_out", 2, 16, None)
+    running = sitting_out(floor.t.state, "T1S4")
+    assert running is not None and running.hands_left == 16
+    # Fixed when given: a bust-out at the table later does not shorten it.
+    floor.bust("T1S8")
+    floor.hand(1)
+    running = sitting_out(floor.t.state, "T1S4")
+    assert running is not None and running.hands_left == 15
+
+
+def test_a_logged_missed_round_that_is_not_the_tables_hands_is_refused_on_replay() -> None:
+    floor = Floor({1: "1-8 pos 1/2/3", 2: "1-9 pos 1/2/3"})
+    floor.now = T0
+    (event,) = floor.do(ruling(cmd.Penalty(player="T1S4", kind="sit_out", rounds=1)))
+    assert isinstance(event, RulingRecorded) and event.penalties[0].hands == 8
+    replay(floor.log)
+    doctored = msgspec.structs.replace(
+        event, penalties=(msgspec.structs.replace(event.penalties[0], hands=5),)
+    )
+
+    with pytest.raises(InvalidEvent, match="hands 5 does not follow the log: it would be 8"):
+        replay([*floor.log[:-1], doctored])
+
+
+# The rule a ruling applies, checked against the book ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("book", "rule"),
+    [
+        ("tda-2024", "player-identity"),  # rule 4
+        ("tda-2024", "electronic-devices"),  # rule 5
+        ("tda-2024", "penalties"),  # rule 71
+        ("tda-2024", "string-bets"),
+        ("pfp-2014", "player-identity"),  # the TDA's, which the house does not replace
+        ("pfp-2014", "string-bets"),  # replaced by PFP 36, which its id opens
+        ("tda-2011", "misdeal"),
+    ],
+)
+def test_a_ruling_may_cite_any_rule_its_book_holds(book: str, rule: str) -> None:
+    check_rule(rule, config.load_rulebook(book))
+    check_rule(None, config.load_rulebook(book))
+
+
+def test_a_ruling_citing_a_rule_its_book_does_not_hold_is_refused_naming_the_field() -> None:
+    with pytest.raises(BadValue) as refused:
+        check_rule("no-such-rule", config.load_rulebook("tda-2024"))
+
+    assert (refused.value.field, refused.value.reason) == ("rule", "rule_unknown")
+    assert refused.value.params == {"rule": "no-such-rule", "book": "TDA 2024"}
+    assert refused.value.message == "TDA 2024 has no rule 'no-such-rule'"
+    # The Pardubice rules hold PFP 36 and no TDA rule 56 of its own, but that id opens it;
+    # an id that is a slug but of no book is refused there too.
+    with pytest.raises(BadValue):
+        check_rule("wsop-rule-12", config.load_rulebook("pfp-2014"))
+
+
 # Disqualification ----------------------------------------------------------------------------
 
 
@@ -402,7 +492,10 @@ def test_every_text_of_the_rulings_screens_is_in_english_and_czech() -> None:
     assert en == cs
     everywhere = en | set(KEY.findall((WEB / "lang" / "en.js").read_text(encoding="utf-8")))
     used = set(
-        re.findall(r'\bt\("((?:ruling|sitout|rules|director)\.[a-z0-9_.]+)"', _source("rulings.js"))
+        re.findall(
+            r'\bt\("((?:ruling|sitout|rules|director)\.[a-z0-9_.]+)"',
+            _source("rulings.js") + _source("rulebook.js"),
+        )
     )
     kinds = {f"ruling.{k}.{x}" for k in ("kind", "heaviest") for x in SEVERITY} | {
         "ruling.kind.none"

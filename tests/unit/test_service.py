@@ -34,7 +34,10 @@ FLOOR = Principal(username="floor", role="floor", table=None)
 
 
 def dealer(table: int) -> Principal:
-    return Principal(username=f"dealer{table}", role="dealer", table=table)
+    """A dealer on the paired screen of ``table`` of tournament t1."""
+    return Principal(
+        username=f"dealer{table}", role="dealer", table=table, tournament="t1", device="a1b2c3"
+    )
 
 
 def as_(principal: Principal, command: cmd.Command) -> Authorize:

@@ -2,6 +2,7 @@
 // locally from `ends_at` corrected by the server's clock, refreshed four times a second.
 
 import { getLang, has, onLang, t } from "./i18n.js";
+import { clockFitter } from "./clockfit.js";
 import { timeCalls as callsAt } from "./facts.js";
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
@@ -22,7 +23,8 @@ export function breakName(step) {
 
 /**
  * Render the clock into `root`. Options: `stats` (players left, average stack), `compact`.
- * Returns {refresh()} to call after a change (the countdown refreshes itself).
+ * Returns {refresh()} to call after a change (the countdown refreshes itself) and {fit()} to
+ * call after the style's size of the digits changed (clockfit.js).
  */
 export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
   root.classList.add("clock-panel");
@@ -36,6 +38,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
   const breakEl = h("div", { class: "clock-break" });
   const statsEl = h("dl", { class: "clock-stats" });
   fill(root, levelEl, timeEl, noteEl, nowEl, anteEl, nextEl, breakEl, stats ? statsEl : null);
+  const fit = clockFitter(timeEl, root);
 
   let lastStatic = "";
   const refresh = () => {
@@ -43,9 +46,11 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
     if (!m) {
       fill(levelEl, conn.state ? t("clock.no_structure") : t("clock.waiting"));
       timeEl.textContent = "–:––";
+      fit();
       return;
     }
     timeEl.textContent = fmt.clock(m.left);
+    fit();
     root.dataset.phase = m.onBreak ? "break" : "level";
     root.dataset.running = String(m.running);
     root.classList.toggle("ending", m.running && m.left != null && m.left <= 60 && !m.last);
@@ -116,7 +121,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
     lastStatic = "";
     refresh();
   });
-  return { refresh: () => { lastStatic = ""; refresh(); } };
+  return { refresh: () => { lastStatic = ""; refresh(); }, fit };
 }
 
 export function renderStats(el, conn, m) {

@@ -565,6 +565,8 @@ export function tableViews(conn) {
         waiting: view?.waiting ?? [],
         // The step the hand in progress still plays (a level change applies from the next).
         oldStep: view?.old_step ?? null,
+        // The players whose count is old, and why (floor/engine/count_age.py).
+        oldCounts: view?.old_counts ?? {},
         table: t.number,
         seats: t.seats,
         status,

@@ -8,6 +8,7 @@
 // a count older than the stack's last one. The leaders and their average are the server's
 // chip facts (floor/engine/counts.py), of counted stacks only.
 
+import { countAge } from "./countage.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { explainError, h, playerName } from "./ui.js";
@@ -204,7 +205,8 @@ export function singleCount({ conn, send, pid, table, seat }) {
 
 // The chip leaders -------------------------------------------------------------------------------
 
-/** The server's chip facts: {counted, average, leaders: [[player, stack, at]], last_at}. */
+/** The server's chip facts: {counted, average, leaders: [[player, stack, at, old]], last_at}
+ * (`old`: why the count is old, countage.js). */
 export function chipFacts(conn) {
   const f = conn.facts?.chips;
   return f && f.counted ? f : null;
@@ -224,10 +226,11 @@ export function chipLeaders(conn, { limit = 10, cls = "" } = {}) {
       left != null ? t("leaders.counted_of", { n: fmt.number(f.counted), left: fmt.number(left) }) : t("leaders.counted", { n: f.counted }),
       f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}${inBB(f.average)}` : "",
       f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : ""),
-    h("ol", { class: "leaders-list" }, f.leaders.slice(0, limit).map(([pid, stack], i) => h("li", {},
+    h("ol", { class: "leaders-list" }, f.leaders.slice(0, limit).map(([pid, stack, at, old], i) => h("li", { class: old ? "old" : "" },
       h("span", { class: "rank" }, `${i + 1}.`),
       h("span", { class: "who" }, playerName(conn, pid)),
-      h("span", { class: "stack" }, h("strong", {}, fmt.chips(stack)), h("span", { class: "bb" }, inBB(stack)))))));
+      h("span", { class: "stack" }, h("strong", {}, fmt.chips(stack)), h("span", { class: "bb" }, old ? "" : inBB(stack))),
+      countAge(at, old, { cls: "at" })))));
 }
 
 /** The wall's page of chip counts (wall.js rotates it in while anybody is counted): the
@@ -249,13 +252,15 @@ export function chipsWallPage(conn) {
     head.replaceChildren(h("h2", {}, t("leaders.title")), f ? h("span", { class: "chips-meta" },
       left != null ? t("leaders.counted_of", { n: fmt.number(f.counted), left: fmt.number(left) }) : t("leaders.counted", { n: f.counted }),
       f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}` : "",
-      f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : "") : null);
-    list.replaceChildren(...(f ? f.leaders.map(([pid, stack, at], i) => h("li", { class: "chips-row" },
+      f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : "",
+      f.leaders.some((x) => x[3]) ? ` · ${t("leaders.old_legend")}` : "") : null);
+    // Every count with its age; an old one (the server's verdict) says so, its big blinds left out.
+    list.replaceChildren(...(f ? f.leaders.map(([pid, stack, at, old], i) => h("li", { class: `chips-row${old ? " old" : ""}` },
       h("span", { class: "rank" }, i + 1),
       h("span", { class: "who" }, playerName(conn, pid)),
       h("span", { class: "stack" }, fmt.chips(stack)),
-      h("span", { class: "bb" }, bb ? fmt.bb(stack / bb) : ""),
-      h("span", { class: "at" }, at ? fmt.timeOfDay(at) : "")))
+      h("span", { class: "bb" }, bb && !old ? fmt.bb(stack / bb) : ""),
+      countAge(at, old, { cls: "at", short: true }) || h("span", { class: "at" })))
       : [h("li", { class: "muted" }, t("leaders.none"))]));
   };
   conn.on("change", draw);

@@ -1,8 +1,9 @@
 // The director console: tournaments (list, create from a config or a rule set and a
 // structure), players (one by one or a pasted list, re-entries, rebuys and add-ons), the draw,
 // the clock, the prize pool and results (with the results as a CSV download), tables
-// (break now, waive a halt, open one, start the final table), the plan, staff accounts and
-// the charts. The tournament is chosen with ?t=<id> (remembered).
+// (break now, waive a halt, open one, start the final table), the plan, staff accounts, the
+// paired table screens (tablets_console.js) and the charts. The tournament is chosen with
+// ?t=<id> (remembered).
 
 import { Connection, tableViews } from "./conn.js";
 import { Outbox } from "./commands.js";
@@ -24,6 +25,7 @@ import { directorControl } from "./h4h.js";
 import { importPanel } from "./import.js";
 import { cardLink, renderPaper } from "./paper_console.js";
 import { renderFlights } from "./flights.js";
+import { mountTablets } from "./tablets_console.js";
 
 /** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
 const SALE_COMMANDS = {
@@ -59,7 +61,7 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
 const signinEl = h("div", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff"]) {
+for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -69,6 +71,8 @@ fill($("#app"), bar, h("div", { class: "director-user" }, userEl, signOutBtn), s
 function heading(id, key, extra) {
   return h("h2", { id: `h-${id}` }, t(key), extra ? h("span", { class: "muted heading-extra" }, extra) : null);
 }
+
+const tablets = mountTablets({ section: sections.tablets, heading, tournaments: () => tournaments, current: tid });
 
 // Sending ---------------------------------------------------------------------------------------
 
@@ -582,8 +586,7 @@ function signInFailures(a) {
 function staffItem(a) {
   const own = a.username === principal.username;
   const name = { name: a.username };
-  const what = [t(`role.${a.role}`), a.table != null ? t("spot.table_only", { table: a.table }) : null,
-    `${t("director.secret_kind")} ${a.pin ? t("director.pin") : t("director.password")}`];
+  const what = [t(`role.${a.role}`), `${t("director.secret_kind")} ${a.pin ? t("director.pin") : t("director.password")}`];
   return h("li", { class: "staff-item" },
     h("div", { class: "staff-who" },
       h("strong", {}, a.username), own ? h("span", { class: "badge" }, t("director.you")) : null,
@@ -613,20 +616,19 @@ function renderStaff() {
   const el = sections.staff;
   const user = h("input", { id: "staff-user", autocapitalize: "none", spellcheck: "false", autocomplete: "off", maxlength: 32 });
   const role = h("select", { id: "staff-role" }, ["floor", "dealer", "director"].map((r) => h("option", { value: r }, t(`role.${r}`))));
-  const table = h("input", { id: "staff-table", type: "number", min: 1, inputmode: "numeric" });
   const secret = h("input", { id: "staff-secret", type: "password", autocomplete: "new-password" });
   const pin = h("input", { id: "staff-pin", type: "checkbox" });
-  const tableField = h("div", { class: "field narrow-field", hidden: true }, h("label", { for: "staff-table" }, t("director.dealer_table")), table);
-  // A PIN only for a dealer, whose phone is bound to one table.
+  // A PIN only for a dealer, who signs in on a paired table screen alone: the screen says
+  // the table and the tournament.
   const pinField = h("div", { class: "field check-field", hidden: true }, h("label", { class: "check", for: "staff-pin" }, pin, t("director.is_pin")));
+  const dealerHint = h("p", { class: "hint", hidden: true }, t("tablets.dealer_hint"));
   role.addEventListener("change", () => {
-    tableField.hidden = role.value !== "dealer";
     pinField.hidden = role.value !== "dealer";
+    dealerHint.hidden = role.value !== "dealer";
   });
   const form = h("form", { class: "staff-form", onsubmit: async (ev) => {
     ev.preventDefault();
     const body = { username: user.value.trim(), secret: secret.value, role: role.value, pin: role.value === "dealer" && pin.checked };
-    if (role.value === "dealer") body.table = Number(table.value) || null;
     const made = await call("/api/staff", { method: "POST", body }, t("director.staff_added", { name: body.username }));
     if (made) loadStaff();
   } },
@@ -634,9 +636,9 @@ function renderStaff() {
   h("div", { class: "row" },
     h("div", { class: "field" }, h("label", { for: "staff-user" }, t("signin.username")), user),
     h("div", { class: "field" }, h("label", { for: "staff-role" }, t("director.role")), role),
-    tableField,
     h("div", { class: "field" }, h("label", { for: "staff-secret" }, t("director.staff_secret")), secret),
     pinField),
+  dealerHint,
   h("p", { class: "hint" }, t("director.secret_hint")),
   h("button", { type: "submit", class: "primary" }, t("director.add")));
   fill(el, heading("staff", "director.staff"),
@@ -701,6 +703,7 @@ function renderAll() {
   renderNav();
   renderTournaments();
   renderStaff();
+  tablets.render();
   renderLive();
 }
 
@@ -719,7 +722,7 @@ async function start() {
   }
   if (tid) localStorage.setItem(LAST_KEY, tid);
   renderAll();
-  await Promise.all([loadTournaments(), loadStaff()]);
+  await Promise.all([loadTournaments(), loadStaff(), tablets.load()]);
   const live = tournaments.filter((x) => x.status === "live");
   if (!tid && live.length === 1) {
     // One tournament running: that is the one the director came for.

@@ -7,6 +7,7 @@
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { clockPanel } from "./clockview.js";
+import { countAge, oldCount } from "./countage.js";
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
@@ -46,11 +47,16 @@ function shownTable() {
   return inPlay.length === 1 ? { table: inPlay[0], last: true } : null;
 }
 
-function stackCell(p) {
+/** The count on record, when it was counted, and whether it is old (the server's verdict in
+ * the table's view): an old count is no stack now, and asks the floor for a recount. */
+function stackCell(p, view) {
   if (!fmt.stackCounted(p)) return h("span", { class: "fs-stack muted" }, t("race.not_counted"));
   const bigBlind = conn.facts?.clock?.big_blind;
-  return h("span", { class: "fs-stack" }, h("strong", {}, fmt.chips(p.stack)),
-    bigBlind ? h("span", { class: "fs-bb" }, fmt.bb(p.stack / bigBlind)) : null);
+  const old = oldCount(view, p.id);
+  return h("span", { class: `fs-stack${old ? " old" : ""}` },
+    h("span", { class: "fs-count" }, h("strong", {}, fmt.chips(p.stack)),
+      bigBlind && !old ? h("span", { class: "fs-bb" }, fmt.bb(p.stack / bigBlind)) : null),
+    countAge(p.counted_at, old, { cls: "fs-age", recount: true }));
 }
 
 function renderTable() {
@@ -64,8 +70,11 @@ function renderTable() {
   }
   const { table, last } = shown;
   const view = tableViews(conn).find((v) => v.table === table.number);
+  const old = Object.keys(view?.oldCounts || {}).length;
   fill(tableHead, h("h2", { id: "final-table-title" }, t(last ? "final.last_table" : "final.table", { table: table.number })),
-    h("p", { class: "final-left-count" }, t("final.left", { n: conn.stats?.players_left ?? 0 })));
+    h("p", { class: "final-left-count" }, t("final.left", { n: conn.stats?.players_left ?? 0 })),
+    old ? h("p", { class: "final-recount" }, h("span", { class: "badge badge-recount" }, t("count.recount")), " ",
+      t("final.recount", { n: old })) : null);
   const rows = [];
   for (let seat = 1; seat <= table.seats; seat += 1) {
     const pid = table.occupants[seat];
@@ -74,8 +83,8 @@ function renderTable() {
     rows.push(h("li", { class: `final-seat${p ? "" : " empty"}${button ? " button" : ""}` },
       h("span", { class: "fs-no", "aria-label": `${t("final.seat")} ${seat}` }, seat),
       h("span", { class: "fs-name" }, p ? p.name : t("final.empty"),
-        button ? h("span", { class: "fs-dealer", title: "Dealer" }, "D") : null),
-      p ? stackCell(p) : h("span", { class: "fs-stack" })));
+        button ? h("span", { class: "fs-dealer", title: t("final.dealer") }, "D") : null),
+      p ? stackCell(p, view) : h("span", { class: "fs-stack" })));
   }
   fill(seatsEl, rows);
 }

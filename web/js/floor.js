@@ -21,6 +21,7 @@ import { breakName, clockPanel, timeCalls } from "./clockview.js";
 import { movesToday, offers, redirectSeats, undoable, levelNumber, whyText as factText } from "./facts.js";
 import { Board, moveState } from "./board.js";
 import * as fmt from "./format.js";
+import { moneyBanner } from "./moneyview.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { mountManage } from "./manage.js";
@@ -72,7 +73,9 @@ const urgentEl = h("section", { class: "urgent", "aria-live": "polite" });
 const mainEl = h("main", { class: "floor-main", id: "floor-main", tabindex: "-1" });
 const navEl = h("nav", { class: "bottom-nav" });
 const signinEl = h("div", { class: "floor-signin" });
-const appEl = h("div", { class: "floor-app", hidden: true }, clockEl, urgentEl, mainEl);
+// The bubble's bursting, for the minute the server says.
+const moneyEl = moneyBanner(conn, { cls: "floor-money" });
+const appEl = h("div", { class: "floor-app", hidden: true }, clockEl, moneyEl, urgentEl, mainEl);
 
 fill($("#app"), h("div", { class: "floor-head" }, bar, offlineBar), signinEl, appEl, navEl);
 clockPanel(clockEl, conn, { stats: false, compact: true });

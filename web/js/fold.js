@@ -19,7 +19,8 @@ function player(state, id, name) {
     p = {
       id, name: name || id, table: null, seat: null, busted: false, special_needs: false,
       locked: false, moved: false, excused: false, stack: null, counted: false, counted_at: null,
-      entries: 1, rebuys: 0, add_ons: 0, bust: null, moves: 0, country: null, note: null,
+      seated_bust_at: null, left_bust_at: null, entries: 1, rebuys: 0, add_ons: 0, bust: null, moves: 0,
+      country: null, note: null,
     };
     state.players[id] = p;
     state.entries += 1;
@@ -30,7 +31,7 @@ function player(state, id, name) {
 function newTable(number, seats, extra = {}) {
   return {
     number, seats, status: "open", positions: null, button_reported: false, occupants: {},
-    opened: [], hand: 0, halt_waived: false, hand_level: null, ...extra,
+    opened: [], hand: 0, halt_waived: false, hand_level: null, busted_at: null, ...extra,
   };
 }
 
@@ -38,6 +39,8 @@ function sit(state, p, table, seat) {
   table.occupants[seat] = p.id;
   p.table = table.number;
   p.seat = seat;
+  // The table's latest bust-out when the player sat down (floor/engine/count_age.py).
+  p.seated_bust_at = table.busted_at ?? null;
   state.active += 1;
 }
 
@@ -49,6 +52,11 @@ function stand(state, p) {
     if (table.opened.length > 4 * table.seats) {
       table.opened.splice(0, table.opened.length - 2 * table.seats);
     }
+    // The latest bust-out made at the table while the player sat there goes with them
+    // (floor/engine/count_age.py).
+    const since = table.busted_at != null
+      && (p.seated_bust_at == null || table.busted_at > p.seated_bust_at);
+    if (since && (p.left_bust_at ?? 0) < table.busted_at) p.left_bust_at = table.busted_at;
   }
   p.table = null;
   p.seat = null;
@@ -91,8 +99,8 @@ const HANDLERS = {
       p = {
         id: e.player, name: e.name, table: null, seat: null, busted: false,
         special_needs: !!e.special_needs, locked: false, moved: false, excused: false,
-        stack: e.stack ?? null, counted: false, counted_at: null, entries: 1, rebuys: 0, add_ons: 0,
-        bust: null, moves: 0, country: e.country ?? null, note: e.note ?? null,
+        stack: e.stack ?? null, counted: false, counted_at: null, seated_bust_at: null, left_bust_at: null,
+        entries: 1, rebuys: 0, add_ons: 0, bust: null, moves: 0, country: e.country ?? null, note: e.note ?? null,
       };
       s.players[e.player] = p;
     } else {
@@ -100,7 +108,7 @@ const HANDLERS = {
       Object.assign(p, {
         name: e.name, busted: false, bust: null, moved: false, excused: false, locked: false,
         special_needs: !!e.special_needs, stack: e.stack ?? null, counted: false, counted_at: null,
-        country: e.country ?? null, note: e.note ?? null,
+        left_bust_at: null, country: e.country ?? null, note: e.note ?? null,
       });
     }
     p.entries = e.entry ?? 1;
@@ -148,6 +156,8 @@ const HANDLERS = {
       at_final: s.final_table != null && e.table === s.final_table,
     };
     p.stack = 0;
+    // The counts taken at the table before are old (floor/engine/count_age.py).
+    if (s.tables[e.table]) s.tables[e.table].busted_at = e.at ?? 0;
     // The right to undo ends with the level (floor/engine/undo.py).
     p.bust.level = s.clock.started ? s.clock.level : null;
     delete s.draws[p.id];

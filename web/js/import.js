@@ -2,14 +2,16 @@
 // server reads it (POST /api/t/{id}/import: the header, the columns, every row flagged) and
 // this panel shows its preview; the director maps the columns, ticks the rows, and the
 // entries the server listed are sent with `register_many`, as many per command as one body
-// holds, with the progress shown. Nothing is registered before "Register".
+// holds, with the progress shown. Nothing is registered before "Register", and Register waits
+// while the server asks whether the first row is a header, or while rows would get a
+// special-needs seat the director has not confirmed.
 
 import { errorText } from "./errors.js";
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { h, fill, toast } from "./ui.js";
 
-const FIELDS = ["name", "first_name", "last_name", "player", "country", "special_needs", "note"];
+const FIELDS = ["name", "surname_name", "first_name", "last_name", "player", "country", "special_needs", "note"];
 const ENCODINGS = ["auto", "utf-8", "windows-1250", "iso-8859-2", "windows-1252", "utf-16"];
 /** A command body stays under the server's limit (64 KB by default) with room to spare. */
 const CHUNK_BYTES = 48 * 1024;
@@ -54,6 +56,8 @@ export function importPanel({ tid, conn, outbox }) {
   let mapping = null; // "field=index,..." chosen by the director
   let ticked = new Map(); // row line -> included
   let sending = false;
+  let needsConfirmed = 0; // the special-needs seats the director confirmed (0: none)
+  let answered = false; // the header choice is the answer to the question about this list
 
   async function ask() {
     if (body == null) return;
@@ -75,6 +79,7 @@ export function importPanel({ tid, conn, outbox }) {
     }
     preview = data;
     ticked = new Map(preview.rows.map((row) => [row.line, row.include]));
+    needsConfirmed = 0;
     render();
   }
 
@@ -94,17 +99,26 @@ export function importPanel({ tid, conn, outbox }) {
       } }, h("option", { value: "" }, t("import.field.ignore")),
       FIELDS.map((f) => h("option", { value: f, selected: c.field === f }, t(`import.field.${f}`))));
       return h("div", { class: "field" }, h("label", { for: `import-col-${c.index}` }, c.title || t("import.column_n", { n: c.index + 1 })), sel,
-        h("p", { class: "hint" }, c.sample.slice(0, 2).join(" · ")));
+        h("p", { class: "hint" }, c.sample.filter((v) => v.trim()).slice(0, 2).join(" · ")));
     }));
     const summary = h("p", { class: "import-summary" },
       t("import.summary", { rows: fmt.number(p.total), included: fmt.number(includedCount()), errors: fmt.number(p.errors), warnings: fmt.number(p.warnings) }),
       " · ", t(`import.kind.${p.kind}`), p.encoding ? ` · ${p.encoding}` : "",
       p.guessed ? h("span", { class: "badge badge-paused" }, t("import.guessed")) : null,
-      " · ", p.header ? t("import.with_header") : t("import.no_header"));
+      " · ", p.asked ? t("import.header_asked") : p.header ? t("import.with_header") : t("import.no_header"));
     const flagged = p.rows.filter((row) => row.flags.length);
     const shown = [...new Set([...p.rows.slice(0, SHOWN), ...flagged.slice(0, 500)])].sort((a, b) => a.line - b.line);
+    // Only what the list holds: a column of the table per field a column of the list fills.
+    const used = new Set(p.columns.map((c) => c.field));
+    const values = [
+      p.rows.some((row) => row.surname) ? ["import.col.surname", (row) => row.surname, "import-surname"] : null,
+      used.has("player") ? ["import.field.player", (row) => row.player] : null,
+      used.has("country") ? ["import.field.country", (row) => row.country] : null,
+      used.has("special_needs") ? ["import.field.special_needs", (row) => (row.special_needs ? "♿" : "")] : null,
+      used.has("note") ? ["import.field.note", (row) => row.note] : null,
+    ].filter(Boolean);
     const table = h("div", { class: "scroll-box" }, h("table", { class: "data import-rows" },
-      h("thead", {}, h("tr", {}, ["import.col.use", "import.col.line", "import.field.name", "import.field.player", "import.field.country", "import.field.special_needs", "import.field.note", "import.col.flags"]
+      h("thead", {}, h("tr", {}, ["import.col.use", "import.col.line", "import.field.name", ...values.map(([k]) => k), "import.col.flags"]
         .map((k) => h("th", { scope: "col" }, t(k))))),
       h("tbody", {}, shown.map((row) => {
         const error = row.flags.some((f) => f.error);
@@ -114,17 +128,59 @@ export function importPanel({ tid, conn, outbox }) {
             updateButton();
           } });
         return h("tr", { class: error ? "import-error" : row.flags.length ? "import-warning" : "", dataset: { line: row.line } },
-          h("td", {}, box), h("td", { class: "muted" }, String(row.line)), h("td", {}, row.name || "–"), h("td", {}, row.player || ""),
-          h("td", {}, row.country || ""), h("td", {}, row.special_needs ? "♿" : ""), h("td", {}, row.note || ""),
+          h("td", {}, box), h("td", { class: "muted" }, String(row.line)), h("td", { class: "import-name" }, row.name || "–"),
+          values.map(([, value, cls]) => h("td", { class: cls }, value(row) || "")),
           h("td", { class: "import-flags" }, row.flags.map((f) => h("div", { class: f.error ? "error-text" : "warn-text" }, flagText(f, conn)))));
       }))));
     fill(previewEl,
       p.problem ? h("p", { class: "error-text", role: "alert" }, errorText(p.problem, conn)) : null,
-      summary, columns,
+      p.asked ? question(p) : null,
+      summary, columns, needsBox,
       p.rows.length > shown.length ? h("p", { class: "muted" }, t("import.more_rows", { n: fmt.number(p.rows.length - shown.length) })) : null,
       p.rows.length ? table : null,
-      h("div", { class: "actions" }, registerBtn, progress, progressText));
+      h("div", { class: "actions" }, registerBtn, waiting, progress, progressText));
     updateButton();
+  }
+
+  /** The first row's shape left it open: the director says whether it is a header. */
+  function question(p) {
+    const answer = (value) => () => {
+      header.value = value;
+      answered = true;
+      ask();
+    };
+    return h("div", { class: "import-ask", role: "group", "aria-labelledby": "import-ask-q" },
+      h("p", { id: "import-ask-q", class: "import-ask-q" }, t("import.ask.question")),
+      h("p", { class: "import-ask-cells" }, p.first.filter((c) => c.trim()).map((c) => h("q", {}, c))),
+      h("p", { class: "hint" }, t("import.ask.hint")),
+      h("div", { class: "actions" },
+        h("button", { type: "button", id: "import-header-yes", class: "primary", onclick: answer("yes") }, t("import.ask.yes")),
+        h("button", { type: "button", id: "import-header-no", onclick: answer("no") }, t("import.ask.no"))));
+  }
+
+  /** The ticked rows that would get a special-needs seat. */
+  function needsCount() {
+    return preview ? preview.rows.filter((row) => row.entry && row.special_needs && ticked.get(row.line)).length : 0;
+  }
+
+  // Said with its count, and confirmed, before a list seats anybody apart.
+  const needsBox = h("div", { id: "import-needs", class: "import-needs", role: "group", "aria-labelledby": "import-needs-text" });
+  const waiting = h("span", { id: "import-waiting", class: "warn-text", role: "status" });
+  function updateNeeds() {
+    const n = needsCount();
+    if (!n) {
+      needsBox.remove();
+      return;
+    }
+    const column = preview.columns.find((c) => c.field === "special_needs");
+    const name = column ? column.title || t("import.column_n", { n: column.index + 1 }) : "";
+    const box = h("input", { type: "checkbox", id: "import-needs-ok", checked: needsConfirmed === n, onchange: () => {
+      needsConfirmed = box.checked ? n : 0;
+      updateButton();
+    } });
+    fill(needsBox,
+      h("p", { id: "import-needs-text" }, t("import.needs.warn", { n: fmt.number(n), column: name })),
+      h("label", { class: "check", for: "import-needs-ok" }, box, t("import.needs.confirm", { n: fmt.number(n) })));
   }
 
   function includedCount() {
@@ -134,12 +190,18 @@ export function importPanel({ tid, conn, outbox }) {
   const registerBtn = h("button", { type: "button", id: "import-register", class: "primary", onclick: () => register() });
   function updateButton() {
     const n = includedCount();
+    const needs = needsCount();
+    updateNeeds();
+    const wait = !preview ? "" : preview.asked ? t("import.wait.header") : needs && needsConfirmed !== needs ? t("import.wait.needs") : "";
+    if (preview && needs && !needsBox.isConnected) previewEl.querySelector(".import-columns")?.after(needsBox);
+    waiting.textContent = wait;
     registerBtn.textContent = t("import.register_n", { n: fmt.number(n) });
-    registerBtn.disabled = sending || !n;
+    registerBtn.disabled = sending || !n || Boolean(wait);
   }
 
   async function register() {
-    if (!preview || sending) return;
+    if (!preview || sending || preview.asked) return;
+    if (needsCount() && needsConfirmed !== needsCount()) return;
     const rows = preview.rows.filter((row) => row.entry && ticked.get(row.line));
     const parts = chunks(rows.map((row) => row.entry));
     sending = true;
@@ -182,21 +244,31 @@ export function importPanel({ tid, conn, outbox }) {
     updateButton();
   }
 
+  /** A new list: its own columns, and its own header unless the director set one. */
+  function fresh() {
+    mapping = null;
+    if (answered) header.value = "auto";
+    answered = false;
+  }
+
   const previewBtn = h("button", { type: "button", id: "import-preview-btn", onclick: () => {
     if (file.files && file.files[0]) body = file.files[0];
     else if (paste.value.trim()) body = paste.value;
     else return paste.focus();
-    mapping = null;
+    fresh();
     ask();
   } }, t("import.preview"));
   file.addEventListener("change", () => {
     if (file.files && file.files[0]) {
       body = file.files[0];
-      mapping = null;
+      fresh();
       ask();
     }
   });
-  header.addEventListener("change", () => ask());
+  header.addEventListener("change", () => {
+    answered = false;
+    ask();
+  });
   encoding.addEventListener("change", () => ask());
   return h("div", { class: "import-panel" },
     h("div", { class: "field" }, h("label", { for: "import-paste" }, t("import.paste")), paste, h("p", { class: "hint" }, t("import.paste_hint"))),

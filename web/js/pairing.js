@@ -1,6 +1,7 @@
-// Pairing a table screen (floor/server/pairing.py): the floor phone or the console asks for a
-// short code for a table (`pairButton`); the tablet at the table types it once (`pairForm`)
-// and is signed in as that table's dealer account, a session it keeps while dealers rotate.
+// Pairing a table screen (floor/server/tablets.py): the floor phone asks for a short code for
+// a table of this tournament (`pairButton`); the tablet at the table types it once (`pairForm`)
+// and becomes a device of that table, no account needed, for a day; dealers then sign in on
+// it with their PIN (table.js). A code takes five wrong tries, then it is void.
 
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
@@ -10,7 +11,7 @@ import { api, explainError, h } from "./ui.js";
 const codes = new Map();
 
 function spaced(code) {
-  return `${code.slice(0, 4)} ${code.slice(4)}`;
+  return `${code.slice(0, 3)} ${code.slice(3, 6)} ${code.slice(6)}`;
 }
 
 /** The floor's button for table `table` of tournament `tid`, and the code once it is given. */
@@ -20,7 +21,7 @@ export function pairButton(tid, table, rerender) {
   return h("div", { class: "pair-box" },
     h("button", { type: "button", class: "big", dataset: { action: "pair" }, onclick: async () => {
       try {
-        codes.set(table, await api("/api/pairing", { method: "POST", body: { table } }));
+        codes.set(table, await api("/api/pairing", { method: "POST", body: { tournament: tid, table } }));
       } catch (err) {
         codes.set(table, { error: explainError(err) });
       }
@@ -29,14 +30,14 @@ export function pairButton(tid, table, rerender) {
     live ? h("p", { class: "pair-code", role: "status" },
       h("span", {}, t("pair.code_for", { table })), " ",
       h("strong", { class: "pair-digits" }, spaced(got.code)), " ",
-      h("span", { class: "muted" }, t("pair.until", { time: fmt.timeOfDay(got.expires_at), path: `/table/${tid}/${table}` })))
+      h("span", { class: "muted" }, t("pair.until", { time: fmt.timeOfDay(got.expires_at), path: `/table/${tid}/${table}`, tries: got.tries })))
       : got?.error ? h("p", { class: "error-text", role: "alert" }, got.error) : null);
 }
 
-/** The table screen's sign-in by code; `onDone(principal)` once signed in. */
+/** The table screen's pairing by code; `onDone(principal)` once paired. */
 export function pairForm(onDone) {
   const input = h("input", { id: "pair-code", name: "code", inputmode: "numeric", autocomplete: "one-time-code",
-    maxlength: "12", required: true });
+    maxlength: "15", required: true });
   const label = h("label", { for: "pair-code" });
   const heading = h("h2", {});
   const hint = h("p", { class: "hint" });

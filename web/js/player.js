@@ -13,6 +13,7 @@ import { clockPanel } from "./clockview.js";
 import { mountLeaders } from "./counts.js";
 import { ending } from "./finished.js";
 import { mountCounts } from "./flights.js";
+import { finishText, moneyBanner } from "./moneyview.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { countLine, findPlayersNow } from "./search.js";
@@ -58,7 +59,10 @@ const boardEl = h("section", { class: "card player-board" });
 // The chip leaders from the floor's counts (counts.js, part C): hidden while nobody is counted.
 const leadersEl = mountLeaders(h("div", { class: "card player-leaders", hidden: true }), conn, { limit: 10 });
 
-fill($("#app"), bar, alertEl, h("main", { class: "player-main" },
+// The bubble's bursting, for the minute the server says: a buzz on a phone that saw it live.
+const moneyEl = moneyBanner(conn, { cls: "player-money", onStart: () => buzz([120, 60, 120, 60, 400]) });
+
+fill($("#app"), bar, alertEl, moneyEl, h("main", { class: "player-main" },
   h("div", { class: "col-a" }, followEl, searchCard),
   h("div", { class: "col-b" }, clockEl, leadersEl, mountCounts(h("div", { hidden: true }), conn, tid), boardEl)));
 clockPanel(clockEl, conn, { stats: true });
@@ -149,12 +153,16 @@ function renderFollow() {
   // Known to be gone (unregistered): the follow feed says so, or the room no longer has them.
   const gone = !held && (conn.following === follow.id ? conn.me != null : conn.following == null && conn.seq >= 0);
   const w = held ? whereNow(follow.id, {}) : null;
+  const finish = conn.following === follow.id ? conn.me?.finish ?? null : null;
   fill(followEl,
     h("h2", {}, t("player.following_title")),
     h("div", { class: "result-name" }, w?.name || follow.name),
     w ? seatBlock(w) : h("p", { class: "muted" }, t(gone ? "player.follow_gone" : "clock.waiting")),
+    // Out, or the winner: the place and the prize the server says (me.finish).
+    finish && finishText(finish) ? h("p", { class: `follow-finish${finish.place === 1 && finish.tied === 1 ? " winner" : ""}${finish.prize ? " paid" : ""}` },
+      finishText(finish)) : null,
     w?.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
-    h("p", { class: "hint" }, t("player.follow_hint")),
+    finish ? null : h("p", { class: "hint" }, t("player.follow_hint")),
     h("button", { type: "button", class: "ghost", onclick: unfollow }, t("player.unfollow")));
 }
 

@@ -283,7 +283,8 @@ export class RulebookView {
         h("button", { type: "button", class: "rule-item", onclick: () => this.open(r.id) },
           h("span", { class: "rule-cite" }, citeText(r.cite)),
           h("span", { class: "rule-title" }, r.title),
-          r.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null))))
+          r.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null,
+          uncheckedOf(r, this.lang) ? h("span", { class: "badge badge-unchecked" }, t("rules.unchecked_badge")) : null))))
         : h("p", { class: "empty" }, t("rules.none", { q: this.query })));
   }
 
@@ -323,8 +324,9 @@ export class RulebookView {
       this._back(),
       h("p", { class: "rule-cite" }, citeText(rule.cite), rule.house ? h("span", { class: "badge badge-house" }, t("rules.house")) : null),
       h("h3", { class: "rule-heading" }, rule.title),
-      h("div", { class: "rule-text" }, rule.text),
+      h("div", { class: "rule-text" }, partsOf(rule.text).map((part) => h("p", {}, part))),
       noteOf(rule, this.lang) ? h("p", { class: "rule-note" }, h("strong", {}, t("rules.note")), " ", noteOf(rule, this.lang)) : null,
+      sourceOf(rule, this.lang),
       this.lang === "cs" && rule.title_en ? h("p", { class: "muted small" }, `EN: ${rule.title_en}`) : null,
       this.lang === "en" && rule.title_cs ? h("p", { class: "muted small", lang: "cs" }, `CS: ${rule.title_cs}`) : null);
     this.detailEl.focus({ preventScroll: true });
@@ -334,6 +336,30 @@ export class RulebookView {
 /** How the floor applies a rule where its source leaves room, in `lang` ("" when it does not say). */
 export function noteOf(rule, lang) {
   return (lang === "cs" ? rule.note_cs : rule.note_en) || "";
+}
+
+/** A rule's text in its lettered parts, each to a paragraph of its own: "(A) ... (B) ..."
+ * (a text without them is one part). */
+export function partsOf(text) {
+  return String(text || "").split(/ (?=\([A-H]\) )/);
+}
+
+/** What of a rule's source wording could not be checked, in `lang` ("" when all was). */
+export function uncheckedOf(rule, lang) {
+  return (lang === "cs" ? rule.unchecked_cs : rule.unchecked_en) || "";
+}
+
+/** Where a rule's words come from: what could not be checked (or what was checked against),
+ * and a link to the official text its source publishes. Nothing when the book says neither. */
+function sourceOf(rule, lang) {
+  const unchecked = uncheckedOf(rule, lang);
+  const checked = (lang === "cs" ? rule.checked_cs : rule.checked_en) || "";
+  if (!unchecked && !checked && !rule.link) return null;
+  return h("div", { class: `rule-source${unchecked ? " unchecked" : ""}` },
+    unchecked ? h("p", {}, h("strong", {}, t("rules.unchecked")), " ", unchecked)
+      : checked ? h("p", {}, h("strong", {}, t("rules.checked")), " ", checked) : null,
+    rule.link ? h("p", {}, h("a", { href: rule.link, target: "_blank", rel: "noopener noreferrer" },
+      t("rules.official", { source: rule.source }))) : null);
 }
 
 function lang2() {

@@ -63,8 +63,13 @@ export function penaltyText(p) {
   if (p.kind === "disqualification") {
     return p.place ? t("ruling.penalty.disqualified_place", { place: p.place }) : t("ruling.penalty.disqualified");
   }
+  if (p.rounds != null) return t("ruling.penalty.sit_out_rounds", { n: p.rounds, hands: p.hands });
   return p.hands != null ? t("ruling.penalty.sit_out_hands", { n: p.hands }) : t("ruling.penalty.sit_out_minutes", { n: p.minutes });
 }
+
+/** The sit-out lengths a ruling gives and the number each starts at. */
+const UNITS = { minutes: "10", hands: "3", rounds: "1" };
+const MAX = { minutes: 600, hands: 100, rounds: 10 };
 
 /** How long a sit-out still runs, in words: "back at 21:34 · 9:12" or "2 more hands". */
 export function sitOutLeft(x) {
@@ -108,10 +113,13 @@ class RuleNames {
 // The wall and a table's screen ------------------------------------------------------------
 
 /** Who sits out, in large type: an element that keeps itself up to date (hidden when nobody
- * does). `table`: only that table's players. */
-export function sitOutsPanel(conn, { table = null } = {}) {
+ * does). `table`: only that table's players. `fit`: the rows that do not fit the box its page
+ * gives it are counted on a last line, never cut (the wall: a called move keeps its room);
+ * `el.refit()` after that room changed, `el.whole` whether every row is shown. */
+export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
   const el = h("aside", { class: "sit-outs", "aria-live": "polite", hidden: true });
   let last = "";
+  el.whole = true;
   const draw = () => {
     const list = sitOutsOf(conn).filter((x) => table == null || x.table === table);
     const key = list.map((x) => `${x.player}.${x.table}.${x.seat}.${sitOutLeft(x)}`).join("|") + getLang();
@@ -119,11 +127,27 @@ export function sitOutsPanel(conn, { table = null } = {}) {
     last = key;
     el.hidden = !list.length;
     el.setAttribute("aria-label", t("sitout.title"));
-    fill(el, h("h2", { class: "so-title" }, t("sitout.title")), h("ul", { class: "so-list" }, list.map((x) =>
+    const ul = h("ul", { class: "so-list" }, list.map((x) =>
       h("li", { class: `so-row${x.left === 0 ? " over" : ""}`, dataset: { player: x.player } },
         h("span", { class: "so-name" }, x.name),
         h("span", { class: "so-where" }, fmt.spot(x.table, x.seat)),
-        h("span", { class: "so-left" }, sitOutLeft(x))))));
+        h("span", { class: "so-left" }, sitOutLeft(x)))));
+    fill(el, h("h2", { class: "so-title" }, t("sitout.title")), ul);
+    el.whole = true;
+    if (fit && list.length) {
+      const more = h("li", { class: "so-more" });
+      const overflows = () => el.scrollHeight > el.clientHeight + 1;
+      while (overflows() && ul.querySelector(".so-row")) {
+        [...ul.querySelectorAll(".so-row")].pop().remove();
+        more.textContent = t("sitout.more", { n: list.length - ul.querySelectorAll(".so-row").length });
+        if (!more.isConnected) ul.append(more);
+        el.whole = false;
+      }
+    }
+  };
+  el.refit = () => {
+    last = "";
+    draw();
   };
   conn.on("change", draw);
   onLang(draw);
@@ -367,17 +391,34 @@ export class RulingsPhone {
     }
     if (f.penalty === "sit_out") {
       const amount = h("input", { id: "ruling-amount", type: "number", inputmode: "numeric", min: 1,
-        max: f.unit === "hands" ? 100 : 600, value: f.amount });
-      amount.addEventListener("input", () => { f.amount = amount.value; });
+        max: MAX[f.unit], value: f.amount });
+      const rounds = h("p", { class: "hint rounds-hint", "aria-live": "polite" });
+      const sayRounds = () => {
+        // TDA 2024 rule 71A: a round is a hand per player at the offender's table (the server
+        // counts them when the ruling is made; this is what it will count now).
+        const table = conn.state.players?.[f.target]?.table;
+        const seated = Object.keys(conn.state.tables?.[table]?.occupants || {}).length;
+        const n = Number(f.amount);
+        rounds.textContent = seated && Number.isInteger(n) && n > 0
+          ? t("ruling.rounds_hint", { n, players: seated, hands: n * seated }) : t("ruling.rounds_hint_none");
+      };
+      amount.addEventListener("input", () => {
+        f.amount = amount.value;
+        if (f.unit === "rounds") sayRounds();
+      });
       parts.push(h("div", { class: "row sit-out-length" },
         h("label", { for: "ruling-amount" }, t("ruling.sit_out_for")), amount,
-        h("div", { class: "segmented", role: "group", "aria-label": t("ruling.unit") }, ["minutes", "hands"].map((unit) =>
+        h("div", { class: "segmented", role: "group", "aria-label": t("ruling.unit") }, Object.keys(UNITS).map((unit) =>
           h("button", { type: "button", "aria-pressed": String(f.unit === unit), onclick: () => {
             f.unit = unit;
-            f.amount = unit === "hands" ? "3" : "10";
+            f.amount = UNITS[unit];
             this._drawDynamic();
           } }, t(`ruling.unit.${unit}`))))));
       if (f.unit === "hands") parts.push(h("p", { class: "hint" }, t("ruling.hands_hint")));
+      if (f.unit === "rounds") {
+        sayRounds();
+        parts.push(rounds, h("p", { class: "hint" }, t("ruling.hands_hint")));
+      }
     }
     if (f.penalty === "disqualification") {
       const p = conn.state.players?.[f.target];

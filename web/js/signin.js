@@ -69,6 +69,8 @@ export async function signOut() {
 
 export function whoAmI(principal) {
   if (!principal || principal.role === "public") return "";
+  // A paired table screen has no account: it is its table's (floor/server/tablets.py).
+  if (principal.role === "table") return t("table.screen_of", { table: principal.table });
   const role = t(`role.${principal.role}`);
   return principal.table ? `${principal.username} · ${role} · ${t("spot.table_only", { table: principal.table })}`
     : `${principal.username} · ${role}`;

@@ -27,6 +27,8 @@ const NOTES = {
   minute: [[988, 0, 0.16], [988, 0.3, 0.16]],
   // Time called: four quick high notes, the last longer.
   timecall: [[1319, 0, 0.1], [1319, 0.16, 0.1], [1319, 0.32, 0.1], [1760, 0.5, 0.4]],
+  // In the money: a fanfare, four notes up and the last held.
+  money: [[523, 0, 0.16], [659, 0.18, 0.16], [784, 0.36, 0.16], [1047, 0.54, 0.8]],
 };
 
 export const CUES = Object.keys(NOTES);

@@ -1,6 +1,7 @@
 // The table screen: a tablet (or a phone) that belongs to one table, not to a person.
-// /table/{tid}/{table}. Signed in once with the table's dealer account (a session the device
-// keeps while dealers rotate), it shows the table's seats with names, the button and blinds,
+// /table/{tid}/{table}. Paired once with a code from the floor (no account: the screen becomes
+// a device of this table of this tournament, floor/server/tablets.py), with dealers signing
+// in and out on it by PIN as they rotate, it shows the table's seats with names, the button and blinds,
 // who waits for a seat here, and the table's instructions as they come: moves to and from it
 // with seats, a player arriving, the table breaking, halted (do not deal), hand-for-hand
 // (deal now / play / wait), a time call's count. One tap a hand ("new hand"), bust-outs by
@@ -11,14 +12,15 @@
 // device and sent again, with the same id, when the connection comes back.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
 import { timeCalls as callsAt, undoable } from "./facts.js";
 import { handForHand, tableStep } from "./h4h.js";
 import { pairForm } from "./pairing.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
-import { signInForm, signOut, whoAmI } from "./signin.js";
-import { $, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+import { signOut, whoAmI } from "./signin.js";
+import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
 const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
@@ -39,6 +41,16 @@ const bar = topbar(t("table.title", { table: TABLE }), conn, {
 });
 const whoEl = h("span", { class: "who-am-i" });
 const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: doSignOut });
+const dealerBtn = h("button", { type: "button", class: "ghost small", onclick: () => {
+  if (principal.role === "dealer") dealerOut();
+  else {
+    dealerEl.hidden = !dealerEl.hidden;
+    if (!dealerEl.hidden) dealerEl.querySelector("input")?.focus();
+  }
+} });
+const dealerEl = h("div", { class: "table-dealer", hidden: true });
+/** Why the screen shows the pairing form again (it was ended), or "". */
+let endedNote = "";
 const signinEl = h("div", { class: "table-signin" });
 const noticeEl = h("section", { class: "table-notices", "aria-live": "assertive" });
 const seatsEl = h("section", { class: "table-seats", role: "group" });
@@ -50,9 +62,9 @@ const appEl = h("main", { class: "table-app", hidden: true },
   h("div", { class: "table-side" }, handEl, noticeEl, sentEl, actionsEl, pickEl),
   seatsEl);
 
-fill($("#app"), bar, h("div", { class: "table-user" }, whoEl, signOutBtn), signinEl, appEl);
+fill($("#app"), bar, h("div", { class: "table-user" }, whoEl, dealerBtn, signOutBtn), dealerEl, signinEl, appEl);
 
-// Signing in -------------------------------------------------------------------------------
+// Pairing, and the dealer ------------------------------------------------------------------
 
 async function start() {
   principal = await me();
@@ -60,35 +72,88 @@ async function start() {
   conn.start();
 }
 
+/** A paired screen (or the dealer on it) of this very table of this tournament. */
+function mine() {
+  return principal.device != null && principal.tournament === tid && principal.table === TABLE;
+}
+
 function allowed() {
-  if (principal.role === "director" || principal.role === "floor") return true;
-  return principal.role === "dealer" && principal.table === TABLE;
+  return principal.role === "director" || principal.role === "floor" || mine();
 }
 
 function showSignedIn() {
-  const staff = principal.role !== "public";
-  whoEl.textContent = staff ? whoAmI(principal) : "";
+  const screen = principal.device != null;
+  const staff = principal.role === "director" || principal.role === "floor";
+  whoEl.textContent = screen ? (principal.role === "dealer" ? t("table.dealer_on", { name: principal.username })
+    : `${t("table.screen_of", { table: principal.table })} · ${t("table.no_dealer")}`) : whoAmI(principal);
+  // A screen is ended by the director, not by a tap at the table; the floor signs out.
   signOutBtn.hidden = !staff;
   signOutBtn.textContent = t("signin.signout");
-  const ok = staff && allowed();
+  dealerBtn.hidden = !mine();
+  dealerBtn.textContent = principal.role === "dealer" ? t("table.dealer_signout") : t("table.dealer_signin");
+  if (!mine()) dealerEl.hidden = true;
+  fill(dealerEl, dealerForm());
+  const ok = allowed();
   appEl.hidden = !ok;
   signinEl.hidden = ok;
-  if (!staff) {
-    const signedIn = (p) => {
+  if (!screen && !staff) {
+    const paired = (p) => {
       principal = p;
+      endedNote = "";
       showSignedIn();
       conn.reconnect(true);
       outbox.flush();
     };
-    fill(signinEl, pairForm(signedIn), h("p", { class: "muted pair-or" }, t("pair.or_signin")),
-      signInForm(signedIn, { note: t("table.signin_note") }));
+    fill(signinEl, endedNote ? h("p", { class: "notice notice-halt", role: "alert" }, endedNote) : null,
+      pairForm(paired), h("p", { class: "muted pair-or" }, t("table.signin_note")));
   } else if (!ok) {
+    const own = `/table/${encodeURIComponent(principal.tournament)}/${principal.table}`;
     fill(signinEl, h("div", { class: "card" },
-      h("p", {}, t("table.other_table", { table: principal.table })),
-      principal.table ? h("a", { class: "button primary", href: `/table/${encodeURIComponent(tid)}/${principal.table}` },
-        t("table.open_own", { table: principal.table })) : null));
+      h("p", {}, t("table.other_table", { table: principal.table, tournament: principal.tournament })),
+      h("a", { class: "button primary", href: own }, t("table.open_own", { table: principal.table }))));
   }
   render();
+}
+
+/** The dealer's sign-in on this screen (POST /api/table/signin): their name and PIN. */
+function dealerForm() {
+  const user = h("input", { id: "dealer-user", name: "username", autocomplete: "username", autocapitalize: "none",
+    spellcheck: "false", required: true });
+  const pin = h("input", { id: "dealer-pin", name: "secret", type: "password", inputmode: "numeric",
+    autocomplete: "current-password", required: true });
+  const error = h("p", { class: "error-text", role: "alert" });
+  const submit = h("button", { type: "submit", class: "primary" }, t("table.dealer_submit"));
+  return h("form", { class: "card dealer-form", "aria-label": t("table.dealer_signin"), onsubmit: async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    submit.disabled = true;
+    try {
+      const got = await api("/api/table/signin", { method: "POST", body: { username: user.value.trim(), secret: pin.value } });
+      principal = got.principal;
+      dealerEl.hidden = true;
+      showSignedIn();
+    } catch (err) {
+      pin.value = "";
+      error.textContent = err.code === "bad_credentials" ? t("table.dealer_bad")
+        : err.code === "too_many_attempts" ? t("signin.too_many", { seconds: err.params?.seconds ?? "?" })
+          : explainError(err);
+    } finally {
+      submit.disabled = false;
+    }
+  } },
+  h("div", { class: "row" },
+    h("div", { class: "field" }, h("label", { for: "dealer-user" }, t("table.dealer_name")), user),
+    h("div", { class: "field" }, h("label", { for: "dealer-pin" }, t("table.dealer_pin")), pin)),
+  error, submit);
+}
+
+async function dealerOut() {
+  try {
+    principal = (await api("/api/table/signout", { method: "POST", body: {} })).principal;
+  } catch (err) {
+    toast(explainError(err), "error", 7000);
+  }
+  showSignedIn();
 }
 
 async function doSignOut() {
@@ -96,6 +161,15 @@ async function doSignOut() {
   principal = { role: "public", username: null, table: null };
   showSignedIn();
   conn.reconnect(true);
+}
+
+/** The screen was ended or moved (its socket was closed, and it came back as someone else):
+ * ask who it is now. */
+async function recheck() {
+  const was = principal;
+  principal = await me();
+  if (was.device != null && principal.device == null) endedNote = t("table.ended");
+  showSignedIn();
 }
 
 // Sending ----------------------------------------------------------------------------------
@@ -112,8 +186,7 @@ async function send(command, label) {
     sentEl.dataset.kind = "error";
     toast(sentEl.textContent, "error", 7000);
   } else if (item.status === "signin") {
-    principal = { role: "public", username: null, table: null };
-    showSignedIn();
+    recheck();
   }
   return item;
 }
@@ -208,7 +281,9 @@ function renderSeats(table, v) {
     },
     h("span", { class: "seat-no" }, String(seat)),
     h("span", { class: "seat-name" }, p ? p.name : t("table.empty")),
-    p && p.stack != null && p.counted ? h("span", { class: "seat-stack" }, fmt.chips(p.stack)) : null,
+    // The count with its age; an old one (the server's verdict in the view) says so.
+    p && p.stack != null && p.counted ? h("span", { class: "seat-stack" }, fmt.chips(p.stack), " · ",
+      countAge(p.counted_at, oldCount(v, p.id), { cls: "seat-age", short: true })) : null,
     marks.length ? h("span", { class: "seat-marks" }, marks) : null);
     // Set through the CSSOM: the pages' policy allows no inline style attributes.
     el.style.gridRow = String(row);
@@ -355,6 +430,9 @@ conn.on("change", () => {
 });
 conn.on("status", (status) => {
   if (status === "live") outbox.flush();
+});
+conn.on("hello", (msg) => {
+  if (principal.device != null && (msg.device !== principal.device || msg.table !== principal.table)) recheck();
 });
 outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
 onLang(() => {

@@ -22,6 +22,7 @@ import { levelNumber } from "./facts.js";
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { onLang, t, why as whyText } from "./i18n.js";
+import { moneyBanner } from "./moneyview.js";
 import { Prizes, finisherGroups, payoutRows, placeText, placesText, poolFacts } from "./prizes.js";
 import { Sound, soundSwitch, watchCues } from "./sound.js";
 import { renderStandings, winnerPanel } from "./standings.js";
@@ -63,7 +64,9 @@ const sound = new Sound();
 const bar = topbar(t("wall.title"), conn, { right: h("div", { class: "wall-controls" }, pageNav, soundSwitch(sound)) });
 // The banner of a cue: over the top bar, never over the map or the clock.
 const cueEl = h("div", { class: "cue-banner", role: "alert", hidden: true });
-bar.append(cueEl);
+// The bubble's bursting: over the top bar too, for the minute the server says (a cue's banner
+// goes over it meanwhile), with a fanfare when the sound is on.
+bar.append(moneyBanner(conn, { onStart: () => sound.play("money") }), cueEl);
 const clockEl = h("section", { class: "wall-clock", "aria-label": t("wall.clock") });
 const latestEl = h("section", { class: "wall-latest", "aria-label": t("wall.latest") });
 const tilesEl = h("div", { class: "tiles", role: "list" });
@@ -104,12 +107,15 @@ const pagesEl = h("main", { class: "wall-pages" },
 const callsEl = h("aside", { class: "time-calls", "aria-live": "assertive", "aria-label": t("wall.time_calls"), hidden: true });
 const progress = h("div", { class: "page-progress", "aria-hidden": "true" });
 const winnerEl = winnerPanel(conn, prizes);
-const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn), clockEl, callsEl, sitOutsPanel(conn), latestEl);
+// The sit-outs come last and give way (their rows counted, not shown): a called move, in the
+// latest changes, never leaves the screen for them.
+const sitOutsEl = sitOutsPanel(conn, { fit: true });
+const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn), clockEl, callsEl, latestEl, sitOutsEl);
 
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
   h("div", { class: "wall-right" }, pagesEl, progress)));
 
-clockPanel(clockEl, conn, { stats: true });
+const clockView = clockPanel(clockEl, conn, { stats: true });
 // Chart text follows the wall's scale, as large as the smallest text elsewhere on the wall.
 const charts = createCharts(conn, fieldCanvas, bbCanvas, {
   fontSize: Math.round(rootPx() * (document.body.classList.contains("narrow") ? 1 : MIN_TEXT)),
@@ -458,32 +464,61 @@ function trimToFit(box, keep = 0) {
 /** The latest changes keep at least this many rows in sight (a colour-up or a time call
  * under the clock takes room: the clock is drawn smaller then). */
 const LATEST_MIN = 3;
+/** Called moves under the clock; more are counted on a last line (the seat changes page lists
+ * them all). */
+const CALLED_MAX = 6;
 
-/** The latest few changes, always on screen under the clock. */
+/** The latest few changes, always on screen under the clock: every called move first (players
+ * are looking for their seats), then the moves made. Nothing below pushes them away: the box
+ * keeps the room of those rows, the sit-outs under it give way. */
 function renderLatest() {
   if (!conn.state) return;
-  const pending = calledMoves(conn).slice(0, 3).map((m) => ({
+  const called = calledMoves(conn);
+  const pending = called.slice(0, CALLED_MAX).map((m) => ({
     name: m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table }),
     from: m.from, to: m.to, pending: true,
   }));
   const done = board.entries.filter((e) => e.kind === "move").slice(0, Math.max(0, 8 - pending.length))
     .map((e) => ({ name: playerName(conn, e.player), from: e.from, to: e.to }));
-  const rows = [...pending, ...done];
-  const draw = () => fill(latestEl, h("h2", {}, t("wall.latest")), rows.length
-    ? h("ul", { class: "latest-list" }, rows.map((r) => h("li", { class: r.pending ? "pending" : "" },
-      h("span", { class: "who" }, r.name),
-      h("span", { class: "route" }, fmt.spot(r.from?.table, r.from?.seat), " → ",
-        h("strong", {}, fmt.spot(r.to.table, r.to.seat))))))
+  const more = called.length - pending.length;
+  const moreRow = more > 0 ? h("li", { class: "pending-more" }, t("wall.more_called", { n: more })) : null;
+  const row = (r) => h("li", { class: r.pending ? "pending" : "" },
+    h("span", { class: "who" }, r.name),
+    h("span", { class: "route" }, fmt.spot(r.from?.table, r.from?.seat), " → ",
+      h("strong", {}, fmt.spot(r.to.table, r.to.seat))));
+  const count = pending.length + done.length + (moreRow ? 1 : 0);
+  const draw = () => fill(latestEl, h("h2", {}, t("wall.latest")), count
+    ? h("ul", { class: "latest-list" }, pending.map(row), moreRow, done.map(row))
     : h("p", { class: "muted" }, t("wall.no_changes")));
+  latestEl.style.minHeight = "";
   draw();
-  if (document.body.classList.contains("narrow")) return;
-  // Roomy first; smaller clock digits only when the rows would not fit otherwise.
-  const keep = Math.min(LATEST_MIN, rows.length);
+  if (document.body.classList.contains("narrow")) {
+    sitOutsEl.refit();
+    return;
+  }
+  // Every called move shown stays, and a few rows more when there is room: roomy first, then
+  // smaller clock digits, the sit-outs giving way last.
+  const keep = Math.max(pending.length + (moreRow ? 1 : 0), Math.min(LATEST_MIN, count));
   for (const level of [0, 1, 2]) {
     leftEl.dataset.tight = String(level);
+    // The digits' size follows the tighter style at once: the rows are measured against it.
+    clockView.fit();
+    latestEl.style.minHeight = "";
     if (level) draw();
-    if (trimToFit(latestEl, keep)) break;
+    latestEl.style.minHeight = `${keptHeight(keep)}px`;
+    sitOutsEl.refit();
+    if (trimToFit(latestEl, keep) && sitOutsEl.whole) break;
   }
+}
+
+/** The height of the latest changes' box down to its `keep`-th row (its heading alone at 0). */
+function keptHeight(keep) {
+  const rows = latestEl.querySelectorAll(".latest-list li");
+  const last = keep > 0 ? rows[Math.min(keep, rows.length) - 1] : latestEl.firstElementChild;
+  if (!last) return 0;
+  const style = getComputedStyle(latestEl);
+  return Math.ceil(last.getBoundingClientRect().bottom - latestEl.getBoundingClientRect().top
+    + parseFloat(style.paddingBottom) + parseFloat(style.borderBottomWidth));
 }
 
 // Prizes and results -------------------------------------------------------------------------------

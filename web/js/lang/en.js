@@ -436,7 +436,6 @@ export const en = {
   "director.halts": "Halted tables",
   "director.add_staff": "Add a staff account",
   "director.role": "Role",
-  "director.dealer_table": "Table",
   "director.staff_secret": "Password or PIN",
   "director.is_pin": "It is a PIN",
   "director.secret_hint": "A password of at least 8 characters; a dealer may have a PIN of 4–8 digits instead.",
@@ -760,4 +759,22 @@ export const en = {
   "final.link": "Final table wall",
   "final.link_sub": "seats, stacks, pay ladder",
   "index.heading": "Tournaments",
+
+  // The wall, the final table and the player screen: called moves and sit-outs in room, the
+  // counts' age, the money (issue 25).
+  "wall.more_called": { one: "and {n} more called: see Seat changes", other: "and {n} more called: see Seat changes" },
+  "sitout.more": { one: "and {n} more", other: "and {n} more" },
+  "count.age": "counted {time}",
+  "count.old.level": "old: the level changed since",
+  "count.old.bust": "old: a player busted at the table since",
+  "count.old_short": "old",
+  "count.recount": "Recount",
+  "leaders.old_legend": "old: counted before this level or a bust-out at the table",
+  "final.recount": { one: "{n} count is old (from before this level or a bust-out at the table): count it again", other: "{n} counts are old (from before this level or a bust-out at the table): count them again" },
+  "money.title": "In the money",
+  "money.text": { one: "the bubble has burst: every player left wins a prize ({n} place paid)", other: "the bubble has burst: every player left wins a prize ({n} places paid)" },
+  "money.shared": "{from}–{to} shared",
+  "money.prize": "prize {prize}",
+  "money.unpaid": "no prize",
+  "final.dealer": "Dealer button",
 };

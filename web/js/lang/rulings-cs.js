@@ -2,6 +2,10 @@
 
 export const rulingsCs = {
   "rules.note": "Jak to floor uplatňuje:",
+  "rules.checked": "Znění ověřeno:",
+  "rules.unchecked": "Neověřeno:",
+  "rules.unchecked_badge": "neověřeno",
+  "rules.official": "Oficiální text ({source}) ↗",
 
   "ruling.open": "Rozhodnutí",
   "ruling.title": "Rozhodnutí u stolu {table}",
@@ -21,11 +25,14 @@ export const rulingsCs = {
   "ruling.penalty_for": "Penalizace pro",
   "ruling.pick_player": "Nejdřív vyberte hráče",
   "ruling.sit_out_for": "Sit out na",
-  "ruling.unit": "Minuty, nebo handy",
+  "ruling.unit": "Minuty, handy nebo kola",
   "ruling.unit.minutes": "minut",
   "ruling.unit.hands": "handů",
+  "ruling.unit.rounds": "kol",
+  "ruling.rounds_hint": { one: "Kolo je jeden hand za každého hráče u stolu: {n} kolo × {players} hráčů = {hands} handů.", few: "Kolo je jeden hand za každého hráče u stolu: {n} kola × {players} hráčů = {hands} handů.", other: "Kolo je jeden hand za každého hráče u stolu: {n} kol × {players} hráčů = {hands} handů." },
+  "ruling.rounds_hint_none": "Kolo je jeden hand za každého hráče, který sedí u stolu hráče v okamžiku rozhodnutí.",
   "ruling.hands_hint": "Počítá se z handů, které stůl hlásí: hlaste tam každý hand.",
-  "ruling.amount_needed": "Zadejte počet minut, nebo handů",
+  "ruling.amount_needed": "Zadejte počet minut, handů nebo kol",
   "ruling.chips": "Odebrané žetony",
   "ruling.chips_hint": "Jak byly spočítány při odebrání; prázdné: zaznamenaný stack.",
   "ruling.earlier": "Rozhodnuto dřív? Zadejte čas",
@@ -40,11 +47,12 @@ export const rulingsCs = {
   "ruling.no_record": "Dnes bez dřívějšího rozhodnutí.",
   "ruling.penalties_so_far": { one: "{n} dřívější penalizace", few: "{n} dřívější penalizace", other: "{n} dřívějších penalizací" },
   "ruling.repeat": "Opakovaně",
-  "ruling.escalate": "Opakované porušení: penalizace se zvyšuje (PFP 50).",
+  "ruling.escalate": "Opakované porušení: penalizace se zvyšuje (TDA 2024, pravidlo 71; PFP 50).",
   "ruling.penalty.none": "bez penalizace",
   "ruling.penalty.warning": "varování",
   "ruling.penalty.sit_out_minutes": { one: "sit out, {n} minuta", few: "sit out, {n} minuty", other: "sit out, {n} minut" },
   "ruling.penalty.sit_out_hands": { one: "sit out, {n} hand", few: "sit out, {n} handy", other: "sit out, {n} handů" },
+  "ruling.penalty.sit_out_rounds": { one: "sit out, {n} kolo ({hands} handů)", few: "sit out, {n} kola ({hands} handů)", other: "sit out, {n} kol ({hands} handů)" },
   "ruling.penalty.disqualified": "diskvalifikován",
   "ruling.penalty.disqualified_place": "diskvalifikován ({place}. místo)",
   "ruling.count": { one: " · dnes {n} rozhodnutí", few: " · dnes {n} rozhodnutí", other: " · dnes {n} rozhodnutí" },
@@ -61,7 +69,7 @@ export const rulingsCs = {
   "ruling.col.penalty": "Penalizace",
   "ruling.col.note": "Poznámka",
 
-  "sitout.title": "Sit out",
+  "sitout.title": "Mimo hru",
   "sitout.until": "zpět v {time} · {left}",
   "sitout.over": "zpět teď",
   "sitout.hands_left": { one: "ještě {n} hand", few: "ještě {n} handy", other: "ještě {n} handů" },
@@ -73,7 +81,7 @@ export const rulingsCs = {
 
   "director.rulings": "Rozhodnutí",
 
-  "board.sit_out": "{name} má sit out ({where})",
+  "board.sit_out": "{name} je mimo hru ({where})",
   "board.sit_out_over": "{name} je zpět ve hře ({where})",
   "board.disqualified": "{name} je diskvalifikován",
 };

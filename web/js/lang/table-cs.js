@@ -1,4 +1,5 @@
-// Čeština: obrazovka stolu (table.js) a hand-for-hand (h4h.js).
+// Čeština: obrazovka stolu (table.js), hand-for-hand (h4h.js) a obrazovky stolů v konzoli
+// (tablets_console.js).
 
 export const tableCs = {
   "h4h.title": "Hand-for-hand",
@@ -19,13 +20,12 @@ export const tableCs = {
 
   "pair.button": "Spárovat obrazovku stolu",
   "pair.code_for": "Kód pro stůl {table}:",
-  "pair.until": "zadejte ho na tabletu na {path}; platí jednou, do {time}",
+  "pair.until": "zadejte ho na tabletu na {path}; platí jednou, do {time}, po {tries} chybných pokusech propadne",
   "pair.title": "Spárovat tuto obrazovku stolu",
-  "pair.hint": "Kód dá floor (stůl na telefonu flooru: Spárovat obrazovku stolu).",
+  "pair.hint": "Žádný účet není potřeba: floor dá kód (stůl na telefonu flooru: Spárovat obrazovku stolu) a tato obrazovka bude patřit tomuto stolu, na den.",
   "pair.code": "Párovací kód",
   "pair.submit": "Spárovat",
-  "pair.bad": "Kód je špatný, použitý nebo propadlý: požádejte floor o nový.",
-  "pair.or_signin": "Nebo se přihlaste účtem dealera tohoto stolu:",
+  "pair.bad": "Kód je špatný, použitý nebo propadlý (pět chybných pokusů kód zruší): požádejte floor o nový.",
 
   "table.title": "Stůl {table}",
   "table.hand_no": "Hra {n}",
@@ -64,10 +64,43 @@ export const tableCs = {
   "table.time_count": "Místo {seat}: {left}",
   "table.waiting": "Na místo zde čeká: {names}",
   "table.undo": "Vyřazení na místě {seat} ({name}) může floor vrátit do příští hry u tohoto stolu",
-  "table.signin_note": "Přihlaste se jednou účtem dealera tohoto stolu: tablet zůstane přihlášený za stůl, i když se dealeři střídají.",
-  "table.other_table": "Tento tablet je přihlášený za stůl {table}, ne za tento.",
+  "table.signin_note": "Jakmile je spárovaná, přihlašují se na této obrazovce dealeři svým PINem, jen pro tento stůl.",
+  "table.other_table": "Tato obrazovka patří stolu {table} turnaje {tournament}, ne této stránce.",
   "table.open_own": "Otevřít stůl {table}",
+  "table.dealer_signin": "Přihlášení dealera",
+  "table.dealer_name": "Dealer",
+  "table.dealer_pin": "PIN",
+  "table.dealer_submit": "Přihlásit u tohoto stolu",
+  "table.dealer_signout": "Dealer odchází",
+  "table.dealer_on": "Dealer: {name}",
+  "table.no_dealer": "Žádný dealer není přihlášen",
+  "table.dealer_bad": "Špatné jméno nebo PIN.",
+  "table.screen_of": "Stůl {table} · spárovaná obrazovka",
+  "table.ended": "Director tuto obrazovku ukončil: spárujte ji znovu novým kódem.",
   "table.sent": "Odesláno",
   "table.waiting_send": "Zatím neodesláno: {n} (tablet je odešle, až bude znovu online)",
-  "table.offline": "Offline: {n} čeká na odeslání"
+  "table.offline": "Offline: {n} čeká na odeslání",
+
+  "director.tablets": "Obrazovky stolů",
+  "tablets.hint": "Tablety spárované se stolem: každý patří jednomu stolu jednoho turnaje a vidí to co sál, a navíc přesuny svého stolu. Ukončená obrazovka se hned zavře; přesun nepotřebuje nový kód.",
+  "tablets.none": "Žádná obrazovka stolu není spárovaná.",
+  "tablets.refresh": "Obnovit",
+  "tablets.table_n": "Stůl {table}",
+  "tablets.dealer": "dealer {name}",
+  "tablets.no_dealer": "dealer nepřihlášen",
+  "tablets.seen_now": "právě teď",
+  "tablets.seen_at": "naposledy {time}",
+  "tablets.never_seen": "zatím neviděn",
+  "tablets.until": "spárován do {time}",
+  "tablets.move": "Přesunout",
+  "tablets.move_named": "Přesunout obrazovku stolu {table}",
+  "tablets.move_here": "Přesunout",
+  "tablets.tournament": "Turnaj",
+  "tablets.table": "Stůl",
+  "tablets.end": "Ukončit",
+  "tablets.end_named": "Ukončit obrazovku stolu {table}",
+  "tablets.end_confirm": "Ukončit obrazovku stolu {table} ({tournament})? Hned se zavře a bude potřebovat nový kód.",
+  "tablets.ended": "Obrazovka stolu {table} ({tournament}) je ukončena",
+  "tablets.moved": "Obrazovka teď patří stolu {table} ({tournament})",
+  "tablets.dealer_hint": "Dealer nemá vlastní stůl: přihlašuje se na spárované obrazovce stolu, která patří jednomu stolu jednoho turnaje."
 };

@@ -1,4 +1,5 @@
-// English: the table screen (table.js) and hand-for-hand (h4h.js).
+// English: the table screen (table.js), hand-for-hand (h4h.js) and the console's table screens
+// (tablets_console.js).
 
 export const tableEn = {
   "h4h.title": "Hand-for-hand",
@@ -19,13 +20,12 @@ export const tableEn = {
 
   "pair.button": "Pair a table screen",
   "pair.code_for": "Code for table {table}:",
-  "pair.until": "type it on the tablet at {path}; good once, until {time}",
+  "pair.until": "type it on the tablet at {path}; good once, until {time}, void after {tries} wrong tries",
   "pair.title": "Pair this table screen",
-  "pair.hint": "The floor gives the code (the table's view on the floor phone: Pair a table screen).",
+  "pair.hint": "No account is needed: the floor gives a code (the table's view on the floor phone: Pair a table screen), and this screen becomes this table's, for a day.",
   "pair.code": "Pairing code",
   "pair.submit": "Pair",
-  "pair.bad": "That code is wrong, used or expired: ask the floor for a new one.",
-  "pair.or_signin": "Or sign in with the table's dealer account:",
+  "pair.bad": "That code is wrong, used or expired (five wrong tries void a code): ask the floor for a new one.",
 
   "table.title": "Table {table}",
   "table.hand_no": "Hand {n}",
@@ -64,10 +64,43 @@ export const tableEn = {
   "table.time_count": "Seat {seat}: {left}",
   "table.waiting": "Waiting for a seat here: {names}",
   "table.undo": "Seat {seat} ({name}) can still be undone by the floor until this table's next hand",
-  "table.signin_note": "Sign in once with this table's dealer account: the tablet stays signed in as the table while dealers change.",
-  "table.other_table": "This tablet is signed in for table {table}, not this one.",
+  "table.signin_note": "Once it is paired, the dealers sign in on this screen with their PIN, for this table only.",
+  "table.other_table": "This screen belongs to table {table} of {tournament}, not to this page.",
   "table.open_own": "Open table {table}",
+  "table.dealer_signin": "Dealer sign-in",
+  "table.dealer_name": "Dealer",
+  "table.dealer_pin": "PIN",
+  "table.dealer_submit": "Sign in at this table",
+  "table.dealer_signout": "Dealer out",
+  "table.dealer_on": "Dealer: {name}",
+  "table.no_dealer": "No dealer signed in",
+  "table.dealer_bad": "Wrong name or PIN.",
+  "table.screen_of": "Table {table} · paired screen",
+  "table.ended": "This screen was ended by the director: pair it again with a new code.",
   "table.sent": "Sent",
   "table.waiting_send": "Not sent yet: {n} (the tablet sends them when it is back online)",
-  "table.offline": "Offline: {n} waiting to be sent"
+  "table.offline": "Offline: {n} waiting to be sent",
+
+  "director.tablets": "Table screens",
+  "tablets.hint": "The tablets paired with a table: each belongs to one table of one tournament and sees the room's view plus its own table's moves. Ending one closes its screen at once; moving one needs no new code.",
+  "tablets.none": "No table screen is paired.",
+  "tablets.refresh": "Refresh",
+  "tablets.table_n": "Table {table}",
+  "tablets.dealer": "dealer {name}",
+  "tablets.no_dealer": "no dealer signed in",
+  "tablets.seen_now": "seen just now",
+  "tablets.seen_at": "last seen {time}",
+  "tablets.never_seen": "not seen yet",
+  "tablets.until": "paired until {time}",
+  "tablets.move": "Move",
+  "tablets.move_named": "Move the screen of table {table}",
+  "tablets.move_here": "Move it",
+  "tablets.tournament": "Tournament",
+  "tablets.table": "Table",
+  "tablets.end": "End",
+  "tablets.end_named": "End the screen of table {table}",
+  "tablets.end_confirm": "End the screen of table {table} ({tournament})? It closes at once and needs a new code.",
+  "tablets.ended": "The screen of table {table} ({tournament}) is ended",
+  "tablets.moved": "The screen now belongs to table {table} ({tournament})",
+  "tablets.dealer_hint": "A dealer has no table of their own: they sign in on a paired table screen, which is one table of one tournament."
 };

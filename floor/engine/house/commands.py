@@ -1,0 +1,27 @@
+"""The house's commands. Nobody sends them over the wire: the store sends them for a
+tournament command that claims something in the house (``decide.claim_of``)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from .events import Claim
+
+
+class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    pass
+
+
+class TakeHold(_Command, frozen=True, tag="take_hold"):
+    hold: str
+    tournament: str
+    command_id: str
+    claim: Claim
+
+
+class SettleHold(_Command, frozen=True, tag="settle_hold"):
+    hold: str
+    committed: bool
+
+
+HouseCommand = TakeHold | SettleHold
