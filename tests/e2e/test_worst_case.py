@@ -87,6 +87,71 @@ def test_every_route_of_the_application_has_a_worst_case() -> None:
     assert not probed - routes, f"worst cases of routes that are gone: {sorted(probed - routes)}"
 
 
+class LevelChanges:
+    """The clock tournament's level changes as they are written: (due, written)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.seen: list[tuple[float, float]] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+
+    def _read(self) -> None:
+        client = redis.Redis.from_url(self.url)
+        key = Keys(CLOCK).events
+        last = client.xinfo_stream(key)["last-generated-id"]
+        while not self.stop.is_set():
+            for _, entries in client.xread({key: last}, block=200) or []:
+                written = time.time()
+                for entry_id, fields in entries:
+                    last = entry_id
+                    event = decode_event(fields[b"e"])
+                    if isinstance(event, LevelChanged) and event.by == "clock":
+                        self.seen.append((event.at, written))
+
+
+def test_the_clock_writes_each_level_change_while_a_long_command_is_decided(
+    server: WatchedServer, world: worst_cases.World, valkey: EmbeddedServer
+) -> None:
+    """A list of 900 entries into a room of 10,000 with its 2,253 moves still planned is
+    17 s of the engine (first of the tests here: the probes carry the moves out). The level
+    changes of another tournament due meanwhile were written when it was done, all at once,
+    and the clock's lease could lapse; now each is written as it comes due, before the
+    next."""
+    changes = LevelChanges(valkey.url)
+    changes.thread.start()
+    headers = world.headers("director")
+    try:
+        r = httpx.post(
+            f"{server.base}/api/t/{CLOCK}/commands",
+            json={"command": {"type": "clock_start"}},
+            headers=headers,
+        )
+        assert r.status_code == 200, r.text
+        entries = worst_cases._entries(world.unique("C"), worst_cases.MAX_BODY - 1_000)
+        start = time.time()
+        r = httpx.post(
+            f"{server.base}/api/t/{ROOM}/commands",
+            json={"command": {"type": "register_many", "entries": entries}},
+            headers=headers,
+            timeout=scaled(300),
+        )
+        end = time.time()
+        assert r.status_code == 200, r.text
+        time.sleep(1.5)
+    finally:
+        changes.stop.set()
+        changes.thread.join(5)
+    due = sorted(c for c in changes.seen if start <= c[0] <= end)
+    assert len(due) >= 2, f"the command took {end - start:.1f} s: too short to tell"
+    (first_due, first_written), (last_due, _) = due[0], due[-1]
+    assert first_written < last_due, (
+        f"the change due at +{first_due - start:.1f} s was written at "
+        f"+{first_written - start:.1f} s, after the one due at +{last_due - start:.1f} s"
+    )
+    assert not held(server.holds.between(start, end))
+
+
 @pytest.mark.parametrize("key", worst_cases.order())
 async def test_the_worst_case_of(key: str, server: WatchedServer, world: worst_cases.World) -> None:
     start = time.time()
@@ -197,69 +262,6 @@ def test_public_answers_are_built_once_per_version(
     for kind in reads:
         assert kind in after, f"{kind}: no builds counted"
         assert after[kind] - before.get(kind, 0) <= 1, f"{kind} built for each request"
-
-
-class LevelChanges:
-    """The clock tournament's level changes as they are written: (due, written)."""
-
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.seen: list[tuple[float, float]] = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-
-    def _read(self) -> None:
-        client = redis.Redis.from_url(self.url)
-        key = Keys(CLOCK).events
-        last = client.xinfo_stream(key)["last-generated-id"]
-        while not self.stop.is_set():
-            for _, entries in client.xread({key: last}, block=200) or []:
-                written = time.time()
-                for entry_id, fields in entries:
-                    last = entry_id
-                    event = decode_event(fields[b"e"])
-                    if isinstance(event, LevelChanged) and event.by == "clock":
-                        self.seen.append((event.at, written))
-
-
-def test_the_clock_writes_each_level_change_while_a_long_command_is_decided(
-    server: WatchedServer, world: worst_cases.World, valkey: EmbeddedServer
-) -> None:
-    """A list of 900 entries into a room of 10,000 is 17 s of the engine. The level changes
-    of another tournament due meanwhile were written when it was done, all at once, and the
-    clock's lease could lapse; now each is written as it comes due, before the next."""
-    changes = LevelChanges(valkey.url)
-    changes.thread.start()
-    headers = world.headers("director")
-    try:
-        r = httpx.post(
-            f"{server.base}/api/t/{CLOCK}/commands",
-            json={"command": {"type": "clock_start"}},
-            headers=headers,
-        )
-        assert r.status_code == 200, r.text
-        entries = worst_cases._entries(world.unique("C"), worst_cases.MAX_BODY - 1_000)
-        start = time.time()
-        r = httpx.post(
-            f"{server.base}/api/t/{ROOM}/commands",
-            json={"command": {"type": "register_many", "entries": entries}},
-            headers=headers,
-            timeout=scaled(300),
-        )
-        end = time.time()
-        assert r.status_code == 200, r.text
-        time.sleep(1.5)
-    finally:
-        changes.stop.set()
-        changes.thread.join(5)
-    due = sorted(c for c in changes.seen if start <= c[0] <= end)
-    assert len(due) >= 2, f"the command took {end - start:.1f} s: too short to tell"
-    (first_due, first_written), (last_due, _) = due[0], due[-1]
-    assert first_written < last_due, (
-        f"the change due at +{first_due - start:.1f} s was written at "
-        f"+{first_written - start:.1f} s, after the one due at +{last_due - start:.1f} s"
-    )
-    assert not held(server.holds.between(start, end))
 
 
 def test_no_callback_held_the_loop_while_the_worst_cases_ran(server: WatchedServer) -> None:

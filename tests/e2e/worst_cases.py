@@ -554,7 +554,7 @@ async def _staff(w: World, http: httpx.AsyncClient) -> None:
     director = w.headers("director")
     w.expect(await http.get("/api/staff", headers=director), 200)
     name = w.unique("dealer")
-    new = {"username": name, "secret": "1234", "role": "dealer", "table": 3, "pin": True}
+    new = {"username": name, "secret": "1234", "role": "dealer", "pin": True}
     w.expect(await http.post("/api/staff", json=new, headers=director), 201)
     r = await http.put(f"/api/staff/{name}/secret", json={"secret": "98765"}, headers=director)
     w.expect(r, 200)
