@@ -20,6 +20,7 @@ import logging
 import signal
 import sys
 import time
+import weakref
 from typing import Final
 
 import msgspec
@@ -40,7 +41,10 @@ MEMORY: Final = 512 * 1024 * 1024
 SECONDS: Final = 30.0
 AT_ONCE: Final = 2
 
-_turns: asyncio.Semaphore | None = None
+#: The turns of each event loop (one in a server; a test makes many).
+_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
 _decode = msgspec.msgpack.Decoder(Result).decode
 
 
@@ -54,10 +58,11 @@ async def read_list(data: bytes, kind: sheet.Kind, encoding: sheet.Encoding) -> 
     """The rows of the list ``data``; ``BadValue`` naming the problem when there are none."""
     if _inline(data, kind):
         return sheet.read(data, kind, encoding)
-    global _turns
-    if _turns is None:
-        _turns = asyncio.Semaphore(AT_ONCE)
-    async with _turns:
+    loop = asyncio.get_running_loop()
+    turns = _turns.get(loop)
+    if turns is None:
+        turns = _turns[loop] = asyncio.Semaphore(AT_ONCE)
+    async with turns:
         return await _in_worker(data, kind, encoding)
 
 

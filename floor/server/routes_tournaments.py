@@ -196,7 +196,7 @@ async def events_since(request: Request) -> Response:
     principal, _ = await floor.principal(request)
     view = view_of(principal, tid)
     key = (tid, since, view)
-    kept = answer_kept(kind="events", key=key, version=version)
+    kept = answer_kept(floor.metrics, "events", key, version)
     if kept is not None:
         return Response(kept, media_type="application/json")
     missed = await floor.store.events_since(tid, since, MAX_EVENTS)

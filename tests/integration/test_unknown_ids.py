@@ -51,7 +51,7 @@ def held(obj: object, seen: set[int] | None = None, depth: int = 2) -> dict[str,
 def sizes(floor: Floor) -> dict[str, int]:
     found = {f"floor.{k}": n for k, n in held(floor, depth=3).items()}
     found["player_search._INDEXES"] = len(player_search._INDEXES)
-    found["answers._kept"] = len(answers._kept)
+    found["answers kept"] = answers.kept(floor.metrics)
     return found
 
 
