@@ -130,7 +130,8 @@ def encode_derived(t: Tournament, events: Sequence[Event] | None = None) -> Deri
         if tables is None
         else [all_tables[n] for n in sorted(tables) if n in all_tables]
     )
-    views = [table_view(t, table) for table in chosen]
+    halted = set(t.plan.halted_tables)
+    views = [table_view(t, table, halted) for table in chosen]
     return (
         _encoder.encode(t.plan),
         _encoder.encode(field_stats(t)),
