@@ -82,17 +82,39 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(request));
   } else if (STATE.test(url.pathname)) {
     // Only the public's answer is kept: a staff member's snapshot never reaches the cache.
-    const keep = (answer) => !url.pathname.endsWith("/snapshot") || answer.headers.get("Floor-View") === "public";
-    event.respondWith(networkFirst(request, STATE_CACHE, url.pathname, keep));
+    event.respondWith(networkFirst(request, STATE_CACHE, url.pathname, (answer) => publicAnswer(url, answer)));
   }
   // Everything else (commands, staff reads, sign-in) goes to the network alone.
 });
+
+/** Whether a state answer may be kept: the public's alone. */
+function publicAnswer(url, answer) {
+  return !url.pathname.endsWith("/snapshot") || answer.headers.get("Floor-View") === "public";
+}
+
+/** A page read before this worker controlled it (its first visit): kept now, and the
+ * room's public state with it when asked. */
+async function keep(page, state) {
+  const url = new URL(page, self.location.origin);
+  if (PAGES.test(url.pathname)) {
+    const answer = await fetch(url.pathname, { credentials: "same-origin" });
+    if (answer.ok) await (await caches.open(SHELL_CACHE)).put(pageKey(url), answer);
+  }
+  if (state) {
+    const where = new URL(state, self.location.origin);
+    if (!STATE.test(where.pathname)) return;
+    const answer = await fetch(where.pathname, { credentials: "same-origin" });
+    if (answer.ok && publicAnswer(where, answer)) await (await caches.open(STATE_CACHE)).put(where.pathname, answer);
+  }
+}
 
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type === "forget") {
     // A sign-out on a shared device: nothing of the day stays.
     event.waitUntil(caches.delete(STATE_CACHE));
+  } else if (data.type === "keep" && typeof data.page === "string") {
+    event.waitUntil(keep(data.page, typeof data.state === "string" ? data.state : null).catch(() => undefined));
   }
 });
 
