@@ -42,7 +42,10 @@ def own_server(valkey: EmbeddedServer, tmp_path: Path) -> Iterator[ServerProcess
 
 def controlled(page: Page) -> None:
     """Wait until the service worker has installed (the shell kept) and controls the page."""
-    ready = "() => Promise.race([navigator.serviceWorker.ready.then(() => true), new Promise((r) => setTimeout(() => r(false), 15000))])"
+    ready = (
+        "() => Promise.race([navigator.serviceWorker.ready.then(() => true),"
+        " new Promise((r) => setTimeout(() => r(false), 15000))])"
+    )
     assert page.evaluate(ready), "no service worker was registered"
     wait_for(lambda: page.evaluate("() => navigator.serviceWorker.controller !== null"), page, 20)
 
@@ -181,7 +184,7 @@ def test_a_staff_snapshot_is_never_kept_and_a_sign_out_drops_what_was(
     # The player screen in the same browser: the snapshot it reads with the session is the
     # staff's, not kept either; the followed player's feed (public) is.
     follow = json.dumps({"id": "P2", "name": "x"})
-    page.evaluate("(f) => localStorage.setItem('floor.follow.%s', f)" % tid, follow)
+    page.evaluate("([k, f]) => localStorage.setItem(k, f)", [f"floor.follow.{tid}", follow])
     page.goto(f"/player/{tid}")
     expect(page.locator(".conn").first).to_have_attribute("data-status", "live")
     wait_for(lambda: kept(page, f"/api/t/{tid}/follow/P2"), page)
