@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from floor.redisdb.embedded import EmbeddedServer
 from tests.browser.conftest import (
     CHROMIUM_ARGS,
+    DIRECTOR,
     FLOOR,
     Pages,
     chromium_path,
@@ -226,3 +227,23 @@ def test_the_opt_ins_on_a_phone_and_a_tv(
         expect(staff.locator(".staff-push")).to_contain_text("tables 1, 2")
         expect(staff.get_by_role("button", name="Alerts for my section")).to_be_visible()
         staff.screenshot(path=str(SHOTS / f"floor-optin-{size}.png"))
+
+
+def test_the_director_sets_a_floorpersons_section_on_the_console(
+    pages: Pages, servers: list[ServerProcess], director: Api
+) -> None:
+    tid = "app-sections"
+    new_tournament(director, tid, 12)
+    page = pages.open(servers[0], f"/director?t={tid}", size="tv", user=DIRECTOR)
+    field = page.get_by_label("Tables of fred")
+    field.fill("1-3, 7")
+    page.get_by_role("button", name="Save sections").click()
+    expect(page.locator(".toast").last).to_contain_text("Sections saved")
+    r = director.client.get(f"/api/t/{tid}/sections")
+    assert r.json()["sections"]["fred"] == [1, 2, 3, 7]
+    # Not table numbers: refused on the page, naming the account, nothing sent.
+    field.fill("1-x")
+    page.get_by_role("button", name="Save sections").click()
+    expect(page.locator(".sections-form .error-text")).to_contain_text("fred")
+    assert director.client.get(f"/api/t/{tid}/sections").json()["sections"]["fred"] == [1, 2, 3, 7]
+    page.locator("#s-floorsections").screenshot(path=str(SHOTS / "console-sections-tv.png"))

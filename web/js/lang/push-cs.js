@@ -48,7 +48,7 @@
   "push.staff_hint_section": "Zavolaný čas a rušené stoly u stolů {tables} přijdou do tohoto telefonu, i zamčeného.",
   "push.staff_hint_all": "Nemáte nastavenou sekci: zavolaný čas a rušení u všech stolů, které nemá nikdo jiný, přijdou do tohoto telefonu.",
 
-  "sections.title": "Sekce",
+  "director.floorsections": "Sekce floorů",
   "sections.hint": "Stoly, o které se stará každý floor: zavolaný čas nebo rušení stolu tam upozorní jeho telefon.",
   "sections.tables_of": "Stoly: {name}",
   "sections.placeholder": "např. 1-10, 15",

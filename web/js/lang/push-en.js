@@ -47,7 +47,7 @@
   "push.staff_hint_section": "Time calls and tables to break at tables {tables} reach this phone, also locked.",
   "push.staff_hint_all": "No section is set for you: time calls and breaks at every table nobody else has reach this phone.",
 
-  "sections.title": "Sections",
+  "director.floorsections": "Floor sections",
   "sections.hint": "The tables each floorperson looks after: a time call or a table to break there alerts that floorperson's phone.",
   "sections.tables_of": "Tables of {name}",
   "sections.placeholder": "e.g. 1-10, 15",
