@@ -23,8 +23,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .context import floor_of, tid_of
-from .edges import Endpoint, handle_errors, json_response
+from .edges import BadRequest, Endpoint, handle_errors, json_response
 from .routes_pages import WEB
+from .tablets import MAX_TABLE
 
 #: The screens' background and their theme colour (``web/css/theme.css``).
 BACKGROUND: Final = "#0b0f14"
@@ -108,6 +109,8 @@ def _manifest(kind: str) -> Endpoint:
         t, _ = await floor_of(request).store.tournament(tid)
         lang = request.query_params.get("lang", "en")
         table = request.path_params.get("table")
+        if table is not None and not 1 <= table <= MAX_TABLE:
+            raise BadRequest(f"must be a table number from 1 to {MAX_TABLE}", field="table")
         data = manifest(kind, tid, t.state.name, lang if lang in ("en", "cs") else "en", table)
         return json_response(
             data, headers={"Content-Type": "application/manifest+json", "Cache-Control": "no-cache"}
