@@ -247,3 +247,5 @@ def test_the_director_sets_a_floorpersons_section_on_the_console(
     expect(page.locator(".sections-form .error-text")).to_contain_text("fred")
     assert director.client.get(f"/api/t/{tid}/sections").json()["sections"]["fred"] == [1, 2, 3, 7]
     page.locator("#s-floorsections").screenshot(path=str(SHOTS / "console-sections-tv.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#s-floorsections").screenshot(path=str(SHOTS / "console-sections-phone.png"))
