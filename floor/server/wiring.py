@@ -43,6 +43,7 @@ from . import (
     routes_flights,
     routes_follow,
     routes_health,
+    routes_open,
     routes_pages,
     routes_pairing,
     routes_preview,
@@ -134,6 +135,7 @@ def routes() -> list[BaseRoute]:
         *routes_files.routes,
         *routes_flights.routes,
         *routes_follow.routes,
+        *routes_open.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.
