@@ -239,3 +239,32 @@ def test_the_public_edge_serves_every_open_read(edge: EdgeProcess, room: int) ->
                 ).status_code
                 == 304
             )
+
+
+@pytest.fixture(scope="module")
+def strict(
+    valkey: EmbeddedServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """A server that limits every address (loopback too): ten requests at once, then two a
+    second."""
+    proc = ServerProcess(
+        valkey.url,
+        Path(tmp_path_factory.mktemp("strict")) / "server.log",
+        FLOOR_LIMITS_EXEMPT="none",
+        FLOOR_RATE_LIMIT="2",
+        FLOOR_RATE_BURST="10",
+    )
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def test_the_per_address_rate_limits_apply_to_the_open_reads(
+    strict: ServerProcess, room: int
+) -> None:
+    with httpx.Client(base_url=strict.base) as http:
+        answers = [http.get(f"/api/open/v1/t/{TID}/clock").status_code for _ in range(20)]
+    assert answers[0] == 200
+    assert 429 in answers
