@@ -12,9 +12,16 @@ from typing import Any, Final
 
 import msgspec
 
-from .. import __version__
 from ..engine import open_read
-from .routes_open import DEFAULT_CHANGES, MAX_CHANGES, MAX_TABLE, PREFIX, Built, built
+from .open_answer import (
+    DEFAULT_CHANGES,
+    MAX_CHANGES,
+    MAX_TABLE,
+    PREFIX,
+    Built,
+    built,
+    floor_version,
+)
 
 _DOCS: Final = {
     "OpenClock": open_read.OpenClock,
@@ -184,7 +191,7 @@ def build() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {
             "title": "floor: the open read API",
-            "version": f"{open_read.VERSION}.0 (floor {__version__})",
+            "version": f"{open_read.VERSION}.0 (floor {floor_version()})",
             "description": "Public, read-only documents of a live poker tournament. Every "
             "answer carries an ETag (send it back in If-None-Match: 304 while unchanged), is "
             "gzipped when asked, and is rate limited per address. See docs/open-api.md.",

@@ -12,17 +12,13 @@ value it cannot use, is answered 400 naming it.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 from collections.abc import Callable, Collection
-from typing import Final
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .. import __version__
 from ..engine import open_read
 from ..engine.state import Tournament
 from ..protocol import decode_event
@@ -30,34 +26,20 @@ from .answers import answer
 from .answers import held as held_answer
 from .context import floor_of, tid_of
 from .edges import BadQuery, handle_errors
+from .open_answer import (
+    DEFAULT_CHANGES,
+    MAX_CHANGES,
+    MAX_TABLE,
+    PREFIX,
+    SITE,
+    Built,
+    built,
+    floor_version,
+)
+from .open_api import document
 from .routes_tournaments import accepts_gzip
 
-PREFIX: Final = "/api/open/v1"
-#: The most events one read of the feed goes through; a reader pages with ``since=to``.
-MAX_CHANGES: Final = 500
-DEFAULT_CHANGES: Final = 100
-#: The largest table number a query may name.
-MAX_TABLE: Final = 10_000
-#: Answers smaller than this are sent as they are: gzip would save nothing worth its cost.
-GZIP_FROM: Final = 1024
-#: The site named in an Open Tournament Summary.
-SITE: Final = "floor"
-
 _encode = msgspec.json.Encoder().encode
-
-
-class Built(msgspec.Struct, frozen=True):
-    """A document's bytes, gzipped bytes (None: small) and ETag, kept per version."""
-
-    body: bytes
-    gzipped: bytes | None
-    etag: str
-
-
-def built(body: bytes) -> Built:
-    tag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
-    packed = gzip.compress(body, 6, mtime=0) if len(body) >= GZIP_FROM else None
-    return Built(body, packed, tag)
 
 
 def _matches(header: str, etag: str) -> bool:
@@ -174,7 +156,7 @@ async def get_payouts(request: Request) -> Response:
 
 @handle_errors
 async def get_ots(request: Request) -> Response:
-    return await _document(request, "ots", (), lambda t, v: open_read.ots(t, SITE, __version__))
+    return await _document(request, "ots", (), lambda t, v: open_read.ots(t, SITE, floor_version()))
 
 
 @handle_errors
@@ -235,8 +217,6 @@ async def list_tournaments(request: Request) -> Response:
 @handle_errors
 async def get_openapi(request: Request) -> Response:
     check_query(request, ())
-    from .open_api import document
-
     return respond(request, document(), None)
 
 
