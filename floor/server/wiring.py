@@ -135,9 +135,9 @@ def routes() -> list[BaseRoute]:
         *routes_files.routes,
         *routes_flights.routes,
         *routes_follow.routes,
-        *routes_open.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
+        *routes_open.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.
         *routes_pages.routes,
     ]
