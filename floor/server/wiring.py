@@ -45,6 +45,7 @@ from . import (
     routes_flights,
     routes_follow,
     routes_health,
+    routes_open,
     routes_pages,
     routes_pairing,
     routes_preview,
@@ -143,6 +144,7 @@ def routes() -> list[BaseRoute]:
         *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
+        *routes_open.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.
         *routes_pages.routes,
     ]

@@ -268,6 +268,55 @@ async def _events(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.get(f"/api/t/{ROOM}/events", params={"since": "0"}), 422, "since")
 
 
+# The open read API ---------------------------------------------------------------------
+
+_OPEN = "/api/open/v1"
+
+
+@probe(
+    "GET /api/open/v1/t/{tid}/clock",
+    "GET /api/open/v1/t/{tid}/field",
+    "GET /api/open/v1/t/{tid}/seats",
+    "GET /api/open/v1/t/{tid}/counts",
+    "GET /api/open/v1/t/{tid}/results",
+    "GET /api/open/v1/t/{tid}/payouts",
+    "GET /api/open/v1/t/{tid}/ots.json",
+)
+async def _open_documents(w: World, http: httpx.AsyncClient) -> None:
+    # Each document of the 10,000-player room, whole, gzipped, and again by its ETag.
+    gzip = {"Accept-Encoding": "gzip"}
+    for read in ("clock", "field", "seats", "counts", "results", "payouts", "ots.json"):
+        r = await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=gzip)
+        w.expect(r, 200)
+        again = {"If-None-Match": r.headers.get("etag", ""), **gzip}
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=again), 304)
+    for read in ("seats", "counts"):
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params={"table": "1"}), 200)
+        bad = {"table": "10001"}
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params=bad), 400, "table")
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/clock", params={"x" * 50: "1"}), 400, "x" * 50)
+
+
+@probe("GET /api/open/v1/t/{tid}/changes")
+async def _open_changes(w: World, http: httpx.AsyncClient) -> None:
+    # The largest page from the start (500 events of a 10,000-player registration), the
+    # last page, and past the bounds.
+    path = f"{_OPEN}/t/{ROOM}/changes"
+    page = w.expect(await http.get(path, params={"since": "0", "limit": "500"}), 200)
+    if page is not None:
+        w.expect(await http.get(path, params={"since": str(page["seq"])}), 200)
+    w.expect(await http.get(path, params={"since": "0", "limit": "501"}), 400, "limit")
+    w.expect(await http.get(path, params={"since": str(2**60)}), 400, "since")
+
+
+@probe("GET /api/open/v1/tournaments", "GET /api/open/v1/openapi.json")
+async def _open_lists(w: World, http: httpx.AsyncClient) -> None:
+    for path in ("tournaments", "openapi.json"):
+        r = await http.get(f"{_OPEN}/{path}")
+        w.expect(r, 200)
+        w.expect(await http.get(f"{_OPEN}/{path}", params={"q": "1"}), 400, "q")
+
+
 @probe("POST /api/t/{tid}/archive")
 async def _archive(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.post(f"/api/t/{SPARE}/archive", headers=w.headers("director")), 200)
