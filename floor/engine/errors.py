@@ -288,6 +288,19 @@ Reason = Literal[
     "bag_empty",
     "bag_number_twice",
     "bag_missing",
+    # The dealer room (``house.dealers_decide``).
+    "dealer_unknown",
+    "dealer_clocked_in",
+    "dealer_not_clocked_in",
+    "dealer_unavailable",
+    "dealer_busy",
+    "dealer_game",
+    "dealer_listed_twice",
+    "room_table_unknown",
+    "swap_same",
+    "swap_no_dealer",
+    "rest_longer_than_break",
+    "zone_unknown",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -517,6 +530,18 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "bag_empty": ("player",),
     "bag_number_twice": ("bag", "player"),
     "bag_missing": ("player", "table"),
+    "dealer_unknown": ("dealer",),
+    "dealer_clocked_in": ("dealer",),
+    "dealer_not_clocked_in": ("dealer",),
+    "dealer_unavailable": ("dealer",),
+    "dealer_busy": ("dealer", "state"),
+    "dealer_game": ("dealer", "game"),
+    "dealer_listed_twice": ("dealer",),
+    "room_table_unknown": ("table",),
+    "swap_same": (),
+    "swap_no_dealer": ("table",),
+    "rest_longer_than_break": (),
+    "zone_unknown": ("zone",),
 }
 
 
