@@ -26,6 +26,7 @@ from ..store.errors import StoreError
 from ..store.house import House
 from ..store.ports import ClockLease
 from ..store.service import Service
+from .dealer_driver import RoomDriver
 from .hub import Hub
 
 log = logging.getLogger(__name__)
@@ -40,12 +41,16 @@ class Follower:
     #: Not a screen: left out of the screens counted in /healthz and /metrics.
     internal = True
 
-    def __init__(self, tid: str) -> None:
+    def __init__(self, tid: str, seen: Callable[[bytes], None] | None = None) -> None:
         self.tid = tid
         self.seq = 0
         self.pending: list[tuple[int, int, bytes]] | None = None
+        #: Handed every message too (the dealer room's tables follow the batches).
+        self.seen = seen
 
     def push(self, data: bytes, framed: bytes | None = None) -> bool:
+        if self.seen is not None:
+            self.seen(data)
         return True
 
     def drop(self, code: int, reason: str) -> None:
@@ -77,6 +82,7 @@ class ClockDriver:
         lease: ClockLease,
         *,
         house: House | None = None,
+        room: RoomDriver | None = None,
         ttl: float = 5.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -85,6 +91,8 @@ class ClockDriver:
         self.lease = lease
         #: Its holds left unsettled by a process that died are settled here (``settle_stale``).
         self.house = house
+        #: The dealer room's tables and pushes (``dealer_driver``).
+        self.room = room
         self.ttl = ttl
         self.clock = clock
         self.node = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
@@ -122,6 +130,8 @@ class ClockDriver:
                 await asyncio.sleep(renew_every)
                 continue
             if not self.holding:
+                if self.room is not None:
+                    self.room.lost()
                 await self._release_followers()
                 await asyncio.sleep(renew_every)
                 continue
@@ -141,12 +151,22 @@ class ClockDriver:
                 due = await self._drive(tid)
                 if due is not None:
                     wake = min(wake, due)
+            if self.room is not None:
+                try:
+                    due = await self.room.drive(tids)
+                    if due is not None:
+                        wake = min(wake, due)
+                except StoreError as e:
+                    log.warning("dealer room could not write", extra={"error": e.message})
+                except Exception:
+                    # The level changes must go on whatever the dealer room's trouble.
+                    log.exception("the dealer room's round failed")
             await asyncio.sleep(max(0.0, wake - self.clock()))
 
     async def _follow(self, tids: list[str]) -> None:
         for tid in tids:
             if tid not in self._followers:
-                follower = Follower(tid)
+                follower = Follower(tid, None if self.room is None else self.room.saw)
                 try:
                     await self.hub.join(follower, None)
                 except StoreError:

@@ -16,6 +16,8 @@ from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
 from .clockdriver import ClockDriver
+from .dealer_phones import DealerPhones
+from .dealer_room import DealerRoom
 from .follow_feed import Feeds
 from .hub import Hub
 from .metrics import Metrics
@@ -54,6 +56,9 @@ class Floor:
         #: The paired table screens (their tokens are read by ``accounts``).
         self.tablets = tablets
         self.clock = clock
+        #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
+        self.dealers = DealerRoom(house)
+        self.phones = DealerPhones(accounts, tablets.storage)
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
         #: Raises when the storage cannot be reached (``/healthz``).

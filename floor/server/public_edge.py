@@ -83,6 +83,8 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/table/{tid}/{table:int}"),
     _rule("/director"),
     _rule("/director/{tid}"),
+    _rule("/dealers"),
+    _rule("/dealer"),
     _rule("/static"),  # the mount: every file below it
     # The public websockets, as public screens (nginx sends /ws/ to the edge's websockets
     # server, FLOOR_WS_PORT; these are for a client that reaches the edge's HTTP port).
@@ -94,6 +96,7 @@ SERVED: Final[tuple[Rule, ...]] = (
 ANONYMOUS_STAFF: Final[tuple[Rule, ...]] = (
     _rule("/api/signin", "POST"),
     _rule("/api/signin/pair", "POST"),
+    _rule("/api/dealers/phone", "POST"),
 )
 
 #: What needs a staff session: 401 on the edge.
@@ -124,6 +127,16 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/structures/toml", "POST"),
     _rule("/api/t/{tid}/bags"),
     _rule("/api/day2", "POST"),
+    # The dealer room (``routes_dealers``).
+    _rule("/api/dealers", "GET"),
+    _rule("/api/dealers/commands", "POST"),
+    _rule("/api/dealers/people", "POST"),
+    _rule("/api/dealers/people/{username}/pin", "PUT"),
+    _rule("/api/dealers/downs", "GET"),
+    _rule("/api/dealers/downs.csv", "GET"),
+    _rule("/api/dealers/table", "GET"),
+    _rule("/api/dealers/phone/code", "POST"),
+    _rule("/api/dealers/me", "GET"),
 )
 
 #: Request headers that carry a session: removed on the edge.

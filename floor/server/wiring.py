@@ -39,6 +39,7 @@ from . import (
     public_edge,
     public_ws,
     routes_commands,
+    routes_dealers,
     routes_files,
     routes_flights,
     routes_follow,
@@ -53,6 +54,7 @@ from . import (
 from .accounts import Accounts
 from .clockdriver import ClockDriver
 from .context import Floor
+from .dealer_driver import RoomDriver
 from .edges import for_error
 from .fanout import ExposeProtocol
 from .hub import Hub
@@ -99,7 +101,9 @@ def build_floor(settings: Settings) -> Floor:
         hub=hub,
         accounts=accounts,
         tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
-        clock=ClockDriver(store, hub, RedisLease(redis), house=house),
+        clock=ClockDriver(
+            store, hub, RedisLease(redis), house=house, room=RoomDriver(store, house)
+        ),
         ping=redis.ping,
         close=close,
     )
@@ -111,6 +115,7 @@ def routes() -> list[BaseRoute]:
         *public_edge.routes,
         *routes_staff.routes,
         *routes_pairing.routes,
+        *routes_dealers.routes,
         *routes_tournaments.routes,
         *routes_commands.routes,
         *routes_preview.routes,
