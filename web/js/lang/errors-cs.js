@@ -296,7 +296,7 @@ export const errorsCs = {
     }
   },
   "values": {
-    "role": { "director": "ředitele turnaje", "floor": "floor", "dealer": "dealera" },
+    "role": { "director": "ředitele turnaje", "floor": "floor", "dealer": "dealera", "coordinator": "koordinátora" },
     "state": { "off": "mimo směnu", "pool": "v poolu", "dealing": "u stolu", "break": "na přestávce", "home": "doma" },
     "status": { "open": "hraje", "halted": "stojí", "breaking": "se ruší", "broken": "je zrušený" },
     "reason": { "balance": "kvůli vyrovnání stolů", "break": "kvůli rušení stolu", "final": "k finálovému stolu" },

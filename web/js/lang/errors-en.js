@@ -299,7 +299,7 @@ export const errorsEn = {
     }
   },
   "values": {
-    "role": { "director": "director", "floor": "floor", "dealer": "dealer" },
+    "role": { "director": "director", "floor": "floor", "dealer": "dealer", "coordinator": "coordinator" },
     "state": { "off": "not clocked in", "pool": "in the pool", "dealing": "dealing", "break": "on a break", "home": "gone home" },
     "status": { "open": "open", "halted": "halted", "breaking": "breaking", "broken": "broken" },
     "reason": { "balance": "balance", "break": "break", "final": "final" },
