@@ -146,37 +146,41 @@ def forecast(room: Room, now: float, ahead: float | None = None) -> Forecast:
 
 
 def _next(room: Room, did: DealerId, seen: dict[DealerId, list[Released | Sat]]) -> Next | None:
+    """A dealer's next move from the first events the forecast made of them: pushed out of
+    their table (``leaves``), a break (``until``, its end as made: shortened perhaps), then
+    the table they come to (or home)."""
     d = room.dealers[did]
-    steps = seen.get(did, [])
     if d.status in ("off", "home"):
         return None
     leaves: float | None = None
-    until: float | None = d.until if d.status == "break" else None
-    to: Step = "pool"
-    for step in steps:
-        if isinstance(step, Released):
-            if leaves is None:
-                leaves = step.at
-            if step.to != "pool":
-                to = step.to
-                until = step.until
-                if step.to in ("home", "off"):
-                    return Next(leaves=leaves, to=to)
-        else:
+    until = d.until if d.status == "break" else None
+    dealing, resting = d.status == "dealing", d.status == "break"
+    for step in seen.get(did, []):
+        if isinstance(step, Sat):
+            if dealing:
+                continue  # seated again where they are: not a move
             tid, _, number = step.key.rpartition("/")
-            if d.status == "dealing" and leaves is None:
-                continue  # a swap's seat, not a move
             return Next(
-                leaves=leaves if leaves is not None else (d.until if d.status == "break" else None),
+                leaves=leaves,
                 to="table",
                 tournament=tid,
                 table=int(number),
                 arrives=step.at,
                 until=until,
             )
-    if leaves is None and d.status == "dealing":
-        return None  # nothing planned within the horizon
-    return Next(leaves=leaves, to=to, until=until)
+        if step.to in ("home", "off"):
+            return Next(leaves=step.at if dealing else leaves, to=step.to, until=until)
+        if dealing:  # pushed out of their table, to a break or the pool
+            dealing = False
+            leaves = step.at
+            if step.to == "break":
+                resting, until = True, step.until
+        elif resting:  # the break ends (shortened, perhaps)
+            resting = False
+            until = step.at
+    if d.status == "dealing" and leaves is None:
+        return None  # nothing planned within the forecast
+    return Next(leaves=leaves, to="break" if resting else "pool", until=until)
 
 
 def alerts(room: Room, now: float) -> list[Alert]:
