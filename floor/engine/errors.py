@@ -301,6 +301,14 @@ Reason = Literal[
     "swap_no_dealer",
     "rest_longer_than_break",
     "zone_unknown",
+    # Bounds on what one request may ask for (the work it costs the server).
+    "payout_table_too_large",
+    "import_file_too_large",
+    "import_sheet_too_large",
+    "import_row_too_wide",
+    "import_too_many_cells",
+    "import_too_slow",
+    "import_too_much_memory",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -542,6 +550,13 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "swap_no_dealer": ("table",),
     "rest_longer_than_break": (),
     "zone_unknown": ("zone",),
+    "payout_table_too_large": ("entries", "paid", "places", "most", "most_entries"),
+    "import_file_too_large": ("bytes", "most"),
+    "import_sheet_too_large": ("bytes", "most"),
+    "import_row_too_wide": ("line", "cells", "most"),
+    "import_too_many_cells": ("cells", "most"),
+    "import_too_slow": ("seconds",),
+    "import_too_much_memory": ("most",),
 }
 
 

@@ -15,7 +15,7 @@ from ..store.house import House
 from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
-from .clockdriver import ClockDriver
+from .clock_thread import ClockThread
 from .dealer_phones import DealerPhones
 from .dealer_room import DealerRoom
 from .follow_feed import Feeds
@@ -42,7 +42,7 @@ class Floor:
         hub: Hub,
         accounts: Accounts,
         tablets: Tablets,
-        clock: ClockDriver,
+        clock: ClockThread,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:

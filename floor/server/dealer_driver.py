@@ -1,15 +1,15 @@
 """The dealer room's part of the clock driver: the room follows the tournaments' tables, and
 its pushes are written when due, by the process that holds the clock lease.
 
-Every batch of a tournament the driver follows passes through ``saw`` (the hub hands it
-over, as it does to every screen): one that may change which tables play (a table opened,
-broken, hand-for-hand, the final) marks the tournament. At its next round the driver reads
-its copy of each marked tournament and, when the tables differ from the room's, sends the
-house a ``SyncTables`` with the tournament's version: each version is taken once, whichever
-process sends it and however often, so a batch seen twice (or by a driver that took over)
-changes nothing. Every ``RECONCILE`` seconds, and whenever the lease is taken, every
-tournament is looked at again, so that a batch missed while no process held the lease is
-made up for.
+Every batch of a tournament the driver follows passes through ``saw`` (the driver's thread
+reads them from the bus to keep its copies current, ``clockdriver``): one that may change
+which tables play (a table opened, broken, hand-for-hand, the final) marks the tournament.
+At its next round the driver reads its copy of each marked tournament and, when the tables
+differ from the room's, sends the house a ``SyncTables`` with the tournament's version: each
+version is taken once, whichever process sends it and however often, so a batch seen twice
+(or by a driver that took over) changes nothing. Every ``RECONCILE`` seconds, whenever the
+lease is taken and whenever the bus may have lost batches, every tournament is looked at
+again, so that a batch missed meanwhile is made up for.
 
 Pushes are written as level changes are: when the room's next moment comes
 (``rotation.next_due``), a ``Tick`` under an id of the house's version, so that two drivers
@@ -67,8 +67,7 @@ class RoomDriver:
         self._reconciled: float | None = None
 
     def saw(self, data: bytes) -> None:
-        """A message the hub handed over: a batch that may change tables marks its
-        tournament (heartbeats and the rest are let by)."""
+        """A batch read from the bus: one that may change tables marks its tournament."""
         try:
             batch = _batch.decode(data)
         except msgspec.DecodeError:
@@ -77,7 +76,8 @@ class RoomDriver:
             self._marked.add(batch.tournament)
 
     def lost(self) -> None:
-        """The lease went elsewhere: when it comes back, look at everything again."""
+        """The lease went elsewhere, or the bus lost batches: at the next round held, look
+        at everything again."""
         self._reconciled = None
         self._marked.clear()
         self._known.clear()

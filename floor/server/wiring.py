@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ from . import (
     tools,
 )
 from .accounts import Accounts
+from .clock_thread import ClockThread
 from .clockdriver import ClockDriver
 from .context import Floor
 from .dealer_driver import RoomDriver
@@ -101,12 +102,30 @@ def build_floor(settings: Settings) -> Floor:
         hub=hub,
         accounts=accounts,
         tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
-        clock=ClockDriver(
-            store, hub, RedisLease(redis), house=house, room=RoomDriver(store, house)
-        ),
+        clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
         ping=redis.ping,
         close=close,
     )
+
+
+def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]:
+    """The clock driver's parts, made on its own thread's loop (``clock_thread``): its own
+    connections, and its own copies of the tournaments kept current from the bus."""
+    redis = connect(url)
+    bus = RedisBus(redis)
+    log = RedisLog(redis)
+    house = House(RedisHouseLog(log))
+    store = Service(log, bus=bus)
+    # The dealer room's pushes are written by the lease's holder too, from the same copies
+    # of the tournaments (``dealer_driver``).
+    room = RoomDriver(store, house)
+    driver = ClockDriver(store, RedisLease(redis), bus=bus, house=house, room=room)
+
+    async def close() -> None:
+        await bus.close()
+        await redis.aclose()
+
+    return driver, close
 
 
 def routes() -> list[BaseRoute]:
