@@ -301,6 +301,7 @@ Reason = Literal[
     "swap_no_dealer",
     "rest_longer_than_break",
     "zone_unknown",
+    "dealer_room_full",
     # Bounds on what one request may ask for (the work it costs the server).
     "payout_table_too_large",
     "import_file_too_large",
@@ -550,6 +551,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "swap_no_dealer": ("table",),
     "rest_longer_than_break": (),
     "zone_unknown": ("zone",),
+    "dealer_room_full": ("most",),
     "payout_table_too_large": ("entries", "paid", "places", "most", "most_entries"),
     "import_file_too_large": ("bytes", "most"),
     "import_sheet_too_large": ("bytes", "most"),

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from floor.engine.errors import ConfigValueError, NotAllowed, RuleError
-from floor.engine.house.dealers import RoomSettings
+from floor.engine.house.dealers import MAX_DEALERS, RoomSettings
 from floor.engine.house.dealers_commands import (
     ClockIn,
     ClockOut,
@@ -26,9 +26,10 @@ from floor.engine.house.dealers_commands import (
     Swap,
     Tick,
 )
-from floor.engine.house.dealers_events import Released, Sat, Waiting
+from floor.engine.house.dealers_events import DealerSaved, Released, Sat, Waiting
 from floor.engine.house.rotation import needed, needed_by_slot
 from floor.engine.house.rotation_plan import alerts, forecast
+from floor.engine.house.state import apply
 from tests.unit.dealer_room import RoomSim
 
 MIN = 60.0
@@ -323,3 +324,22 @@ def test_a_tick_with_nothing_due_writes_nothing() -> None:
     settings = msgspec.structs.replace(SETTINGS, push_every=90)
     assert sim.send(SetSettings(settings=settings))
     assert sim.room.settings.push_every == 90
+
+
+def test_the_room_holds_at_most_its_bound_of_dealers() -> None:
+    """Every command copies the room and its screen lists every dealer: the room is bounded
+    (a name corrected still passes when it is full)."""
+    sim = room()
+    for i in range(MAX_DEALERS):
+        apply(sim.state, DealerSaved(dealer=f"d{i}", name=f"D {i}", games=("holdem",)))
+    before = len(sim.log)
+    with pytest.raises(NotAllowed) as e:
+        sim.send(SaveDealer(dealer="one-more", name="One More"))
+    assert (e.value.reason, e.value.field, e.value.params) == (
+        "dealer_room_full",
+        "dealer",
+        {"most": MAX_DEALERS},
+    )
+    assert len(sim.log) == before and "one-more" not in sim.room.dealers
+    sim.send(SaveDealer(dealer="d7", name="Seven Renamed"))
+    assert sim.room.dealers["d7"].name == "Seven Renamed"

@@ -11,7 +11,7 @@ from typing import assert_never
 
 from ..errors import NotAllowed, RuleError
 from ..model import Game
-from .dealers import Dealer, Room, RoomTable, TableKey, copy_room, deals, table_key
+from .dealers import MAX_DEALERS, Dealer, Room, RoomTable, TableKey, copy_room, deals, table_key
 from .dealers_commands import (
     ClockIn,
     ClockOut,
@@ -88,6 +88,14 @@ def _change(r: Rotation, command: RoomCommand | ServerRoomCommand, now: float) -
             _sync(r, command, now)
         case SaveDealer(dealer=did, name=name, games=games):
             held = room.dealers.get(did)
+            if held is None and len(room.dealers) >= MAX_DEALERS:
+                # Every command copies the room, and its screen lists every dealer.
+                raise NotAllowed(
+                    f"the dealer room holds at most {MAX_DEALERS} dealers",
+                    field="dealer",
+                    reason="dealer_room_full",
+                    params={"most": MAX_DEALERS},
+                )
             if held is None or (held.name, held.games) != (name, games):
                 r.emit(DealerSaved(dealer=did, name=name, games=games))
         case RemoveDealer(dealer=did):

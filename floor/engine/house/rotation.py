@@ -19,6 +19,7 @@ or the table waits (``when_short``; after ``max_wait`` it shortens a break too).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 from collections.abc import Callable, Iterable
@@ -107,8 +108,13 @@ class Rotation:
         #: The dealer room's pins: each pinned dealer to the table they come to.
         self._pinned: dict[DealerId, TableKey] = {}
         #: Dealers in the pool and on a break, and the tables that wait or have no dealer:
-        #: kept as events change them, so that a moment looks at these alone.
-        self._pool: set[DealerId] = set()
+        #: kept as events change them, so that a moment looks at these alone. The pool is
+        #: kept in the order its dealers came to it, (since, id), with each one's place: a
+        #: push takes the first free dealer there without looking at the rest (a room of
+        #: 5,000 dealers whose 1,000 tables were pushed together looked at every one for
+        #: each table: 11 s of the engine for one round of pushes).
+        self._queue: list[tuple[float, DealerId]] = []
+        self._queued: dict[DealerId, tuple[float, DealerId]] = {}
         self._resting: set[DealerId] = set()
         self._needy: set[TableKey] = set()
         self._index()
@@ -195,7 +201,15 @@ class Rotation:
     def _restatus(self, did: DealerId) -> None:
         d = self.room.dealers.get(did)
         status = None if d is None else d.status
-        (self._pool.add if status == "pool" else self._pool.discard)(did)
+        place = (d.since, did) if d is not None and status == "pool" else None
+        held = self._queued.get(did)
+        if held != place:
+            if held is not None:
+                del self._queue[bisect.bisect_left(self._queue, held)]
+                del self._queued[did]
+            if place is not None:
+                bisect.insort(self._queue, place)
+                self._queued[did] = place
         (self._resting.add if status == "break" else self._resting.discard)(did)
 
     def _push(self, at: float, kind: int, key: str) -> None:
@@ -364,15 +378,18 @@ class Rotation:
                 and self._free_for(pinned, table, exclude)
             ):
                 return pinned.id
-        best: tuple[bool, float, DealerId] | None = None
-        for did in self._pool:
+        # The longest in the pool first; a dealer of mixed games deals another table last
+        # (the mixed tables want them): the first of them free is kept for want of another.
+        mixed: DealerId | None = None
+        for _, did in self._queue:
             d = room.dealers[did]
-            # A dealer of mixed games deals another table last: the mixed tables want them.
-            rank = ("mixed" in d.games and table.game != "mixed", d.since, d.id)
-            if (best is None or rank < best) and self._free_for(d, table, exclude):
-                best = rank
-        if best is not None:
-            return best[2]
+            last = "mixed" in d.games and table.game != "mixed"
+            if (not last or mixed is None) and self._free_for(d, table, exclude):
+                if not last:
+                    return did
+                mixed = did
+        if mixed is not None:
+            return mixed
         s = room.settings
         waited = table.waiting is not None and t - table.waiting >= s.max_wait
         if s.when_short != "shorten_breaks" and not waited:

@@ -264,6 +264,7 @@ export const errorsCs = {
     "swap_no_dealer": "u stolu {table} není dealer, kterého by šlo vyměnit",
     "rest_longer_than_break": "minimální odpočinek je delší než přestávka",
     "zone_unknown": "časové pásmo {zone} tento server nezná",
+    "dealer_room_full": "herna pojme nejvýš {most} dealerů: nejdřív odeberte někoho, kdo už nedeluje",
 
     "payout_table_too_large": "standardní tabulka pro {entries} vstupů s výplatou {paid} % má ve všech řádcích {places} míst, tabulka výplat jich smí mít nejvýš {most}: zadejte nejvýš {most_entries} vstupů, nebo menší podíl placených",
     "import_file_too_large": "soubor má {bytes} bajtů, víc než seznam hráčů (nejvýš {most}): rozdělte seznam",

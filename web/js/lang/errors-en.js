@@ -270,6 +270,7 @@ export const errorsEn = {
     "swap_no_dealer": "table {table} has no dealer to swap",
     "rest_longer_than_break": "the minimum rest is longer than the break",
     "zone_unknown": "{zone} is no time zone this server knows",
+    "dealer_room_full": "the dealer room holds at most {most} dealers: remove one who no longer deals first",
 
     "payout_table_too_large": "a standard table for {entries} entries paying {paid} % lists {places} places in all, and a payout table lists at most {most}: ask for {most_entries} entries or fewer, or a smaller share paid",
     "import_file_too_large": "the file has {bytes} bytes, more than a list of players (at most {most}): split the list",
