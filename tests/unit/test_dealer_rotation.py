@@ -282,6 +282,14 @@ def test_alerts_name_a_dealer_not_signed_in_after_the_grace() -> None:
     assert [(a.kind, a.dealer) for a in late] == [("missing", "ann")]
 
 
+def test_alerts_of_the_same_moment_come_in_table_order() -> None:
+    """Tables waiting since the same moment: 3 before 20 (they came as 2, 20, 21, 3)."""
+    sim = room("ann")
+    sim.tables("main", [1, 2, 3, 20, 21])
+    waiting = [a.table for a in alerts(sim.room, sim.now) if a.kind == "no_dealer"]
+    assert waiting == [2, 3, 20, 21]
+
+
 def test_bad_commands_are_refused_and_change_nothing() -> None:
     sim = room("ann", "bob")
     sim.tables("main", [1])

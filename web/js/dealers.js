@@ -293,7 +293,8 @@ function tableCard(table) {
       table.signed == null ? t("dealers.not_signed") : signedOk ? t("dealers.signed_in", { time: when(table.signed_at, every_) })
         : t("dealers.signed_other", { name: dealerName(table.signed) })),
     table.due != null ? h("div", { class: "room-push", dataset: { due: String(table.due), coming: table.coming || "" } },
-      t("dealers.push_line", { time: when(table.due, every_), name: table.coming ? dealerName(table.coming) : "?" })) : null,
+      table.coming ? t("dealers.push_line", { time: when(table.due, every_), name: dealerName(table.coming) })
+        : t("dealers.push_nobody", { time: when(table.due, every_) })) : null,
     outgoing ? h("div", { class: "room-then muted" }, `${outgoing.name}: ${nextText(outgoing.next, every_, severalTournaments() ? tournamentName : undefined)}`) : null,
     table.pin ? h("div", { class: "room-pin" }, t("dealers.pinned", { name: dealerName(table.pin) })) : null,
     tableActions(table));

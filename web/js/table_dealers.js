@@ -84,7 +84,8 @@ export function mountTableDealers(el, { tid, table, mode }) {
         seen.signed ? t("dealers.signed_other", { name: seen.signed.name }) : t("dealers.not_signed")) : null,
       seen.held ? h("span", { class: "dealer-held" }, t("dealers.held_pushes"))
         : seen.due != null ? h("span", { class: "dealer-push", dataset: { due: String(seen.due), coming: seen.coming?.id || "" } },
-          t("dealers.push_line", { time: when(seen.due, every), name: seen.coming?.name ?? "?" })) : null,
+          seen.coming ? t("dealers.push_line", { time: when(seen.due, every), name: seen.coming.name })
+            : t("dealers.push_nobody", { time: when(seen.due, every) })) : null,
       here && seen.then ? h("span", { class: "dealer-then", dataset: { to: seen.then.to } },
         `${here.name}: ${nextText(seen.then, every)}`) : null,
     ];

@@ -199,7 +199,8 @@ def alerts(room: Room, now: float) -> list[Alert]:
             out.append(_alert(table, kind, since, table.dealer))
         if table.final and not room.final_dealers.get(table.tournament):
             out.append(_alert(table, "final_unchosen", table.opened))
-    out.sort(key=lambda a: (a.since, a.key, a.kind))
+    # By table number, not by key: table 3 before table 20.
+    out.sort(key=lambda a: (a.since, a.tournament, a.table, a.kind))
     return out
 
 

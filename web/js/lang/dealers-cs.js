@@ -38,6 +38,7 @@ export const dealersCs = {
   "dealers.signed_other": "Zde je přihlášen(a) {name}",
   "dealers.dealing_here": "Deluje: {name}",
   "dealers.push_line": "Střídání v {time}: přijde {name}",
+  "dealers.push_nobody": "Střídání v {time}: zatím není volný nikdo, kdo by přišel",
   "dealers.pinned": "Další ručně: {name}",
   "dealers.swap_with": "Vyměnit s…",
   "dealers.swap_with_named": "Vyměnit dealera stolu {table} s",

@@ -38,6 +38,7 @@ export const dealersEn = {
   "dealers.signed_other": "{name} is signed in here",
   "dealers.dealing_here": "Dealing: {name}",
   "dealers.push_line": "Push at {time}: {name} comes in",
+  "dealers.push_nobody": "Push at {time}: nobody free to come in yet",
   "dealers.pinned": "Next in by hand: {name}",
   "dealers.swap_with": "Swap with…",
   "dealers.swap_with_named": "Swap table {table}'s dealer with",
