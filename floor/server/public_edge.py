@@ -94,6 +94,8 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/table/{tid}/{table:int}"),
     _rule("/director"),
     _rule("/director/{tid}"),
+    _rule("/dealers"),
+    _rule("/dealer"),
     _rule("/static"),  # the mount: every file below it
     # The installed app (``routes_app``) and a player's phone opting in and out of alerts
     # (``routes_push``: a public write, limited per address and per player).
@@ -113,6 +115,7 @@ SERVED: Final[tuple[Rule, ...]] = (
 ANONYMOUS_STAFF: Final[tuple[Rule, ...]] = (
     _rule("/api/signin", "POST"),
     _rule("/api/signin/pair", "POST"),
+    _rule("/api/dealers/phone", "POST"),
 )
 
 #: What needs a staff session: 401 on the edge.
@@ -147,6 +150,16 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/push/staff", "PUT", "DELETE"),
     _rule("/api/t/{tid}/sections", "GET"),
     _rule("/api/t/{tid}/sections/{username}", "PUT"),
+    # The dealer room (``routes_dealers``).
+    _rule("/api/dealers", "GET"),
+    _rule("/api/dealers/commands", "POST"),
+    _rule("/api/dealers/people", "POST"),
+    _rule("/api/dealers/people/{username}/pin", "PUT"),
+    _rule("/api/dealers/downs", "GET"),
+    _rule("/api/dealers/downs.csv", "GET"),
+    _rule("/api/dealers/table", "GET"),
+    _rule("/api/dealers/phone/code", "POST"),
+    _rule("/api/dealers/me", "GET"),
 )
 
 #: Request headers that carry a session: removed on the edge.
