@@ -96,7 +96,7 @@ def prepare(
     ]
     remaining = day.remaining if day.started else seconds[min(day.step, len(steps) - 1)]
     late_close = _late_close(structure, steps, day.step) if changed.late_open else day.step
-    re_close = _re_close(structure, steps, day.step, late_close)
+    re_close = _re_close(day, steps, late_close)
     end_step = _end_step(steps, changed.last_level)
     late_shape, late_rate, late_expected, late_source = _late_belief(
         day, corrections, steps, late_close
@@ -112,8 +112,7 @@ def prepare(
         re_share = 0.0
     average = day.chips / n
     shorts = sorted(float(c.stack) for c in day.counts if 0 < c.stack < average)
-    prize = structure.prize
-    payouts = [(row.entries, len(row.percents)) for row in prize.payouts] if prize else []
+    payouts = list(day.payouts)
     course = Course(
         now=day.now,
         step=min(day.step, len(steps) - 1),
@@ -277,12 +276,12 @@ def _late_close(structure: Structure, steps: Sequence[Step], step: int) -> int:
     return len(steps)
 
 
-def _re_close(structure: Structure, steps: Sequence[Step], step: int, late_close: int) -> int:
+def _re_close(day: LiveDay, steps: Sequence[Step], late_close: int) -> int:
     """The first step at which re-entry is closed (``windows.re_entry_window``)."""
-    prize = structure.prize
-    if prize is None or prize.re_entry is None:
+    step = day.step
+    if day.re_entry is None:
         return step
-    until = prize.re_entry.until_level
+    until = day.re_entry.until_level
     if until is None:
         return late_close
     for i, (number, _) in enumerate(_numbers(steps)):

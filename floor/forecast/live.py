@@ -8,6 +8,8 @@ bust-out rate, what already happened) is worked out from this copy in a worker p
 
 from __future__ import annotations
 
+import msgspec
+
 from ..engine import clock
 from ..engine.money import in_the_money, pool_of
 from ..engine.state import Tournament, busted_since
@@ -27,8 +29,13 @@ def live_day(t: Tournament, now: float, version: int) -> LiveDay:
     step = due[-1].level if due else s.clock.level
     # Level changes due but not written yet (the clock driver writes them in a moment).
     remaining = max(0.0, (due[-1].ends_at or now) - now) if due else clock.remaining(s.clock, now)
-    pool = pool_of(s)
-    money = in_the_money(t, pool)
+    # The places paid by the payout table's row for the entries so far, counted (working
+    # out every prize of a 1,500-place table takes tens of milliseconds); the bubble is
+    # looked for only once the players left are that few.
+    prize = structure.prize
+    payouts = tuple((row.entries, len(row.percents)) for row in prize.payouts) if prize else ()
+    places = max((n for entries, n in payouts if entries <= s.entries), default=0)
+    money = in_the_money(t, pool_of(s)) if places and t.active <= places else None
     changed_at = s.level_history[-1].at if s.level_history else None
     counts: list[StackCount] = []
     re_entries = 0
@@ -53,7 +60,10 @@ def live_day(t: Tournament, now: float, version: int) -> LiveDay:
         name=s.name,
         now=now,
         version=version,
-        structure=structure,
+        # Without its payout table (a few places per row): the runs need the places only.
+        structure=msgspec.structs.replace(structure, prize=None) if prize else structure,
+        payouts=payouts,
+        re_entry=prize.re_entry if prize else None,
         seats=s.rules.seats,
         fill=fill,
         final_table=s.rules.final_table,
@@ -75,7 +85,7 @@ def live_day(t: Tournament, now: float, version: int) -> LiveDay:
         hand_for_hand_seconds=s.rules.hand_for_hand_seconds,
         hand_for_hand=s.hand_for_hand is not None,
         money_at=money.at if money is not None else None,
-        places_paid=len(pool.places) if pool is not None else 0,
+        places_paid=places,
         day_ended_at=s.day_ended.at if s.day_ended is not None else None,
         winner_at=s.finished_at if s.winner is not None else None,
         mixed=s.carried is not None,

@@ -15,6 +15,7 @@ from msgspec import Meta
 
 from ..engine.errors import FloorError
 from ..engine.flights import FlightRules
+from ..engine.prize import ReEntry
 from ..engine.rules import Structure
 from ..engine.state import FieldPoint, LevelPoint
 
@@ -54,7 +55,11 @@ class LiveDay(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     now: float
     version: int
+    #: The structure without its prize: the payout table's rows as (entries from, places
+    #: paid) and the re-entry rules instead.
     structure: Structure
+    payouts: tuple[tuple[int, int], ...] = ()
+    re_entry: ReEntry | None = None
     seats: int
     #: Players per table when tables are broken (the rules' break fill).
     fill: int
@@ -98,7 +103,9 @@ Minutes = Annotated[float, Meta(gt=0, le=MAX_LEVEL_MINUTES)]
 LevelsChanged = Annotated[int, Meta(ge=-MAX_LEVELS_CHANGED, le=MAX_LEVELS_CHANGED)]
 
 
-class WhatIf(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class WhatIf(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
     """One change to the day (``whatif.apply``); exactly one field is set.
 
     ``levels``: the day plays this many levels more (fewer, negative): a day with a last
@@ -111,10 +118,12 @@ class WhatIf(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     levels: LevelsChanged | None = None
     level_minutes: Minutes | None = None
     close_late_registration: bool | None = None
-    day_end_at: float | None = None
+    day_end_at: Annotated[float, Meta(ge=0, le=10_000_000_000)] | None = None
 
 
-class Corrections(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class Corrections(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
     """The director's corrections of the assumptions (None: the forecaster's own)."""
 
     #: Bust-outs per table per hour at the depth of the average stack now.
@@ -129,7 +138,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """A tournament's forecast settings, kept beside its forecasts."""
 
     #: The venue closes then: the day ends at the latest at this time (None: no closing).
-    closing_at: float | None = None
+    closing_at: Annotated[float, Meta(ge=0, le=10_000_000_000)] | None = None
     #: Dealers per table in play (a rotation with reliefs: 1.25 is four dealers for three
     #: tables... plus a spare); the dealer rotation will offer its own (``dealers``).
     dealers_per_table: Annotated[float, Meta(ge=1, le=4)] = 1.25

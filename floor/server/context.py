@@ -17,6 +17,7 @@ from ..store.service import Service
 from .accounts import Accounts
 from .clockdriver import ClockDriver
 from .follow_feed import Feeds
+from .forecasts import Forecasts
 from .hub import Hub
 from .metrics import Metrics
 from .origins import origin_allowed
@@ -41,6 +42,7 @@ class Floor:
         accounts: Accounts,
         tablets: Tablets,
         clock: ClockDriver,
+        forecasts: Forecasts,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:
@@ -54,6 +56,8 @@ class Floor:
         #: The paired table screens (their tokens are read by ``accounts``).
         self.tablets = tablets
         self.clock = clock
+        #: The day forecaster (``forecasts``): plays nothing on a public edge.
+        self.forecasts = forecasts
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
         #: Raises when the storage cannot be reached (``/healthz``).
@@ -68,9 +72,11 @@ class Floor:
         # phones, and a staff process always runs beside it to hold the lease.
         if self.settings.serves == "everyone":
             await self.clock.start()
+        await self.forecasts.start()
 
     async def stop(self) -> None:
         self.follow.stop()
+        await self.forecasts.stop()
         await self.clock.stop()
         await self.accounts.stop()
         await self.hub.stop()
