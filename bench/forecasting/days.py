@@ -46,7 +46,9 @@ def live(
     )
     st = msgspec.structs.replace(base, prize=prize)
     rules = Rules(game="holdem", seats=seats, final_table=min(9, seats))
-    t = Tournament.create(TournamentCreated(id=f"live{seed}", name="Live", rules=rules, structure=st))
+    t = Tournament.create(
+        TournamentCreated(id=f"live{seed}", name="Live", rules=rules, structure=st)
+    )
     for i in range(players):
         decide(t, cmd.Register(name=f"Player {i}", player=f"P{i:05d}"), T0 - 900, rng)
     decide(t, cmd.DrawSeats(), T0 - 600, rng)

@@ -22,7 +22,9 @@ FLOOR = ("fred", "floor-secret")
 
 
 @pytest.fixture(scope="module")
-def server(valkey: EmbeddedServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def server(
+    valkey: EmbeddedServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
     logs = tmp_path_factory.mktemp("forecast-logs")
     add_user(valkey.url, *DIRECTOR, "director")
     add_user(valkey.url, *FLOOR, "floor")
@@ -222,15 +224,11 @@ def test_the_wall_line_is_shown_when_the_director_chooses(
     director.client.put(f"/api/t/{small}/forecast/settings", json={"wall": False})
     assert httpx.get(wall).json() == {"shown": False}
     assert int(httpx.head(f"{server.base}/api/t/{small}").headers["floor-seq"]) == seq
-    bad = director.client.put(
-        f"/api/t/{small}/forecast/settings", json={"dealers_per_table": 0.5}
-    )
+    bad = director.client.put(f"/api/t/{small}/forecast/settings", json={"dealers_per_table": 0.5})
     assert bad.status_code == 422 and bad.json()["error"]["field"] == "dealers_per_table"
 
 
-def test_the_export_sets_each_kept_forecast_beside_what_happened(
-    director: Api, small: str
-) -> None:
+def test_the_export_sets_each_kept_forecast_beside_what_happened(director: Api, small: str) -> None:
     r = director.client.get(f"/api/t/{small}/export/forecasts.csv")
     assert r.status_code == 200
     lines = r.text.strip().splitlines()
