@@ -19,6 +19,7 @@ from ..engine.commands import Bust, Command, Register
 from ..engine.decide import decide
 from ..engine.errors import RuleError
 from ..engine.state import Tournament
+from ..engine.windows import re_entry_limit
 from .runs import Trace
 
 
@@ -62,9 +63,12 @@ def replay(t: Tournament, trace: Trace, seed: int) -> list[Step]:
             busted.append(pid)
             command = Bust(player=pid)
         elif what == "reentry":
-            if not busted:
+            # The latest out who may still enter again (the run counts no player's limit).
+            able = [p for p in reversed(busted) if re_entry_limit(t.state, t.player(p)) is None]
+            if not able:
                 break
-            pid = busted.pop()
+            pid = able[0]
+            busted.remove(pid)
             command = Register(name=t.player(pid).name, player=pid)
         else:
             fresh += 1

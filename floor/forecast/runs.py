@@ -163,7 +163,8 @@ def play(c: Course, seed: int, trace: Trace | None = None) -> Outcome:
     final_seats = c.final_table
     tables = 1 if c.final_formed else c.tables_open
     final = c.final_formed
-    final_at: float | None = None
+    #: When the field came to one table: the final table's forming, or the last break.
+    final_at: float | None = None if tables > 1 else c.now
     money_at = c.money_at
     places = places_for(c.payouts, entries)
     h4h = False
@@ -234,6 +235,10 @@ def play(c: Course, seed: int, trace: Trace | None = None) -> Outcome:
                     while tables > 1 and n <= (tables - 1) * fill:
                         tables -= 1
                         _add(breaks, int((t - c.hour0) // HOUR), 1)
+                    if tables == 1 and final_at is None:
+                        # Broken down to one table (ten left at ten-seat tables, a final
+                        # of nine): the final table, though the engine forms none.
+                        final_at = t
             if money_at is None and places and entries > places:
                 if n <= places:
                     money_at = t

@@ -31,14 +31,14 @@ class Truth(msgspec.Struct, frozen=True, kw_only=True):
 def truth(day: LiveDay) -> Truth:
     end = day.day_ended_at if day.day_ended_at is not None else day.winner_at
     final_at = None
-    if day.final_formed:
-        # The bust-out that left as many players as the final table seats (the last such
-        # crossing: a late entry may have raised the field above it again).
+    one_table = max(day.final_table, day.fill)
+    if day.final_formed or day.tables_open <= 1:
+        # The bust-out that brought the field to one table: as many left as the final table
+        # seats (it forms then), or as one table holds once the others broke (the last
+        # such crossing: a late entry may have raised the field above it again).
         previous = None
         for point in day.field_history:
-            if point.players_left <= day.final_table and (
-                previous is None or previous > day.final_table
-            ):
+            if point.players_left <= one_table and (previous is None or previous > one_table):
                 final_at = point.at
             previous = point.players_left
     return Truth(
