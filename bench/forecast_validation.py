@@ -72,10 +72,9 @@ def validate(seed: int, runs: int) -> tuple[bool | None, bool | None, str]:
     if actual is not None and money.p10 is not None:
         inside = money.p10 <= actual <= (money.p90 if money.p90 is not None else float("inf"))
     final_at = None
-    if reached:
-        # The field at one table: the final table formed, or the others broken.
-        if day.play_until(lambda d: d.t.open_count <= 1):
-            final_at = day.now
+    # The field at one table: the final table formed, or the others broken.
+    if reached and day.play_until(lambda d: d.t.open_count <= 1):
+        final_at = day.now
     final_inside = None
     if final_at is not None and final.p10 is not None:
         final_inside = final.p10 <= final_at <= (final.p90 if final.p90 is not None else 1e18)
