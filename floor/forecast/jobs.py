@@ -192,13 +192,14 @@ def finish(p: Prepared, outcomes: Sequence[Outcome], complete: bool = True) -> F
     money, final, day_end, entries, places, breaking, dealers, players = summarize(
         p.course, outcomes, p.dealers
     )
-    number, _ = day.structure.level_played(min(day.step, len(day.structure.levels) - 1))
+    number, on_break = day.structure.level_played(min(day.step, len(day.structure.levels) - 1))
     return Forecast(
         tournament=day.tournament,
         made_at=day.now,
         version=day.version,
         step=day.step,
         level=number,
+        on_break=on_break,
         runs=len(outcomes),
         seed=p.seed,
         what_if=p.what_if,

@@ -234,6 +234,7 @@ class Forecast(msgspec.Struct, frozen=True, kw_only=True):
     #: The clock's step and the level number (a break: the level before it) it was made at.
     step: int
     level: int
+    on_break: bool
     runs: int
     seed: int
     what_if: WhatIf | None

@@ -69,6 +69,7 @@ class Checked(msgspec.Struct, frozen=True, kw_only=True):
 
     step: int
     level: int
+    on_break: bool
     made_at: float
     players_left: int
     money: Moment
@@ -108,6 +109,8 @@ class Kept(msgspec.Struct, frozen=True):
     final_table: _Moment
     day_end: _DayEnd
     entries_expected: Range
+    #: Forecasts kept before this was recorded said nothing of it.
+    on_break: bool = False
 
 
 def checked(kept: Sequence[Kept], t: Truth) -> list[Checked]:
@@ -118,6 +121,7 @@ def checked(kept: Sequence[Kept], t: Truth) -> list[Checked]:
             Checked(
                 step=f.step,
                 level=f.level,
+                on_break=f.on_break,
                 made_at=f.made_at,
                 players_left=f.players_left,
                 money=_moment(f.money.at, money),

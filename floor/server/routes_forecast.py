@@ -138,12 +138,13 @@ async def get_csv(request: Request) -> Response:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
     moments = ("money", "final_table", "day_end", "players_at_end", "entries_added")
-    head = ["level", "made_at", "players_left"]
+    head = ["level", "on_break", "made_at", "players_left"]
     for name in moments:
         head += [f"{name}_{x}" for x in ("p10", "p50", "p90", "actual", "inside")]
     w.writerow(head)
     for row in view.checked:
-        line = [str(row.level), _time(row.made_at), str(row.players_left)]
+        line = [str(row.level), "yes" if row.on_break else "no", _time(row.made_at)]
+        line.append(str(row.players_left))
         for name in moments:
             moment: Moment = getattr(row, name)
             shown = _count if name in ("players_at_end", "entries_added") else _time

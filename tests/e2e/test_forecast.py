@@ -232,5 +232,5 @@ def test_the_export_sets_each_kept_forecast_beside_what_happened(director: Api, 
     r = director.client.get(f"/api/t/{small}/export/forecasts.csv")
     assert r.status_code == 200
     lines = r.text.strip().splitlines()
-    assert lines[0].startswith("level,made_at,players_left,money_p10,money_p50,money_p90")
-    assert lines[1].startswith("1,")
+    assert lines[0].startswith("level,on_break,made_at,players_left,money_p10,money_p50,money_p90")
+    assert lines[1].startswith("1,no,")

@@ -26,6 +26,7 @@ import { importPanel } from "./import.js";
 import { cardLink, renderPaper } from "./paper_console.js";
 import { renderFlights } from "./flights.js";
 import { mountTablets } from "./tablets_console.js";
+import { mountForecast } from "./forecast_console.js";
 
 /** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
 const SALE_COMMANDS = {
@@ -62,7 +63,7 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
 const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -75,6 +76,8 @@ function heading(id, key, extra) {
 }
 
 const tablets = mountTablets({ section: sections.tablets, heading, tournaments: () => tournaments, current: tid });
+// The day forecaster (forecast_console.js): it draws itself as its answers come.
+const forecast = mountForecast({ section: sections.forecast, heading, conn, tid });
 
 // Sending ---------------------------------------------------------------------------------------
 
@@ -706,6 +709,7 @@ function renderLive() {
   renderPlan();
   renderRulings(sections.rulings, conn, send);
   renderChartsSection();
+  forecast.onState();
   renderPaper({ sections, conn, tid, send, principal });
   renderFlights({ section: sections.flights, conn, tid, send });
 }
@@ -715,6 +719,7 @@ function renderAll() {
   renderTournaments();
   renderStaff();
   tablets.render();
+  forecast.render();
   renderLive();
 }
 

@@ -14,12 +14,14 @@ import { tableEn } from "./lang/table-en.js";
 import { tableCs } from "./lang/table-cs.js";
 import { flightsEn } from "./lang/flights-en.js";
 import { flightsCs } from "./lang/flights-cs.js";
+import { forecastEn } from "./lang/forecast-en.js";
+import { forecastCs } from "./lang/forecast-cs.js";
 
 // The paper and files texts, the rulings' and the table screen's are kept in files of their own
 // (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
 const DICTS = {
-  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn },
-  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs },
+  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...forecastEn },
+  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...forecastCs },
 };
 const KEY = "floor.lang";
 const listeners = [];
