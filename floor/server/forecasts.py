@@ -11,9 +11,9 @@ rest are played. A what-if plays the day as it stands beside the day changed, ru
 the same luck (``jobs.run_seed``), so the two differ by the change.
 
 Every staff process looks, every ``SCHEDULE_EVERY`` seconds, at the tournaments it follows
-(the clock's lease holder follows every live one): a tournament at a level without a forecast
-kept gets one, claimed in the storage so that one process makes it, and not while another
-job runs there (a director's what-if is not cancelled by the clock). The day's end gets one
+(a console or a screen open on it: the clock runs on a thread of its own, so its loop no
+longer holds every live one): a tournament at a level without a forecast kept gets one,
+claimed in the storage so that one process makes it, and not while another job runs there (a director's what-if is not cancelled by the clock). The day's end gets one
 more, for the truth. A public edge computes nothing: it reads the wall's line.
 """
 

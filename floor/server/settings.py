@@ -17,6 +17,8 @@ import msgspec
 MIN_METRICS_TOKEN: Final = 24
 #: What a process serves: everything, or the public side only (a public edge).
 Serves = Literal["everyone", "public"]
+#: A locale: a language of 2-3 letters and an optional region of 2 letters or 3 digits.
+_LOCALE: Final = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{2}|[0-9]{3}))?")
 #: A DNS name: dot-separated labels of letters, digits and inner hyphens.
 _HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*")
 
@@ -152,6 +154,13 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "new code); the director ends one sooner from the console",
     ),
     (
+        "FLOOR_LOCALE",
+        "en-GB",
+        "the venue's locale, a language and a region (cs-CZ, en-GB, de-DE): how every screen "
+        "and printable writes numbers and times (a 24-hour clock where the venue keeps one) "
+        "and sorts names, whatever language it speaks",
+    ),
+    (
         "FLOOR_FORECAST_WORKERS",
         "0",
         "worker processes (at the lowest priority) that play the day forecaster's runs in "
@@ -196,6 +205,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Host names besides localhost and IP addresses (see ``origins.host_allowed``).
     allowed_hosts: tuple[str, ...] = ()
     metrics_token: str = ""
+    #: The venue's locale (``FLOOR_LOCALE``): formats and the order of names on the screens.
+    locale: str = "en-GB"
     #: Seconds a paired table screen lasts (see ``tablets``).
     tablet_ttl: int = 86400
     #: ``public``: a public edge (see ``FLOOR_SERVES``).
@@ -262,6 +273,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxies=tuple(_network(n) for n in _listed(get("FLOOR_TRUSTED_PROXIES"))),
         allowed_hosts=tuple(_host_name(h) for h in _listed(get("FLOOR_ALLOWED_HOSTS"))),
         metrics_token=_metrics_token(get("FLOOR_METRICS_TOKEN")),
+        locale=_locale(get("FLOOR_LOCALE")),
         tablet_ttl=_at_least("FLOOR_TABLET_TTL", int(number("FLOOR_TABLET_TTL", int)), 60),
         serves=_serves(get("FLOOR_SERVES")),
         ws_port=_at_least("FLOOR_WS_PORT", int(number("FLOOR_WS_PORT", int)), 0),
@@ -311,6 +323,18 @@ def _exempt(raw: str) -> tuple[str, ...]:
         return tuple(str(ipaddress.ip_network(item, strict=False)) for item in _listed(raw))
     except ValueError as e:
         raise SystemExit(f"FLOOR_LIMITS_EXEMPT: {e} (e.g. 127.0.0.1, 10.0.0.0/8, ::1)") from None
+
+
+def _locale(raw: str) -> str:
+    """A locale as BCP 47 writes one: a language, and a region where given (``cs-CZ``)."""
+    match = _LOCALE.fullmatch(raw.replace("_", "-"))
+    if match is None:
+        raise SystemExit(
+            f"FLOOR_LOCALE must be a language and a region such as cs-CZ, en-GB or de-DE, "
+            f"not {raw!r}"
+        )
+    language, region = match.group(1).lower(), match.group(2)
+    return f"{language}-{region.upper()}" if region else language
 
 
 def _metrics_token(token: str) -> str:

@@ -12,10 +12,11 @@ import { number, timeOfDay } from "./format.js";
 const MAX_POINTS = 400;
 
 /** field_history with usable times: points recorded without one (at = 0) are placed between
- * their neighbours, so the line keeps its shape. */
-export function fieldSeries(state, nowSec) {
-  const raw = (state?.field_history || []).map(([at, left]) => ({ at, left }));
-  if (state && state.active != null) raw.push({ at: nowSec, left: state.active });
+ * their neighbours, so the line keeps its shape; `left` now (the server's field numbers)
+ * ends it. */
+export function fieldSeries(state, nowSec, left = null) {
+  const raw = (state?.field_history || []).map(([at, n]) => ({ at, left: n }));
+  if (state && left != null) raw.push({ at: nowSec, left });
   const known = raw.map((p, i) => (p.at > 0 ? i : -1)).filter((i) => i >= 0);
   if (!known.length) return [];
   for (let k = 0; k < known.length - 1; k += 1) {
@@ -161,7 +162,7 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
   const bbNote = emptyNote(bbCanvas);
   const describe = () => {
     // Screen readers get the gist as text (the canvas itself is an image).
-    const f = fieldSeries(conn.state, conn.nowSec());
+    const f = fieldSeries(conn.state, conn.nowSec(), conn.stats?.players_left ?? null);
     const b = averageBBSeries(conn);
     fieldCanvas.setAttribute("aria-label", t("chart.players_left_alt", {
       first: f.length ? number(f[0].y) : "–", last: f.length ? number(f[f.length - 1].y) : "–" }));

@@ -6,6 +6,7 @@
 import { getLang } from "./i18n.js";
 import { errorsEn } from "./lang/errors-en.js";
 import { errorsCs } from "./lang/errors-cs.js";
+import { venueLocale } from "./venue.js";
 
 const LANGS = { en: errorsEn, cs: errorsCs };
 const LOCALES = { en: "en-GB", cs: "cs-CZ" };
@@ -28,7 +29,7 @@ function pluralForm(template, params) {
 }
 
 function number(n) {
-  return new Intl.NumberFormat(LOCALES[getLang()] || "en-GB", { maximumFractionDigits: 2 }).format(n);
+  return new Intl.NumberFormat(venueLocale, { maximumFractionDigits: 2 }).format(n);
 }
 
 function playerName(id, conn) {

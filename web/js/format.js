@@ -1,11 +1,14 @@
 // Numbers, times and the structure as screens show them. Display only: which level comes
 // next, when the break begins and which chips leave are the server's clock facts (facts.js).
+// Numbers and times are written as the venue writes them (venue.js: 1 250 000 and 21:07 in
+// Prague, 1,250,000 and 21:07 in London), whatever language the screen speaks.
 
 import { getLang, t } from "./i18n.js";
+import { venueLocale } from "./venue.js";
 
-const locale = () => (getLang() === "cs" ? "cs-CZ" : "en-GB");
+const locale = () => venueLocale;
 
-/** Chips with thousands separators: 1,250,000 (en) or 1 250 000 (cs). */
+/** Chips with thousands separators: 1,250,000 (en-GB) or 1 250 000 (cs-CZ). */
 export function chips(n) {
   if (n == null || Number.isNaN(n)) return "–";
   return new Intl.NumberFormat(locale(), { maximumFractionDigits: 0 }).format(n);
@@ -55,7 +58,8 @@ export function clock(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-/** Local wall-clock time of an epoch second: 21:07. */
+/** Local wall-clock time of an epoch second, as the venue writes it: 21:07 (a 24-hour
+ * clock wherever the venue keeps one, en-GB and cs-CZ among them). */
 export function timeOfDay(epochSeconds, seconds = false) {
   if (!epochSeconds) return "";
   return new Intl.DateTimeFormat(locale(), { hour: "2-digit", minute: "2-digit",

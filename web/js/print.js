@@ -10,8 +10,9 @@
 //   ?what=day                      the end-of-day report: the forecasts beside what happened
 
 import * as fmt from "./format.js";
-import { getLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { h, fill } from "./ui.js";
+import { byName, letterOf, sameLetter, venueLocale } from "./venue.js";
 import { dayReport } from "./forecast_print.js";
 
 const tid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -44,7 +45,7 @@ function go(changes) {
 function when(at) {
   if (!at) return "";
   const d = new Date(at * 1000);
-  const day = new Intl.DateTimeFormat(getLang() === "cs" ? "cs-CZ" : "en-GB", { day: "numeric", month: "numeric", year: "numeric" }).format(d);
+  const day = new Intl.DateTimeFormat(venueLocale, { day: "numeric", month: "numeric", year: "numeric" }).format(d);
   return `${day} ${fmt.timeOfDay(at)}`;
 }
 
@@ -63,7 +64,6 @@ function sheet(...children) {
   return h("section", { class: "sheet" }, children);
 }
 
-const byName = (a, b) => a.name.localeCompare(b.name, getLang(), { sensitivity: "base" }) || a.id.localeCompare(b.id);
 
 // Seat cards ----------------------------------------------------------------------------------
 
@@ -133,12 +133,14 @@ function carriedNote() {
 }
 
 function renderDraw() {
+  // By surname, in the venue's alphabet (Č after C, Ch after H, Ř after R in Czech), each
+  // letter headed once.
   const seated = data.players.filter((p) => !p.busted && p.table != null).sort(byName);
-  let letter = "";
+  let letter = null;
   const rows = [];
   for (const p of seated) {
-    const first = p.name.slice(0, 1).toLocaleUpperCase(getLang());
-    if (first !== letter) {
+    const first = letterOf(p.name);
+    if (letter == null || !sameLetter(first, letter)) {
       letter = first;
       rows.push(h("div", { class: "letter" }, letter));
     }
