@@ -13,8 +13,9 @@ the same luck (``jobs.run_seed``), so the two differ by the change.
 Every staff process looks, every ``SCHEDULE_EVERY`` seconds, at the tournaments it follows
 (a console or a screen open on it: the clock runs on a thread of its own, so its loop no
 longer holds every live one): a tournament at a level without a forecast kept gets one,
-claimed in the storage so that one process makes it, and not while another job runs there (a director's what-if is not cancelled by the clock). The day's end gets one
-more, for the truth. A public edge computes nothing: it reads the wall's line.
+claimed in the storage so that one process makes it, and not while another job runs there
+(a director's what-if is not cancelled by the clock). The day's end gets one more, for the
+truth. A public edge computes nothing: it reads the wall's line.
 """
 
 from __future__ import annotations
