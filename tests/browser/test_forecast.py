@@ -121,6 +121,7 @@ def test_the_wall_line_is_shown_and_hidden_with_one_tap(
     # In Czech.
     wall.locator(".lang button", has_text="CS").click()
     expect(line).to_have_text(re.compile(r"^Peníze očekáváme kolem \d\d:\d\d$"))
+    expect(page.locator(".toast")).to_have_count(0)  # "saved" gone: the picture is the section
     page.locator("#s-forecast").screenshot(path=str(SCREENS / "forecast-console-phone.png"))
     # One tap hides it again.
     page.locator("#forecast-wall").click()
