@@ -22,6 +22,7 @@ from .hub import Hub
 from .metrics import Metrics
 from .origins import origin_allowed
 from .principal import PUBLIC, Forbidden, Principal, SignedOut
+from .push import Push
 from .settings import Settings
 from .tablets import Tablets
 
@@ -43,6 +44,7 @@ class Floor:
         tablets: Tablets,
         clock: ClockThread,
         forecasts: Forecasts,
+        push: Push,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:
@@ -58,6 +60,8 @@ class Floor:
         self.clock = clock
         #: The day forecaster (``forecasts``): plays nothing on a public edge.
         self.forecasts = forecasts
+        #: Notifications: subscriptions, sections, the pushes this process sends (``push``).
+        self.push = push
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
         #: Raises when the storage cannot be reached (``/healthz``).
@@ -73,10 +77,12 @@ class Floor:
         if self.settings.serves == "everyone":
             await self.clock.start()
         await self.forecasts.start()
+        await self.push.start()
 
     async def stop(self) -> None:
         self.follow.stop()
         await self.forecasts.stop()
+        await self.push.stop()
         await self.clock.stop()
         await self.accounts.stop()
         await self.hub.stop()

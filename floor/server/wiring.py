@@ -32,6 +32,7 @@ from ..redisdb.forecasts import RedisForecasts
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
+from ..redisdb.push import RedisPush
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
 from ..store.house import House
@@ -39,6 +40,7 @@ from ..store.service import Service
 from . import (
     public_edge,
     public_ws,
+    routes_app,
     routes_commands,
     routes_files,
     routes_flights,
@@ -48,6 +50,7 @@ from . import (
     routes_pages,
     routes_pairing,
     routes_preview,
+    routes_push,
     routes_staff,
     routes_tournaments,
     tools,
@@ -66,6 +69,7 @@ from .logs import configure as configure_logs
 from .metrics import Metrics
 from .proxies import ClientAddress
 from .public_edge import PublicOnly
+from .push import Push
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
 from .tablets import Tablets
@@ -114,6 +118,7 @@ def build_floor(settings: Settings) -> Floor:
             if settings.serves == "everyone"
             else None,
         ),
+        push=Push(settings, RedisPush(redis), store),
         ping=redis.ping,
         close=close,
     )
@@ -148,6 +153,8 @@ def routes() -> list[BaseRoute]:
         *routes_flights.routes,
         *routes_follow.routes,
         *routes_forecast.routes,
+        *routes_push.routes,
+        *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.

@@ -16,12 +16,17 @@ import { flightsEn } from "./lang/flights-en.js";
 import { flightsCs } from "./lang/flights-cs.js";
 import { forecastEn } from "./lang/forecast-en.js";
 import { forecastCs } from "./lang/forecast-cs.js";
+// Notifications: read by the service worker too, so they set a global (lang/push-en.js).
+import "./lang/push-en.js";
+import "./lang/push-cs.js";
+
+const pushTexts = /** @type {any} */ (globalThis).floorPushTexts;
 
 // The paper and files texts, the rulings' and the table screen's are kept in files of their own
 // (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
 const DICTS = {
-  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...forecastEn },
-  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...forecastCs },
+  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...forecastEn, ...pushTexts.en },
+  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...forecastCs, ...pushTexts.cs },
 };
 const KEY = "floor.lang";
 const listeners = [];

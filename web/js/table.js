@@ -11,6 +11,7 @@
 // (facts.js, h4h.js). What is tapped goes through the outbox (commands.js): kept on the
 // device and sent again, with the same id, when the connection comes back.
 
+import { installable } from "./app.js";
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
@@ -25,6 +26,8 @@ import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } f
 const tid = tidFromPath();
 const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
 const conn = new Connection(tid);
+// Installable, its shell kept for a wifi drop (the table's own state is not: web/sw.js).
+installable("table", tid, TABLE);
 const outbox = new Outbox(tid);
 let principal = { role: "public", username: null, table: null };
 /** What the screen is asking for: null, "out" (bust-outs), "done" (hand-for-hand) or
