@@ -153,7 +153,9 @@ function assumptionsBox(f) {
   if (a.counts_used) notes.push(t("forecast.counts", { n: fmt.number(a.counts_used) }));
   return h("div", { class: "forecast-assumptions" },
     h("h3", {}, t("forecast.assumptions")),
-    h("dl", { class: "pool-facts" }, items.map(([k, v, d]) => h("div", {}, h("dt", {}, k), h("dd", {}, v), h("div", { class: "hint" }, d)))),
+    h("dl", { class: "pool-facts" }, items.map(([k, v, d]) => h("div", {}, h("dt", {}, k), h("dd", {}, v),
+      // A definition list holds only terms and definitions: the note is the definition's too.
+      h("dd", { class: "hint" }, d)))),
     notes.map((x) => h("p", { class: "hint" }, x)),
     f.history.length ? h("details", { class: "forecast-history" },
       h("summary", {}, t("forecast.history")),
