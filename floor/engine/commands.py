@@ -449,10 +449,9 @@ class ProposeDeal(_Command, frozen=True, tag="propose_deal"):
 
 class MakeDeal(_Command, frozen=True, tag="make_deal"):
     """The offer standing is made, with every player in it agreeing (``agreed``): the
-    tournament ends by it (``ends``) or plays on for what was left to play for."""
+    tournament ends by it, or plays on when something was left to play for."""
 
     agreed: Annotated[tuple[PlayerRef, ...], Meta(max_length=12)]
-    ends: bool = True
 
 
 Command = (

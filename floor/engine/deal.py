@@ -18,15 +18,17 @@ tournament's rounding unit and the units that leaves go to the largest remainder
 the shares add up to the prizes in the deal exactly. The director may adjust them (``custom``),
 as long as they still do.
 
-A deal that ends the tournament places the players by their chips at the deal (equal stacks
-by player id) and pays each their share; one that plays on pays each their share and the
-winner of what follows ``left_to_play`` besides.
+A deal that leaves nothing to play for ends the tournament: it places the players by their
+chips at the deal (equal stacks by player id) and pays each their share. One that leaves
+something plays on: each is paid their share, and the winner ``left_to_play`` besides.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+
+import msgspec
 
 from . import clock
 from .commands import MakeDeal, ProposeDeal
@@ -36,6 +38,7 @@ from .events import DealMade, DealProposed, DealShare, Event
 from .model import PlayerId
 from .prize import payouts
 from .state import Player, Tournament, TournamentState
+from .why import Why
 
 #: The most players a deal is worked out for: ICM weighs every set of players (2^n).
 MOST_PLAYERS = 12
@@ -47,9 +50,10 @@ def icm(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
     not over every finishing order (n!)."""
     n = len(stacks)
     total = sum(stacks)
-    if total <= 0:
-        raise ValueError("no chips to share by")
     places = min(len(prizes), n)
+    if total <= 0:
+        # No chips to weigh by (the command never asks): the prizes in even shares.
+        return [Fraction(sum(prizes[:places]), n)] * n
     equity = [Fraction(0)] * n
     # frontier[mask]: the chance the players in ``mask`` took the first places, in any order.
     frontier = {0: Fraction(1)}
@@ -74,9 +78,9 @@ def chip_chop(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction]:
     """Each player the lowest prize left, the rest of the prizes split by chips."""
     n = len(stacks)
     total = sum(stacks)
-    if total <= 0:
-        raise ValueError("no chips to share by")
     paid = list(prizes[:n]) + [0] * (n - len(prizes[:n]))
+    if total <= 0:
+        return [Fraction(sum(paid), n)] * n
     lowest = min(paid)
     rest = sum(paid) - lowest * n
     return [lowest + Fraction(rest * s, total) for s in stacks]
@@ -261,21 +265,14 @@ def make(t: Tournament, c: MakeDeal, now: float) -> list[Event]:
                 reason="deal_share_player",
                 params={"player": pid},
             )
-    if c.ends == (offer.left_to_play > 0):
-        # What is left to play for is won by playing on; a deal that ends leaves nothing.
-        raise NotAllowed(
-            f"{offer.left_to_play} is left to play for: a deal that ends the tournament "
-            "leaves nothing, one that plays on leaves something",
-            field="ends",
-            reason="deal_ends_left",
-            params={"left": offer.left_to_play},
-        )
+    # What is left to play for is won by playing on; a deal that leaves nothing ends it.
+    ends = offer.left_to_play == 0
     events: list[Event] = []
-    if c.ends:
+    if ends:
         for change in clock.due(s, now):
             t.apply(change)
             events.append(change)
-    remaining = clock.remaining(s.clock, now) if c.ends and s.clock.running else None
+    remaining = clock.remaining(s.clock, now) if ends and s.clock.running else None
     events.append(
         DealMade(
             method=offer.method,
@@ -283,7 +280,7 @@ def make(t: Tournament, c: MakeDeal, now: float) -> list[Event]:
             left_to_play=offer.left_to_play,
             shares=offer.shares,
             agreed=tuple(x.player for x in offer.shares),
-            ends=c.ends,
+            ends=ends,
             at=now,
             remaining=remaining,
         )
@@ -329,3 +326,51 @@ def check(t: Tournament, event: DealProposed | DealMade) -> None:
             reason="deal_shares_total",
             params={"total": given, "expected": total},
         )
+
+
+# What the director's console is sent ---------------------------------------------------------
+
+
+class DealPlayer(msgspec.Struct, frozen=True, array_like=True):
+    """``[player, stack, why not]``: a player left, their counted stack (None: not counted),
+    and why that count cannot be dealt on (None: it can)."""
+
+    player: PlayerId
+    stack: int | None
+    why: Why | None = None
+
+
+class DealFacts(msgspec.Struct, frozen=True, kw_only=True):
+    """The final table as a deal sees it: the players left biggest stack first, the prizes
+    left, the most that may be kept back to play for, and why no deal can be offered now."""
+
+    players: list[DealPlayer]
+    prizes: list[int]
+    most_left: int
+    why: Why | None = None
+
+
+def facts(t: Tournament) -> DealFacts | None:
+    """None away from the final table, without prizes, or once a deal is made (the state's
+    ``deal`` says it then)."""
+    s = t.state
+    # Most of a day there are far more players left than a deal takes: nothing to scan.
+    if t.active > MOST_PLAYERS or t.active < 2 or s.deal is not None or s.winner is not None:
+        return None
+    try:
+        left = _final(t)
+        prizes = list(prizes_left(t))
+    except NotAllowed:
+        return None
+    prizes += [0] * (len(left) - len(prizes))
+    players: list[DealPlayer] = []
+    first: Why | None = None
+    for p in left:
+        why: Why | None = None
+        try:
+            _counted(s, p)
+        except NotAllowed as e:
+            why = Why(e.reason, dict(e.params))  # type: ignore[arg-type]
+        first = first or why
+        players.append(DealPlayer(p.id, p.stack if p.counted else None, why))
+    return DealFacts(players=players, prizes=prizes, most_left=prizes[0] - prizes[-1], why=first)

@@ -308,7 +308,6 @@ Reason = Literal[
     "deal_shares_total",
     "deal_no_offer",
     "deal_not_agreed",
-    "deal_ends_left",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -556,7 +555,6 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_shares_total": ("total", "expected"),
     "deal_no_offer": (),
     "deal_not_agreed": ("player",),
-    "deal_ends_left": ("left",),
 }
 
 

@@ -145,7 +145,7 @@ def test_a_deal_that_ends_the_tournament_places_by_chips_and_pays_the_shares() -
     floor = three_left()
     offered(floor, "chip_chop")
 
-    events = floor.do(cmd.MakeDeal(agreed=AGREED, ends=True), now=50.0)
+    events = floor.do(cmd.MakeDeal(agreed=AGREED), now=50.0)
 
     made = events[-1]
     assert isinstance(made, DealMade) and made.ends and made.agreed == ("T1S2", "T1S1", "T1S3")
@@ -180,7 +180,7 @@ def test_a_deal_that_plays_on_pays_what_was_left_to_the_winner() -> None:
     # 10 kept back from the top prize: 40/30/20 shared out, 90 in all.
     assert offer.prizes == (50, 30, 20) and sum(x.amount for x in offer.shares) == 90
 
-    floor.do(cmd.MakeDeal(agreed=AGREED, ends=False), now=50.0)
+    floor.do(cmd.MakeDeal(agreed=AGREED), now=50.0)
     assert finish.status(floor.t.state) == "live"
     floor.do(cmd.Bust(player="T1S2"), cmd.Hand(table=1), now=60.0)
     floor.do(cmd.Bust(player="T1S3"), now=70.0)
@@ -262,13 +262,11 @@ def test_more_left_to_play_for_than_the_top_prize_over_the_lowest_is_refused() -
     assert_said(refused, "deal_left_too_much", {"left": 31, "most": 30})
 
 
-def test_an_offer_made_stale_by_a_new_count_is_refused_and_ending_must_match_what_is_left() -> None:
+def test_an_offer_made_stale_by_a_new_count_is_refused() -> None:
     floor = three_left()
     offered(floor, left=10)
-    refused = floor.refuse(cmd.MakeDeal(agreed=AGREED, ends=True), NotAllowed, "ends")
-    assert_said(refused, "deal_ends_left", {"left": 10})
     floor.do(cmd.CountTable(table=1, stacks=(cmd.Count(player="T1S3", stack=2100),)), now=45.0)
-    refused = floor.refuse(cmd.MakeDeal(agreed=AGREED, ends=False), NotAllowed, "type")
+    refused = floor.refuse(cmd.MakeDeal(agreed=AGREED), NotAllowed, "type")
     assert_said(refused, "deal_no_offer", {})
 
 

@@ -148,7 +148,6 @@ export const errorsCs = {
     "deal_shares_total": "podíly dávají dohromady {total}, ne {expected} cen v dohodě",
     "deal_no_offer": "na stacky, jak teď jsou, není navržena žádná dohoda: spočítejte ji znovu",
     "deal_not_agreed": "{player} s dohodou nesouhlasil",
-    "deal_ends_left": "dohrává se o {left}: dohoda, která turnaj končí, nenechává nic, a dohoda, po které se hraje dál, něco ano",
     "tournament_not_finished": {
       "count": "left",
       "one": "ve hře je ještě {left} hráč: turnaj ještě nemá vítěze",
