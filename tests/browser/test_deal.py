@@ -138,6 +138,14 @@ def test_a_three_way_deal_made_in_the_console_ends_the_tournament_and_shows_in_t
     payouts = director.client.get(f"/api/t/{tid}/export/payouts.csv").text
     paid = [r["paid"] for r in csv.DictReader(io.StringIO(payouts.lstrip("\ufeff")))]
     assert paid == ["560", "500", "440"]
+    # The printed payout sheet names the deal beside each place's prize.
+    sheet = pages.open(
+        servers[0], f"/print/{tid}?what=payouts", size="desk", user=DIRECTOR, live=False
+    )
+    expect(sheet.locator("body")).to_have_attribute("data-ready", "1")
+    expect(sheet.locator("table.grid tbody tr").first).to_contain_text(
+        f"{leader_name} (deal: €560)"
+    )
     prizes = director.client.get(f"/api/t/{tid}/prizes").json()
     assert [(r["player"], r["prize"], r["deal"]) for r in prizes["results"][:3]] == [
         (leader, 560, True),
