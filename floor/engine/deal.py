@@ -104,7 +104,9 @@ def in_units(shares: Sequence[Fraction], total: int, unit: int) -> list[int]:
 
 def players_left(s: TournamentState) -> list[Player]:
     """The players still in, biggest stack first (equal ones by id): the deal's order."""
-    left = [p for p in s.players.values() if not p.busted and p.table is not None]
+    # From the tables' seats, not the whole field: at 10,000 entries the facts ask at every
+    # batch once the final table is down to a deal.
+    left = [s.players[pid] for table in s.tables.values() for pid in table.occupants.values()]
     return sorted(left, key=lambda p: (-(p.stack or 0), p.id))
 
 
