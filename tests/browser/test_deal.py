@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.a11y import axe_violations, unnamed_controls
 from tests.browser.conftest import (
     DIRECTOR,
     TOOLS_STRUCTURE,
@@ -72,6 +73,9 @@ def test_a_three_way_deal_made_in_the_console_ends_the_tournament_and_shows_in_t
     expect(amount[second]).to_have_value("490")
     expect(amount[third]).to_have_value("430")
     expect(box.locator(".deal-total")).to_contain_text("Offer (ICM): €1,500 shared")
+    # Every control of the offer is named, and axe-core finds nothing on the console.
+    assert unnamed_controls(console) == []
+    assert axe_violations(console) == []
 
     # Adjusted by hand, still adding up to the prizes: an offer of its own.
     amount[leader].fill("560")
