@@ -16,11 +16,14 @@ from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
 from .clock_thread import ClockThread
+from .dealer_phones import DealerPhones
+from .dealer_room import DealerRoom
 from .follow_feed import Feeds
 from .hub import Hub
 from .metrics import Metrics
 from .origins import origin_allowed
 from .principal import PUBLIC, Forbidden, Principal, SignedOut
+from .push import Push
 from .settings import Settings
 from .tablets import Tablets
 
@@ -41,6 +44,7 @@ class Floor:
         accounts: Accounts,
         tablets: Tablets,
         clock: ClockThread,
+        push: Push,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:
@@ -54,6 +58,11 @@ class Floor:
         #: The paired table screens (their tokens are read by ``accounts``).
         self.tablets = tablets
         self.clock = clock
+        #: Notifications: subscriptions, sections, the pushes this process sends (``push``).
+        self.push = push
+        #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
+        self.dealers = DealerRoom(house)
+        self.phones = DealerPhones(accounts, tablets.storage)
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
         #: Raises when the storage cannot be reached (``/healthz``).
@@ -68,9 +77,11 @@ class Floor:
         # phones, and a staff process always runs beside it to hold the lease.
         if self.settings.serves == "everyone":
             await self.clock.start()
+        await self.push.start()
 
     async def stop(self) -> None:
         self.follow.stop()
+        await self.push.stop()
         await self.clock.stop()
         await self.accounts.stop()
         await self.hub.stop()

@@ -75,6 +75,17 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/api/pots", "POST"),
     _rule("/api/rulebook", "GET"),
     _rule("/api/rulebook/{rule}", "GET"),
+    # The open read API (``routes_open``): every route of it.
+    _rule("/api/open/v1/openapi.json", "GET"),
+    _rule("/api/open/v1/tournaments", "GET"),
+    _rule("/api/open/v1/t/{tid}/clock", "GET"),
+    _rule("/api/open/v1/t/{tid}/field", "GET"),
+    _rule("/api/open/v1/t/{tid}/seats", "GET"),
+    _rule("/api/open/v1/t/{tid}/counts", "GET"),
+    _rule("/api/open/v1/t/{tid}/results", "GET"),
+    _rule("/api/open/v1/t/{tid}/payouts", "GET"),
+    _rule("/api/open/v1/t/{tid}/changes", "GET"),
+    _rule("/api/open/v1/t/{tid}/ots.json", "GET"),
     _rule("/"),
     _rule("/wall/{tid}"),
     _rule("/final/{tid}"),
@@ -83,7 +94,17 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/table/{tid}/{table:int}"),
     _rule("/director"),
     _rule("/director/{tid}"),
+    _rule("/dealers"),
+    _rule("/dealer"),
     _rule("/static"),  # the mount: every file below it
+    # The installed app (``routes_app``) and a player's phone opting in and out of alerts
+    # (``routes_push``: a public write, limited per address and per player).
+    _rule("/sw.js", "GET"),
+    _rule("/app/player/{tid}/manifest.webmanifest", "GET"),
+    _rule("/app/floor/{tid}/manifest.webmanifest", "GET"),
+    _rule("/app/table/{tid}/{table:int}/manifest.webmanifest", "GET"),
+    _rule("/api/push/key", "GET"),
+    _rule("/api/t/{tid}/push/{player}", "PUT", "DELETE"),
     # The public websockets, as public screens (nginx sends /ws/ to the edge's websockets
     # server, FLOOR_WS_PORT; these are for a client that reaches the edge's HTTP port).
     _rule("/ws/t/{tid}", "WEBSOCKET"),
@@ -94,6 +115,7 @@ SERVED: Final[tuple[Rule, ...]] = (
 ANONYMOUS_STAFF: Final[tuple[Rule, ...]] = (
     _rule("/api/signin", "POST"),
     _rule("/api/signin/pair", "POST"),
+    _rule("/api/dealers/phone", "POST"),
 )
 
 #: What needs a staff session: 401 on the edge.
@@ -124,6 +146,20 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/structures/toml", "POST"),
     _rule("/api/t/{tid}/bags"),
     _rule("/api/day2", "POST"),
+    # A staff member's alerts, and the floorpersons' sections (``routes_push``).
+    _rule("/api/push/staff", "PUT", "DELETE"),
+    _rule("/api/t/{tid}/sections", "GET"),
+    _rule("/api/t/{tid}/sections/{username}", "PUT"),
+    # The dealer room (``routes_dealers``).
+    _rule("/api/dealers", "GET"),
+    _rule("/api/dealers/commands", "POST"),
+    _rule("/api/dealers/people", "POST"),
+    _rule("/api/dealers/people/{username}/pin", "PUT"),
+    _rule("/api/dealers/downs", "GET"),
+    _rule("/api/dealers/downs.csv", "GET"),
+    _rule("/api/dealers/table", "GET"),
+    _rule("/api/dealers/phone/code", "POST"),
+    _rule("/api/dealers/me", "GET"),
 )
 
 #: Request headers that carry a session: removed on the edge.

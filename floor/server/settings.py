@@ -166,6 +166,37 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "a secret a scraper sends as 'Authorization: Bearer <token>' to read /metrics; "
         "unset: only signed-in staff read it",
     ),
+    # Notifications (floor.server.push_notify): Web Push where the server reaches the internet.
+    (
+        "FLOOR_PUSH",
+        "1",
+        "0: send no Web Push (a venue whose server does not reach the internet): phones keep "
+        "the in-page alerts, the table screens show the moves",
+    ),
+    (
+        "FLOOR_PUSH_SUBJECT",
+        "mailto:floor@localhost",
+        "the contact a push service may write to about this server's pushes (VAPID 'sub': "
+        "mailto: or https:); Apple's service wants a real one",
+    ),
+    (
+        "FLOOR_PUSH_SERVICES",
+        "fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com",
+        "the push services a subscription may name (https host names, '*.' for any below; "
+        "or whole origins, http://127.0.0.1:9000 for a test's): floor posts to no other",
+    ),
+    (
+        "FLOOR_PUSH_RATE",
+        "30",
+        "opt-ins and stops per minute a client address may send (as many at once); behind a "
+        "venue's NAT raise it or name the address in FLOOR_LIMITS_EXEMPT",
+    ),
+    (
+        "FLOOR_VAPID_KEY",
+        "",
+        "a PEM file with the VAPID private key (P-256) pushes are signed with; unset: one is "
+        "made once and kept in Redis for every process",
+    ),
 )
 
 
@@ -207,6 +238,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     serves: Serves = "everyone"
     #: The public edge's websocket port (0: ``port`` + 1).
     ws_port: int = 0
+    #: Web Push (``push_notify``): on, the VAPID contact, the services posted to, the
+    #: opt-ins a minute per address, the key's file.
+    push: bool = True
+    push_subject: str = "mailto:floor@localhost"
+    push_services: tuple[str, ...] = ()
+    push_rate: float = 30.0
+    vapid_key: str = ""
 
     @property
     def public_ws_port(self) -> int:
@@ -269,7 +307,18 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         tablet_ttl=_at_least("FLOOR_TABLET_TTL", int(number("FLOOR_TABLET_TTL", int)), 60),
         serves=_serves(get("FLOOR_SERVES")),
         ws_port=_at_least("FLOOR_WS_PORT", int(number("FLOOR_WS_PORT", int)), 0),
+        push=get("FLOOR_PUSH") not in ("0", "false", "no"),
+        push_subject=_push_subject(get("FLOOR_PUSH_SUBJECT")),
+        push_services=tuple(_listed(get("FLOOR_PUSH_SERVICES").lower())),
+        push_rate=_at_least("FLOOR_PUSH_RATE", number("FLOOR_PUSH_RATE", float), 1.0),
+        vapid_key=get("FLOOR_VAPID_KEY"),
     )
+
+
+def _push_subject(raw: str) -> str:
+    if not raw.startswith(("mailto:", "https://")):
+        raise SystemExit(f"FLOOR_PUSH_SUBJECT must start with mailto: or https://, not {raw!r}")
+    return raw
 
 
 N = TypeVar("N", int, float)

@@ -31,6 +31,7 @@ from ..redisdb.devices import RedisDevices
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
+from ..redisdb.push import RedisPush
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
 from ..store.house import House
@@ -38,14 +39,18 @@ from ..store.service import Service
 from . import (
     public_edge,
     public_ws,
+    routes_app,
     routes_commands,
+    routes_dealers,
     routes_files,
     routes_flights,
     routes_follow,
     routes_health,
+    routes_open,
     routes_pages,
     routes_pairing,
     routes_preview,
+    routes_push,
     routes_staff,
     routes_tournaments,
     tools,
@@ -54,6 +59,7 @@ from .accounts import Accounts
 from .clock_thread import ClockThread
 from .clockdriver import ClockDriver
 from .context import Floor
+from .dealer_driver import RoomDriver
 from .edges import for_error
 from .fanout import ExposeProtocol
 from .hub import Hub
@@ -62,6 +68,7 @@ from .logs import configure as configure_logs
 from .metrics import Metrics
 from .proxies import ClientAddress
 from .public_edge import PublicOnly
+from .push import Push
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
 from .tablets import Tablets
@@ -101,6 +108,7 @@ def build_floor(settings: Settings) -> Floor:
         accounts=accounts,
         tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
         clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
+        push=Push(settings, RedisPush(redis), store),
         ping=redis.ping,
         close=close,
     )
@@ -113,7 +121,11 @@ def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]
     bus = RedisBus(redis)
     log = RedisLog(redis)
     house = House(RedisHouseLog(log))
-    driver = ClockDriver(Service(log, bus=bus), RedisLease(redis), bus=bus, house=house)
+    store = Service(log, bus=bus)
+    # The dealer room's pushes are written by the lease's holder too, from the same copies
+    # of the tournaments (``dealer_driver``).
+    room = RoomDriver(store, house)
+    driver = ClockDriver(store, RedisLease(redis), bus=bus, house=house, room=room)
 
     async def close() -> None:
         await bus.close()
@@ -128,14 +140,18 @@ def routes() -> list[BaseRoute]:
         *public_edge.routes,
         *routes_staff.routes,
         *routes_pairing.routes,
+        *routes_dealers.routes,
         *routes_tournaments.routes,
         *routes_commands.routes,
         *routes_preview.routes,
         *routes_files.routes,
         *routes_flights.routes,
         *routes_follow.routes,
+        *routes_push.routes,
+        *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
+        *routes_open.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.
         *routes_pages.routes,
     ]

@@ -14,20 +14,29 @@ websocket's ``WS path``, and each message a client may send on it ``WS path type
 from __future__ import annotations
 
 import asyncio
+import base64
 import itertools
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.asyncio.client import ClientConnection, connect
 
 from floor.engine.payout_curve import percents
+from floor.server.push import MAX_BODY as PUSH_BODY
+from floor.server.push import MAX_ENDPOINT
+from floor.server.routes_push import MOST_TABLES
+from floor.server.tablets import MAX_TABLE
+from floor.store.push_port import MOST_PER_OWNER
 from tests import hostile_files
-from tests.e2e.worst_rooms import FLIGHT, ROOM, SPARE
+from tests.e2e.worst_rooms import DEALERS, FLIGHT, ROOM, SPARE
 
 #: Generous: on the landed code the shared-strings bomb held the server for 36 s.
 TIMEOUT = 180.0
@@ -257,6 +266,55 @@ async def _events(w: World, http: httpx.AsyncClient) -> None:
         r = await http.get(f"/api/t/{ROOM}/events", params={"since": since}, headers=w.headers(who))
         w.expect(r, 200)
     w.expect(await http.get(f"/api/t/{ROOM}/events", params={"since": "0"}), 422, "since")
+
+
+# The open read API ---------------------------------------------------------------------
+
+_OPEN = "/api/open/v1"
+
+
+@probe(
+    "GET /api/open/v1/t/{tid}/clock",
+    "GET /api/open/v1/t/{tid}/field",
+    "GET /api/open/v1/t/{tid}/seats",
+    "GET /api/open/v1/t/{tid}/counts",
+    "GET /api/open/v1/t/{tid}/results",
+    "GET /api/open/v1/t/{tid}/payouts",
+    "GET /api/open/v1/t/{tid}/ots.json",
+)
+async def _open_documents(w: World, http: httpx.AsyncClient) -> None:
+    # Each document of the 10,000-player room, whole, gzipped, and again by its ETag.
+    gzip = {"Accept-Encoding": "gzip"}
+    for read in ("clock", "field", "seats", "counts", "results", "payouts", "ots.json"):
+        r = await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=gzip)
+        w.expect(r, 200)
+        again = {"If-None-Match": r.headers.get("etag", ""), **gzip}
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=again), 304)
+    for read in ("seats", "counts"):
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params={"table": "1"}), 200)
+        bad = {"table": "10001"}
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params=bad), 400, "table")
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/clock", params={"x" * 50: "1"}), 400, "x" * 50)
+
+
+@probe("GET /api/open/v1/t/{tid}/changes")
+async def _open_changes(w: World, http: httpx.AsyncClient) -> None:
+    # The largest page from the start (500 events of a 10,000-player registration), the
+    # last page, and past the bounds.
+    path = f"{_OPEN}/t/{ROOM}/changes"
+    page = w.expect(await http.get(path, params={"since": "0", "limit": "500"}), 200)
+    if page is not None:
+        w.expect(await http.get(path, params={"since": str(page["seq"])}), 200)
+    w.expect(await http.get(path, params={"since": "0", "limit": "501"}), 400, "limit")
+    w.expect(await http.get(path, params={"since": str(2**60)}), 400, "since")
+
+
+@probe("GET /api/open/v1/tournaments", "GET /api/open/v1/openapi.json")
+async def _open_lists(w: World, http: httpx.AsyncClient) -> None:
+    for path in ("tournaments", "openapi.json"):
+        r = await http.get(f"{_OPEN}/{path}")
+        w.expect(r, 200)
+        w.expect(await http.get(f"{_OPEN}/{path}", params={"q": "1"}), 400, "q")
 
 
 @probe("POST /api/t/{tid}/archive")
@@ -620,6 +678,226 @@ async def _tablets(w: World, http: httpx.AsyncClient) -> None:
     for device, _ in devices:
         w.expect(await http.delete(f"/api/tablets/{device}", headers=director), 200)
     w.expect(await http.delete("/api/tablets/none-such", headers=director), 404)
+
+
+# The installed app and its alerts ------------------------------------------------------------
+
+
+@probe(
+    "GET /sw.js",
+    "GET /app/player/{tid}/manifest.webmanifest",
+    "GET /app/floor/{tid}/manifest.webmanifest",
+    "GET /app/table/{tid}/{table:int}/manifest.webmanifest",
+)
+async def _app(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get("/sw.js"), 200)
+    for kind in ("player", "floor"):
+        for lang in ("cs", "x" * 200):
+            w.expect(await http.get(f"/app/{kind}/{ROOM}/manifest.webmanifest?lang={lang}"), 200)
+    w.expect(await http.get(f"/app/table/{ROOM}/{MAX_TABLE}/manifest.webmanifest"), 200)
+    for table in (0, MAX_TABLE + 1, int("9" * 4000)):
+        r = await http.get(f"/app/table/{ROOM}/{table}/manifest.webmanifest")
+        w.expect(r, 422, "table")
+    w.expect(await http.get("/app/player/none-such/manifest.webmanifest"), 404)
+
+
+def _subscription(endpoint_length: int = MAX_ENDPOINT) -> dict[str, Any]:
+    """A browser's opt-in with the longest endpoint accepted, at a push service floor posts
+    to (never posted to here: the probes stop every subscription they make)."""
+    # Each its own: a subscription is known by its endpoint.
+    stem = f"https://fcm.googleapis.com/fcm/send/{os.urandom(8).hex()}"
+    point = ec.generate_private_key(ec.SECP256R1()).public_key()
+    raw = point.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    return {
+        "endpoint": stem + "x" * (endpoint_length - len(stem)),
+        "keys": {"p256dh": b64(raw), "auth": b64(os.urandom(16))},
+        "lang": "cs",
+    }
+
+
+async def _opt_ins(
+    w: World, http: httpx.AsyncClient, url: str, who: str | None, field: str
+) -> None:
+    """As many phones as one owner holds, one more refused, a body over the bound, an
+    endpoint too long and one at an address of the venue's network; then each stopped."""
+    headers = w.headers(who)
+    subs = [_subscription() for _ in range(MOST_PER_OWNER)]
+    for sub in subs:
+        w.expect(await http.put(url, json=sub, headers=headers), 201)
+    w.expect(await http.put(url, json=_subscription(), headers=headers), 409, field)
+    w.expect(
+        await http.put(url, json=_subscription(MAX_ENDPOINT + 1), headers=headers), 422, "endpoint"
+    )
+    venue = {**_subscription(), "endpoint": "http://10.0.0.1:6379/"}
+    w.expect(await http.put(url, json=venue, headers=headers), 422, "endpoint")
+    big = b'{"endpoint": "' + b"x" * PUSH_BODY + b'"}'
+    w.expect(await http.put(url, content=big, headers=headers), 413, "body")
+    for sub in subs:
+        r = await http.request("DELETE", url, json={"endpoint": sub["endpoint"]}, headers=headers)
+        w.expect(r, 200)
+
+
+@probe("GET /api/push/key")
+async def _push_key(w: World, http: httpx.AsyncClient) -> None:
+    for _ in range(3):
+        w.expect(await http.get("/api/push/key"), 200)
+
+
+@probe("PUT /api/t/{tid}/push/{player}", "DELETE /api/t/{tid}/push/{player}")
+async def _player_push(w: World, http: httpx.AsyncClient) -> None:
+    await _opt_ins(w, http, f"/api/t/{ROOM}/push/P3", None, "player")
+    w.expect(await http.put(f"/api/t/{ROOM}/push/P999999", json=_subscription()), 404, "player")
+    w.expect(await http.put(f"/api/t/{ROOM}/push/{'P' * 65}", json=_subscription()), 422, "player")
+
+
+@probe("PUT /api/push/staff", "DELETE /api/push/staff")
+async def _staff_push(w: World, http: httpx.AsyncClient) -> None:
+    await _opt_ins(w, http, "/api/push/staff", "floor", "staff")
+    w.expect(await http.put("/api/push/staff", json=_subscription()), 403)
+
+
+@probe("GET /api/t/{tid}/sections", "PUT /api/t/{tid}/sections/{username}")
+async def _sections(w: World, http: httpx.AsyncClient) -> None:
+    director, url = w.headers("director"), f"/api/t/{ROOM}/sections"
+    most = {"tables": list(range(MAX_TABLE - MOST_TABLES + 1, MAX_TABLE + 1))}
+    w.expect(await http.put(f"{url}/fred", json=most, headers=director), 200)
+    w.expect(await http.get(url, headers=w.headers("floor")), 200)
+    w.expect(await http.get(url), 403)
+    over = {"tables": list(range(1, MOST_TABLES + 2))}
+    w.expect(await http.put(f"{url}/fred", json=over, headers=director), 422, "tables")
+    w.expect(
+        await http.put(f"{url}/fred", json={"tables": [MAX_TABLE + 1]}, headers=director),
+        422,
+        "tables[0]",
+    )
+    w.expect(
+        await http.put(f"{url}/none-such", json={"tables": [1]}, headers=director), 404, "username"
+    )
+    w.expect(await http.put(f"{url}/fred", json={"tables": [1]}, headers=w.headers("floor")), 403)
+    w.expect(await http.put(f"{url}/fred", json={"tables": []}, headers=director), 200)
+
+
+# The dealer room ---------------------------------------------------------------------------
+
+
+@probe("GET /api/dealers", "GET /dealers", "GET /dealer")
+async def _dealer_room(w: World, http: httpx.AsyncClient) -> None:
+    """The room's screen: every dealer of a full room, the room's 1,000 tables and the
+    forecast of its pushes (made off the loop, once per version)."""
+    director = w.headers("director")
+    for _ in range(2):
+        w.expect(await http.get("/api/dealers", headers=director), 200)
+    w.expect(await http.get("/api/dealers", headers=w.headers("floor")), 403)
+    for page in ("/dealers", "/dealer"):
+        w.expect(await http.get(page), 200)
+
+
+@probe("POST /api/dealers/commands")
+async def _room_commands(w: World, http: httpx.AsyncClient) -> None:
+    """The longest lists a command holds, a dealer replaced at a table of the full room, and
+    the refusals naming their field."""
+    path, director = "/api/dealers/commands", w.headers("director")
+
+    async def send(command: dict[str, Any]) -> httpx.Response:
+        return await http.post(path, json={"command": command}, headers=director)
+
+    every = [f"d{i}" for i in range(DEALERS)]
+    w.expect(await send({"type": "set_early_list", "dealers": every}), 200)
+    priority = [w.unique("t")[:40] for _ in range(200)]
+    settings = {"priority": priority, "early_outs": "list", "reserve": 5_000}
+    w.expect(await send({"type": "set_settings", "settings": settings}), 200)
+    for mark in ("sick", None):
+        w.expect(await send({"type": "mark_dealer", "dealer": "d0", "mark": mark}), 200)
+    too_long = [*every, "d4999", "d5000"]
+    w.expect(await send({"type": "set_early_list", "dealers": too_long}), 422, "command.dealers")
+    w.expect(await send({"type": "clock_in", "dealer": "nobody"}), 409, "dealer")
+    w.expect(
+        await send({"type": "set_settings", "settings": {"zone": "Mars/Base"}}),
+        422,
+        "settings.zone",
+    )
+
+
+@probe("POST /api/dealers/people", "PUT /api/dealers/people/{username}/pin")
+async def _room_people(w: World, http: httpx.AsyncClient) -> None:
+    """The last dealer a full room takes, and the next refused; a new PIN."""
+    director = w.headers("director")
+    games = ["holdem", "omaha", "stud", "razz", "mixed"]
+    first, second = w.unique("last"), w.unique("over")
+    new = {"username": first, "name": "N" * 80, "games": games, "pin": "12345678"}
+    r = await http.post("/api/dealers/people", json=new, headers=director)
+    if r.status_code != 409:  # the room filled by an earlier run
+        w.expect(r, 201)
+    new["username"] = second
+    w.expect(await http.post("/api/dealers/people", json=new, headers=director), 409, "dealer")
+    no_pin = {"username": w.unique("nopin"), "name": "No Pin"}
+    w.expect(await http.post("/api/dealers/people", json=no_pin, headers=director), 422, "pin")
+    pin = f"/api/dealers/people/{second}/pin"
+    w.expect(await http.put(pin, json={"pin": "87654321"}, headers=director), 200)
+    w.expect(await http.put(pin, json={"pin": "12"}, headers=director), 422, "secret")
+
+
+@probe("GET /api/dealers/downs", "GET /api/dealers/downs.csv")
+async def _room_downs(w: World, http: httpx.AsyncClient) -> None:
+    """The pay period of 10,000 downs: as JSON, every row and each dealer's totals as CSV."""
+    director = w.headers("director")
+    w.expect(await http.get("/api/dealers/downs", headers=director), 200)
+    for kind in ("rows", "totals"):
+        params = {"kind": kind}
+        w.expect(await http.get("/api/dealers/downs.csv", params=params, headers=director), 200)
+    bad = {"period": "x" * 200}
+    w.expect(await http.get("/api/dealers/downs", params=bad, headers=director), 422, "period")
+    odd = {"kind": "all"}
+    w.expect(await http.get("/api/dealers/downs.csv", params=odd, headers=director), 422, "kind")
+
+
+@probe(
+    "GET /api/dealers/table",
+    "POST /api/dealers/phone/code",
+    "POST /api/dealers/phone",
+    "GET /api/dealers/me",
+)
+async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
+    """A table of the full room read by the floor and by its screen; a dealer of the room
+    signed in there, their phone signed in with the screen's code and reading its dealer."""
+    director, floor = w.headers("director"), w.headers("floor")
+    table = {"tournament": ROOM, "table": "1"}
+    w.expect(await http.get("/api/dealers/table", params=table, headers=floor), 200)
+    w.expect(await http.get("/api/dealers/table", params={"tournament": ROOM}, headers=floor), 422)
+    # d1 deals in the room (``worst_rooms``): an account of theirs, with a PIN.
+    account = {"username": "d1", "secret": "2468", "role": "dealer", "pin": True}
+    r = await http.post("/api/staff", json=account, headers=director)
+    if r.status_code != 409:  # made by an earlier run
+        w.expect(r, 201)
+    code = w.expect(
+        await http.post("/api/pairing", json={"tournament": ROOM, "table": 1}, headers=floor), 201
+    )
+    if code is None:
+        return
+    paired = w.expect(await http.post("/api/signin/pair", json={"code": code["code"]}), 200)
+    if paired is None:
+        return
+    screen = {"Authorization": f"Bearer {paired['token']}"}
+    form = {"username": "d1", "secret": "2468"}
+    w.expect(await http.post("/api/table/signin", json=form, headers=screen), 200)
+    w.expect(await http.get("/api/dealers/table", headers=screen), 200)
+    phone_code = w.expect(await http.post("/api/dealers/phone/code", headers=screen), 201)
+    w.expect(await http.post("/api/dealers/phone", json={"code": "0" * 200}), 401)
+    if phone_code is not None:
+        phone = w.expect(
+            await http.post("/api/dealers/phone", json={"code": phone_code["code"]}), 200
+        )
+        if phone is not None:
+            mine = {"Authorization": f"Bearer {phone['token']}"}
+            w.expect(await http.get("/api/dealers/me", headers=mine), 200)
+    w.expect(await http.post("/api/table/signout", headers=screen), 200)
+    w.expect(
+        await http.delete(f"/api/tablets/{paired['principal']['device']}", headers=director), 200
+    )
 
 
 # Pages -----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import { importPanel } from "./import.js";
 import { cardLink, renderPaper } from "./paper_console.js";
 import { renderFlights } from "./flights.js";
 import { mountTablets } from "./tablets_console.js";
+import { mountSections } from "./sections.js";
 
 /** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
 const SALE_COMMANDS = {
@@ -63,7 +64,7 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
 const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -78,6 +79,8 @@ function heading(id, key, extra) {
 }
 
 const tablets = mountTablets({ section: sections.tablets, heading, tournaments: () => tournaments, current: tid });
+// Each floorperson's tables, for their phone's alerts (sections.js).
+const floorSections = mountSections({ section: sections.floorsections, heading, staff: () => staff, current: tid });
 
 // Sending ---------------------------------------------------------------------------------------
 
@@ -512,6 +515,7 @@ let changingSecret = null;
 async function loadStaff() {
   staff = (await call("/api/staff")) || [];
   renderStaff();
+  floorSections.render();
 }
 
 /** A new password or PIN, typed twice: the inputs and what they hold once they agree. */
@@ -624,7 +628,7 @@ function staffItem(a) {
 function renderStaff() {
   const el = sections.staff;
   const user = h("input", { id: "staff-user", autocapitalize: "none", spellcheck: "false", autocomplete: "off", maxlength: 32 });
-  const role = h("select", { id: "staff-role" }, ["floor", "dealer", "director"].map((r) => h("option", { value: r }, t(`role.${r}`))));
+  const role = h("select", { id: "staff-role" }, ["floor", "dealer", "coordinator", "director"].map((r) => h("option", { value: r }, t(`role.${r}`))));
   const secret = h("input", { id: "staff-secret", type: "password", autocomplete: "new-password" });
   const pin = h("input", { id: "staff-pin", type: "checkbox" });
   // A PIN only for a dealer, who signs in on a paired table screen alone: the screen says
@@ -718,6 +722,7 @@ function renderAll() {
   renderTournaments();
   renderStaff();
   tablets.render();
+  floorSections.render();
   renderLive();
 }
 
@@ -736,7 +741,7 @@ async function start() {
   }
   if (tid) localStorage.setItem(LAST_KEY, tid);
   renderAll();
-  await Promise.all([loadTournaments(), loadStaff(), tablets.load()]);
+  await Promise.all([loadTournaments(), loadStaff(), tablets.load(), floorSections.load()]);
   const live = tournaments.filter((x) => x.status === "live");
   if (!tid && live.length === 1) {
     // One tournament running: that is the one the director came for.

@@ -6,6 +6,7 @@
 // out in one hand (samehand.js), and player search. Every command goes through the outbox
 // (commands.js): sent with its own id, kept and sent again while the phone is offline.
 
+import { installable } from "./app.js";
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { Outbox } from "./commands.js";
 import { ChipRaceTool, colourUp } from "./chiprace.js";
@@ -22,6 +23,7 @@ import { movesToday, offers, redirectSeats, undoable, levelNumber, whyText as fa
 import { Board, moveState } from "./board.js";
 import * as fmt from "./format.js";
 import { moneyBanner } from "./moneyview.js";
+import { staffPush } from "./push.js";
 import { onLang, t, why as whyText } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { mountManage } from "./manage.js";
@@ -31,6 +33,8 @@ import { countLine, findPlayersNow } from "./search.js";
 import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, saidAs, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
+// Installable, its shell kept for a wifi drop; never its staff answers (web/sw.js).
+installable("floor", tid);
 const conn = new Connection(tid);
 // The moves carried out lately, for the moves tab (each move planned, called or done); the
 // recent past, read on joining, redraws that tab (it has nothing to type in).
@@ -65,6 +69,8 @@ const ui = {
 
 const userEl = h("span", { class: "who-am-i" });
 const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: doSignOut });
+// Alerts for my section on this phone (push.js), beside the account.
+const staffPushEl = staffPush(tid, () => principal);
 const bar = topbar(t("floor.title"), conn, {
   extra: () => (outbox.waiting ? t("floor.waiting", { n: outbox.waiting }) : ""),
 });
@@ -98,6 +104,7 @@ function showSignedIn() {
   navEl.hidden = !staff;
   signOutBtn.hidden = !staff;
   userEl.textContent = whoAmI(principal);
+  staffPushEl.refresh();
   if (!staff) {
     fill(signinEl, signInForm((p) => {
       principal = p;
@@ -861,7 +868,7 @@ const STATUS_LABEL = { pending: "sent.pending", done: "sent.done", refused: "sen
 
 function renderSent() {
   const items = outbox.items;
-  return [h("div", { class: "account" }, userEl, signOutBtn), h("h2", {}, t("floor.sent_title")),
+  return [h("div", { class: "account" }, userEl, signOutBtn), staffPushEl, h("h2", {}, t("floor.sent_title")),
     h("p", { class: "hint" }, t("sent.explain")),
     items.length ? h("ul", { class: "sent-list" }, items.map((i) => h("li", { class: `sent-item ${i.status}` },
       h("div", { class: "sent-head" }, h("span", { class: `badge badge-${i.status === "done" ? "ok" : i.status === "refused" ? "refused" : "paused"}` },

@@ -11,6 +11,7 @@
 // (facts.js, h4h.js). What is tapped goes through the outbox (commands.js): kept on the
 // device and sent again, with the same id, when the connection comes back.
 
+import { installable } from "./app.js";
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
@@ -20,11 +21,14 @@ import { pairForm } from "./pairing.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { signOut, whoAmI } from "./signin.js";
+import { mountTableDealers } from "./table_dealers.js";
 import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 
 const tid = tidFromPath();
 const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
 const conn = new Connection(tid);
+// Installable, its shell kept for a wifi drop (the table's own state is not: web/sw.js).
+installable("table", tid, TABLE);
 const outbox = new Outbox(tid);
 let principal = { role: "public", username: null, table: null };
 /** What the screen is asking for: null, "out" (bust-outs), "done" (hand-for-hand) or
@@ -65,7 +69,11 @@ const appEl = h("main", { class: "table-app", hidden: true },
 
 // Who is signed in, in a landmark of its own (the dealer's form is one: a named form).
 const accountEl = h("section", { class: "table-user", "aria-label": t("signin.account") }, whoEl, dealerBtn, signOutBtn);
-fill($("#app"), bar, accountEl, dealerEl, signinEl, appEl);
+// Who deals here and the next push (the dealer room's rotation: table_dealers.js).
+const dealersEl = h("section", { class: "table-dealers", "aria-label": t("dealers.strip"), hidden: true });
+fill($("#app"), bar, accountEl, dealersEl, dealerEl, signinEl, appEl);
+const strip = mountTableDealers(dealersEl, { tid, table: TABLE, mode: () => (mine() ? (principal.role === "dealer" ? "dealer" : "screen")
+  : principal.role === "director" || principal.role === "floor" ? "staff" : null) });
 
 // Pairing, and the dealer ------------------------------------------------------------------
 
@@ -115,6 +123,7 @@ function showSignedIn() {
       h("p", {}, t("table.other_table", { table: principal.table, tournament: principal.tournament })),
       h("a", { class: "button primary", href: own }, t("table.open_own", { table: principal.table }))));
   }
+  strip.refresh();
   render();
 }
 
@@ -441,6 +450,7 @@ outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
 onLang(() => {
   renderPick.last = "";
   accountEl.setAttribute("aria-label", t("signin.account"));
+  dealersEl.setAttribute("aria-label", t("dealers.strip"));
   showSignedIn();
 });
 // A time call counts down between batches.

@@ -10,8 +10,11 @@
 // on the screen) and show a banner across the top.
 // Once the tournament has its winner (the server's facts) the winner takes the clock's place
 // and the pages are the final standings with prizes (and the charts): standings.js.
-// URL options: ?pages=tables,moves,prizes,chips,charts (which pages, in order; one page = no rotation),
-// ?rotate=20 (seconds per page), ?lang=cs. The arrow keys turn the pages by hand.
+// Before the clock starts, the seat draw takes the whole wall (seatdraw.js).
+// URL options: ?pages=tables,moves,prizes,chips,charts,seats (which pages, in order; one page =
+// no rotation; seats listed keeps the draw up all day), ?rotate=20 (seconds per page),
+// ?draw_rotate=6 (seconds per page of the draw), ?split=1/2 (this wall's half of the draw),
+// ?lang=cs. The arrow keys turn the pages by hand.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
 import { Board, calledMoves } from "./board.js";
@@ -27,6 +30,7 @@ import { Prizes, finisherGroups, payoutRows, placeText, placesText, poolFacts } 
 import { Sound, soundSwitch, watchCues } from "./sound.js";
 import { renderStandings, winnerPanel } from "./standings.js";
 import { sitOutsPanel } from "./rulings.js";
+import { seatDrawPage } from "./seatdraw.js";
 import { wallPanel as handForHandPanel } from "./h4h.js";
 import { $, every, fill, h, playerName, topbar } from "./ui.js";
 
@@ -38,10 +42,14 @@ const conn = new Connection(tid);
 const board = new Board(conn, { limit: 120 });
 const prizes = new Prizes(conn);
 const ROTATE = Math.max(5, Number(params.get("rotate")) || 18) * 1000;
-const ALL_PAGES = ["tables", "moves", "prizes", "chips", "charts"];
+const ALL_PAGES = ["tables", "moves", "prizes", "chips", "charts", "seats"];
 const PAGES = (params.get("pages") || ALL_PAGES.join(","))
   .split(",").map((p) => p.trim()).filter((p) => ALL_PAGES.includes(p));
 if (!PAGES.length) PAGES.push(...ALL_PAGES);
+/** The draw's pages turn faster: each is a list the room scans for one name. */
+const DRAW_ROTATE = Math.max(4, Number(params.get("draw_rotate")) || 6) * 1000;
+/** The draw stays up all day only where the wall asks for it by name. */
+const DRAW_ALWAYS = (params.get("pages") || "").split(",").map((p) => p.trim()).includes("seats");
 
 // Scale: the wall is designed for 1920x1080 at the reader's own text size; larger and smaller
 // screens scale everything together (rem × --s). Narrow screens (a phone) get a plain column.
@@ -95,13 +103,15 @@ const chartsPage = h("section", { class: "page page-charts", dataset: { page: "c
   h("div", { class: "chart-box" }, chartsTitle2, h("div", { class: "chart-wrap" }, bbCanvas)));
 // The chip leaders from the floor's counts (counts.js, part C): skipped while nobody is counted.
 const chipsPage = chipsWallPage(conn);
+const seatDraw = seatDrawPage(conn);
 const pagesEl = h("main", { class: "wall-pages" },
   PAGES.includes("tables") ? tablesPage : null,
   PAGES.includes("moves") ? movesPage : null,
   PAGES.includes("prizes") ? prizesPage : null,
   PAGES.includes("chips") ? chipsPage : null,
   standingsPage,
-  PAGES.includes("charts") ? chartsPage : null);
+  PAGES.includes("charts") ? chartsPage : null,
+  PAGES.includes("seats") ? seatDraw.el : null);
 // Time calls go in the left column, under the clock (the field numbers make way meanwhile):
 // never over the table map.
 const callsEl = h("aside", { class: "time-calls", "aria-live": "assertive", "aria-label": t("wall.time_calls"), hidden: true });
@@ -124,7 +134,7 @@ const charts = createCharts(conn, fieldCanvas, bbCanvas, {
 // Pages and rotation -------------------------------------------------------------------------------
 
 /** How many parts each page is shown in (the map of a big room, a long prize ladder). */
-const parts = { tables: 1, moves: 1, prizes: 1, chips: 1, standings: 1, charts: 1 };
+const parts = { tables: 1, moves: 1, prizes: 1, chips: 1, standings: 1, charts: 1, seats: 1 };
 let rotation = [];
 let current = 0;
 let pageStarted = Date.now();
@@ -162,7 +172,9 @@ function partOf(page) {
 
 function renderNav() {
   const r = rotation[current];
-  fill(pageNav, shownPages().map((p) => {
+  // The pages the rotation turns to now: the draw alone before the start.
+  const turning = shownPages().filter((p) => (p === "seats" ? drawShown() : !drawShown() || DRAW_ALWAYS));
+  fill(pageNav, turning.map((p) => {
     const on = r && r.page === p;
     return h("li", { class: on ? "current" : "", "aria-current": on ? "page" : null },
       t(`wall.page.${p}`), on && parts[p] > 1 ? ` ${r.part + 1}/${parts[p]}` : "");
@@ -177,8 +189,14 @@ function partText(page) {
 
 function showPage() {
   if (document.body.classList.contains("narrow")) {
-    const shown = ended ? shownPages() : [...PAGES];
+    const shown = ended ? shownPages() : PAGES.filter((p) => p !== "seats" || drawShown());
     for (const el of pagesEl.children) el.hidden = !shown.includes(el.dataset.page);
+    drawing(false);
+    if (shown.includes("seats")) {
+      // On a phone the draw comes first while it is up: it is what the room is looking for.
+      if (pagesEl.firstElementChild !== seatDraw.el) pagesEl.prepend(seatDraw.el);
+      renderSeats();
+    }
     if (!ended) {
       renderTiles();
       renderMoves();
@@ -189,6 +207,8 @@ function showPage() {
   }
   const r = rotation[current] || { page: shownPages()[0], part: 0 };
   for (const el of pagesEl.children) el.hidden = el.dataset.page !== r.page;
+  drawing(r.page === "seats");
+  if (r.page === "seats") renderSeats();
   if (r.page === "tables") renderTiles();
   if (r.page === "charts") charts.update();
   if (r.page === "moves") renderMoves();
@@ -216,6 +236,9 @@ function nextPage(by = 1) {
     const r = rotation[current];
     // The moves page is skipped while there is nothing on it.
     if (r.page === "moves" && !moving && !board.entries.length) continue;
+    if (r.page === "seats" && !drawShown()) continue;
+    // Before the start the draw has the wall to itself: the other pages have nothing yet.
+    if (r.page !== "seats" && drawShown() && !DRAW_ALWAYS) continue;
     // So is the prizes page of a tournament without prize settings or results.
     if (r.page === "prizes" && !hasPrizes()) continue;
     if (r.page === "chips" && !chipFacts(conn)) continue;
@@ -238,10 +261,49 @@ every(250, () => {
   const elapsed = Date.now() - pageStarted;
   // Pending moves keep the board up a little longer: players are looking for their seats.
   const r = rotation[current];
-  const span = r && r.page === "moves" && calledMoves(conn).length ? ROTATE * 1.5 : ROTATE;
+  const span = r && r.page === "seats" ? DRAW_ROTATE
+    : r && r.page === "moves" && calledMoves(conn).length ? ROTATE * 1.5 : ROTATE;
   progress.style.setProperty("--p", String(Math.min(1, elapsed / span)));
   if (rotation.length > 1 && elapsed >= span) nextPage();
 });
+
+// The seat draw ------------------------------------------------------------------------------------
+
+/** The draw is up before the clock starts (the room is looking for its seats), or all day on
+ * a wall that asks for it. */
+function drawShown() {
+  return PAGES.includes("seats") && !ended && (DRAW_ALWAYS || !conn.state?.clock?.started)
+    && seatDraw.count() > 0;
+}
+
+/** The draw takes the whole width of the wall while it is up. */
+function drawing(on) {
+  document.body.classList.toggle("drawing", on && !document.body.classList.contains("narrow"));
+}
+
+let seatsKey = "";
+
+/** Measure the draw's parts where it will be shown: the whole width, its page unhidden. */
+function layoutSeats() {
+  if (!conn.state || !PAGES.includes("seats")) return;
+  const narrow = document.body.classList.contains("narrow");
+  const key = JSON.stringify([conn.seq, innerWidth, innerHeight, document.documentElement.lang]);
+  if (key === seatsKey) return;
+  seatsKey = key;
+  const wasDrawing = document.body.classList.contains("drawing");
+  const wasHidden = seatDraw.el.hidden;
+  drawing(true);
+  seatDraw.el.hidden = false;
+  const n = seatDraw.layout(narrow);
+  seatDraw.el.hidden = wasHidden;
+  drawing(wasDrawing);
+  setParts("seats", n);
+}
+
+function renderSeats() {
+  layoutSeats();
+  seatDraw.render(partOf("seats"), partText("seats"));
+}
 
 // The table map -----------------------------------------------------------------------------------
 
@@ -728,6 +790,16 @@ function renderAll() {
   bar.setTitle(conn.state.name);
   document.title = `${conn.state.name} · ${t("wall.title")}`;
   layoutTables();
+  layoutSeats();
+  // The draw is put up (and taken down when the clock starts) at once, not at the next turn.
+  const onDraw = rotation[current]?.page === "seats";
+  if (drawShown() !== onDraw && !document.body.classList.contains("narrow")) {
+    const first = rotation.findIndex((r) => (r.page === "seats") === drawShown());
+    if (first >= 0) {
+      current = first;
+      pageStarted = Date.now();
+    }
+  }
   showPage();
   renderLatest();
 }
