@@ -27,6 +27,7 @@ import { importPanel } from "./import.js";
 import { cardLink, renderPaper } from "./paper_console.js";
 import { renderFlights } from "./flights.js";
 import { mountTablets } from "./tablets_console.js";
+import { mountForecast } from "./forecast_console.js";
 import { mountSections } from "./sections.js";
 
 /** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
@@ -64,7 +65,7 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
 const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -79,6 +80,8 @@ function heading(id, key, extra) {
 }
 
 const tablets = mountTablets({ section: sections.tablets, heading, tournaments: () => tournaments, current: tid });
+// The day forecaster (forecast_console.js): it draws itself as its answers come.
+const forecast = mountForecast({ section: sections.forecast, heading, conn, tid });
 // Each floorperson's tables, for their phone's alerts (sections.js).
 const floorSections = mountSections({ section: sections.floorsections, heading, staff: () => staff, current: tid });
 
@@ -713,6 +716,7 @@ function renderLive() {
   renderPlan();
   renderRulings(sections.rulings, conn, send);
   renderChartsSection();
+  forecast.onState();
   renderPaper({ sections, conn, tid, send, principal });
   renderFlights({ section: sections.flights, conn, tid, send });
 }
@@ -722,6 +726,7 @@ function renderAll() {
   renderTournaments();
   renderStaff();
   tablets.render();
+  forecast.render();
   floorSections.render();
   renderLive();
 }

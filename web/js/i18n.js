@@ -16,6 +16,8 @@ import { flightsEn } from "./lang/flights-en.js";
 import { flightsCs } from "./lang/flights-cs.js";
 import { dealersEn } from "./lang/dealers-en.js";
 import { dealersCs } from "./lang/dealers-cs.js";
+import { forecastEn } from "./lang/forecast-en.js";
+import { forecastCs } from "./lang/forecast-cs.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
 import "./lang/push-en.js";
 import "./lang/push-cs.js";
@@ -25,8 +27,8 @@ const pushTexts = /** @type {any} */ (globalThis).floorPushTexts;
 // The paper and files texts, the rulings' and the table screen's are kept in files of their own
 // (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
 const DICTS = {
-  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...pushTexts.en },
-  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...dealersCs, ...pushTexts.cs },
+  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn, ...pushTexts.en },
+  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...dealersCs, ...forecastCs, ...pushTexts.cs },
 };
 const KEY = "floor.lang";
 const listeners = [];

@@ -33,6 +33,7 @@ import { sitOutsPanel } from "./rulings.js";
 import { seatDrawPage } from "./seatdraw.js";
 import { wallPanel as handForHandPanel } from "./h4h.js";
 import { $, every, fill, h, playerName, topbar } from "./ui.js";
+import { wallLine } from "./forecast_wall.js";
 
 const params = new URLSearchParams(location.search);
 /** The smallest text anybody must read, in rem: 27 px (2.5 % of the height) on a 1080p TV. */
@@ -120,7 +121,8 @@ const winnerEl = winnerPanel(conn, prizes);
 // The sit-outs come last and give way (their rows counted, not shown): a called move, in the
 // latest changes, never leaves the screen for them.
 const sitOutsEl = sitOutsPanel(conn, { fit: true });
-const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn), clockEl, callsEl, latestEl, sitOutsEl);
+// The forecaster's line, when the director shows it ("Money expected about 21:40").
+const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn), clockEl, wallLine(tid), callsEl, latestEl, sitOutsEl);
 
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
   h("div", { class: "wall-right" }, pagesEl, progress)));
