@@ -430,6 +430,30 @@ class EndSitOut(_Command, frozen=True, tag="end_sit_out"):
     player: PlayerRef
 
 
+class DealAmount(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One player's amount in a deal the director adjusted."""
+
+    player: PlayerRef
+    amount: Annotated[int, Meta(ge=0, le=MAX_CHIPS)]
+
+
+class ProposeDeal(_Command, frozen=True, tag="propose_deal"):
+    """The director offers a deal at the final table: ICM or chip-chop shares the engine works
+    out from the counted stacks, or ``custom`` amounts (``shares``, one per player left) that
+    add up to the prizes still to be paid less ``left_to_play``, kept for the play after."""
+
+    method: Literal["icm", "chip_chop", "custom"]
+    left_to_play: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] = 0
+    shares: Annotated[tuple[DealAmount, ...], Meta(max_length=12)] = ()
+
+
+class MakeDeal(_Command, frozen=True, tag="make_deal"):
+    """The offer standing is made, with every player in it agreeing (``agreed``): the
+    tournament ends by it, or plays on when something was left to play for."""
+
+    agreed: Annotated[tuple[PlayerRef, ...], Meta(max_length=12)]
+
+
 Command = (
     Register
     | RegisterMany
@@ -478,4 +502,6 @@ Command = (
     | SetFlight
     | BagTable
     | EndDay
+    | ProposeDeal
+    | MakeDeal
 )

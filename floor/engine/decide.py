@@ -19,6 +19,7 @@ from . import (
     colour_up,
     counts,
     day_end,
+    deal,
     entry_list,
     final,
     finish,
@@ -66,7 +67,9 @@ from .commands import (
     Hand,
     HandDone,
     LockSeat,
+    MakeDeal,
     OpenTable,
+    ProposeDeal,
     Rebuy,
     RecordRuling,
     Register,
@@ -248,6 +251,10 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return day_end.end_day(t, c, now)
         case SetFlight():
             return day_end.set_flight(t, c, now)
+        case ProposeDeal():
+            return deal.propose(t, c, now)
+        case MakeDeal():
+            return deal.make(t, c, now)
         case _:
             assert_never(c)
 
@@ -600,7 +607,11 @@ def _hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]
         raise _short(table)
     level = t.state.clock.level if t.state.clock.started else None
     if not _dealing_flop(t):
-        return [HandStarted(table=table.number, hand=table.hand + 1, positions=None, level=level)]
+        return [
+            HandStarted(
+                table=table.number, hand=table.hand + 1, positions=None, level=level, at=now
+            )
+        ]
     if table.positions is None:
         raise NotAllowed(
             f"table {table.number} has unknown positions: report the button first",
@@ -609,7 +620,11 @@ def _hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]
             params={"table": table.number},
         )
     positions = next_hand(table.positions, table.seats, table.occupants, table.count)
-    return [HandStarted(table=table.number, hand=table.hand + 1, positions=positions, level=level)]
+    return [
+        HandStarted(
+            table=table.number, hand=table.hand + 1, positions=positions, level=level, at=now
+        )
+    ]
 
 
 def _button(t: Tournament, c: Button, now: float, rng: random.Random) -> list[Event]:

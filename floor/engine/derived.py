@@ -32,6 +32,7 @@ import msgspec
 from msgspec import UNSET
 
 from . import (
+    deal,
     final,
     finish,
     hand_for_hand,
@@ -47,6 +48,7 @@ from . import (
 from .clock import seconds_to_break
 from .colour_up import Terms, offered, terms
 from .counts import ChipFacts, chip_facts, touches_counts
+from .deal import DealFacts
 from .events import (
     ChipsRaced,
     Event,
@@ -237,6 +239,8 @@ class StaffFacts(msgspec.Struct, frozen=True, kw_only=True):
     repeats: list[rulings.Repeat] = msgspec.field(default_factory=list)
     #: The console suggests hand-for-hand: one player left from the money.
     hand_for_hand_due: bool = False
+    #: The final table as a deal sees it (``deal``); None away from it or once one is made.
+    deal: DealFacts | None = None
 
 
 # Computing them ------------------------------------------------------------------------------
@@ -311,6 +315,7 @@ def staff_facts(t: Tournament, events: Sequence[Event] | None = None) -> StaffFa
         moves=moved,
         repeats=rulings.repeats(s),
         hand_for_hand_due=hand_for_hand.due(t),
+        deal=deal.facts(t),
     )
 
 

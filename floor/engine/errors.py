@@ -310,6 +310,18 @@ Reason = Literal[
     "import_too_many_cells",
     "import_too_slow",
     "import_too_much_memory",
+    # A deal at the final table (deal.py).
+    "deal_no_prize",
+    "deal_made",
+    "deal_not_final",
+    "deal_not_counted",
+    "deal_count_old",
+    "deal_left_too_much",
+    "deal_share_player",
+    "deal_share_missing",
+    "deal_shares_total",
+    "deal_no_offer",
+    "deal_not_agreed",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -559,6 +571,17 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "import_too_many_cells": ("cells", "most"),
     "import_too_slow": ("seconds",),
     "import_too_much_memory": ("most",),
+    "deal_no_prize": (),
+    "deal_made": (),
+    "deal_not_final": ("left",),
+    "deal_not_counted": ("player",),
+    "deal_count_old": ("player",),
+    "deal_left_too_much": ("left", "most"),
+    "deal_share_player": ("player",),
+    "deal_share_missing": ("player",),
+    "deal_shares_total": ("total", "expected"),
+    "deal_no_offer": (),
+    "deal_not_agreed": ("player",),
 }
 
 

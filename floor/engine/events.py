@@ -182,6 +182,9 @@ class HandStarted(_Event, frozen=True, tag="hand_started"):
     hand: int
     positions: Positions | None
     level: int | None = None
+    #: When the hand was reported (None in logs written before): a count taken before it is
+    #: not the stack a deal is made on (``deal``).
+    at: float | None = None
 
 
 class HandOut(msgspec.Struct, frozen=True, kw_only=True):
@@ -587,6 +590,44 @@ class FieldCarried(_Event, frozen=True, tag="field_carried"):
     by: str | None = None
 
 
+# A deal at the final table (``deal``) ------------------------------------------------------
+
+
+class DealShare(msgspec.Struct, frozen=True, kw_only=True):
+    """One player's part of a deal: the stack it was made on and the amount agreed."""
+
+    player: PlayerId
+    stack: int
+    amount: int
+
+
+class DealProposed(_Event, frozen=True, tag="deal_proposed"):
+    """The director's offer of a deal to the players left: ``prizes``, the prizes still to be
+    paid, best first, share out but ``left_to_play``, which the play that follows wins."""
+
+    method: Literal["icm", "chip_chop", "custom"]
+    prizes: tuple[int, ...]
+    left_to_play: int
+    shares: tuple[DealShare, ...]
+    at: float = 0.0
+
+
+class DealMade(_Event, frozen=True, tag="deal_made"):
+    """The offer standing, agreed by every player in it (``agreed``): the tournament ends
+    (``ends``: places by the chips at the deal) or plays on for ``left_to_play``."""
+
+    method: Literal["icm", "chip_chop", "custom"]
+    prizes: tuple[int, ...]
+    left_to_play: int
+    #: Biggest stack first: the places the deal gives when it ends the tournament.
+    shares: tuple[DealShare, ...]
+    agreed: tuple[PlayerId, ...]
+    ends: bool
+    at: float = 0.0
+    #: The clock's step left when an ending deal stopped it.
+    remaining: float | None = None
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -638,4 +679,6 @@ Event = (
     | TableBagged
     | DayEnded
     | FieldCarried
+    | DealProposed
+    | DealMade
 )

@@ -102,6 +102,10 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
     why = ended(t.state)
     if why is None:
         return None
+    # A deal that ended the tournament placed everybody left: no bust-out follows it.
+    deal = t.state.deal
+    if deal is not None and deal.ends and isinstance(c, Bust | UndoBust):
+        return refusal(why)
     # A second phone's report of the last bust-out hears why from the bust-out itself; a
     # name misspelt on the results is put right before the director closes them.
     if why.reason == "tournament_finished" and isinstance(
@@ -145,9 +149,11 @@ def check(t: Tournament, event: Event) -> None:
     player left."""
     s = t.state
     why = ended(s)
+    ended_by_deal = s.deal is not None and s.deal.ends
     if why is not None and (
         why.reason == "tournament_closed"
         or not isinstance(event, BustUndone | TournamentClosed | PlayerRenamed)
+        or (ended_by_deal and isinstance(event, BustUndone))
     ):
         raise refusal(why)
     if isinstance(event, TournamentFinished):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from .deal import deal_prize, place_by_deal
 from .model import PlayerId
 from .prize import PrizePool, payouts, shared_prizes
 from .state import Player, Tournament, TournamentState
@@ -77,7 +78,10 @@ def in_the_money(t: Tournament, pool: PrizePool | None = None) -> InTheMoney | N
 def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
     """``p``'s place and prize once out, or as the winner; None while still playing."""
     s = t.state
-    if s.winner == p.id:
+    by_deal = place_by_deal(s, p.id)
+    if by_deal is not None:
+        place, tied, rank = by_deal, 1, 0
+    elif s.winner == p.id:
         place, tied, rank = 1, 1, 0
     elif p.busted and p.bust is not None:
         place, tied = p.bust.place, p.bust.shares
@@ -97,9 +101,10 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
     pool = pool_of(s)
     if pool is None:
         return PlayerFinish(place=place, tied=tied, prize=None, currency=None)
+    dealt = deal_prize(s, p.id, place)
     return PlayerFinish(
         place=place,
         tied=tied,
-        prize=shared_prizes(pool, place, tied)[rank],
+        prize=shared_prizes(pool, place, tied)[rank] if dealt is None else dealt,
         currency=pool.currency,
     )

@@ -32,6 +32,8 @@ from .events import (
     ClockResumed,
     ClockStarted,
     DayEnded,
+    DealMade,
+    DealProposed,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -180,6 +182,8 @@ class Table(msgspec.Struct, kw_only=True):
     hand_level: int | None = None
     #: When a player last busted here: the counts taken before are old (``count_age``).
     busted_at: float | None = None
+    #: When the last hand was reported here: a deal is made on counts taken since (``deal``).
+    hand_at: float | None = None
 
     @property
     def count(self) -> int:
@@ -319,6 +323,10 @@ class TournamentState(msgspec.Struct, kw_only=True):
     #: The board of seat changes players read (``board``): its last lines, folded here so
     #: that every process and every snapshot hold the same.
     board: BoardLog = msgspec.field(default_factory=BoardLog)
+    #: The deal offered at the final table, until it is made or offered again (``deal``).
+    deal_offer: DealProposed | None = None
+    #: The deal made: the shares it pays, and whether it ended the tournament.
+    deal: DealMade | None = None
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -703,6 +711,10 @@ class Tournament:
                 self._field_carried(event)
             case TournamentClosed():
                 self.state.closed_at = event.at
+            case DealProposed():
+                self.state.deal_offer = event
+            case DealMade():
+                self._deal_made(event)
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():
@@ -873,6 +885,16 @@ class Tournament:
         self.state.winner = None
         self.state.finished_at = None
 
+    def _deal_made(self, e: DealMade) -> None:
+        s = self.state
+        s.deal = e
+        s.deal_offer = None
+        if e.ends:
+            # The biggest stack at the deal is first: the tournament is won by the deal.
+            self._tournament_finished(
+                TournamentFinished(winner=e.shares[0].player, at=e.at, remaining=e.remaining)
+            )
+
     def _tournament_finished(self, e: TournamentFinished) -> None:
         s = self.state
         s.winner = e.winner
@@ -916,6 +938,8 @@ class Tournament:
         table = self.state.tables[e.table]
         table.hand = e.hand
         table.hand_level = e.level
+        if e.at is not None:
+            table.hand_at = e.at
         table.button_reported = False
         if e.positions is not None:
             table.positions = e.positions

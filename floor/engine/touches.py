@@ -27,6 +27,8 @@ from .events import (
     ClockResumed,
     ClockStarted,
     DayEnded,
+    DealMade,
+    DealProposed,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -228,6 +230,8 @@ def touch(e: Event, into: Touched) -> None:
             | FlightSet()
             | DayEnded()
             | FieldCarried()
+            | DealProposed()
+            | DealMade()
         ):
             pass  # the clock, the counts, the money: compared whole
         case TournamentCreated():

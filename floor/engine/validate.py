@@ -26,6 +26,7 @@ from typing import assert_never
 from . import (
     amendments,
     day_end,
+    deal,
     entry_list,
     finish,
     halts,
@@ -53,6 +54,8 @@ from .events import (
     ClockResumed,
     ClockStarted,
     DayEnded,
+    DealMade,
+    DealProposed,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -322,6 +325,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             if isinstance(event, DayEnded) and event.remaining is not None:
                 _not_negative("remaining", event.remaining)
             day_end.check(t, event)
+        case DealProposed() | DealMade():
+            deal.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

@@ -11,6 +11,7 @@ from collections.abc import Collection, Iterable
 import msgspec
 
 from .count_age import OldCount, count_age
+from .deal import deal_prize
 from .derived import sales
 from .events import (
     ClockStarted,
@@ -236,6 +237,8 @@ class Finish(msgspec.Struct, frozen=True, kw_only=True):
     add_ons: int
     #: When the player busted; None for the winner.
     at: float | None
+    #: The prize is the player's part of a deal made at the final table (``deal``).
+    deal: bool = False
 
 
 def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
@@ -249,7 +252,12 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
     for p in t.state.players.values():
         if p.busted and p.bust is not None:
             groups.setdefault(p.bust.place, []).append(p)
-    if t.active == 1 and t.state.busted:
+    s = t.state
+    if s.deal is not None and s.deal.ends:
+        # The deal placed everybody left by their chips at it.
+        for i, x in enumerate(s.deal.shares):
+            groups[i + 1] = [s.players[x.player]]
+    elif t.active == 1 and t.state.busted:
         players = t.state.players.values()
         groups[1] = [next(p for p in players if not p.busted and p.table is not None)]
     out: list[Finish] = []
@@ -257,17 +265,19 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
         group = sorted(groups[place], key=_where_busted)
         prizes = shared_prizes(pool, place, len(group)) if pool else [0] * len(group)
         for p, prize in zip(group, prizes, strict=True):
+            dealt = deal_prize(s, p.id, place) if s.deal is not None else None
             out.append(
                 Finish(
                     place=place,
                     tied=len(group),
                     player=p.id,
                     name=p.name,
-                    prize=prize,
+                    prize=prize if dealt is None else dealt,
                     entries=p.entries,
                     rebuys=p.rebuys,
                     add_ons=p.add_ons,
-                    at=p.bust.at if p.bust else None,
+                    at=p.bust.at if p.busted and p.bust else None,
+                    deal=dealt is not None,
                 )
             )
     return out

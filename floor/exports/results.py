@@ -7,7 +7,10 @@ for the public results databases, and the payout sheet.
   take: the event, its date, buy-in and entries on every row, then position, first name,
   last name, country and prize.
 - ``payouts_csv``: the payout table as it stands: place, percent, prize, and who finished
-  there once somebody has.
+  there once somebody has (and what they are paid, when a deal at the final table set it).
+
+A deal at the final table (``engine.deal``) shows in each: the prize is the player's share,
+and a column says it was a deal.
 
 Times are written in the server's local time zone with its offset (ISO 8601).
 """
@@ -41,6 +44,8 @@ class ResultRow(msgspec.Struct, frozen=True, kw_only=True):
     table: int | None
     seat: int | None
     prize: int
+    #: The prize is the player's part of a deal at the final table.
+    deal: bool = False
 
 
 def result_rows(t: Tournament, pool: PrizePool | None = None) -> list[ResultRow]:
@@ -73,6 +78,7 @@ def result_rows(t: Tournament, pool: PrizePool | None = None) -> list[ResultRow]
                 table=bust.table if bust is not None else None,
                 seat=bust.seat if bust is not None else None,
                 prize=f.prize,
+                deal=f.deal,
             )
         )
     return out
@@ -103,6 +109,7 @@ def results_csv(t: Tournament) -> bytes:
         "seat",
         "prize",
         "currency",
+        "deal",
     ]
     rows = (
         [
@@ -121,6 +128,7 @@ def results_csv(t: Tournament) -> bytes:
             r.seat,
             r.prize,
             currency,
+            1 if r.deal else 0,
         ]
         for r in result_rows(t, pool)
     )
@@ -152,6 +160,8 @@ def hendon_csv(t: Tournament) -> bytes:
         "Last Name",
         "Country",
         "Prize",
+        # The databases mark a prize agreed in a deal apart from one paid by the payout table.
+        "Deal",
     ]
     rows: list[list[Cell]] = []
     for r in result_rows(t, pool):
@@ -171,6 +181,7 @@ def hendon_csv(t: Tournament) -> bytes:
                 last,
                 r.country,
                 r.prize if pool else None,
+                "Deal" if r.deal else None,
             ]
         )
     return csv_bytes(header, rows)
@@ -178,7 +189,8 @@ def hendon_csv(t: Tournament) -> bytes:
 
 def payouts_csv(t: Tournament) -> bytes:
     pool = prize_pool(t)
-    header = ["place", "percent", "prize", "currency", "name", "player"]
+    # ``paid``: what the player there is paid when a deal at the final table changed it.
+    header = ["place", "percent", "prize", "currency", "name", "player", "paid"]
     if pool is None:
         return csv_bytes(header, [])
     at: dict[int, list[ResultRow]] = {}
@@ -196,6 +208,7 @@ def payouts_csv(t: Tournament) -> bytes:
                 pool.currency,
                 " / ".join(r.name for r in who) or None,
                 " / ".join(r.player for r in who) or None,
+                " / ".join(str(r.prize) for r in who if r.deal) or None,
             ]
         )
     return csv_bytes(header, rows)

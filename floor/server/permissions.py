@@ -76,6 +76,8 @@ def sender(command: Command) -> Sender:
             | cmd.EndHandForHand()
             | cmd.SetFlight()
             | cmd.EndDay()
+            | cmd.ProposeDeal()
+            | cmd.MakeDeal()
         ):
             return "director"
         case cmd.Tick():

@@ -16,6 +16,7 @@ import msgspec
 from floor.engine import commands as cmd
 from floor.engine import day2
 from floor.engine.autopilot import next_floor_action
+from floor.engine.deal import facts as deal_facts
 from floor.engine.decide import decide
 from floor.engine.errors import RuleError
 from floor.engine.events import Event, MoveCancelled, TableSetUp, TournamentCreated
@@ -411,6 +412,45 @@ def day2_game(seed: int) -> Game:
     return g
 
 
+def deal_game(seed: int, *, left_share: int) -> Game:
+    """Ten entries at one table down to three, counted after the last hand, and a deal made
+    on ICM: with ``left_share`` tenths of what may be left to play for kept back, play goes on
+    to the winner; with none, the deal ends the tournament and the director closes it."""
+    g = Game(seed, {"game": "holdem", "seats": 10, "final_table": 10}, MONEY)
+    for i in range(10):
+        assert g.do(cmd.Register(name=f"{g.rng.choice(NAMES)} {i}"))
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    (n,) = g.tables()
+    table = g.t.state.tables[n]
+    assert g.do(cmd.Button(table=n, seat=min(table.occupants)))
+    for p in g.seated()[:7]:
+        assert g.do(cmd.Bust(player=p))
+        g.now += 30.0
+    assert g.do(cmd.Hand(table=n))
+    g.now += 60.0
+    stacks = tuple(
+        cmd.Count(player=p, stack=s)
+        for p, s in zip(g.seated(), (52_000, 31_000, 17_000), strict=True)
+    )
+    assert g.do(cmd.CountTable(table=n, stacks=stacks))
+    g.now += 30.0
+    assert g.do(cmd.ProposeDeal(method="chip_chop"))
+    offered = deal_facts(g.t)
+    assert offered is not None
+    most = offered.most_left
+    assert g.do(cmd.ProposeDeal(method="icm", left_to_play=most * left_share // 10))
+    offer = g.t.state.deal_offer
+    assert offer is not None
+    assert g.do(cmd.MakeDeal(agreed=tuple(x.player for x in offer.shares)))
+    if left_share:
+        for p in g.seated()[:2]:
+            g.now += 60.0
+            assert g.do(cmd.Hand(table=n))
+            assert g.do(cmd.Bust(player=p))
+    assert g.do(cmd.CloseTournament())
+    return g
+
+
 def games() -> list[Game]:
     """The tournaments the parity tests play: money and a colour-up, reserved seats, a mixed
     game, stud, a scenario-style set-up, a field that plays down to the final table."""
@@ -428,5 +468,7 @@ def games() -> list[Game]:
         play(6, players=40, steps=1000),
         flight_day(7),
         day2_game(9),
+        deal_game(11, left_share=2),
+        deal_game(12, left_share=0),
     ]
     # fmt: on

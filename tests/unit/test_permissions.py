@@ -76,6 +76,8 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.SetFlight: cmd.SetFlight(event="main", order=1),
     cmd.BagTable: cmd.BagTable(table=3, bags=(cmd.Bag(player="T3S1", stack=1000),)),
     cmd.EndDay: cmd.EndDay(now=True),
+    cmd.ProposeDeal: cmd.ProposeDeal(method="icm"),
+    cmd.MakeDeal: cmd.MakeDeal(agreed=("T3S1",)),
     cmd.SetStructure: cmd.SetStructure(
         structure=msgspec.convert(
             {

@@ -11,6 +11,7 @@ import { moveState } from "./board.js";
 import { breakName, clockPanel } from "./clockview.js";
 import { createCharts } from "./charts.js";
 import { endBox } from "./endbox.js";
+import { dealBox } from "./deal.js";
 import { ending } from "./finished.js";
 import { breakRoom, levelNumber, offers, searchPlayers, whyText as factText } from "./facts.js";
 import * as fmt from "./format.js";
@@ -64,10 +65,12 @@ const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: 
 const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
+// The deal at the final table renders itself, on the server's facts (what is typed stays).
+if (conn) dealBox(conn, (command, label) => send(command, label), sections.deal);
 const appEl = h("div", { class: "director-app", hidden: true }, navEl, mainEl);
 const accountEl = h("section", { class: "director-user", "aria-label": t("signin.account") }, userEl, signOutBtn);
 fill($("#app"), bar, accountEl, signinEl, appEl);
@@ -280,7 +283,7 @@ function renderPrizes() {
   const rows = groups.slice(0, 100).flatMap((g) => g.players.map((x) => h("tr", {},
     h("td", {}, placeText(g.place, g.tied), g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
     h("td", {}, x.name),
-    h("td", {}, x.prize ? money(x.prize) : "–"),
+    h("td", {}, x.prize ? money(x.prize) : "–", x.deal ? h("span", { class: "badge badge-deal" }, t("deal.badge")) : null),
     h("td", { class: "muted" }, t("prizes.buys_value", { entries: x.entries, rebuys: x.rebuys, add_ons: x.add_ons })))));
   const results = h("div", {}, h("h3", { id: "h-results" }, t("prizes.results")), groups.length
     ? scrollBox("h-results", h("table", { class: "data" },

@@ -175,7 +175,9 @@ function renderPayouts() {
   const pool = data.pool;
   if (!pool) return [sheet(head(t("paper.payouts_title")), h("p", { class: "empty" }, t("paper.no_money")))];
   const at = new Map();
-  for (const r of data.results) for (let p = r.place; p < r.place + r.tied; p += 1) at.set(p, [...(at.get(p) || []), r.name]);
+  // A prize set by a deal at the final table is printed beside the payout table's.
+  const named = (r) => (r.deal ? `${r.name} (${t("deal.badge")}: ${money(r.prize)})` : r.name);
+  for (const r of data.results) for (let p = r.place; p < r.place + r.tied; p += 1) at.set(p, [...(at.get(p) || []), named(r)]);
   const facts = [[t("prizes.entries"), fmt.number(pool.entries)], [t("prizes.pool"), money(pool.pool)],
     [t("prizes.guarantee"), money(pool.guarantee)], [t("prizes.overlay"), money(pool.overlay)],
     [t("prizes.rebuys"), fmt.number(pool.rebuys)], [t("prizes.add_ons"), fmt.number(pool.add_ons)]];
@@ -213,7 +215,8 @@ function renderResults() {
       h("tbody", {}, rows.map((r) => h("tr", { dataset: { player: r.player } },
         h("td", {}, fmt.ordinal(r.place), r.tied > 1 ? ` (${r.tied})` : ""), h("td", {}, r.name), h("td", {}, r.country || ""),
         h("td", {}, r.out_at ? fmt.timeOfDay(r.out_at) : ""), h("td", {}, r.level == null ? "" : r.on_break ? t("paper.after_level", { n: r.level }) : String(r.level)),
-        h("td", {}, r.table == null ? "" : fmt.spot(r.table, r.seat)), h("td", { class: "num" }, r.prize ? money(r.prize) : "–")))))
+        h("td", {}, r.table == null ? "" : fmt.spot(r.table, r.seat)), h("td", { class: "num" }, r.prize ? money(r.prize) : "–",
+          r.deal ? ` (${t("deal.badge")})` : "")))))
       : h("p", { class: "empty" }, t("paper.no_results")))];
 }
 

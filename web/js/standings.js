@@ -29,7 +29,8 @@ export function winnerPanel(conn, prizes) {
     nameEl.textContent = end.winner.name;
     const first = (prizes.data?.results || []).find((r) => r.player === end.winner.player);
     const currency = prizes.data?.pool?.currency;
-    fill(prizeEl, first && first.prize ? [h("span", { class: "k" }, t("finish.prize_first")), " ",
+    // A deal at the final table paid the winner their share (and what was left to play for).
+    fill(prizeEl, first && first.prize ? [h("span", { class: "k" }, t(first.deal ? "deal.prize_winner" : "finish.prize_first")), " ",
       h("strong", {}, fmt.money(first.prize, currency))] : null);
     const entries = conn.state?.entries ?? 0;
     fill(metaEl, [t("finish.players", { n: entries }), end.winner.at ? fmt.timeOfDay(end.winner.at) : ""]
@@ -48,7 +49,8 @@ function standingItem(g, paid, currency) {
   return h("li", { class: `standing${g.place <= paid ? " paid" : ""}${g.place === 1 ? " winner" : ""}` },
     h("span", { class: "st-place" }, placeText(g.place, g.tied)),
     h("span", { class: "st-names" }, g.players.map((x) => x.name).join(" · "),
-      shared ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
+      shared ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null,
+      g.players.some((x) => x.deal) ? h("span", { class: "badge badge-deal" }, t("deal.badge")) : null),
     h("span", { class: "st-prize" }, g.prize ? fmt.money(g.prize, currency) : "–",
       shared && g.prize ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null));
 }
@@ -83,7 +85,7 @@ function fit(box, head, list, groups, make) {
  * place on a phone (`narrow`), else as many as fit, the rest in further parts. `partText(n)`
  * says which part is shown. Returns the number of parts.
  */
-export function renderStandings({ box, head, list, prizes, part = 0, narrow = false, partText = () => "" }) {
+export function renderStandings({ box, head, list, prizes, part = 0, narrow = false, partText = () => "", deal = null }) {
   const d = prizes.data;
   const groups = finisherGroups(d?.results);
   const paid = (d?.pool?.places || []).length;
@@ -101,6 +103,8 @@ export function renderStandings({ box, head, list, prizes, part = 0, narrow = fa
     list.style.setProperty("--cols", String(cols));
   }
   fill(head, h("h2", {}, t("finish.standings")),
+    deal ? h("p", { class: "deal-made" }, t(deal.ends ? "deal.made_end" : "deal.made_on",
+      { method: t(`deal.method.${deal.method}`), left: fmt.money(deal.left_to_play, currency) })) : null,
     parts > 1 && shown.length ? h("p", { class: "page-of" },
       t("finish.standings_part", { from: shown[0].place, to: shown[shown.length - 1].place + shown[shown.length - 1].tied - 1 }),
       " · ", partText(parts)) : null);

@@ -223,6 +223,7 @@ function renderStandingsPage() {
   const n = renderStandings({
     box: standingsPage, head: standingsHead, list: standingsList, prizes, part: partOf("standings"),
     narrow: document.body.classList.contains("narrow"), partText: () => partText("standings"),
+    deal: conn.state?.deal ?? null,
   });
   if (n !== parts.standings) {
     setParts("standings", n);
@@ -632,9 +633,13 @@ function renderPrizes() {
   const d = prizes.data;
   const pool = d?.pool ?? null;
   const narrow = document.body.classList.contains("narrow");
+  const deal = conn.state?.deal ?? null;
   fill(prizesHead, h("h2", {}, t("wall.page.prizes")),
     pool ? h("ul", { class: "prize-facts" }, poolFacts(pool).map(([k, v]) => h("li", {}, h("span", { class: "k" }, k), " ", h("strong", {}, v))))
-      : null);
+      : null,
+    // A deal at the final table: the room is told how the prizes left were shared.
+    deal ? h("p", { class: "deal-made" }, t(deal.ends ? "deal.made_end" : "deal.made_on",
+      { method: t(`deal.method.${deal.method}`), left: fmt.money(deal.left_to_play, pool?.currency) })) : null);
   if (!d) {
     payoutsBox.hidden = false;
     fill(payoutsHead, t("prizes.payouts"));
@@ -677,7 +682,8 @@ function renderPrizes() {
       h("tbody", {}, groups.map((g) => h("tr", { class: `finish${g.place <= paid ? " paid" : ""}${g.place === 1 ? " winner" : ""}` },
         h("th", { scope: "row", class: "finish-place" }, placeText(g.place, g.tied)),
         h("td", { class: "finish-names" }, g.players.map((x) => x.name).join(" · "),
-          g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
+          g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null,
+          g.players.some((x) => x.deal) ? h("span", { class: "badge badge-deal" }, t("deal.badge")) : null),
         h("td", { class: "finish-prize" }, g.prize ? fmt.money(g.prize, pool?.currency) : "–",
           g.tied > 1 && g.prize ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null)))))
       : h("p", { class: "muted" }, t("prizes.no_results")),
