@@ -94,8 +94,11 @@ def _metrics_token_sent(request: Request, token: str) -> bool:
     return hmac.compare_digest(header[7:].strip().encode(), token.encode())
 
 
-async def schema(request: Request) -> Response:
-    """JSON Schema of every request body and every websocket message."""
+def api_schema() -> dict[str, object]:
+    """JSON Schema of every request body and every websocket message.
+
+    ``scripts/protocol_types.py`` writes the screens' types (``web/js/protocol.d.ts``) from it.
+    """
     server_messages = (
         Hello | SnapshotOut | FetchSnapshot | EventsIn | Heartbeat | Result | Pong | WsError
     )
@@ -113,21 +116,24 @@ async def schema(request: Request) -> Response:
             ref_template="#/$defs/{name}",
         )
     )
-    return json_response(
-        {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "floor API",
-            "requests": {
-                "command": command,
-                "command_envelope": envelope,
-                "new_tournament": new,
-                "new_staff": staff,
-                "sign_in": signin,
-            },
-            "websocket": {"client_to_server": client, "server_to_client": server},
-            "$defs": components,
-        }
-    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "floor API",
+        "requests": {
+            "command": command,
+            "command_envelope": envelope,
+            "new_tournament": new,
+            "new_staff": staff,
+            "sign_in": signin,
+        },
+        "websocket": {"client_to_server": client, "server_to_client": server},
+        "$defs": components,
+    }
+
+
+async def schema(request: Request) -> Response:
+    """JSON Schema of every request body and every websocket message."""
+    return json_response(api_schema())
 
 
 routes: list[BaseRoute] = [

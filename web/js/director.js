@@ -6,6 +6,7 @@
 // ?t=<id> (remembered).
 
 import { Connection, tableViews } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { Outbox } from "./commands.js";
 import { moveState } from "./board.js";
 import { breakName, clockPanel } from "./clockview.js";
@@ -40,6 +41,7 @@ const params = new URLSearchParams(location.search);
 const LAST_KEY = "floor.director.tournament";
 const tid = params.get("t") || localStorage.getItem(LAST_KEY) || "";
 const conn = tid ? new Connection(tid) : null;
+if (conn) reloadOnUpgrade(conn);
 const outbox = tid ? new Outbox(tid) : null;
 const prizes = conn ? new Prizes(conn) : null;
 // The player panel (manage.js): edit, special needs, seat lock, move by hand, unregister.

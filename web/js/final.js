@@ -6,6 +6,7 @@
 // URL options: ?lang=cs.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { clockPanel } from "./clockview.js";
 import { countAge, oldCount } from "./countage.js";
 import { ending } from "./finished.js";
@@ -15,6 +16,7 @@ import { Prizes, placeText } from "./prizes.js";
 import { $, fill, h, topbar } from "./ui.js";
 
 const conn = new Connection(tidFromPath());
+reloadOnUpgrade(conn);
 const prizes = new Prizes(conn);
 
 // The same scale as the wall: designed for 1920x1080, larger and smaller TVs alike; a phone

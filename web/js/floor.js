@@ -7,6 +7,7 @@
 // (commands.js): sent with its own id, kept and sent again while the phone is offline.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { Outbox } from "./commands.js";
 import { ChipRaceTool, colourUp } from "./chiprace.js";
 import { CountSheet, singleCount } from "./counts.js";
@@ -32,6 +33,7 @@ import { $, api, icon, debounce, every, explainError, fill, h, me, playerName, s
 
 const tid = tidFromPath();
 const conn = new Connection(tid);
+reloadOnUpgrade(conn);
 // The moves carried out lately, for the moves tab (each move planned, called or done); the
 // recent past, read on joining, redraws that tab (it has nothing to type in).
 const board = new Board(conn, { limit: 20 });

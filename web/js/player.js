@@ -8,6 +8,7 @@
 // players. "Stop following" brings the whole room back. The search asks the server either way.
 
 import { Connection, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { Board, calledMoves, entryName } from "./board.js";
 import { clockPanel } from "./clockview.js";
 import { mountLeaders } from "./counts.js";
@@ -32,6 +33,7 @@ try {
 }
 if (!follow?.id) follow = null;
 const conn = new Connection(tid, { follow: follow?.id ?? null });
+reloadOnUpgrade(conn);
 const board = new Board(conn, { limit: 40 });
 let results = [];
 let found = null; // the last answer: {query, total, players}

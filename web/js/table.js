@@ -12,6 +12,7 @@
 // device and sent again, with the same id, when the connection comes back.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
 import { timeCalls as callsAt, undoable } from "./facts.js";
@@ -25,6 +26,7 @@ import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } f
 const tid = tidFromPath();
 const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
 const conn = new Connection(tid);
+reloadOnUpgrade(conn);
 const outbox = new Outbox(tid);
 let principal = { role: "public", username: null, table: null };
 /** What the screen is asking for: null, "out" (bust-outs), "done" (hand-for-hand) or

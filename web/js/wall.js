@@ -14,6 +14,7 @@
 // ?rotate=20 (seconds per page), ?lang=cs. The arrow keys turn the pages by hand.
 
 import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { Board, calledMoves } from "./board.js";
 import { createCharts } from "./charts.js";
 import { chipFacts, chipsWallPage } from "./counts.js";
@@ -35,6 +36,7 @@ const params = new URLSearchParams(location.search);
 const MIN_TEXT = 1.7;
 const tid = tidFromPath();
 const conn = new Connection(tid);
+reloadOnUpgrade(conn);
 const board = new Board(conn, { limit: 120 });
 const prizes = new Prizes(conn);
 const ROTATE = Math.max(5, Number(params.get("rotate")) || 18) * 1000;
