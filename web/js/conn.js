@@ -77,6 +77,13 @@ export class Connection {
     return this;
   }
 
+  /** Stop calling `fn` for `kind` (a panel taken off the screen: mount.js). */
+  off(kind, fn) {
+    const list = this._listeners[kind];
+    if (list) this._listeners[kind] = list.filter((f) => f !== fn);
+    return this;
+  }
+
   _emit(kind, ...args) {
     for (const fn of this._listeners[kind] || []) {
       try {

@@ -45,12 +45,16 @@ export function setLang(code) {
   localStorage.setItem(KEY, code);
   document.documentElement.lang = code;
   applyI18n();
-  for (const fn of listeners) fn(code);
+  for (const fn of [...listeners]) fn(code);
 }
 
-/** Call `fn` whenever the language changes. */
+/** Call `fn` whenever the language changes; returns what stops it. */
 export function onLang(fn) {
   listeners.push(fn);
+  return () => {
+    const at = listeners.indexOf(fn);
+    if (at >= 0) listeners.splice(at, 1);
+  };
 }
 
 const rules = {};
