@@ -53,3 +53,15 @@ def test_a_mounted_panel_draws_on_each_change_and_unsubscribes_once_removed(
     assert wall.evaluate("window.panel.listeners()") == before + 1
     wall.evaluate("window.panel.stop()")
     assert wall.evaluate("window.panel.listeners()") == before
+
+
+def test_the_chip_leaders_page_of_a_room_nobody_counted_says_no_null(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    """Found by tsc: the page's heading was redrawn with `replaceChildren(heading, null)`,
+    which the DOM writes as the text "null" under the heading until somebody is counted."""
+    new_tournament(director, "nocounts", 6)
+    wall = pages.open(servers[0], "/wall/nocounts")  # a phone: every page in one column
+    head = wall.locator(".page-chips .page-head")
+    expect(head.locator("h2")).to_have_text("Chip leaders")
+    assert "null" not in head.inner_text()

@@ -1,3 +1,4 @@
+// @ts-check
 // Chip counts: the count sheet of a table and single counts on the floor phone, and the chip
 // leaders the wall and the player screen show.
 //
@@ -12,7 +13,7 @@ import { countAge } from "./countage.js";
 import * as fmt from "./format.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { onLang, t } from "./i18n.js";
-import { explainError, h, playerName } from "./ui.js";
+import { explainError, fill, h, playerName } from "./ui.js";
 
 /** The most a stack may hold (the server's bound, and what a double holds exactly). */
 const MAX_STACK = Number.MAX_SAFE_INTEGER;
@@ -98,7 +99,7 @@ export class CountSheet {
       onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
       onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
     });
-    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
+    fill(this.noticeEl, notice, keptNote(this.drafts, this.table));
   }
 
   _seats() {
@@ -110,6 +111,7 @@ export class CountSheet {
 
   _counts(seats) {
     const out = [];
+    /** @type {{ seat: number, pid: string, message: string } | null} */
     let problem = null;
     for (const { seat, pid } of seats) {
       const v = parseStack(this.typed[pid]);
@@ -156,9 +158,9 @@ export class CountSheet {
       input.addEventListener("keydown", (ev) => {
         if (ev.key !== "Enter") return;
         ev.preventDefault();
-        const all = [...input.form.querySelectorAll(".count-input")];
+        const all = [...(input.form?.querySelectorAll(".count-input") ?? [])];
         const next = all[all.indexOf(input) + 1];
-        if (next) next.focus();
+        if (next instanceof HTMLElement) next.focus();
         else input.blur();
       });
       return h("li", { class: `count-row${err ? " has-error" : ""}` },
@@ -287,7 +289,7 @@ export function chipsWallPage(conn) {
     const bb = conn.facts?.clock?.big_blind;
     const left = conn.stats?.players_left;
     page.classList.toggle("empty", !f);
-    head.replaceChildren(h("h2", {}, t("leaders.title")), f ? h("span", { class: "chips-meta" },
+    fill(head, h("h2", {}, t("leaders.title")), f ? h("span", { class: "chips-meta" },
       left != null ? t("leaders.counted_of", { n: fmt.number(f.counted), left: fmt.number(left) }) : t("leaders.counted", { n: f.counted }),
       f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}` : "",
       f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : "",
