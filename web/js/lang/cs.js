@@ -1,3 +1,4 @@
+// @ts-check
 // Čeština. Množná čísla podle Intl.PluralRules("cs"): one (1), few (2–4), many (zlomky), other.
 // `why`: české znění citací pravidel, které server posílá anglicky (floor/engine/reasons.py).
 
@@ -694,7 +695,6 @@ export const cs = {
   "sale.title.add_on": "Potvrzení add-onu",
   "sale.title.re_entry": "Potvrzení re-entry",
   "sale.confirm.rebuy": "Prodat hráči {name} rebuy?",
-  "sale.confirm.re_entry": "Prodat hráči {name} re-entry (nový buy-in a nové místo)?",
   "sale.confirm.add_on": "Prodat hráči {name} add-on?",
   "sale.confirm.re_entry": "Zapsat hráče {name} znovu (re-entry)?",
   "sale.yes.rebuy": "Ano, rebuy",
