@@ -8,6 +8,8 @@ interface Window {
   floorPlayer?: object;
   floorTable?: object;
   floorFinal?: object;
+  /** Chart.js, vendored (web/vendor/chartjs), loaded by the pages that draw charts. */
+  Chart?: any;
   /** Safari before 14.1. */
   webkitAudioContext?: typeof AudioContext;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // English and Czech. t("key", {params}) looks the key up in the chosen language, then in
 // English; `{name}` placeholders are filled in; a value that is an object picks the plural
 // form for `n` ({one, few, many, other}). The choice is remembered in localStorage and sets
@@ -80,10 +81,12 @@ export function has(key) {
   return DICTS[lang][key] !== undefined || DICTS.en[key] !== undefined;
 }
 
+/** The texts of the page's own HTML, by their `data-i18n` and `data-i18n-attr` keys.
+ * @param {ParentNode} [root] */
 export function applyI18n(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
-    for (const pair of el.dataset.i18nAttr.split(";")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n ?? "");
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-attr]"))) {
+    for (const pair of (el.dataset.i18nAttr ?? "").split(";")) {
       const [attr, key] = pair.split(":");
       if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
     }
