@@ -1,3 +1,4 @@
+// @ts-check
 // The chip race at a colour-up break, on the floor phone (PFP 20, TDA 24).
 //
 // Pick the table, count each seat's chips of the leaving denomination on a number pad, send
@@ -65,7 +66,8 @@ export class ChipRaceTool {
     this.confirming = false;
     this.sending = false;
     this.error = null; // {field, message}
-    this.shown = null; // {table, leaving}: the result on screen
+    /** @type {{ table: number, leaving: number } | null} the result on screen */
+    this.shown = null;
     this.openPast = new Set();
     // The counts typed stay on the phone until sent or discarded (drafts.js).
     this.drafts = new Drafts(conn, "race");
@@ -381,7 +383,7 @@ export class ChipRaceTool {
   }
 
   _resultBlock() {
-    const { table, leaving } = this.shown;
+    const { table, leaving } = /** @type {{ table: number, leaving: number }} */ (this.shown);
     const record = this._raced(table, leaving);
     return h("div", { class: "race-result-box" },
       record ? raceResult(record, this.conn) : h("p", { class: "muted", role: "status" }, t("race.waiting_result")),

@@ -1,3 +1,4 @@
+// @ts-check
 // Half-typed sheets kept on the device: the count sheet, the bag-and-tag sheet, several out in
 // one hand, a chip race and a ruling keep what was typed in localStorage, keyed by tournament,
 // table and sheet, until the sheet is sent or discarded; a reload (a browser killed in a
@@ -68,6 +69,7 @@ export class Drafts {
     const store = storage();
     if (!store) return;
     const key = draftKey(this.conn.tid, table, this.sheet);
+    /** @type {any} */
     let was = null;
     try {
       was = JSON.parse(store.getItem(key) || "null");
@@ -132,7 +134,7 @@ export function allDrafts(tid) {
     const key = store.key(i);
     if (!key || !key.startsWith(`${PREFIX}${tid}.`)) continue;
     try {
-      const d = JSON.parse(store.getItem(key));
+      const d = JSON.parse(store.getItem(key) ?? "null");
       if (d && d.sheet in SHEETS) out.push(d);
     } catch (err) {
       /* not ours */

@@ -1,3 +1,4 @@
+// @ts-check
 // Flights of an event: the director's flights panel, the phone's bag-and-tag sheet, and the
 // night's counts the wall and the player screen publish.
 //
@@ -16,6 +17,9 @@ import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 
 // The director's panel -----------------------------------------------------------------------
 
+/** The panel's parts, kept while the section is not built again.
+ * @type {{ built: Element | null, status: HTMLElement | null, check: HTMLElement | null, fetchedAt: number,
+ *   fetchedFor: string | null, day2: HTMLElement | null, ack: { ask(checks: any[]): void } | null }} */
 const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor: null, day2: null, ack: null };
 
 /** The flights section of the director console: the flight's settings, the end of the day,
@@ -36,9 +40,9 @@ export function renderFlights({ section, conn, tid, send }) {
     fill(section, heading, panel.status, setupForm(conn, send), endDayBox(conn, send), panel.check, day2Form(tid));
     panel.built = heading;
   }
-  fill(panel.status, statusText(s), carriedChecks(s));
+  fill(/** @type {HTMLElement} */ (panel.status), statusText(s), carriedChecks(s));
   if (s.day_ended) refreshCheck(tid, s);
-  else fill(panel.check);
+  else fill(/** @type {HTMLElement} */ (panel.check));
 }
 
 function statusText(s) {
@@ -107,10 +111,10 @@ async function refreshCheck(tid, s) {
   try {
     data = await api(`/api/t/${encodeURIComponent(tid)}/bags`);
   } catch (err) {
-    fill(panel.check, h("p", { class: "error-text" }, explainError(err)));
+    if (panel.check) fill(panel.check, h("p", { class: "error-text" }, explainError(err)));
     return;
   }
-  fill(panel.check, checkView(data.check));
+  if (panel.check) fill(panel.check, checkView(data.check));
   // This flight's own check failed: Day 2 from it needs the director's reason, asked at once.
   if (data.check.flagged) panel.ack?.ask([{ flight: tid, difference: data.check.difference, tolerance: data.check.tolerance }]);
 }
@@ -202,11 +206,11 @@ function day2Form(tid) {
     try {
       const made = await api("/api/day2", { method: "POST", body });
       toast(`✓ ${t("flights.day2_made", { n: made.players, tables: made.tables })}`, "ok");
-      fill(panel.day2, day2Result(idIn.value.trim(), made));
+      if (panel.day2) fill(panel.day2, day2Result(idIn.value.trim(), made));
     } catch (err) {
       if (err.reason === "day2_check_failed") {
         // Said where the reason is asked for, not only in a toast that goes.
-        panel.ack.ask([err.params]);
+        panel.ack?.ask([err.params]);
         reasonIn.focus();
       } else toast(`✗ ${explainError(err)}`, "error", 8000);
     }
@@ -239,8 +243,21 @@ function day2Result(id, made) {
 /** A table's bag-and-tag sheet on the floor phone: every survivor's stack and bag number,
  * the chips on the table as one total (optional), and the reason for a corrected sheet. */
 export class BagSheet {
+  /** @param {{ conn: any, send: (command: any, label: string) => Promise<any>, rerender: () => void }} options */
   constructor({ conn, send, rerender }) {
-    Object.assign(this, { conn, send, rerender, table: null, typed: {}, tags: {}, total: "", reason: "", error: null });
+    this.conn = conn;
+    this.send = send;
+    this.rerender = rerender;
+    /** @type {number | null} the table whose sheet is open */
+    this.table = null;
+    /** @type {Record<string, string>} each survivor's stack as typed, by player */
+    this.typed = {};
+    /** @type {Record<string, string>} each survivor's bag number, by player */
+    this.tags = {};
+    this.total = "";
+    this.reason = "";
+    /** @type {string | null} */
+    this.error = null;
     // What is typed stays on the phone until sent or discarded (drafts.js); a sheet sent
     // from another phone meanwhile is said in place, even under a finger typing.
     this.drafts = new Drafts(conn, "bag");
@@ -254,7 +271,7 @@ export class BagSheet {
       onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
       onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
     });
-    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
+    fill(this.noticeEl, notice, keptNote(this.drafts, this.table));
   }
 
   get active() {
@@ -317,12 +334,12 @@ export class BagSheet {
 
   render() {
     const s = this.conn.state;
-    const tb = s?.tables?.[this.table];
+    const tb = this.table == null ? null : s?.tables?.[this.table];
     if (!tb) {
       this.close();
       return null;
     }
-    const before = s.bags?.[this.table];
+    const before = this.table == null ? null : s.bags?.[this.table];
     this._drawNotice();
     const seats = Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid })).sort((a, b) => a.seat - b.seat);
     const rows = seats.map(({ seat, pid }) => {
@@ -385,6 +402,7 @@ export class BagSheet {
 
 // The night's counts, published -----------------------------------------------------------------
 
+/** @type {{ key: string | null, rows: any[] | null }} */
 const published = { key: null, rows: null };
 
 /** The counts of the day's bags, biggest first, for the wall and the player screen: empty

@@ -1,3 +1,4 @@
+// @ts-check
 // The player panel: one player's management, on the director console and the floor phone,
 // opened from a search result or a seat. The name corrected, special needs marked, the seat
 // locked, a move by hand (the stack goes with the player), the entry withdrawn and refunded.
@@ -54,6 +55,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
   // The result of the last change, updated in place: a button is never swapped under a
   // finger for an answer (the panel is drawn again only when what it shows changes).
   const resultEl = h("p", { class: "manage-result", hidden: true });
+  /** @type {{ pid: string | null, asking: "move" | "unregister" | null, result: { status: string, message: string } | null, lastName: string | null, gone?: string | null, drawn: string }} */
   const state = { pid: null, asking: null, result: null, lastName: null, drawn: "" };
 
   const close = () => {
@@ -225,11 +227,12 @@ export function mountManage({ conn, send, canManage = () => true }) {
 
   conn.on("change", () => {
     // Not under a finger: a select left open or a name being typed stays as it is.
-    if (!state.pid || dialog.contains(document.activeElement) && document.activeElement.matches("select")) return;
+    if (!state.pid || dialog.contains(document.activeElement) && !!document.activeElement?.matches("select")) return;
     render();
   });
   onLang(render);
 
+  /** @param {string} pid @param {{ label?: string }} [options] */
   function button(pid, { label } = {}) {
     const p = conn.state?.players?.[pid];
     return h("button", { type: "button", class: "small manage-open",

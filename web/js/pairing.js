@@ -1,3 +1,4 @@
+// @ts-check
 // Pairing a table screen (floor/server/tablets.py): the floor phone asks for a short code for
 // a table of this tournament (`pairButton`); the tablet at the table types it once (`pairForm`)
 // and becomes a device of that table, no account needed, for a day; dealers then sign in on

@@ -1,3 +1,4 @@
+// @ts-check
 // The pot calculator on the floor phone (POST /api/pots): what each seat put in, who folded,
 // how the hands still in ranked (and the low for high-low, the high card for a stud tie); the
 // answer is every pot, side pots first, with what each seat takes and why. The server splits;
@@ -19,7 +20,21 @@ function digits(text) {
   return /^\d+$/.test(v) ? Number(v) : NaN;
 }
 
+/** @typedef {{ amount: HTMLInputElement, folded: HTMLInputElement, rank: HTMLInputElement, low: HTMLInputElement, card: HTMLInputElement, error: HTMLElement }} SeatRow */
+
 export class PotsTool {
+  // Built with the form (_build), before anything reads them.
+  /** @type {{ game: HTMLSelectElement, unit: HTMLInputElement, button: HTMLInputElement, total: HTMLInputElement }} */
+  inputs;
+  /** @type {Record<"game" | "unit" | "button" | "total" | "seats" | "general", HTMLElement>} */
+  errors;
+  /** @type {HTMLElement} */
+  resultEl;
+  /** @type {HTMLButtonElement} */
+  submit;
+  /** @type {HTMLFormElement} */
+  form;
+
   /**
    * `defaults()` → {game, unit, seats} from the tournament (the game dealt, the smallest chip
    * in play, seats per table); `openRule(id)` opens a rule of the rulebook.
@@ -31,6 +46,7 @@ export class PotsTool {
     this.lang = null;
     this.result = null;
     this.seatsShown = 0;
+    /** @type {Map<number, SeatRow>} */
     this.rows = new Map();
   }
 
@@ -156,6 +172,7 @@ export class PotsTool {
   }
 
   /** Show `message` next to `input` (or in `box` when no single input is at fault). */
+  /** @param {HTMLElement | null | undefined} input @param {HTMLElement} box @param {string} message */
   _error(input, box, message) {
     box.textContent = message;
     if (input) {
@@ -173,6 +190,7 @@ export class PotsTool {
     const problems = [];
     const unit = digits(this.inputs.unit.value);
     if (!unit) problems.push(this._error(this.inputs.unit, this.errors.unit, t("pots.need_unit")));
+    /** @type {number | null} */
     let button = null;
     if (!stud) {
       button = digits(this.inputs.button.value);
@@ -254,6 +272,7 @@ export class PotsTool {
     const field = err.field || "";
     const message = err.status === 0 ? t("error.network") : err.message || explainError(err);
     let m;
+    /** @type {HTMLElement | null} */
     let target = null;
     if ((m = field.match(/^contributions\[(\d+)\]\.(\w+)$/))) {
       const seat = body.contributions[Number(m[1])]?.seat;

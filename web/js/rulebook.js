@@ -1,3 +1,4 @@
+// @ts-check
 // The rulebook on the floor phone: the tournament's rule set (state.rules.rulebook), searched
 // in English or Czech without diacritics (GET /api/rulebook?set=&q=&lang=), and one rule opened
 // in full (GET /api/rulebook/{rule}). Every "why" on the floor links here. The whole set is
@@ -12,6 +13,7 @@ const fold = (x) => foldText(String(x || ""));
 
 /** Endings stripped (Czech case and number), longest first, each only from a word longer
  * than the number given: the server's `_ENDINGS`. */
+/** @type {[number, string[]][]} */
 const ENDINGS = [
   [7, ["atech"]],
   [6, ["etem", "atum"]],
@@ -135,18 +137,20 @@ export function searchBook(book, q, limit = 50) {
   const typed = queryWords(q);
   if (!typed.length) return book.rules.slice();
   const index = indexOf(book);
+  /** @type {Map<number, number> | null} */
   let totals = null;
   for (const word of typed) {
     const found = hits(index, word);
     if (totals === null) totals = found;
     else {
+      /** @type {Map<number, number>} */
       const next = new Map();
       for (const [order, score] of totals) if (found.has(order)) next.set(order, score + found.get(order));
       totals = next;
     }
     if (!totals.size) return [];
   }
-  return [...totals].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([order]) => book.rules[order]);
+  return [.../** @type {Map<number, number>} */ (totals)].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([order]) => book.rules[order]);
 }
 
 /** A rule's citation as the server gives it ("TDA 2024 rule 11A", "House procedure",
@@ -208,6 +212,17 @@ export class RulebookClient {
 
 /** The rulebook tool: a search box, the matching rules, one rule opened. */
 export class RulebookView {
+  // Built by _build, before anything reads them.
+  /** @type {HTMLInputElement} */
+  input;
+  /** @type {HTMLElement} */
+  listEl;
+  /** @type {HTMLElement} */
+  detailEl;
+  /** @type {HTMLElement} */
+  searchBox;
+
+  /** @param {{ client: RulebookClient, getSet: () => string, onOpen?: (id: string) => void }} options */
   constructor({ client, getSet, onOpen }) {
     this.client = client;
     this.getSet = getSet;

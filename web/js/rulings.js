@@ -1,3 +1,4 @@
+// @ts-check
 // Floor rulings on the screens: what the server keeps of them (state.rulings, folded by
 // fold.js; the players penalised more than once in the staff facts: staff.repeats), rendered.
 //
@@ -113,12 +114,18 @@ class RuleNames {
 
 // The wall and a table's screen ------------------------------------------------------------
 
+/** @typedef {HTMLElement & { whole: boolean, refit: () => void }} SitOuts */
+
 /** Who sits out, in large type: an element that keeps itself up to date (hidden when nobody
  * does). `table`: only that table's players. `fit`: the rows that do not fit the box its page
  * gives it are counted on a last line, never cut (the wall: a called move keeps its room);
- * `el.refit()` after that room changed, `el.whole` whether every row is shown. */
+ * `el.refit()` after that room changed, `el.whole` whether every row is shown.
+ * @param {any} conn
+ * @param {{ table?: number | null, fit?: boolean }} [options]
+ * @returns {SitOuts} */
 export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
-  const el = h("aside", { class: "sit-outs", "aria-live": "polite", hidden: true });
+  /** @type {SitOuts} */
+  const el = Object.assign(h("aside", { class: "sit-outs", "aria-live": "polite", hidden: true }), { whole: true, refit: () => {} });
   let last = "";
   el.whole = true;
   const draw = () => {
@@ -139,7 +146,7 @@ export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
       const more = h("li", { class: "so-more" });
       const overflows = () => el.scrollHeight > el.clientHeight + 1;
       while (overflows() && ul.querySelector(".so-row")) {
-        [...ul.querySelectorAll(".so-row")].pop().remove();
+        [...ul.querySelectorAll(".so-row")].pop()?.remove();
         more.textContent = t("sitout.more", { n: list.length - ul.querySelectorAll(".so-row").length });
         if (!more.isConnected) ul.append(more);
         el.whole = false;
@@ -161,6 +168,10 @@ export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
 const PENALTIES = ["none", "warning", "sit_out", "disqualification"];
 
 export class RulingsPhone {
+  /** The form's parts, made with it (none before).
+   * @type {Record<"players" | "history" | "rule" | "results" | "penalty" | "when" | "error" | "actions" | "stale" | "kept", HTMLElement>} */
+  els;
+
   /** `send(command, label)` the outbox's; `rulebook` the phone's RulebookClient; `ruleSet()`
    * the tournament's rule set; `openRule(id)` opens a rule; `canRule()` whether this reader
    * may record one (floor and director). */
@@ -178,7 +189,9 @@ export class RulingsPhone {
     this.back = []; // sit-outs just over: [{player, ruling, how}], until the floor has seen them
     this.strip = h("section", { class: "sit-out-strip", "aria-live": "polite", hidden: true });
     this.tableEl = h("div", { class: "rulings-at-table" });
+    /** @type {HTMLFormElement | null} */
     this.formEl = null;
+
     conn.on("events", (events) => {
       for (const e of events) {
         if (e.type === "sit_out_ended" && e.how !== "floor") this.back.push({ player: e.player, ruling: e.ruling, how: e.how });
@@ -254,7 +267,7 @@ export class RulingsPhone {
     if (!draft) this.drafts.begin(table);
     this.formEl = null;
     this.forTable(table);
-    this.tableEl.querySelector(".ruling-form")?.focus({ preventScroll: false });
+    /** @type {HTMLElement | null} */ (this.tableEl.querySelector(".ruling-form"))?.focus({ preventScroll: false });
   }
 
   /** Put away (another table opened): the draft stays. */
@@ -503,7 +516,8 @@ export class RulingsPhone {
     fill(this.els.results, rules.length ? rules.map((r) => h("li", {}, h("button", { type: "button", class: "rule-item", onclick: () => {
       f.rule = r.id;
       f.query = "";
-      this.formEl.querySelector("#ruling-rule").value = "";
+      const input = this.formEl?.querySelector("#ruling-rule");
+      if (input instanceof HTMLInputElement) input.value = "";
       fill(this.els.results);
       this._drawDynamic();
     } }, h("span", { class: "rule-cite" }, citeText(r.cite)), h("span", { class: "rule-title" }, r.title))))
@@ -577,6 +591,7 @@ function pastInstant(hhmmss, now) {
 
 // The director's console --------------------------------------------------------------------
 
+/** @type {RuleNames | null} */
 let consoleNames = null;
 
 /** The day's rulings (newest first), the sit-outs running and the players penalised more

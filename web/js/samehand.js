@@ -1,3 +1,4 @@
+// @ts-check
 // Several players out in the same hand, on the floor phone (TDA: the bigger starting stack
 // finishes higher; equal stacks share the place and its prizes).
 //
@@ -13,7 +14,7 @@ import { t } from "./i18n.js";
 import { placeText } from "./prizes.js";
 import { countedText, parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
-import { api, debounce, explainError, h, playerName } from "./ui.js";
+import { api, debounce, explainError, fill, h, playerName } from "./ui.js";
 
 export class SameHand {
   constructor({ conn, tid, send, rerender }) {
@@ -76,7 +77,7 @@ export class SameHand {
       onDiscard: () => { const table = this.table; this.stop(); this.start(table); this.rerender(); },
     }) : null;
     const kept = this.active && this.table != null ? keptNote(this.drafts, this.table) : null;
-    this.noticeEl.replaceChildren(...[notice, kept].filter(Boolean));
+    fill(this.noticeEl, notice, kept);
   }
 
   isPicked(pid) {
