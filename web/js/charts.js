@@ -1,3 +1,4 @@
+// @ts-check
 // The two charts people would rather look at than read, drawn with Chart.js (vendored in
 // web/vendor/chartjs, loaded as a classic script before the page's module: window.Chart).
 //   players left over time: state.field_history [at, players_left]

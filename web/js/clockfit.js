@@ -1,3 +1,4 @@
+// @ts-check
 // A clock's digits as large as their screen's style makes them, and never wider than the panel
 // they are in. Each screen's sizes were chosen for MM:SS; a level of an hour or more (main
 // events play 60-120 minutes) shows H:MM:SS, two characters more, and at the wall's size ran
@@ -25,7 +26,9 @@ function roomIn(box) {
  * arriving refit on their own.
  */
 export function clockFitter(el, box) {
+  /** @type {number | null} */
   let room = null;
+  /** @type {{ key: string, size: number | null }} */
   let last = { key: "", size: null };
   const apply = (size) => {
     if (size == null) el.style.removeProperty("font-size");

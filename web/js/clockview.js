@@ -1,3 +1,4 @@
+// @ts-check
 // The clock panel every screen shows (big on the wall, smaller elsewhere), counting down
 // locally from `ends_at` corrected by the server's clock, refreshed four times a second.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Hand-for-hand as the screens show it: the server's facts (floor/engine/hand_for_hand.py,
 // `conn.facts.hand_for_hand`), rendered, never decided here.
 //

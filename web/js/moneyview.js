@@ -1,3 +1,4 @@
+// @ts-check
 // The money on the screens: the moment the bubble bursts, and a player's own place and prize.
 //
 // The server says when the bubble burst and until when the room is told so
@@ -16,7 +17,9 @@ export function moneyMoment(conn) {
 }
 
 /** A banner that shows itself while the moment lasts. `onStart(moment)` is called once per
- * bursting seen live (a sound, a buzz), not for one already under way when the page opened. */
+ * bursting seen live (a sound, a buzz), not for one already under way when the page opened.
+ * @param {any} conn
+ * @param {{ cls?: string, onStart?: ((moment: any) => void) | null }} [options] */
 export function moneyBanner(conn, { cls = "", onStart = null } = {}) {
   const el = h("div", { class: `money-banner ${cls}`.trim(), role: "status", hidden: true });
   let shown = "";

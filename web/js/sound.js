@@ -1,3 +1,4 @@
+// @ts-check
 // Sound on the wall: a few tones for what the room must not miss (a new level, a break, the
 // last minute of a level or a break, a time call), made in the browser with the Web Audio API
 // so there are no sound files to ship. The switch is remembered on the screen (localStorage).
@@ -39,7 +40,9 @@ const LAST_MINUTE = 60;
 export class Sound {
   constructor() {
     this.wanted = readWanted();
+    /** @type {AudioContext | null} */
     this.ctx = null;
+    /** @type {GainNode | null} */
     this.master = null;
     /** Every cue asked for: {cue, at (ms), audible}. */
     this.played = [];
@@ -104,17 +107,20 @@ export class Sound {
     this.played.push({ cue, at: Date.now(), audible });
     if (this.played.length > 50) this.played.shift();
     if (!audible || !NOTES[cue]) return audible;
-    const start = this.ctx.currentTime + 0.02;
+    // Audible: the context and its output are made (`wake`).
+    const ctx = /** @type {AudioContext} */ (this.ctx);
+    const master = /** @type {GainNode} */ (this.master);
+    const start = ctx.currentTime + 0.02;
     for (const [freq, at, length] of NOTES[cue]) {
-      const osc = this.ctx.createOscillator();
-      const gain = this.ctx.createGain();
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
       osc.type = "triangle";
       osc.frequency.value = freq;
       // A soft start and a fading end: no clicks.
       gain.gain.setValueAtTime(0.0001, start + at);
       gain.gain.exponentialRampToValueAtTime(0.8, start + at + 0.015);
       gain.gain.exponentialRampToValueAtTime(0.0001, start + at + length);
-      osc.connect(gain).connect(this.master);
+      osc.connect(gain).connect(master);
       osc.start(start + at);
       osc.stop(start + at + length + 0.05);
     }

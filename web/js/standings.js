@@ -1,3 +1,4 @@
+// @ts-check
 // The end of the tournament on the wall: the winner, large, in place of the clock, and the
 // final standings with prizes as a page of its own, in parts where they do not fit at the
 // wall's smallest text. Who won and where everybody finished are the server's (the derived
@@ -82,6 +83,8 @@ function fit(box, head, list, groups, make) {
  * Render part `part` of the standings into the page (`box`, with `head` and `list`): every
  * place on a phone (`narrow`), else as many as fit, the rest in further parts. `partText(n)`
  * says which part is shown. Returns the number of parts.
+ * @param {{ box: HTMLElement, head: HTMLElement, list: HTMLElement, prizes: any, part?: number,
+ *   narrow?: boolean, partText?: (parts: number) => string }} options
  */
 export function renderStandings({ box, head, list, prizes, part = 0, narrow = false, partText = () => "" }) {
   const d = prizes.data;

@@ -1,3 +1,4 @@
+// @ts-check
 // The wall display: a TV across the room, read from five metres.
 //
 // Left: the clock (time left, blinds now and next, the next break), the field (players left of

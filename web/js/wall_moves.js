@@ -10,7 +10,7 @@ import { fill, h, playerName } from "./ui.js";
 import { narrow, trimToFit } from "./wall_fit.js";
 
 /** @typedef {{ table?: number, seat?: number | null }} Spot */
-/** @typedef {{ name: string, from?: Spot, to: Spot, reason?: string, pending?: boolean, at?: number, whyText?: string }} Row */
+/** @typedef {{ name: string | null, from?: Spot, to: Spot, reason?: string, pending?: boolean, at?: number, whyText?: string }} Row */
 
 /** @param {Row} row */
 function moveRow({ name, from, to, reason, pending, at, whyText: why }) {
