@@ -1,3 +1,4 @@
+// @ts-check
 // The end of the tournament on the director console: who won, the bust-outs that can still be
 // undone (each with its reason) while the tournament is finished, and the close, after which
 // nothing more is sent. What may be undone and the status are the server's facts.

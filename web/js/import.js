@@ -1,3 +1,4 @@
+// @ts-check
 // Register a list: paste from a spreadsheet or upload a CSV, TSV, text or .xlsx file; the
 // server reads it (POST /api/t/{id}/import: the header, the columns, every row flagged) and
 // this panel shows its preview; the director maps the columns, ticks the rows, and the
@@ -51,7 +52,9 @@ export function importPanel({ tid, conn, outbox }) {
   const previewEl = h("div", { class: "import-preview", "aria-live": "polite" });
   const progress = h("progress", { id: "import-progress", max: 1, value: 0, hidden: true });
   const progressText = h("span", { id: "import-progress-text", class: "muted", role: "status" });
-  let body = null; // the bytes or text last previewed
+  /** @type {File | string | null} the bytes or text last previewed */
+  let body = null;
+  /** @type {any} the server's preview (POST /api/t/{id}/import/preview) */
   let preview = null;
   let mapping = null; // "field=index,..." chosen by the director
   let ticked = new Map(); // row line -> included
@@ -110,13 +113,14 @@ export function importPanel({ tid, conn, outbox }) {
     const shown = [...new Set([...p.rows.slice(0, SHOWN), ...flagged.slice(0, 500)])].sort((a, b) => a.line - b.line);
     // Only what the list holds: a column of the table per field a column of the list fills.
     const used = new Set(p.columns.map((c) => c.field));
-    const values = [
+    /** @type {[string, (row: any) => any, string?][]} */
+    const values = /** @type {any} */ ([
       p.rows.some((row) => row.surname) ? ["import.col.surname", (row) => row.surname, "import-surname"] : null,
       used.has("player") ? ["import.field.player", (row) => row.player] : null,
       used.has("country") ? ["import.field.country", (row) => row.country] : null,
       used.has("special_needs") ? ["import.field.special_needs", (row) => (row.special_needs ? "♿" : "")] : null,
       used.has("note") ? ["import.field.note", (row) => row.note] : null,
-    ].filter(Boolean);
+    ].filter(Boolean));
     const table = h("div", { class: "scroll-box" }, h("table", { class: "data import-rows" },
       h("thead", {}, h("tr", {}, ["import.col.use", "import.col.line", "import.field.name", ...values.map(([k]) => k), "import.col.flags"]
         .map((k) => h("th", { scope: "col" }, t(k))))),

@@ -1,3 +1,4 @@
+// @ts-check
 // The money in the console: buy-in, fee, guarantee, rounding, rebuys, add-ons, re-entries and
 // the payout table (percentages to two decimals, a row per field size, or a standard table
 // for N entries from GET /api/payouts/standard). Sent as `set_prize`: the server checks it

@@ -1,3 +1,4 @@
+// @ts-check
 // The console's paper and files: the money and the structure editors (money.js,
 // structure_editor.js), the files to download (results, a Hendon-Mob-style results file, the
 // payout sheet, the whole log) and the printables (print.js). Each editor is built once per

@@ -1,3 +1,4 @@
+// @ts-check
 // The prize pool and the results (GET /api/t/{tid}/prizes), for the wall's results page and
 // the director console. Read again a moment after anything that changes them (a bust-out, an
 // undo, an entry, a rebuy or an add-on) and once a minute besides.
@@ -16,7 +17,8 @@ export class Prizes {
     this.data = null;
     this.failed = false;
     this._listeners = [];
-    this._timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._timer = undefined;
     this._busy = false;
     this._again = false;
     conn.on("snapshot", () => this.refresh());

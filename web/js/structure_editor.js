@@ -1,3 +1,4 @@
+// @ts-check
 // The blind structure in the console: the chips, the starting stack, late registration, and
 // every step (a level: blinds, ante, big-blind ante, minutes; a break: minutes, the chips
 // that colour up, a name). Sent as `set_structure`: the server checks it as the TOML files

@@ -1,3 +1,4 @@
+// @ts-check
 // The director console's table screens (floor/server/tablets.py): every paired tablet with its
 // table, tournament, dealer and when it was last heard from; a tap ends one (its screen closes
 // at once, on every server process) and a small form moves one to another table, of this
@@ -104,7 +105,7 @@ export function mountTablets({ section, heading, tournaments, current }) {
   function render() {
     // This tournament's tablets first, by table; then the others'.
     const sorted = [...tablets].sort((a, b) =>
-      (a.tournament !== current) - (b.tournament !== current) || a.tournament.localeCompare(b.tournament) || a.table - b.table);
+      Number(a.tournament !== current) - Number(b.tournament !== current) || a.tournament.localeCompare(b.tournament) || a.table - b.table);
     fill(section, heading("tablets", "director.tablets"),
       h("p", { class: "hint" }, t("tablets.hint")),
       !loaded ? null : sorted.length
