@@ -1,3 +1,4 @@
+// @ts-check
 // The final table on a wall of its own (/final/{id}): its seats with the players and their
 // stacks (counted, or said not to be), the clock in a line, and the pay ladder of the final
 // table's places: who was paid each place already, which are still to be paid. Read from five

@@ -1,3 +1,4 @@
+// @ts-check
 // The start page: the tournaments listed (live, finished with the winner, closed), each with
 // links to its screens. The status is the server's (the list follows floor/engine/finish.py).
 
@@ -7,6 +8,7 @@ import { $, api, every, fill, h, langSwitch } from "./ui.js";
 const main = h("main", { class: "index-main" });
 const title = h("h1", { class: "title" });
 fill($("#app"), h("header", { class: "topbar" }, title, h("div", { class: "topbar-right" }, langSwitch())), main);
+/** @type {any[] | null} */
 let list = null;
 let failed = false;
 

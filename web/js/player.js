@@ -1,3 +1,4 @@
+// @ts-check
 // The player screen (a kiosk or a phone): find my table and seat by name (diacritics optional:
 // "Novak" finds "Novák"), follow my own name and be alerted the moment I am moved, the board of
 // recent moves and table breaks, the clock. Public: no staff controls, no staff data.
@@ -24,6 +25,8 @@ const params = new URLSearchParams(location.search);
 const kiosk = params.get("kiosk") === "1";
 const tid = tidFromPath();
 const FOLLOW_KEY = `floor.follow.${tid}`;
+/** The player this phone follows (remembered on it), or nobody.
+ * @type {{ id: string, name: string } | null} */
 let follow = null;
 try {
   // A kiosk is everybody's screen: it follows nobody.
@@ -32,13 +35,16 @@ try {
   follow = null;
 }
 if (!follow?.id) follow = null;
-const conn = new Connection(tid, { follow: follow?.id ?? null });
+const conn = new Connection(tid, { follow: /** @type {any} */ (follow?.id ?? null) });
 reloadOnUpgrade(conn);
 const board = new Board(conn, { limit: 40 });
+/** @type {any[]} */
 let results = [];
-let found = null; // the last answer: {query, total, players}
+/** @type {any} the last answer: {query, total, players} */
+let found = null;
 let query = "";
-let alert = null; // {kind: "moved"|"planned", table, seat}
+/** @type {{ kind: "moved" | "planned", table: number, seat: number | null } | null} */
+let alert = null;
 const announced = new Set();
 
 if (kiosk) document.body.classList.add("kiosk");
@@ -217,7 +223,7 @@ conn.on("change", () => {
     renderAlert();
   }
   if (!follow) return;
-  const planned = calledMoves(conn).find((m) => m.player === follow.id);
+  const planned = calledMoves(conn).find((/** @type {any} */ m) => m.player === follow?.id);
   if (!planned) return;
   const key = `${planned.to.table}.${planned.to.seat}`;
   if (announced.has(key)) return;
@@ -269,7 +275,8 @@ function renderBoard() {
 
 // Kiosk: back to an empty search after a minute --------------------------------------------------------
 
-let idleTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let idleTimer;
 function idle() {
   if (!kiosk) return;
   clearTimeout(idleTimer);
@@ -285,7 +292,8 @@ function idle() {
 // Wiring ---------------------------------------------------------------------------------------------
 
 function texts() {
-  searchCard.querySelector(".search-title").textContent = t("player.find_title");
+  const title = searchCard.querySelector(".search-title");
+  if (title) title.textContent = t("player.find_title");
   searchLabel.textContent = t("search.label");
   searchHint.textContent = t("player.search_hint");
   searchInput.placeholder = t("player.search_placeholder");

@@ -1,3 +1,4 @@
+// @ts-check
 // The printables: seat cards (80 mm receipts, A4, Letter), the draw alphabetically and by
 // table, table cards, the payout sheet, chip count sheets per table and the results. Printed
 // by the browser from print stylesheets (web/css/print.css); every seat, code, prize and
@@ -17,11 +18,13 @@ const params = new URLSearchParams(location.search);
 const PAPERS = { a4: "A4", letter: "Letter", receipt: "80 mm" };
 const KINDS = ["cards", "draw", "draw-tables", "tables", "payouts", "counts", "results"];
 const PAPER_KEY = "floor.print.paper";
-const what = KINDS.includes(params.get("what")) ? params.get("what") : "cards";
+const what = KINDS.includes(params.get("what") ?? "") ? /** @type {string} */ (params.get("what")) : "cards";
 const paper = PAPERS[params.get("paper")] ? params.get("paper") : (PAPERS[localStorage.getItem(PAPER_KEY)] ? localStorage.getItem(PAPER_KEY) : "a4");
 
-const bar = document.getElementById("bar");
-const main = document.getElementById("paper");
+// The page's own HTML holds both.
+const bar = /** @type {HTMLElement} */ (document.getElementById("bar"));
+const main = /** @type {HTMLElement} */ (document.getElementById("paper"));
+/** @type {any} what the server sends to print (GET /api/t/{id}/paper), once read */
 let data = null;
 
 /** The paper's size is the named @page of print.css its class picks. */

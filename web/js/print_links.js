@@ -1,3 +1,4 @@
+// @ts-check
 // Links to the printables (print.js), for every screen that gives a seat: one tap opens the
 // seat card, printed at once on the paper last chosen.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The table screen: a tablet (or a phone) that belongs to one table, not to a person.
 // /table/{tid}/{table}. Paired once with a code from the floor (no account: the screen becomes
 // a device of this table of this tournament, floor/server/tablets.py), with dealers signing
@@ -28,9 +29,11 @@ const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
 const conn = new Connection(tid);
 reloadOnUpgrade(conn);
 const outbox = new Outbox(tid);
+/** @type {import("./ui.js").Principal} */
 let principal = { role: "public", username: null, table: null };
 /** What the screen is asking for: null, "out" (bust-outs), "done" (hand-for-hand) or
  * "button"; `picked` the seats tapped, `stacks` the starting stacks typed by seat. */
+/** @type {{ mode: "out" | "done" | "button" | null, picked: Set<number>, stacks: Record<number, string> }} */
 const ui = { mode: null, picked: new Set(), stacks: {} };
 /** Players who sat down here since the table's last hand (a late entry, a move carried out):
  * seat -> player, from the events the server sent. */
@@ -112,7 +115,7 @@ function showSignedIn() {
     fill(signinEl, endedNote ? h("p", { class: "notice notice-halt", role: "alert" }, endedNote) : null,
       pairForm(paired), h("p", { class: "muted pair-or" }, t("table.signin_note")));
   } else if (!ok) {
-    const own = `/table/${encodeURIComponent(principal.tournament)}/${principal.table}`;
+    const own = `/table/${encodeURIComponent(principal.tournament ?? "")}/${principal.table}`;
     fill(signinEl, h("div", { class: "card" },
       h("p", {}, t("table.other_table", { table: principal.table, tournament: principal.tournament })),
       h("a", { class: "button primary", href: own }, t("table.open_own", { table: principal.table }))));
@@ -316,7 +319,7 @@ function notices(table, v) {
     const left = fmt.clock(c.left);
     list.push([c.phase === "count" ? "count" : "time", t("table.time_call", { seat: c.seat, left })]);
   }
-  for (const m of conn.plan.moves || []) {
+  for (const m of /** @type {any[]} */ (conn.plan.moves || [])) {
     if (m.from.table === TABLE && m.to.table !== TABLE) {
       const name = m.player ? playerName(conn, m.player) : null;
       const text = m.player == null ? t("table.move_out_bb", { to: m.to.table })
@@ -349,6 +352,8 @@ function renderActions(table, v) {
   const open = table.status === "open" && v?.status !== "halted";
   const h4h = step != null;
   const positionsUnknown = !table.positions && conn.state.current_game !== "stud" && conn.state.current_game !== "razz";
+  /** @param {string} label @param {string} cls @param {() => void} onclick
+   * @param {{ disabled?: boolean, action?: string }} [options] */
   const big = (label, cls, onclick, { disabled = false, action } = {}) =>
     h("button", { type: "button", class: `big ${cls}`, disabled, onclick, dataset: { action } }, label);
   fill(actionsEl,
@@ -363,6 +368,9 @@ function renderActions(table, v) {
       action: "button", disabled: table.status !== "open",
     }));
 }
+
+/** What the pick was last drawn for: drawn again only when it changed (not under a finger). */
+let pickKey = "";
 
 function renderPick(table) {
   pickEl.hidden = ui.mode == null;
@@ -408,8 +416,8 @@ function render() {
   renderSeats(table, v);
   // Keep what is being typed: the pick is rebuilt only when its seats change.
   const key = `${ui.mode}|${[...ui.picked].join(",")}|${document.documentElement.lang}`;
-  if (key !== renderPick.last || !pickEl.contains(document.activeElement)) {
-    renderPick.last = key;
+  if (key !== pickKey || !pickEl.contains(document.activeElement)) {
+    pickKey = key;
     renderPick(table);
   }
 }
@@ -439,9 +447,9 @@ conn.on("status", (status) => {
 conn.on("hello", (msg) => {
   if (principal.device != null && (msg.device !== principal.device || msg.table !== principal.table)) recheck();
 });
-outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
+outbox.onChange(() => /** @type {import("./ui.js").Indicator | null} */ (bar.querySelector(".conn"))?.refresh?.());
 onLang(() => {
-  renderPick.last = "";
+  pickKey = "";
   accountEl.setAttribute("aria-label", t("signin.account"));
   showSignedIn();
 });
