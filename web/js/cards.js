@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards as the floor shows them ("As", "Td", "7c" from the server): big, with the suit
 // as a symbol, a colour (a four-colour deck: spades black, hearts red, diamonds blue, clubs
 // green) and its letter, so that no card is told by colour alone. Screen readers hear the

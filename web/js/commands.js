@@ -1,3 +1,4 @@
+// @ts-check
 // Sending commands: POST /api/t/{tid}/commands with an id chosen here, so that a retry (after a
 // timeout, a dropped connection, a 503) is answered with the first result and never applied
 // twice. Commands that cannot be sent now wait in an outbox kept in localStorage and are sent
@@ -43,7 +44,8 @@ export class Outbox {
     this._listeners = [];
     this._waiters = new Map();
     this._busy = false;
-    this._timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._timer = undefined;
     this._backoff = 1000;
     try {
       this.items = JSON.parse(localStorage.getItem(this.key) || "[]");
@@ -193,6 +195,7 @@ export class Outbox {
     } finally {
       clearTimeout(timer);
     }
+    /** @type {any} */
     let body = null;
     try {
       body = await response.json();

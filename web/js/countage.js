@@ -1,3 +1,4 @@
+// @ts-check
 // A chip count with its age: when it was counted, and whether it is old. The server says which
 // counts are old and why (floor/engine/count_age.py): the chip leaders carry it
 // ([player, stack, at, old]) and each table's view its players' (`old_counts`, `oldCounts` in

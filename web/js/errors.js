@@ -1,3 +1,4 @@
+// @ts-check
 // The server's refusals and the pot calculator's notes in the reader's language. The server
 // sends each as a code with parameters ({reason, params} in an error body, {code, params} per
 // clause of a pot's note); the templates are in lang/errors-en.js and lang/errors-cs.js. A

@@ -1,3 +1,4 @@
+// @ts-check
 // The end of the tournament as every screen says it: "Finished — winner: NAME", or "Closed"
 // once the director has closed it. The status and the winner are the server's derived facts
 // (floor/engine/finish.py): a screen says what they say and decides nothing.

@@ -1,3 +1,4 @@
+// @ts-check
 // Numbers, times and the structure as screens show them. Display only: which level comes
 // next, when the break begins and which chips leave are the server's clock facts (facts.js).
 

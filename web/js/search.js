@@ -1,3 +1,4 @@
+// @ts-check
 // Finding a player, on every screen that searches the field (the player screen, the floor
 // phone, the director console): the server's search, best matches first, with how many match
 // in all; the copy of the state here when the server cannot be reached (the server's own
