@@ -8,9 +8,12 @@ import { timeCalls as callsAt } from "./facts.js";
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { every, fill, h } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
 /** A break's name in the reader's language: a standard name ("Break 2", "Dinner break",
- * "Colour-up") from the language files, any other name as the structure gives it. */
+ * "Colour-up") from the language files, any other name as the structure gives it.
+ * @param {any} step
+ */
 export function breakName(step) {
   const name = step?.name?.trim();
   if (!name) return t("clock.break");
@@ -26,6 +29,9 @@ export function breakName(step) {
  * Render the clock into `root`. Options: `stats` (players left, average stack), `compact`.
  * Returns {refresh()} to call after a change (the countdown refreshes itself) and {fit()} to
  * call after the style's size of the digits changed (clockfit.js).
+ * @param {HTMLElement} root
+ * @param {Conn} conn
+ * @param {{ stats?: boolean, compact?: boolean }} options
  */
 export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
   root.classList.add("clock-panel");
@@ -125,6 +131,11 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
   return { refresh: () => { lastStatic = ""; refresh(); }, fit };
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {Conn} conn
+ * @param {any} m
+ */
 export function renderStats(el, conn, m) {
   const s = conn.stats;
   if (!s) return;
@@ -146,7 +157,9 @@ export function renderStats(el, conn, m) {
 }
 
 /** Time calls as shown now: the minute, then the ten-second count in red (the phases the
- * server sends, facts.js). */
+ * server sends, facts.js).
+ * @param {Conn} conn
+ */
 export function timeCalls(conn) {
   return callsAt(conn, conn.nowSec());
 }

@@ -15,6 +15,7 @@ import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { Prizes, placeText } from "./prizes.js";
 import { $, fill, h, topbar } from "./ui.js";
+/** @import { Player } from "./protocol.js" */
 
 const conn = new Connection(tidFromPath());
 reloadOnUpgrade(conn);
@@ -51,14 +52,17 @@ function shownTable() {
 }
 
 /** The count on record, when it was counted, and whether it is old (the server's verdict in
- * the table's view): an old count is no stack now, and asks the floor for a recount. */
+ * the table's view): an old count is no stack now, and asks the floor for a recount.
+ * @param {Player} p
+ * @param {any} view
+ */
 function stackCell(p, view) {
   if (!fmt.stackCounted(p)) return h("span", { class: "fs-stack muted" }, t("race.not_counted"));
   const bigBlind = conn.facts?.clock?.big_blind;
   const old = oldCount(view, p.id);
   return h("span", { class: `fs-stack${old ? " old" : ""}` },
     h("span", { class: "fs-count" }, h("strong", {}, fmt.chips(p.stack)),
-      bigBlind && !old ? h("span", { class: "fs-bb" }, fmt.bb(p.stack / bigBlind)) : null),
+      bigBlind && !old ? h("span", { class: "fs-bb" }, fmt.bb((p.stack ?? 0) / bigBlind)) : null),
     countAge(p.counted_at, old, { cls: "fs-age", recount: true }));
 }
 
@@ -92,7 +96,9 @@ function renderTable() {
   fill(seatsEl, rows);
 }
 
-/** Who was paid each place: the results, a shared place on every place it covers. */
+/** Who was paid each place: the results, a shared place on every place it covers.
+ * @param {any[]} results
+ */
 function paidTo(results) {
   const out = new Map();
   for (const r of results || []) {
@@ -117,7 +123,7 @@ function renderLadder() {
   // forms the places paid, as many as fit.
   const upTo = shown ? Math.max(shown.table.seats, 1) : Math.min(pool.places.length, 12);
   const paid = paidTo(d.results);
-  const prize = new Map(pool.places.map((x) => [x.place, x.prize]));
+  const prize = new Map(pool.places.map((/** @type {any} */ x) => [x.place, x.prize]));
   const rows = [];
   for (let place = 1; place <= upTo; place += 1) {
     const names = paid.get(place);

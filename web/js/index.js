@@ -22,7 +22,9 @@ async function load() {
   render();
 }
 
-/** "live", or "Finished · winner: NAME" / "Closed · winner: NAME". */
+/** "live", or "Finished · winner: NAME" / "Closed · winner: NAME".
+ * @param {any} x
+ */
 function statusLine(x) {
   if ((x.status === "finished" || x.status === "closed") && x.winner) {
     return h("span", { class: `t-status t-${x.status}` }, t(`finish.banner.${x.status}`, { name: x.winner }));
@@ -30,6 +32,11 @@ function statusLine(x) {
   return h("span", { class: "t-status" }, t(`finish.status.${x.status}`, {}, x.status));
 }
 
+/**
+ * @param {string} href
+ * @param {string} key
+ * @param {string} subKey
+ */
 function screen(href, key, subKey) {
   return h("a", { class: "button", href }, t(key), h("span", { class: "sub" }, t(subKey)));
 }

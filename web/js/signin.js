@@ -4,6 +4,7 @@
 import { clearAllDrafts } from "./drafts.js";
 import { onLang, t } from "./i18n.js";
 import { api, explainError, h } from "./ui.js";
+/** @import { Principal } from "./ui.js" */
 
 /** A sign-in form; `onDone(principal)` after a successful sign-in.
  * @param {(principal: any) => void} onDone
@@ -74,6 +75,7 @@ export async function signOut() {
   }
 }
 
+/** @param {Principal | null} principal */
 export function whoAmI(principal) {
   if (!principal || principal.role === "public") return "";
   // A paired table screen has no account: it is its table's (floor/server/tablets.py).

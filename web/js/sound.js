@@ -168,6 +168,7 @@ export function soundSwitch(sound) {
 export function watchCues(conn, onCue) {
   let step = null;
   let calls = new Set();
+  /** @type {number | null} */
   let left = null;
   const callKey = (c) => `${c.table}.${c.seat}`;
   // The server's time when this connection opened (its hello): what happened before is old.

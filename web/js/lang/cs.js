@@ -2,7 +2,7 @@
 // Čeština. Množná čísla podle Intl.PluralRules("cs"): one (1), few (2–4), many (zlomky), other.
 // `why`: české znění citací pravidel, které server posílá anglicky (floor/engine/reasons.py).
 
-const hraci = (pre, post = "") => ({
+const hraci = (/** @type {string} */ pre, post = "") => ({
   one: `${pre}{n} hráč${post}`, few: `${pre}{n} hráči${post}`, many: `${pre}{n} hráče${post}`,
   other: `${pre}{n} hráčů${post}`,
 });
