@@ -71,7 +71,7 @@ function heading(id, key, extra) {
 const desk = {
   conn, tid, outbox, prizes, sections, heading, send, call,
   manage: /** @type {any} */ (manage),
-  principal: { role: "public" },
+  principal: { role: "public", username: null, table: null },
 };
 const tournaments = tournamentsSection(desk);
 const loadTournaments = tournaments.load;

@@ -12,6 +12,7 @@ import { t } from "./i18n.js";
 import { fill, h, icon } from "./ui.js";
 
 /** @import { Desk } from "./director_desk.js" */
+/** @import { Command } from "./types.js" */
 
 /** @param {Desk} desk */
 export function clockSection(desk) {
@@ -19,7 +20,7 @@ export function clockSection(desk) {
   const clockBox = h("div", { class: "clock-box" });
   const clockControls = h("div", { class: "clock-controls" });
   // The winner, the undo of the last bust-outs and the close (endbox.js), under the clock.
-  const endEl = conn ? endBox(conn, (command, label) => send(command, label)) : null;
+  const endEl = conn ? endBox(conn, (/** @type {Command} */ command, /** @type {string} */ label) => send(command, label)) : null;
   /** @type {ReturnType<typeof clockPanel> | null} */
   let clockView = null;
   let clockKey = "";
@@ -43,12 +44,12 @@ export function clockSection(desk) {
     if (end) return fill(clockControls);
     if (!s.structure) return fill(clockControls, h("p", { class: "muted" }, t("clock.no_structure")));
     const steps = s.structure.levels;
-    const minutes = (st) => fmt.number(st.minutes, st.minutes % 1 ? 1 : 0);
-    const stepText = (i) => {
+    const minutes = (/** @type {any} */ st) => fmt.number(st.minutes, st.minutes % 1 ? 1 : 0);
+    const stepText = (/** @type {number} */ i) => {
       const st = steps[i];
       return st.type === "break" ? breakName(st) : `${t("clock.level", { n: levelNumber(conn, i) })} · ${fmt.blinds(st)}`;
     };
-    const stepSel = h("select", { id: "clock-to" }, steps.map((st, i) => h("option", { value: i, selected: i === c.level },
+    const stepSel = h("select", { id: "clock-to" }, steps.map((/** @type {any} */ st, /** @type {number} */ i) => h("option", { value: i, selected: i === c.level },
       `${i + 1}. ${stepText(i)} (${minutes(st)} min)`)));
     fill(clockControls,
       h("div", { class: "actions" },
@@ -60,7 +61,7 @@ export function clockSection(desk) {
       h("div", { class: "actions" },
         h("button", { type: "button", disabled: c.level <= 0, onclick: () => send({ type: "clock_level", step: -1 }, t("director.prev_level")) }, icon("◀"), t("director.prev_level")),
         h("button", { type: "button", disabled: c.level >= steps.length - 1, onclick: () => send({ type: "clock_level", step: 1 }, t("director.next_level")) }, t("director.next_level"), icon("▶"))),
-      h("form", { class: "row", onsubmit: (ev) => {
+      h("form", { class: "row", onsubmit: (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
         const to = Number(stepSel.value);
         // The jump restarts the step's time on every screen: asked first, saying from where to where.

@@ -13,7 +13,7 @@
  * @property {(command: any, label: string) => Promise<any>} send through the outbox
  * @property {(path: string, options?: any, okText?: string) => Promise<any>} call the API,
  *   a toast for the answer
- * @property {{ role: string, username?: string | null }} principal who is signed in
+ * @property {import("./ui.js").Principal} principal who is signed in
  */
 
 export {};

@@ -12,6 +12,7 @@ import { countLine } from "./search.js";
 import { fill, h, toast } from "./ui.js";
 
 /** @import { Desk } from "./director_desk.js" */
+/** @import { Player } from "./protocol.js" */
 
 /** How the console sells each kind to a player (a re-entry is a new entry by the same id). */
 /** @type {Record<string, (p: any) => any>} */
@@ -40,7 +41,7 @@ export function playersSection(desk) {
     const nameIn = h("input", { id: "reg-name", maxlength: 80, autocomplete: "off" });
     const needsIn = h("input", { id: "reg-needs", type: "checkbox" });
     const drawTables = h("input", { id: "draw-tables", inputmode: "numeric", placeholder: "1-12" });
-    const one = h("form", { class: "row", onsubmit: async (ev) => {
+    const one = h("form", { class: "row", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const name = nameIn.value.trim();
       if (!name) return nameIn.focus();
@@ -55,7 +56,7 @@ export function playersSection(desk) {
     h("button", { type: "submit", class: "primary" }, t("director.register")));
     // A pasted or uploaded list: previewed by the server, registered in batches (import.js).
     const many = importPanel({ tid, conn, outbox });
-    fill(drawBox, h("form", { class: "row draw-form", onsubmit: (ev) => {
+    fill(drawBox, h("form", { class: "row draw-form", onsubmit: (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const tables = parseTables(drawTables.value);
       if (tables === false) return toast(t("director.bad_tables"), "error");
@@ -89,6 +90,7 @@ export function playersSection(desk) {
     renderPlayerList();
   }
 
+  /** @param {string} text */
   function parseTables(text) {
     const v = text.trim();
     if (!v) return null;
@@ -105,7 +107,9 @@ export function playersSection(desk) {
   }
 
   /** A player's sale buttons: each kind the server offers, greyed out with the reason when it
-   * cannot be sold now (facts.js). */
+   * cannot be sold now (facts.js).
+   * @param {Player} p
+   */
   function saleButtons(p) {
     return offers(conn, p).map((o) => h("button", {
       type: "button", class: "small", disabled: !!o.closed, title: o.closed ? factText(o.closed, conn, fmt.chips) : null,

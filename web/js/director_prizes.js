@@ -8,6 +8,7 @@ import { finisherGroups, percentText, placeText, poolFacts } from "./prizes.js";
 import { fill, h, icon } from "./ui.js";
 
 /** @import { Desk } from "./director_desk.js" */
+/** @import { Child } from "./ui.js" */
 
 /** @param {Desk} desk */
 export function prizesSection(desk) {
@@ -24,18 +25,18 @@ export function prizesSection(desk) {
       return fill(el, heading("prizes", "director.prizes"),
         h("p", { class: "muted" }, prizes.failed ? t("error.network") : t("clock.waiting")), csv);
     }
-    const money = (n) => fmt.money(n, pool?.currency);
+    const money = (/** @type {number} */ n) => fmt.money(n, pool?.currency);
     const facts = pool ? h("dl", { class: "pool-facts" },
       [...poolFacts(pool), [t("prizes.collected"), money(pool.collected)], [t("prizes.fees"), money(pool.fees)]]
         .map(([k, v]) => h("div", {}, h("dt", {}, k), h("dd", {}, v)))) : null;
     // A box that scrolls is reached by the keyboard too (its arrow keys scroll it), named by
     // its heading.
-    const scrollBox = (label, ...children) => h("div", { class: "scroll-box", tabindex: "0", role: "region", "aria-labelledby": label }, children);
+    const scrollBox = (/** @type {string} */ label, /** @type {Child[]} */ ...children) => h("div", { class: "scroll-box", tabindex: "0", role: "region", "aria-labelledby": label }, children);
     const payouts = pool ? h("div", {}, h("h3", { id: "h-payouts" }, t("prizes.payouts")), scrollBox("h-payouts",
       h("table", { class: "data" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("prizes.place")), h("th", { scope: "col" }, "%"),
           h("th", { scope: "col" }, t("prizes.prize")))),
-        h("tbody", {}, pool.places.map((p) => h("tr", {}, h("td", {}, fmt.ordinal(p.place)),
+        h("tbody", {}, pool.places.map((/** @type {any} */ p) => h("tr", {}, h("td", {}, fmt.ordinal(p.place)),
           h("td", {}, percentText(p.percent)), h("td", {}, money(p.prize)))))))) : null;
     const groups = finisherGroups(d.results);
     const rows = groups.slice(0, 100).flatMap((g) => g.players.map((x) => h("tr", {},

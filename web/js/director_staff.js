@@ -16,6 +16,7 @@ export function staffSection(desk) {
   let staff = [];
 
   /** The account whose secret form is open (one at a time), by username. */
+  /** @type {string | null} */
   let changingSecret = null;
 
   async function loadStaff() {
@@ -23,7 +24,10 @@ export function staffSection(desk) {
     renderStaff();
   }
 
-  /** A new password or PIN, typed twice: the inputs and what they hold once they agree. */
+  /** A new password or PIN, typed twice: the inputs and what they hold once they agree.
+   * @param {string} id
+   * @param {{ pin?: boolean, label?: string }} options
+   */
   function secretInputs(id, { pin = false, label = "director.new_secret" } = {}) {
     const secret = h("input", { id: `${id}-new`, type: "password", autocomplete: "new-password", required: true,
       inputmode: pin ? "numeric" : null });
@@ -36,13 +40,15 @@ export function staffSection(desk) {
     return { fields, value: () => (secret.value === again.value ? secret.value : null) };
   }
 
-  /** The director sets another account's password or PIN (its sessions end). */
+  /** The director sets another account's password or PIN (its sessions end).
+   * @param {any} a
+   */
   function secretForm(a) {
     const id = `secret-${a.username}`;
     const error = h("p", { class: "error-text", role: "alert" });
     const pin = h("input", { id: `${id}-pin`, type: "checkbox", checked: a.pin });
     const inputs = secretInputs(id, { pin: a.pin, label: a.role === "dealer" ? "director.new_secret" : "director.new_password" });
-    return h("form", { class: "secret-form", "aria-label": t("director.change_secret_of", { name: a.username }), onsubmit: async (ev) => {
+    return h("form", { class: "secret-form", "aria-label": t("director.change_secret_of", { name: a.username }), onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const secret = inputs.value();
       if (secret === null) return void (error.textContent = t("director.secret_mismatch"));
@@ -70,7 +76,7 @@ export function staffSection(desk) {
     const current = h("input", { id: "own-current", type: "password", autocomplete: "current-password", required: true });
     const inputs = secretInputs("own", { label: "director.new_password" });
     const error = h("p", { class: "error-text", role: "alert" });
-    const form = h("form", { class: "own-secret-form", onsubmit: async (ev) => {
+    const form = h("form", { class: "own-secret-form", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const secret = inputs.value();
       if (secret === null) return void (error.textContent = t("director.secret_mismatch"));
@@ -93,7 +99,9 @@ export function staffSection(desk) {
     return form;
   }
 
-  /** An account's recent failed sign-ins (and how long the most delayed address waits). */
+  /** An account's recent failed sign-ins (and how long the most delayed address waits).
+   * @param {any} a
+   */
   function signInFailures(a) {
     const s = a.sign_in || { failures: 0, retry_after: 0 };
     if (!s.failures) return null;
@@ -101,6 +109,7 @@ export function staffSection(desk) {
       s.retry_after ? h("span", { class: "muted small" }, " ", t("director.waits", { s: fmt.number(s.retry_after) })) : null);
   }
 
+  /** @param {any} a */
   function staffItem(a) {
     const own = a.username === desk.principal.username;
     const name = { name: a.username };
@@ -144,7 +153,7 @@ export function staffSection(desk) {
       pinField.hidden = role.value !== "dealer";
       dealerHint.hidden = role.value !== "dealer";
     });
-    const form = h("form", { class: "staff-form", onsubmit: async (ev) => {
+    const form = h("form", { class: "staff-form", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const body = { username: user.value.trim(), secret: secret.value, role: role.value, pin: role.value === "dealer" && pin.checked };
       const made = await call("/api/staff", { method: "POST", body }, t("director.staff_added", { name: body.username }));

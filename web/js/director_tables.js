@@ -12,6 +12,7 @@ import { t, why as whyText } from "./i18n.js";
 import { fill, h, playerName } from "./ui.js";
 
 /** @import { Desk } from "./director_desk.js" */
+/** @import { Halt, PlannedMove } from "./protocol.js" */
 
 /** @param {Desk} desk */
 export function tablesSection(desk) {
@@ -28,8 +29,9 @@ export function tablesSection(desk) {
   function openForm() {
     if (!openFormEl || openFormLang !== document.documentElement.lang) {
       openFormLang = document.documentElement.lang;
-      openFormEl = h("form", { class: "row inline", onsubmit: (ev) => {
+      openFormEl = h("form", { class: "row inline", onsubmit: (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
+        /** @type {import("./protocol.js").OpenTable} */
         const cmd = { type: "open_table" };
         if (openSeats.value) cmd.seats = Number(openSeats.value);
         send(cmd, t("director.open_table"));
@@ -83,7 +85,9 @@ export function tablesSection(desk) {
   }
 
   /** Why table `v` cannot be broken now, as the server would refuse it (the staff facts'
-   * `unbreakable`: the free seats at the other tables), or null when it can be. */
+   * `unbreakable`: the free seats at the other tables), or null when it can be.
+   * @param {any} v
+   */
   function unbreakableWhy(v) {
     const room = breakRoom(conn, v.table);
     if (room == null) return null;
@@ -99,13 +103,13 @@ export function tablesSection(desk) {
     const el = sections.plan;
     if (!conn || !conn.state) return fill(el, heading("plan", "director.plan"));
     const moves = conn.plan.moves || [];
-    const reasons = [...new Set(moves.map((m) => m.reason))];
+    const reasons = [...new Set(moves.map((/** @type {PlannedMove} */ m) => m.reason))];
     fill(el, heading("plan", "director.plan", t("floor.moves_title", { n: moves.length })),
       reasons.length ? h("div", { class: "actions" }, reasons.map((r) => h("button", { type: "button", class: "small", onclick: () =>
         send({ type: "confirm_all", reason: r }, t(`director.confirm_all.${r}`)) },
       t(`director.confirm_all.${r}`)))) : null,
       // The list scrolls: reached by the keyboard too, named by the section's heading.
-      moves.length ? h("ul", { class: "moves-list", tabindex: "0", "aria-labelledby": "h-plan" }, moves.slice(0, 40).map((m) => h("li", { class: "move-row" },
+      moves.length ? h("ul", { class: "moves-list", tabindex: "0", "aria-labelledby": "h-plan" }, moves.slice(0, 40).map((/** @type {PlannedMove} */ m) => h("li", { class: "move-row" },
         h("div", { class: "who" }, m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table })),
         h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
           h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
@@ -113,7 +117,7 @@ export function tablesSection(desk) {
           h("span", { class: `badge badge-move-${moveState(m)}` }, t(`move.state.${moveState(m)}`)), h("span", {}, whyText(m.why))))))
         : h("p", { class: "muted" }, t("floor.no_moves")),
       (conn.plan.halted || []).length ? h("div", {}, h("h3", {}, t("director.halts")),
-        h("ul", {}, conn.plan.halted.map((x) => h("li", {}, t("floor.halted_table", { table: x.table, n: x.short }), " — ", whyText(x.why))))) : null);
+        h("ul", {}, conn.plan.halted.map((/** @type {Halt} */ x) => h("li", {}, t("floor.halted_table", { table: x.table, n: x.short }), " — ", whyText(x.why))))) : null);
   }
 
   return { renderTables, renderPlan };

@@ -24,6 +24,7 @@ export function tournamentsSection(desk) {
     renderTournaments();
   }
 
+  /** @param {string} id */
   function screenLinks(id) {
     const e = encodeURIComponent(id);
     return h("span", { class: "links" },
@@ -53,7 +54,7 @@ export function tournamentsSection(desk) {
       rulesField.hidden = byConfig;
       structField.hidden = byConfig;
     });
-    const form = h("form", { class: "create-form", onsubmit: async (ev) => {
+    const form = h("form", { class: "create-form", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const id = idIn.value.trim();
       if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/.test(id)) {
@@ -61,6 +62,7 @@ export function tournamentsSection(desk) {
         idIn.focus();
         return;
       }
+      /** @type {import("./protocol.js").NewTournament} */
       const body = { id };
       if (nameIn.value.trim()) body.name = nameIn.value.trim();
       if (mode.value === "config") body.config = cfgSel.value;
@@ -96,7 +98,9 @@ export function tournamentsSection(desk) {
         h("summary", {}, t("director.new_tournament")), form));
   }
 
-  /** Off the list (to `GET /api/tournaments?archived=1`); its log and screens stay. */
+  /** Off the list (to `GET /api/tournaments?archived=1`); its log and screens stay.
+   * @param {any} x
+   */
   async function archive(x) {
     if (!confirm(t("director.archive_confirm", { name: x.name }))) return;
     if (await call(`/api/t/${encodeURIComponent(x.id)}/archive`, { method: "POST" }, t("director.archived", { name: x.name }))) {

@@ -36,6 +36,7 @@ import { urgentStrip } from "./floor_urgent.js";
 
 /** @import { Phone, PhoneUi } from "./floor_phone.js" */
 /** @import { Indicator } from "./ui.js" */
+/** @import { Command } from "./types.js" */
 
 const tid = tidFromPath();
 const conn = new Connection(tid);
@@ -148,6 +149,10 @@ async function doSignOut() {
 
 // Sending ----------------------------------------------------------------------------------------
 
+/**
+ * @param {Command} command
+ * @param {string} label
+ */
 async function send(command, label) {
   const item = await outbox.send(command, label);
   if (item.status === "done") toast(`✓ ${label}`, "ok", 2500);
@@ -163,7 +168,7 @@ const manage = mountManage({ conn, send, canManage: () => canMove() });
 
 const rulebook = new RulebookClient();
 const rulesView = new RulebookView({ client: rulebook, getSet: ruleSet });
-const race = new ChipRaceTool({ conn, send, rerender: () => render(), openRule: (id) => openRule(ruleFor("chip_race") || id), canRace: () => canMove() });
+const race = new ChipRaceTool({ conn, send, rerender: () => render(), openRule: (/** @type {string} */ id) => openRule(ruleFor("chip_race") || id), canRace: () => canMove() });
 const pots = new PotsTool({ defaults: potDefaults, openRule });
 // Several out in one hand (kept across tables, for hand-for-hand) and the count sheet.
 const sameHand = new SameHand({ conn, tid, send, rerender: () => render() });
@@ -177,7 +182,9 @@ function ruleSet() {
   return conn.state?.rules?.rulebook || "tda-2024";
 }
 
-/** Open rule `id` of the tournament's rulebook in full, on the tools phone.tab. */
+/** Open rule `id` of the tournament's rulebook in full, on the tools phone.tab.
+ * @param {string | null | undefined} id
+ */
 function openRule(id) {
   if (!id) return;
   phone.tab = "tools";
@@ -200,12 +207,15 @@ function potDefaults() {
 
 /** The rule linked to a decision ("waiting", "rebuy", ...): the rulebook's own `links` once
  * read (at the first snapshot), these until then. */
+/** @type {Record<string, string>} */
 const DECISION_RULES = {
   waiting: "new-player-waits", rebuy: "rebuys", add_on: "add-ons", re_entry: "late-registration",
   chip_race: "chip-race", time_call: "time-call",
 };
+/** @type {Record<string, string>} */
 let ruleLinks = {};
 
+/** @param {string} decision */
 function ruleFor(decision) {
   return ruleLinks[decision] || DECISION_RULES[decision];
 }
@@ -266,7 +276,7 @@ outbox.onChange((box, why) => {
   if (phone.tab === "sent") renderMain();
 });
 
-conn.on("status", (status) => {
+conn.on("status", (/** @type {string} */ status) => {
   if (status === "live") outbox.flush();
   renderOffline();
 });
@@ -309,6 +319,7 @@ const TABS = [
 
 function renderNav() {
   const moves = (conn.plan.moves || []).length;
+  /** @type {Record<string, number>} */
   const counts = { moves, sent: outbox.waiting + outbox.problems };
   fill(navEl, TABS.map((x) => h("button", {
     type: "button", class: `nav-btn${phone.tab === x.id ? " current" : ""}`, "aria-current": phone.tab === x.id ? "page" : null,

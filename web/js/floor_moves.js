@@ -10,6 +10,7 @@ import { t } from "./i18n.js";
 import { h, icon, playerName, saidAs } from "./ui.js";
 
 /** @import { Phone } from "./floor_phone.js" */
+/** @import { Halt, PlannedMove } from "./protocol.js" */
 
 /** The moves of `moves` with a player the floor has not called yet.
  * @param {any[]} moves */
@@ -24,6 +25,7 @@ export function uncalled(moves) {
 export function movesTab(phone, { whyBlock, toggleWhy }) {
   const { conn, ui, board, render, send, canMove } = phone;
 
+  /** @param {PlannedMove} m */
   function moveKey(m) {
     return `${m.player ?? `bb${m.from.table}`}>${m.to.table}`;
   }
@@ -41,13 +43,14 @@ export function movesTab(phone, { whyBlock, toggleWhy }) {
     return [...moves].sort((a, b) => firstSeen.get(moveKey(a)) - firstSeen.get(moveKey(b)));
   }
 
+  /** @param {PlannedMove} m */
   function moveCard(m) {
     const key = moveKey(m);
     const name = m.player ? playerName(conn, m.player) : t("move.next_bb", { table: m.from.table });
     const open = ui.openWhy.has(key);
-    const halted = (conn.plan.halted || []).some((x) => x.table === m.to.table);
+    const halted = (conn.plan.halted || []).some((/** @type {Halt} */ x) => x.table === m.to.table);
     const r = ui.redirect && ui.redirect.key === key ? ui.redirect : null;
-    const confirm = (player, seat) => {
+    const confirm = (/** @type {string} */ player, /** @type {number | null} */ seat) => {
       ui.redirect = null;
       // A called move goes elsewhere only by calling it again there: every screen shows that.
       const again = m.called && seat != null && seat !== m.to.seat;
@@ -116,13 +119,13 @@ export function movesTab(phone, { whyBlock, toggleWhy }) {
 
   function renderMoves() {
     const moves = sortedMoves();
-    const done = board.entries.filter((e) => e.kind === "move" && e.reason !== "correction").slice(0, 5);
+    const done = board.entries.filter((/** @type {any} */ e) => e.kind === "move" && e.reason !== "correction").slice(0, 5);
     return [
       h("h2", {}, t("floor.moves_title", { n: moves.length })),
       moves.length ? h("p", { class: "muted small" }, t("floor.call_hint")) : null,
       moves.length ? h("ul", { class: "move-list" }, moves.map(moveCard)) : h("p", { class: "empty" }, t("floor.no_moves")),
       done.length ? h("h3", {}, t("floor.done_lately")) : null,
-      done.length ? h("ul", { class: "move-list done-list" }, done.map((e) => h("li", { class: "done-card" },
+      done.length ? h("ul", { class: "move-list done-list" }, done.map((/** @type {any} */ e) => h("li", { class: "done-card" },
         h("span", { class: "move-name" }, playerName(conn, e.player)), " ",
         h("span", { class: "move-route" }, fmt.spot(e.from.table, e.from.seat), " → ", h("strong", {}, fmt.spot(e.to.table, e.to.seat))), " ",
         h("span", { class: "badge badge-move-done" }, t("move.state.done"))))) : null,

@@ -7,7 +7,8 @@
  * What is picked and typed on the phone: kept across redraws.
  * @typedef {object} PhoneUi
  * @property {Set<string>} openWhy the moves and halts whose reason is open
- * @property {{ key: string, pick: "seat" | "player", player?: string, then?: "seat" } | null} redirect
+ * @property {{ key: string, pick: "seat", player: string } | { key: string, pick: "player", then?: "seat" } | null} redirect
+ *   a move sent elsewhere: the seat picked for its player, or first the player (the big blind's move)
  * @property {number | null} table the table chosen on the pad
  * @property {string} typed
  * @property {number | null} seat

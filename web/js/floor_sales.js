@@ -9,25 +9,34 @@ import { t } from "./i18n.js";
 import { explainError, h } from "./ui.js";
 
 /** @import { Phone } from "./floor_phone.js" */
+/** @import { Player } from "./protocol.js" */
+/** @import { Command } from "./types.js" */
 
 /** @param {Phone} phone */
 export function sales(phone) {
   const { conn, ui, render, send, canMove, openRule, ruleFor } = phone;
 
+  /** @type {Record<string, (p: Player) => Command>} */
   const SALES = {
-    rebuy: (p) => ({ type: "rebuy", player: p.id }),
-    add_on: (p) => ({ type: "add_on", player: p.id }),
-    re_entry: (p) => ({ type: "register", name: p.name, player: p.id }),
+    rebuy: (/** @type {Player} */ p) => ({ type: "rebuy", player: p.id }),
+    add_on: (/** @type {Player} */ p) => ({ type: "add_on", player: p.id }),
+    re_entry: (/** @type {Player} */ p) => ({ type: "register", name: p.name, player: p.id }),
   };
 
-  /** The terms of a sale as the server's offer gives them. */
+  /** The terms of a sale as the server's offer gives them.
+   * @param {any} offer
+   */
   function saleTerms(offer) {
-    const money = (n) => fmt.money(n, conn.state?.structure?.prize?.currency);
+    const money = (/** @type {number} */ n) => fmt.money(n, conn.state?.structure?.prize?.currency);
     if (offer.price == null) return "";
     if (offer.kind === "re_entry") return t("sale.terms_entry", { price: money(offer.price) });
     return t("sale.terms", { chips: fmt.chips(offer.chips), price: money(offer.price) });
   }
 
+  /**
+   * @param {Player} p
+   * @param {string} kind
+   */
   async function sell(p, kind) {
     ui.sale = null;
     ui.saleResult = { player: p.id, kind, status: "pending", message: t("sale.sending") };
@@ -44,10 +53,12 @@ export function sales(phone) {
 
   /** Rebuy / add-on / re-entry buttons for a player, the confirmation, and the last answer:
    * what the server offers the player now (facts.js). A player out is told why there is no
-   * re-entry; a player in, why their own limit stops a sale. */
+   * re-entry; a player in, why their own limit stops a sale.
+   * @param {Player} p
+   */
   function saleBlock(p) {
     const list = canMove() ? offers(conn, p) : [];
-    const say = (o) => factText(o.closed, conn, fmt.chips);
+    const say = (/** @type {any} */ o) => factText(o.closed, conn, fmt.chips);
     const closed = p.busted ? list.find((o) => o.closed) : null;
     if (closed) return h("p", { class: "sale-closed muted" }, say(closed));
     const barred = list.filter((o) => o.own);

@@ -12,6 +12,7 @@ import { api, every, fill, h } from "./ui.js";
 import { uncalled } from "./floor_moves.js";
 
 /** @import { Phone } from "./floor_phone.js" */
+/** @import { PlannedMove } from "./protocol.js" */
 
 /**
  * @param {Phone} phone
@@ -45,8 +46,8 @@ export function urgentStrip(phone, urgentEl) {
           h("button", { type: "button", onclick: () => openTable(halt.table) }, t("floor.open_table", { table: halt.table })))));
     }
     for (const v of views.filter((x) => x.status === "breaking")) {
-      const moves = (conn.plan.moves || []).filter((mv) => mv.from.table === v.table);
-      const ready = moves.filter((mv) => mv.player && mv.to.seat != null).length;
+      const moves = (conn.plan.moves || []).filter((/** @type {PlannedMove} */ mv) => mv.from.table === v.table);
+      const ready = moves.filter((/** @type {PlannedMove} */ mv) => mv.player && mv.to.seat != null).length;
       cards.push(h("div", { class: "urgent-card breaking" },
         h("div", {}, h("span", { class: "badge badge-breaking" }, t("status.breaking")), " ",
           h("strong", {}, t("floor.breaking_table", { table: v.table, n: v.players }))),
@@ -61,7 +62,7 @@ export function urgentStrip(phone, urgentEl) {
             onclick: () => send({ type: "confirm_all", reason: moves[0].reason }, t("floor.all_done_label", { table: v.table })) },
           t("floor.all_done", { n: ready }))) : null));
     }
-    for (const c of timeCalls(conn).filter((x) => x.phase !== "over")) {
+    for (const c of timeCalls(conn).filter((/** @type {any} */ x) => x.phase !== "over")) {
       cards.push(h("div", { class: `urgent-card timecall ${c.phase}` },
         h("div", {}, h("strong", {}, t("timecall.title")), " ", t("timecall.where", { table: c.table, seat: c.seat }),
           c.name ? ` · ${c.name}` : "", " ",
@@ -78,7 +79,7 @@ export function urgentStrip(phone, urgentEl) {
       // Elsewhere a one-line summary: the table pad and search keep the screen.
       const halted = (conn.plan.halted || []).length;
       const breaking = views.filter((x) => x.status === "breaking").length;
-      const calls = timeCalls(conn).filter((x) => x.phase !== "over").length;
+      const calls = timeCalls(conn).filter((/** @type {any} */ x) => x.phase !== "over").length;
       const parts = [
         m && m.onBreak ? t("clock.break") : null,
         halted ? t("floor.sum_halted", { n: halted }) : null,
@@ -94,6 +95,7 @@ export function urgentStrip(phone, urgentEl) {
   // in the reader's language; while that is not available, the citation the plan carries.
   const ruleTexts = new Map();
 
+  /** @param {string | null | undefined} rule */
   function ruleText(rule) {
     if (!rule || !conn.state) return null;
     const set = conn.state.rules.rulebook || "tda-2024";
@@ -108,6 +110,10 @@ export function urgentStrip(phone, urgentEl) {
     return ruleTexts.get(key) || null;
   }
 
+  /**
+   * @param {string} why
+   * @param {string | null | undefined} rule
+   */
   function whyBlock(why, rule) {
     const full = ruleText(rule);
     return h("div", { class: "why" }, h("p", { class: "why-cite" }, whyText(why)),
@@ -115,6 +121,7 @@ export function urgentStrip(phone, urgentEl) {
       rule ? h("button", { type: "button", class: "link-button why-open", onclick: () => openRule(rule) }, t("floor.open_rule")) : null);
   }
 
+  /** @param {string} key */
   function toggleWhy(key) {
     if (ui.openWhy.has(key)) ui.openWhy.delete(key);
     else ui.openWhy.add(key);
