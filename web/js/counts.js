@@ -144,10 +144,10 @@ export class CountSheet {
       const err = own || this.errors[pid];
       const problemEl = h("p", { class: "error-text count-error", role: err ? "alert" : null, id: `${id}-error` }, err || "");
       const input = stackInput(id, this.typed[pid] ?? "", t("count.field", { seat, name }), (ev) => {
-        this.typed[pid] = ev.target.value;
+        this.typed[pid] = /** @type {HTMLInputElement} */ (ev.target).value;
         this._keep();
         delete this.errors[pid];
-        const problem = parseStack(ev.target.value).problem;
+        const problem = parseStack(/** @type {HTMLInputElement} */ (ev.target).value).problem;
         problemEl.textContent = problem || "";
         input.setAttribute("aria-invalid", String(!!problem));
         this._refreshSave(seats);

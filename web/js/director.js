@@ -32,6 +32,8 @@ import { LAST_KEY, tournamentsSection } from "./director_tournaments.js";
 
 /** @import { Desk } from "./director_desk.js" */
 /** @import { Indicator } from "./ui.js" */
+/** @import { Child } from "./ui.js" */
+/** @import { Command } from "./types.js" */
 
 const params = new URLSearchParams(location.search);
 const tid = params.get("t") || localStorage.getItem(LAST_KEY) || "";
@@ -63,6 +65,11 @@ const appEl = h("div", { class: "director-app", hidden: true }, navEl, mainEl);
 const accountEl = h("section", { class: "director-user", "aria-label": t("signin.account") }, userEl, signOutBtn);
 fill($("#app"), bar, accountEl, signinEl, appEl);
 
+/**
+ * @param {string} id
+ * @param {string} key
+ * @param {Child} [extra]
+ */
 function heading(id, key, extra) {
   return h("h2", { id: `h-${id}` }, t(key), extra ? h("span", { class: "muted heading-extra" }, extra) : null);
 }
@@ -87,8 +94,13 @@ const renderStaff = staff.render;
 
 // Sending ---------------------------------------------------------------------------------------
 
+/**
+ * @param {Command} command
+ * @param {string} label
+ */
 async function send(command, label) {
-  if (!outbox) return null;
+  // No tournament chosen, no outbox: nothing is sent (no section offers to send then).
+  if (!outbox) return /** @type {const} */ ({ status: "discarded" });
   const item = await outbox.send(command, label);
   if (item.status === "done") toast(`✓ ${label}`, "ok", 2500);
   else if (item.status === "refused") toast(`✗ ${label}: ${explainError(item.error, conn)}`, "error", 8000);
@@ -96,6 +108,11 @@ async function send(command, label) {
   return item;
 }
 
+/**
+ * @param {string} path
+ * @param {import("./ui.js").ApiOptions | undefined} options
+ * @param {string | undefined} okText
+ */
 async function call(path, options, okText) {
   try {
     const data = await api(path, options);
@@ -140,6 +157,7 @@ function renderNav() {
 }
 
 /** The end status the tournament list was last read at (undefined before the first state). */
+/** @type {string | undefined} */
 let listedEnd;
 
 function renderLive() {

@@ -20,7 +20,7 @@ export function clockSection(desk) {
   const clockBox = h("div", { class: "clock-box" });
   const clockControls = h("div", { class: "clock-controls" });
   // The winner, the undo of the last bust-outs and the close (endbox.js), under the clock.
-  const endEl = conn ? endBox(conn, (/** @type {Command} */ command, /** @type {string} */ label) => send(command, label)) : null;
+  const endEl = conn ? endBox(conn, (command, label) => send(command, label)) : null;
   /** @type {ReturnType<typeof clockPanel> | null} */
   let clockView = null;
   let clockKey = "";

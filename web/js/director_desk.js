@@ -10,7 +10,7 @@
  * @property {{ button(pid: string): HTMLElement | null }} manage manage.js: the player panel
  * @property {Record<string, HTMLElement>} sections the console's sections, by id
  * @property {(id: string, key: string, extra?: any) => HTMLElement} heading a section's heading
- * @property {(command: any, label: string) => Promise<any>} send through the outbox
+ * @property {import("./types.js").Send} send through the outbox
  * @property {(path: string, options?: any, okText?: string) => Promise<any>} call the API,
  *   a toast for the answer
  * @property {import("./ui.js").Principal} principal who is signed in

@@ -348,14 +348,14 @@ export class BagSheet {
       return h("li", { class: "count-row bag-row" },
         h("label", { class: "count-seat", for: id }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, name)),
         h("input", { id, class: "count-input", type: "text", inputmode: "numeric", autocomplete: "off", value: this.typed[pid] ?? "",
-          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = ev.target.value; this._keep(); } }),
+          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }),
         h("input", { id: `${id}-tag`, class: "bag-tag", type: "text", autocomplete: "off", maxlength: 20, value: this.tags[pid] ?? "",
-          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = ev.target.value; this._keep(); } }));
+          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }));
     });
     const totalIn = h("input", { id: `bag-total-${this.table}`, class: "count-input", type: "text", inputmode: "numeric", value: this.total,
-      oninput: (ev) => { this.total = ev.target.value; this._keep(); } });
+      oninput: (ev) => { this.total = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } });
     const reasonIn = before ? h("input", { id: `bag-reason-${this.table}`, type: "text", maxlength: 500, value: this.reason, required: true,
-      oninput: (ev) => { this.reason = ev.target.value; this._keep(); } }) : null;
+      oninput: (ev) => { this.reason = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }) : null;
     return h("form", { class: "count-sheet bag-sheet card", "aria-label": t("bag.title", { table: this.table }), onsubmit: (ev) => {
       ev.preventDefault();
       this._save(seats, !!before);

@@ -14,6 +14,8 @@ import { whyText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { explainError, fill, h } from "./ui.js";
+/** @import { Command, Conn, Send } from "./types.js" */
+/** @import { Player } from "./protocol.js" */
 
 let styled = false;
 
@@ -24,7 +26,9 @@ function style() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/css/manage.css" }));
 }
 
-/** Where a player stands, as the panel says it. */
+/** Where a player stands, as the panel says it.
+ * @param {Player} p
+ */
 function standing(p) {
   if (p.busted) return t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) });
   if (p.table == null) return t("player.no_seat_yet");
@@ -32,7 +36,10 @@ function standing(p) {
 }
 
 /** Open tables and their empty seats (a seat planned for somebody else is refused by the
- * server, with the reason). */
+ * server, with the reason).
+ * @param {Conn} conn
+ * @param {Player} p
+ */
 function freeSeats(conn, p) {
   const out = [];
   for (const tb of Object.values(conn.state.tables)) {
@@ -45,6 +52,7 @@ function freeSeats(conn, p) {
   return out;
 }
 
+/** @param {{ conn: Conn, send: Send, canManage?: () => boolean }} options */
 export function mountManage({ conn, send, canManage = () => true }) {
   style();
   const dialog = h("dialog", { class: "manage-panel", "aria-labelledby": "manage-title" });
@@ -66,6 +74,10 @@ export function mountManage({ conn, send, canManage = () => true }) {
   // A tap on the backdrop (outside the panel's box) closes it, as Escape does.
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) close(); });
 
+  /**
+   * @param {Command} command
+   * @param {string} label
+   */
   async function act(command, label) {
     state.asking = null;
     state.result = { status: "pending", message: t("sale.sending") };
@@ -90,11 +102,12 @@ export function mountManage({ conn, send, canManage = () => true }) {
     return resultEl;
   }
 
+  /** @param {Player} p */
   function nameSection(p) {
     // What is typed stays; the name on record comes in only while nobody is editing it.
     if (document.activeElement !== nameIn && state.lastName !== p.name) nameIn.value = p.name;
     state.lastName = p.name;
-    return h("form", { class: "manage-section", onsubmit: (ev) => {
+    return h("form", { class: "manage-section", onsubmit: (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const name = nameIn.value.trim();
       if (!name) return nameIn.focus();
@@ -104,6 +117,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
       h("div", { class: "row manage-name-row" }, nameIn, h("button", { type: "submit", class: "primary" }, t("manage.save_name")))));
   }
 
+  /** @param {Player} p */
   function flagsSection(p) {
     const needs = p.special_needs;
     return h("div", { class: "manage-section manage-flags" },
@@ -122,6 +136,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
       p.table != null ? h("p", { class: "hint" }, t("manage.lock_hint")) : null);
   }
 
+  /** @param {Player} p */
   function moveSection(p) {
     const tables = freeSeats(conn, p);
     if (!tables.length) {
@@ -153,8 +168,12 @@ export function mountManage({ conn, send, canManage = () => true }) {
           h("button", { type: "button", class: "big", onclick: () => { state.asking = null; render(); } }, t("common.no")))) : null);
   }
 
+  /**
+   * @param {Player} p
+   * @param {any} refund
+   */
   function refundLines(p, refund) {
-    const money = (n) => fmt.money(n, conn.state.structure?.prize?.currency);
+    const money = (/** @type {number} */ n) => fmt.money(n, conn.state.structure?.prize?.currency);
     if (refund?.entry == null) return [h("li", {}, t("manage.refund_none"))];
     const lines = [h("li", {}, t("manage.refund_entry", { money: money(refund.entry) }))];
     if (p.rebuys && refund.rebuy != null) lines.push(h("li", {}, t("manage.refund_rebuys", { n: p.rebuys, money: money(refund.rebuy) })));
@@ -162,6 +181,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
     return lines;
   }
 
+  /** @param {Player} p */
   function unregisterSection(p) {
     const refund = conn.staff?.refund;
     const barred = conn.staff?.bars?.[p.id]?.unregister;
@@ -213,6 +233,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
       may ? null : h("p", { class: "muted" }, t("manage.not_yours")));
   }
 
+  /** @param {string} pid */
   function open(pid) {
     state.pid = pid;
     state.asking = null;

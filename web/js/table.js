@@ -384,7 +384,7 @@ function renderPick(table) {
     const p = conn.state.players[table.occupants[seat]];
     const id = `stack-${seat}`;
     const input = h("input", { id, type: "number", min: "0", inputmode: "numeric", value: ui.stacks[seat] ?? (p?.counted && p.stack != null ? p.stack : ""),
-      oninput: (ev) => { ui.stacks[seat] = ev.target.value; } });
+      oninput: (ev) => { ui.stacks[seat] = /** @type {HTMLInputElement} */ (ev.target).value; } });
     return h("div", { class: "field stack-row" },
       h("label", { for: id }, `${t("table.seat", { seat })} · ${p?.name ?? ""} · ${t("table.stack")}`), input);
   }) : [];
