@@ -17,6 +17,7 @@ import { cardLink } from "./print_links.js";
 import { h, playerName, saidAs, toast } from "./ui.js";
 
 /** @import { Phone } from "./floor_phone.js" */
+/** @import { Player } from "./protocol.js" */
 
 /**
  * @param {Phone} phone
@@ -27,7 +28,7 @@ export function tableTab(phone, { saleBlock }) {
   const { race, sameHand, countSheet, bagSheet, rulings, manage } = phone.tools;
 
   function keypad() {
-    const press = (k) => {
+    const press = (/** @type {string} */ k) => {
       if (k === "del") ui.typed = ui.typed.slice(0, -1);
       else if (k === "ok") {
         const n = Number(ui.typed);
@@ -56,7 +57,7 @@ export function tableTab(phone, { saleBlock }) {
       return keypad();
     }
     const view = tableViews(conn).find((v) => v.table === tb.number);
-    const seatEl = (seat) => {
+    const seatEl = (/** @type {number} */ seat) => {
       const pid = tb.occupants[seat];
       const selected = ui.seat === seat;
       // The server's seat of the button now: after "button here" the seat reported, not the
@@ -129,7 +130,7 @@ export function tableTab(phone, { saleBlock }) {
     if (sameHand.active) actions = sameHand.render(canMove());
     if (countSheet.active && countSheet.table !== tb.number) countSheet.close();
     const counting = countSheet.active;
-    const undo = undoable(conn, tb.number).map((u) => ({ ...u, p: s.players[u.player] })).filter((u) => u.p);
+    const undo = undoable(conn, tb.number).map((/** @type {any} */ u) => ({ ...u, p: s.players[u.player] })).filter((/** @type {any} */ u) => u.p);
     return h("div", { class: "table-view" },
       h("div", { class: "table-head" },
         h("h2", {}, t("spot.table_only", { table: tb.number }), " ",
@@ -155,11 +156,14 @@ export function tableTab(phone, { saleBlock }) {
         actions],
       rulings.forTable(tb.number),
       undo.length && phone.principal.role !== "dealer" ? h("div", { class: "undo card" }, h("h3", {}, t("floor.undo_title")),
-        undo.map((u) => undoRow(u))) : null);
+        undo.map((/** @type {any} */ u) => undoRow(u))) : null);
   }
 
   /** A hand dealt before the level went up finishes at the old blinds (the new level applies
-   * from the next hand): say so while the server's table view says the table is in that hand. */
+   * from the next hand): say so while the server's table view says the table is in that hand.
+   * @param {any} s
+   * @param {any} view
+   */
   function oldLevelInfo(s, view) {
     const i = view?.oldStep;
     const step = i == null ? null : s.structure?.levels?.[i];
@@ -168,10 +172,13 @@ export function tableTab(phone, { saleBlock }) {
       t("floor.old_level", { n: levelNumber(conn, i), blinds: fmt.blinds(step) }));
   }
 
-  /** The next big blind and the players waiting for it, as the server's table view has them. */
+  /** The next big blind and the players waiting for it, as the server's table view has them.
+   * @param {any} tb
+   * @param {any} view
+   */
   function positionsInfo(tb, view) {
     if (!view) return null;
-    const seatOf = (pid) => conn.state.players[pid]?.seat;
+    const seatOf = (/** @type {string} */ pid) => conn.state.players[pid]?.seat;
     const bb = view.nextBigBlind;
     const waiting = view.waiting || [];
     if (bb == null && !waiting.length) return null;
@@ -180,34 +187,37 @@ export function tableTab(phone, { saleBlock }) {
         h("strong", {}, playerName(conn, bb)), ` (${t("floor.seat", { seat: seatOf(bb) ?? "–" })})`) : null,
       waiting.length ? h("div", { class: "waiting" },
         h("p", {}, h("span", { class: "label" }, t("floor.waiting_players", { n: waiting.length })), " ",
-          waiting.map((pid, i) => [i ? ", " : "", h("strong", {}, playerName(conn, pid)), ` (${t("floor.seat", { seat: seatOf(pid) ?? "–" })})`])),
+          waiting.map((/** @type {string} */ pid, /** @type {number} */ i) => [i ? ", " : "", h("strong", {}, playerName(conn, pid)), ` (${t("floor.seat", { seat: seatOf(pid) ?? "–" })})`])),
         h("button", { type: "button", class: "link-button", onclick: () => openRule(ruleFor("waiting")) },
           t("floor.why_waiting"))) : null);
   }
 
-  /** At a colour-up break: race this table's leaving chips. */
+  /** At a colour-up break: race this table's leaving chips.
+   * @param {any} tb
+   */
   function raceOffer(tb) {
     const setup = colourUp(conn);
     if (!setup || !setup.atBreak || !canMove()) return null;
-    const raced = (conn.state.chip_races || []).some((r) => r.table === tb.number && setup.going.includes(r.result.leaving));
+    const raced = (conn.state.chip_races || []).some((/** @type {any} */ r) => r.table === tb.number && setup.going.includes(r.result.leaving));
     return h("div", { class: "actions race-offer" }, h("button", { type: "button", class: raced ? "ghost" : "primary",
       onclick: () => {
         if (raced) {
           race.table = tb.number;
-          race.shown = { table: tb.number, leaving: (conn.state.chip_races || []).filter((r) => r.table === tb.number).pop().result.leaving };
+          race.shown = { table: tb.number, leaving: (conn.state.chip_races || []).filter((/** @type {any} */ r) => r.table === tb.number).pop().result.leaving };
           openRace();
         } else openRace(tb.number);
       } }, raced ? t("race.show_result") : t("race.at_table", { table: tb.number, chips: setup.going.map(fmt.chips).join(", ") })));
   }
 
+  /** @param {{ p: Player, table: number, until: number | null, level?: number | null }} undo */
   function undoRow({ p, table, until, level }) {
     const input = h("input", { id: `undo-${p.id}`, value: t("floor.undo_default"), maxlength: 500 });
-    return h("form", { class: "undo-row", onsubmit: (ev) => {
+    return h("form", { class: "undo-row", onsubmit: (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const reason = input.value.trim() || t("floor.undo_default");
       send({ type: "undo_bust", player: p.id, reason }, t("floor.undo_label", { name: p.name }));
     } },
-    h("label", { for: `undo-${p.id}` }, t("floor.undo_reason", { name: p.name, where: fmt.spot(p.bust.table, p.bust.seat) }),
+    h("label", { for: `undo-${p.id}` }, t("floor.undo_reason", { name: p.name, where: fmt.spot(p.bust?.table, p.bust?.seat) }),
       " ", h("span", { class: "muted small" }, until != null
         ? t("floor.undo_until_time", { table, time: fmt.timeOfDay(until) })
         : t(level ? "floor.undo_until_level" : "floor.undo_until", { table }))),
@@ -227,7 +237,9 @@ export function tableTab(phone, { saleBlock }) {
 
   // Sheets kept on this phone (drafts.js) ------------------------------------------------------------
 
-  /** Open the sheet a draft was typed on, with what was typed. */
+  /** Open the sheet a draft was typed on, with what was typed.
+   * @param {any} d
+   */
   function openDraft(d) {
     if (!conn.state?.tables?.[d.table] || !canMove()) return;
     ui.seat = null;

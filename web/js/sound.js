@@ -14,11 +14,14 @@
 import { clockModel } from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { every, fill, h } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
 const KEY = "floor.wall.sound";
 
 /** Each cue's notes, [frequency in Hz, start in s, length in s]: each cue its own shape,
  * told apart without looking. */
+/** Each cue's notes: [frequency (Hz), start (s), length (s)].
+ * @type {Record<string, [number, number, number][]>} */
 const NOTES = {
   // A new level: three notes going up.
   level: [[659, 0, 0.2], [880, 0.24, 0.2], [1175, 0.48, 0.45]],
@@ -44,8 +47,10 @@ export class Sound {
     this.ctx = null;
     /** @type {GainNode | null} */
     this.master = null;
-    /** Every cue asked for: {cue, at (ms), audible}. */
+    /** Every cue asked for: {cue, at (ms), audible}.
+     * @type {{ cue: string, at: number, audible: boolean }[]} */
     this.played = [];
+    /** @type {((sound: Sound) => void)[]} */
     this._listeners = [];
     // Whether the sound played when the screen was last touched (the switch reads it: the
     // touch itself may have let the sound start).
@@ -66,6 +71,7 @@ export class Sound {
     return this.wanted && this.ctx != null && this.ctx.state === "running";
   }
 
+  /** @param {(sound: Sound) => void} fn */
   onChange(fn) {
     this._listeners.push(fn);
   }
@@ -74,7 +80,9 @@ export class Sound {
     for (const fn of this._listeners) fn(this);
   }
 
-  /** Switch on (from a tap: the browser then lets the sound start) or off. */
+  /** Switch on (from a tap: the browser then lets the sound start) or off.
+   * @param {boolean} on
+   */
   set(on) {
     this.wanted = on;
     try {
@@ -101,7 +109,9 @@ export class Sound {
     }
   }
 
-  /** Sound `cue` now (when audible); the visual cue beside it is the caller's. */
+  /** Sound `cue` now (when audible); the visual cue beside it is the caller's.
+   * @param {string} cue
+   */
   play(cue) {
     const audible = this.audible;
     this.played.push({ cue, at: Date.now(), audible });
@@ -137,7 +147,9 @@ function readWanted() {
 }
 
 /** The switch: says plainly when the sound is off (or held by the browser) and that a tap
- * switches it on; once it plays, a tap switches it off. */
+ * switches it on; once it plays, a tap switches it off.
+ * @param {Sound} sound
+ */
 export function soundSwitch(sound) {
   const button = h("button", { type: "button", class: "sound-switch" });
   const render = () => {
@@ -164,16 +176,19 @@ export function soundSwitch(sound) {
  * Call `onCue({kind, ...})` for what the server reports as it happens: `level` and `break`
  * (the clock's step changed, with `step`), `minute` (the time left of a level or a break
  * passed one minute, with `onBreak`), `timecall` (with `table`, `seat`, `player`).
+ * @param {Conn} conn
+ * @param {(cue: any) => void} onCue
  */
 export function watchCues(conn, onCue) {
+  /** @type {number | null} */
   let step = null;
   let calls = new Set();
   /** @type {number | null} */
   let left = null;
-  const callKey = (c) => `${c.table}.${c.seat}`;
+  const callKey = (/** @type {any} */ c) => `${c.table}.${c.seat}`;
   // The server's time when this connection opened (its hello): what happened before is old.
   let watching = Infinity;
-  conn.on("hello", (msg) => {
+  conn.on("hello", (/** @type {import("./protocol.js").Hello} */ msg) => {
     watching = typeof msg.server_time === "number" ? msg.server_time : conn.nowSec();
   });
   const look = () => {
@@ -185,7 +200,7 @@ export function watchCues(conn, onCue) {
     look();
     left = null;
   });
-  conn.on("change", (_, events = []) => {
+  conn.on("change", (/** @type {unknown} */ _, /** @type {any[]} */ events = []) => {
     const news = events.filter((e) => typeof e.at === "number" && e.at >= watching);
     const f = conn.facts?.clock;
     if (f && step != null && f.step !== step) {
