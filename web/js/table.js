@@ -23,6 +23,8 @@ import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { signOut, whoAmI } from "./signin.js";
 import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+/** @import { Command } from "./types.js" */
+/** @import { Principal } from "./ui.js" */
 
 const tid = tidFromPath();
 const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
@@ -105,7 +107,7 @@ function showSignedIn() {
   appEl.hidden = !ok;
   signinEl.hidden = ok;
   if (!screen && !staff) {
-    const paired = (p) => {
+    const paired = (/** @type {Principal} */ p) => {
       principal = p;
       endedNote = "";
       showSignedIn();
@@ -131,7 +133,7 @@ function dealerForm() {
     autocomplete: "current-password", required: true });
   const error = h("p", { class: "error-text", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, t("table.dealer_submit"));
-  return h("form", { class: "card dealer-form", "aria-label": t("table.dealer_signin"), onsubmit: async (ev) => {
+  return h("form", { class: "card dealer-form", "aria-label": t("table.dealer_signin"), onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     error.textContent = "";
     submit.disabled = true;
@@ -182,6 +184,10 @@ async function recheck() {
 
 // Sending ----------------------------------------------------------------------------------
 
+/**
+ * @param {Command} command
+ * @param {string} label
+ */
 async function send(command, label) {
   const item = await outbox.send(command, label);
   if (item.status === "done") {
@@ -205,8 +211,9 @@ function closePick() {
   ui.stacks = {};
 }
 
+/** @param {number[]} seats */
 function seatList(seats) {
-  return seats.map((s) => String(s)).join(", ");
+  return seats.map((/** @type {number} */ s) => String(s)).join(", ");
 }
 
 function newHand() {
@@ -218,7 +225,7 @@ function newHand() {
 function sendPicked() {
   const table = conn.state.tables[TABLE];
   const seats = [...ui.picked].sort((a, b) => a - b);
-  const stackOf = (seat) => {
+  const stackOf = (/** @type {number} */ seat) => {
     const typed = ui.stacks[seat];
     return typed === undefined || typed === "" ? null : Number(typed);
   };
@@ -237,6 +244,7 @@ function sendPicked() {
   render();
 }
 
+/** @param {number} seat */
 function tapSeat(seat) {
   const table = conn.state.tables[TABLE];
   if (!table.occupants[seat]) return;
@@ -256,6 +264,10 @@ function view() {
   return tableViews(conn).find((v) => v.table === TABLE) || null;
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function renderSeats(table, v) {
   // After a button report the recorded positions are the hand before it, made up: only the
   // button the floor reported is shown until the next hand is dealt.
@@ -278,7 +290,7 @@ function renderSeats(table, v) {
     if (p && pos && pos.small_blind === seat && button !== seat) marks.push(h("span", { class: "mark mark-sb" }, t("table.small_blind")));
     if (p && pos && pos.big_blind === seat) marks.push(h("span", { class: "mark mark-bb" }, t("table.big_blind")));
     if (p && pos && pos.small_blind === seat && button === seat) marks.push(h("span", { class: "mark mark-sb" }, t("table.small_blind")));
-    const out = (handForHand(conn)?.out || []).some((o) => o.table === TABLE && o.seat === seat);
+    const out = (handForHand(conn)?.out || []).some((/** @type {any} */ o) => o.table === TABLE && o.seat === seat);
     const el = h("button", {
       type: "button",
       class: `seat${p ? "" : " empty"}${ui.picked.has(seat) ? " picked" : ""}${out ? " out" : ""}${arrivals.has(seat) ? " arrived" : ""}`,
@@ -300,6 +312,10 @@ function renderSeats(table, v) {
   }));
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function notices(table, v) {
   const list = [];
   const step = tableStep(conn, TABLE);
@@ -310,7 +326,7 @@ function notices(table, v) {
   if (step === "deal") list.push(["h4h-deal", t("table.h4h_deal")]);
   if (step === "playing") list.push(["h4h-playing", t("table.h4h_playing")]);
   if (step === "done") {
-    const others = f.waiting_for.filter((n) => n !== TABLE);
+    const others = f.waiting_for.filter((/** @type {number} */ n) => n !== TABLE);
     list.push(["h4h-wait", t("table.h4h_wait"),
       others.length ? t("table.h4h_wait_for", { tables: others.join(", ") }) : null]);
   }
@@ -334,7 +350,7 @@ function notices(table, v) {
   for (const [seat, pid] of arrivals) {
     if (table.occupants[seat] === pid) list.push(["arrive", t("table.arrived", { seat, name: playerName(conn, pid) })]);
   }
-  const waiting = (v?.waiting || []).map((x) => playerName(conn, typeof x === "string" ? x : x.player));
+  const waiting = (v?.waiting || []).map((/** @type {any} */ x) => playerName(conn, typeof x === "string" ? x : x.player));
   if (waiting.length) list.push(["wait", t("table.waiting", { names: waiting.join(", ") })]);
   for (const u of undoable(conn, TABLE)) {
     list.push(["undo", t("table.undo", { seat: u.seat, name: playerName(conn, u.player) })]);
@@ -342,11 +358,19 @@ function notices(table, v) {
   return list;
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function renderNotices(table, v) {
   fill(noticeEl, notices(table, v).map(([kind, text, sub]) =>
     h("p", { class: `notice notice-${kind}`, dataset: { kind } }, text, sub ? h("span", { class: "notice-sub" }, sub) : null)));
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function renderActions(table, v) {
   const step = tableStep(conn, TABLE);
   const open = table.status === "open" && v?.status !== "halted";
@@ -372,6 +396,7 @@ function renderActions(table, v) {
 /** What the pick was last drawn for: drawn again only when it changed (not under a finger). */
 let pickKey = "";
 
+/** @param {any} table */
 function renderPick(table) {
   pickEl.hidden = ui.mode == null;
   if (ui.mode == null) return fill(pickEl);
@@ -384,7 +409,7 @@ function renderPick(table) {
     const p = conn.state.players[table.occupants[seat]];
     const id = `stack-${seat}`;
     const input = h("input", { id, type: "number", min: "0", inputmode: "numeric", value: ui.stacks[seat] ?? (p?.counted && p.stack != null ? p.stack : ""),
-      oninput: (ev) => { ui.stacks[seat] = /** @type {HTMLInputElement} */ (ev.target).value; } });
+      oninput: (/** @type {Event} */ ev) => { ui.stacks[seat] = /** @type {HTMLInputElement} */ (ev.target).value; } });
     return h("div", { class: "field stack-row" },
       h("label", { for: id }, `${t("table.seat", { seat })} · ${p?.name ?? ""} · ${t("table.stack")}`), input);
   }) : [];
@@ -422,7 +447,7 @@ function render() {
   }
 }
 
-conn.on("events", (applied) => {
+conn.on("events", (/** @type {any[]} */ applied) => {
   for (const e of applied) {
     if (e.type === "hand_started" && e.table === TABLE) arrivals.clear();
     if (e.type === "player_seated" && e.table === TABLE) arrivals.set(e.seat, e.player);
@@ -441,10 +466,10 @@ conn.on("change", () => {
     render();
   });
 });
-conn.on("status", (status) => {
+conn.on("status", (/** @type {string} */ status) => {
   if (status === "live") outbox.flush();
 });
-conn.on("hello", (msg) => {
+conn.on("hello", (/** @type {import("./protocol.js").Hello} */ msg) => {
   if (principal.device != null && (msg.device !== principal.device || msg.table !== principal.table)) recheck();
 });
 outbox.onChange(() => /** @type {import("./ui.js").Indicator | null} */ (bar.querySelector(".conn"))?.refresh?.());
@@ -455,7 +480,7 @@ onLang(() => {
 });
 // A time call counts down between batches.
 every(1000, () => {
-  if (conn.state && (conn.facts?.time_calls || []).some((c) => c.table === TABLE)) render();
+  if (conn.state && (conn.facts?.time_calls || []).some((/** @type {any} */ c) => c.table === TABLE)) render();
 });
 
 start();
