@@ -267,9 +267,11 @@ export class BagSheet {
 
   _drawNotice() {
     if (this.table == null) return this.noticeEl.replaceChildren();
-    const notice = sentSinceNotice(this.drafts, this.table, {
-      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
-      onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
+    // The notice is about this table: its buttons act on it.
+    const table = this.table;
+    const notice = sentSinceNotice(this.drafts, table, {
+      onKeep: () => { this.drafts.keep(table); this._drawNotice(); },
+      onDiscard: () => { this.discard(); this.open(table); this.rerender(); },
     });
     fill(this.noticeEl, notice, keptNote(this.drafts, this.table));
   }
@@ -326,7 +328,9 @@ export class BagSheet {
     this.close();
   }
 
+  /** What is typed, kept (only while a sheet is open: typing needs one). */
   _keep() {
+    if (this.table == null) return;
     const first = !this.drafts.load(this.table);
     this.drafts.save(this.table, { typed: this.typed, tags: this.tags, total: this.total, reason: this.reason });
     if (first) this._drawNotice();
@@ -384,6 +388,8 @@ export class BagSheet {
       const tag = (this.tags[pid] || "").trim();
       bags.push(tag ? { player: pid, stack: v.stack, bag: tag } : { player: pid, stack: v.stack });
     }
+    if (this.table == null) return;
+    /** @type {import("./protocol.js").BagTable} */
     const command = { type: "bag_table", table: this.table, bags };
     const total = parseStack(this.total);
     if (total.stack != null) command.chips_on_table = total.stack;

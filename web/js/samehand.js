@@ -78,9 +78,11 @@ export class SameHand {
   }
 
   _drawNotice() {
-    const notice = this.active && this.table != null ? sentSinceNotice(this.drafts, this.table, {
-      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
-      onDiscard: () => { const table = /** @type {number} */ (this.table); this.stop(); this.start(table); this.rerender(); },
+    // The notice is about this table: its buttons act on it.
+    const table = this.table;
+    const notice = this.active && table != null ? sentSinceNotice(this.drafts, table, {
+      onKeep: () => { this.drafts.keep(table); this._drawNotice(); },
+      onDiscard: () => { this.stop(); this.start(table); this.rerender(); },
     }) : null;
     const kept = this.active && this.table != null ? keptNote(this.drafts, this.table) : null;
     fill(this.noticeEl, notice, kept);
