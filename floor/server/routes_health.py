@@ -11,6 +11,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..engine import commands
+from ..exports.paper import Paper
 from ..protocol import EventsIn
 from .context import floor_of
 from .edges import handle_errors, json_response
@@ -95,14 +96,15 @@ def _metrics_token_sent(request: Request, token: str) -> bool:
 
 
 def api_schema() -> dict[str, object]:
-    """JSON Schema of every request body and every websocket message.
+    """JSON Schema of every request body and every websocket message, and of what the
+    printables print (``GET /api/t/{id}/paper``).
 
     ``scripts/protocol_types.py`` writes the screens' types (``web/js/protocol.d.ts``) from it.
     """
     server_messages = (
         Hello | SnapshotOut | FetchSnapshot | EventsIn | Heartbeat | Result | Pong | WsError
     )
-    (command, envelope, new, staff, signin, client, server), components = (
+    (command, envelope, new, staff, signin, client, server, printed), components = (
         msgspec.json.schema_components(
             [
                 commands.Command,
@@ -112,6 +114,7 @@ def api_schema() -> dict[str, object]:
                 SignIn,
                 ClientMessage,
                 server_messages,
+                Paper,
             ],
             ref_template="#/$defs/{name}",
         )
@@ -127,6 +130,7 @@ def api_schema() -> dict[str, object]:
             "sign_in": signin,
         },
         "websocket": {"client_to_server": client, "server_to_client": server},
+        "responses": {"paper": printed},
         "$defs": components,
     }
 

@@ -1027,6 +1027,74 @@ export interface Outcome {
   duplicate: boolean;
 }
 
+export interface PaidPlace {
+  place: number;
+  percent: number;
+  prize: number;
+}
+
+export interface Paper {
+  tournament: string;
+  name: string;
+  printed_at: number;
+  step: number;
+  level: number | null;
+  on_break: boolean;
+  chips: number[];
+  players: PaperPlayer[];
+  tables: PaperTable[];
+  moves: PaperMove[];
+  pool: PrizePool | null;
+  results: ResultRow[];
+  checks_failed: CheckFailed[];
+  acknowledged: string | null;
+  acknowledged_by: string | null;
+}
+
+/**
+ * A move the floor is to carry out: the card for the seat it goes to.
+ */
+export interface PaperMove {
+  player: string;
+  name: string;
+  from_table: number;
+  from_seat: number | null;
+  table: number;
+  seat: number | null;
+  reason: "balance" | "break" | "final";
+  called: boolean;
+  code: string | null;
+}
+
+export interface PaperPlayer {
+  id: string;
+  name: string;
+  country: string | null;
+  table: number | null;
+  seat: number | null;
+  code: string | null;
+  entries: number;
+  busted: boolean;
+}
+
+export interface PaperSeat {
+  seat: number;
+  player: string;
+  name: string;
+  code: string;
+  country: string | null;
+  special_needs: boolean;
+  stack: number | null;
+}
+
+export interface PaperTable {
+  table: number;
+  seats: number;
+  status: "breaking" | "broken" | "open";
+  final: boolean;
+  occupants: PaperSeat[];
+}
+
 /**
  * The places paid from a field of ``entries`` entries up: a percentage per place.
  */
@@ -1259,6 +1327,22 @@ export interface PrizeChanged {
 }
 
 /**
+ * The prize pool as it stands: what came in, the guarantee, and every paid place.
+ */
+export interface PrizePool {
+  currency: string;
+  entries: number;
+  rebuys: number;
+  add_ons: number;
+  collected: number;
+  fees: number;
+  guarantee: number;
+  overlay: number;
+  pool: number;
+  places: PaidPlace[];
+}
+
+/**
  * Chips bought by a player still in, declared before the deal (PFP 23).
  */
 export interface PrizeRebuy {
@@ -1420,6 +1504,23 @@ export interface Result {
   type: "result";
   id: string;
   outcome: Outcome;
+}
+
+export interface ResultRow {
+  place: number;
+  tied: number;
+  name: string;
+  player: string;
+  country: string | null;
+  entries: number;
+  rebuys: number;
+  add_ons: number;
+  out_at: number | null;
+  level: number | null;
+  on_break: boolean;
+  table: number | null;
+  seat: number | null;
+  prize: number;
 }
 
 /**
