@@ -20,6 +20,7 @@ import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { countLine, findPlayersNow } from "./search.js";
 import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
+/** @import { PlannedMove } from "./protocol.js" */
 
 const params = new URLSearchParams(location.search);
 const kiosk = params.get("kiosk") === "1";
@@ -96,15 +97,19 @@ searchInput.addEventListener("input", () => {
   runSearch();
 });
 
-/** Where a player is now, from the live state (search results can be a few seconds old). */
+/** Where a player is now, from the live state (search results can be a few seconds old).
+ * @param {string} id
+ * @param {any} fallback
+ */
 function whereNow(id, fallback) {
   const p = conn.state?.players?.[id];
-  const move = calledMoves(conn).find((m) => m.player === id);
+  const move = calledMoves(conn).find((/** @type {PlannedMove} */ m) => m.player === id);
   if (!p) return { ...fallback, move: fallback.moving_to };
   return { table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? null,
     move: move ? { table: move.to.table, seat: move.to.seat } : null, name: p.name };
 }
 
+/** @param {any} w */
 function seatBlock(w) {
   if (w.busted) return h("div", { class: "seat-big busted" }, t("player.busted_place", { place: fmt.ordinal(w.place) }));
   if (w.table == null) return h("div", { class: "seat-big waiting" }, t("player.no_seat_yet"));
@@ -131,6 +136,7 @@ function renderResults() {
 
 // Following ------------------------------------------------------------------------------------------
 
+/** @param {any} r */
 function startFollow(r) {
   follow = { id: r.id, name: r.name };
   localStorage.setItem(FOLLOW_KEY, JSON.stringify(follow));
@@ -185,6 +191,7 @@ function renderAlert() {
   alertEl.querySelector("button")?.focus();
 }
 
+/** @param {number | number[]} pattern */
 function buzz(pattern) {
   try {
     if (navigator.vibrate) navigator.vibrate(pattern);
@@ -196,7 +203,7 @@ function buzz(pattern) {
 // The followed player's part as it was and as it is now: moved while seated (a balance or
 // break move carried out, a seat corrected) is said at once; out, a seat to go to no longer
 // means anything.
-conn.on("follow", (before, after) => {
+conn.on("follow", (/** @type {any} */ before, /** @type {any} */ after) => {
   const now = after?.player;
   if (!follow || !now || now.id !== follow.id) return;
   if (now.busted) {
@@ -237,7 +244,7 @@ conn.on("change", () => {
 
 // The name followed is not there (unregistered, or the tournament started again without it):
 // back to the room. A tournament that is not there is said by the connection itself.
-conn.on("missing", async (_reason, pid) => {
+conn.on("missing", async (/** @type {string} */ _reason, /** @type {string | null} */ pid) => {
   if (!follow || pid !== follow.id) return;
   try {
     await api(`/api/t/${encodeURIComponent(tid)}/follow/${encodeURIComponent(pid)}`);
@@ -250,9 +257,9 @@ conn.on("missing", async (_reason, pid) => {
 
 function renderBoard() {
   if (!conn.state) return fill(boardEl, h("h2", {}, t("player.board")), h("p", { class: "muted" }, t("clock.waiting")));
-  const pending = calledMoves(conn).filter((m) => m.player).slice(0, 10);
+  const pending = calledMoves(conn).filter((/** @type {PlannedMove} */ m) => m.player).slice(0, 10);
   const rows = [
-    ...pending.map((m) => h("li", { class: "move-row pending" },
+    ...pending.map((/** @type {PlannedMove} */ m) => h("li", { class: "move-row pending" },
       h("div", { class: "who" }, playerName(conn, m.player)),
       h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
         h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
