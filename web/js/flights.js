@@ -14,6 +14,8 @@ import { onLang, t } from "./i18n.js";
 import { parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
+/** @import { Conn, Send } from "./types.js" */
+/** @import { TournamentState } from "./protocol.js" */
 
 // The director's panel -----------------------------------------------------------------------
 
@@ -23,7 +25,9 @@ import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor: null, day2: null, ack: null };
 
 /** The flights section of the director console: the flight's settings, the end of the day,
- * the total-chips check once the bags come in, and Day 2 from this and the other flights. */
+ * the total-chips check once the bags come in, and Day 2 from this and the other flights.
+ * @param {{ section: HTMLElement, conn: Conn, tid: string, send: Send }} options
+ */
 export function renderFlights({ section, conn, tid, send }) {
   if (!section) return;
   const s = conn?.state;
@@ -45,6 +49,7 @@ export function renderFlights({ section, conn, tid, send }) {
   else fill(/** @type {HTMLElement} */ (panel.check));
 }
 
+/** @param {TournamentState} s */
 function statusText(s) {
   const f = s.flight;
   const parts = [];
@@ -60,10 +65,19 @@ function statusText(s) {
   return h("p", { class: "flight-facts" }, parts.join(" · "));
 }
 
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {HTMLElement} input
+ */
 function field(id, label, input) {
   return h("div", { class: "field" }, h("label", { for: id }, label), input);
 }
 
+/**
+ * @param {Conn} conn
+ * @param {Send} send
+ */
 function setupForm(conn, send) {
   const f = conn.state.flight;
   const rules = f?.rules || {};
@@ -74,9 +88,10 @@ function setupForm(conn, send) {
   const lastIn = h("input", { id: "flight-last", type: "number", min: 1, value: rules.last_level ?? "", inputmode: "numeric" });
   const shareIn = h("input", { id: "flight-share", type: "number", min: 1, max: 99, value: rules.end_share ? Math.round(rules.end_share * 100) : "", inputmode: "numeric" });
   const tolIn = h("input", { id: "flight-tolerance", type: "number", min: 0, value: rules.chip_tolerance ?? 0, inputmode: "numeric" });
-  return h("form", { class: "flight-setup", onsubmit: (ev) => {
+  return h("form", { class: "flight-setup", onsubmit: (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
-    const r = { stack_forward: forward.value, chip_tolerance: Number(tolIn.value || 0) };
+    /** @type {import("./protocol.js").FlightRules} */
+    const r = { stack_forward: /** @type {import("./protocol.js").FlightRules["stack_forward"]} */ (forward.value), chip_tolerance: Number(tolIn.value || 0) };
     if (lastIn.value) r.last_level = Number(lastIn.value);
     if (shareIn.value) r.end_share = Number(shareIn.value) / 100;
     send({ type: "set_flight", event: eventIn.value.trim(), order: Number(orderIn.value || 1), rules: r },
@@ -93,6 +108,10 @@ function setupForm(conn, send) {
   h("button", { type: "submit" }, t("flights.save")));
 }
 
+/**
+ * @param {Conn} conn
+ * @param {Send} send
+ */
 function endDayBox(conn, send) {
   return h("div", { class: "actions flight-end" },
     h("button", { type: "button", class: "warn", onclick: () => {
@@ -102,6 +121,10 @@ function endDayBox(conn, send) {
     } }, t("flights.end_day")));
 }
 
+/**
+ * @param {string} tid
+ * @param {TournamentState} s
+ */
 async function refreshCheck(tid, s) {
   const key = `${Object.keys(s.bags || {}).length}:${JSON.stringify(Object.values(s.bags || {}).map((b) => b.at))}`;
   if (panel.fetchedFor === key && Date.now() - panel.fetchedAt < 30000) return;
@@ -119,13 +142,16 @@ async function refreshCheck(tid, s) {
   if (data.check.flagged) panel.ack?.ask([{ flight: tid, difference: data.check.difference, tolerance: data.check.tolerance }]);
 }
 
-/** Day 2 made from flights whose chip check failed: each check, and the director's reason. */
+/** Day 2 made from flights whose chip check failed: each check, and the director's reason.
+ * @param {{ carried?: { checks: any[], acknowledged?: string | null, by?: string | null } | null }} s the state, or what
+ *   the Day 2 answer says of it
+ */
 export function carriedChecks(s) {
   const c = s?.carried;
   if (!c?.checks?.length) return null;
   return h("div", { class: "notice carried-checks" },
     h("p", {}, h("strong", {}, t("flights.made_from_failed"))),
-    h("ul", {}, c.checks.map((x) => h("li", {}, t("flights.failed_line", {
+    h("ul", {}, c.checks.map((/** @type {any} */ x) => h("li", {}, t("flights.failed_line", {
       flight: x.flight, counted: fmt.chips(x.counted), expected: fmt.chips(x.expected),
       difference: signed(x.difference), tolerance: fmt.chips(x.tolerance),
     })))),
@@ -133,9 +159,11 @@ export function carriedChecks(s) {
       : t("flights.acknowledged", { reason: c.acknowledged ?? "" })));
 }
 
-/** The total-chips check as the server made it: the room's figures, each table, and why. */
+/** The total-chips check as the server made it: the room's figures, each table, and why.
+ * @param {any} c
+ */
 export function checkView(c) {
-  const rows = c.tables.map((tc) => h("tr", { class: tc.flagged ? "flagged" : null },
+  const rows = c.tables.map((/** @type {any} */ tc) => h("tr", { class: tc.flagged ? "flagged" : null },
     h("td", {}, tc.table), h("td", { class: "num" }, tc.bags), h("td", { class: "num" }, fmt.chips(tc.counted)),
     h("td", { class: "num" }, tc.chips_on_table == null ? "–" : fmt.chips(tc.chips_on_table)),
     h("td", { class: "num" }, tc.difference == null ? "–" : signed(tc.difference)),
@@ -153,18 +181,21 @@ export function checkView(c) {
         expected: fmt.chips(c.expected), counted: fmt.chips(c.counted), difference: signed(c.difference),
         tolerance: fmt.chips(c.tolerance),
       })),
-    c.why.length ? h("ul", { class: "check-why" }, c.why.map((w) => h("li", {}, flagText(w)))) : null,
+    c.why.length ? h("ul", { class: "check-why" }, c.why.map((/** @type {any} */ w) => h("li", {}, flagText(w)))) : null,
     scroll);
 }
 
+/** @param {number} n */
 function signed(n) {
   return n > 0 ? `+${fmt.chips(n)}` : n < 0 ? `−${fmt.chips(-n)}` : "0";
 }
 
+/** @param {any} w */
 function flagText(w) {
   return t(`flights.why.${w.kind}`, { table: w.table, chips: w.chips == null ? "" : signed(w.chips), n: w.players ?? 0 });
 }
 
+/** @param {string} tid */
 function day2Form(tid) {
   const idIn = h("input", { id: "day2-id", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,39}", autocapitalize: "none" });
   const nameIn = h("input", { id: "day2-name", required: true, value: "Day 2" });
@@ -188,9 +219,10 @@ function day2Form(tid) {
       submit.className = "warn";
     },
   };
-  return h("form", { class: "flight-day2", onsubmit: async (ev) => {
+  return h("form", { class: "flight-day2", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     const flights = flightsIn.value.split(/[\s,]+/).filter(Boolean);
+    /** @type {Record<string, any>} the body of POST /api/day2 */
     const body = { id: idIn.value.trim(), name: nameIn.value.trim(), flights };
     reasonError.textContent = "";
     if (!ackBox.hidden) {
@@ -226,13 +258,17 @@ function day2Form(tid) {
   panel.day2);
 }
 
+/**
+ * @param {string} id
+ * @param {any} made
+ */
 function day2Result(id, made) {
   const e = encodeURIComponent(id);
   return h("div", { class: "card" },
     h("p", {}, t("flights.day2_made", { n: made.players, tables: made.tables }), " · ",
       t("flights.day2_field", { n: made.entries, chips: fmt.chips(made.chips) })),
     made.set_aside.length ? h("p", { class: "muted" }, t("flights.set_aside", { n: made.set_aside.length }),
-      " ", made.set_aside.map((b) => `${b.name} (${b.flight}: ${fmt.chips(b.stack)})`).join(", ")) : null,
+      " ", made.set_aside.map((/** @type {any} */ b) => `${b.name} (${b.flight}: ${fmt.chips(b.stack)})`).join(", ")) : null,
     made.checks?.length ? carriedChecks({ carried: { checks: made.checks, acknowledged: made.acknowledged } }) : null,
     h("p", {}, h("a", { href: `/director?t=${e}` }, t("flights.day2_open")), " · ",
       h("a", { href: `/player/${e}`, target: "_blank", rel: "noopener" }, t("flights.day2_seats"))));
@@ -280,13 +316,17 @@ export class BagSheet {
     return this.table != null;
   }
 
-  /** Whether the sheet is offered for this table: the day is over and the table has players. */
+  /** Whether the sheet is offered for this table: the day is over and the table has players.
+   * @param {import("./protocol.js").Table} tb
+   */
   offered(tb) {
     return !!this.conn.state?.day_ended && Object.keys(tb.occupants).length > 0;
   }
 
   /** What the table screen shows for table `tb`: the sheet while it is open there, else
-   * the button that opens it once the day is over; nothing before. */
+   * the button that opens it once the day is over; nothing before.
+   * @param {import("./protocol.js").Table} tb
+   */
   hook(tb) {
     if (this.active && this.table !== tb.number) this.close();
     if (!this.offered(tb)) return null;
@@ -299,7 +339,9 @@ export class BagSheet {
   }
 
   /** Open the sheet of `table`: the draft kept for it, else the table's sheet on record
-   * (a correction starts from it), else an empty one. */
+   * (a correction starts from it), else an empty one.
+   * @param {number} table
+   */
   open(table) {
     const before = this.conn.state?.bags?.[table];
     const draft = this.drafts.load(table)?.data;
@@ -352,15 +394,15 @@ export class BagSheet {
       return h("li", { class: "count-row bag-row" },
         h("label", { class: "count-seat", for: id }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, name)),
         h("input", { id, class: "count-input", type: "text", inputmode: "numeric", autocomplete: "off", value: this.typed[pid] ?? "",
-          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }),
+          "aria-label": t("bag.stack_field", { seat, name }), oninput: (/** @type {Event} */ ev) => { this.typed[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }),
         h("input", { id: `${id}-tag`, class: "bag-tag", type: "text", autocomplete: "off", maxlength: 20, value: this.tags[pid] ?? "",
-          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }));
+          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (/** @type {Event} */ ev) => { this.tags[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }));
     });
     const totalIn = h("input", { id: `bag-total-${this.table}`, class: "count-input", type: "text", inputmode: "numeric", value: this.total,
-      oninput: (ev) => { this.total = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } });
+      oninput: (/** @type {Event} */ ev) => { this.total = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } });
     const reasonIn = before ? h("input", { id: `bag-reason-${this.table}`, type: "text", maxlength: 500, value: this.reason, required: true,
-      oninput: (ev) => { this.reason = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }) : null;
-    return h("form", { class: "count-sheet bag-sheet card", "aria-label": t("bag.title", { table: this.table }), onsubmit: (ev) => {
+      oninput: (/** @type {Event} */ ev) => { this.reason = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }) : null;
+    return h("form", { class: "count-sheet bag-sheet card", "aria-label": t("bag.title", { table: this.table }), onsubmit: (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       this._save(seats, !!before);
     } },
@@ -376,6 +418,10 @@ export class BagSheet {
       h("button", { type: "button", class: "ghost big", onclick: () => { this.discard(); this.rerender(); } }, t("count.cancel"))));
   }
 
+  /**
+   * @param {{ seat: number, pid: string }[]} seats
+   * @param {boolean} correcting
+   */
   async _save(seats, correcting) {
     const bags = [];
     for (const { seat, pid } of seats) {
@@ -386,7 +432,8 @@ export class BagSheet {
         return;
       }
       const tag = (this.tags[pid] || "").trim();
-      bags.push(tag ? { player: pid, stack: v.stack, bag: tag } : { player: pid, stack: v.stack });
+      const stack = /** @type {number} */ (v.stack);
+      bags.push(tag ? { player: pid, stack, bag: tag } : { player: pid, stack });
     }
     if (this.table == null) return;
     /** @type {import("./protocol.js").BagTable} */
@@ -412,7 +459,12 @@ export class BagSheet {
 const published = { key: null, rows: null };
 
 /** The counts of the day's bags, biggest first, for the wall and the player screen: empty
- * until the day has ended and a table is bagged. Fetched again when a sheet comes in. */
+ * until the day has ended and a table is bagged. Fetched again when a sheet comes in.
+ * @param {Conn} conn
+ * @param {string} tid
+ * @param {() => void} rerender
+ * @param {number} limit
+ */
 export function countsBlock(conn, tid, rerender, limit = 20) {
   const s = conn?.state;
   if (!s?.day_ended || !Object.keys(s.bags || {}).length) return null;
@@ -433,7 +485,12 @@ export function countsBlock(conn, tid, rerender, limit = 20) {
     h("p", {}, h("a", { href: `/api/t/${encodeURIComponent(tid)}/counts.csv` }, t("bag.file"))));
 }
 
-/** `el` kept showing the night's counts (`countsBlock`), hidden until there are any. */
+/** `el` kept showing the night's counts (`countsBlock`), hidden until there are any.
+ * @param {HTMLElement} el
+ * @param {Conn} conn
+ * @param {string} tid
+ * @param {{ limit?: number }} options
+ */
 export function mountCounts(el, conn, tid, options = {}) {
   const draw = () => {
     const block = countsBlock(conn, tid, draw, options.limit);
