@@ -9,8 +9,8 @@ writes now. Run it after changing a message, an event, a command or the state:
     .venv/bin/python scripts/protocol_types.py --check  # exit 1 when it is stale
 
 What the server sends has every field (no Struct on the wire omits its defaults, but the packed
-snapshot's players, which ``unpack`` makes whole): a field with a default is required in the
-types of what screens read. What screens write (commands, client messages) may leave a field
+snapshot's players, which ``unpack`` makes whole): every field is required in the types of what
+screens read. What screens write (commands, client messages) may leave a field
 with a default out: there it is optional. A type both read and written is typed as written.
 """
 
@@ -148,7 +148,9 @@ class Writer:
         inner = indent + "  "
         lines = ["{"]
         for name, field in properties.items():
-            needed = name in required or ("default" in field and not optional)
+            # The server writes every field (none of its Structs omits a default), those
+            # with a default factory too (the schema says no default for them).
+            needed = name in required or not optional
             mark = "" if needed else "?"
             lines.append(f"{inner}{_key(name)}{mark}: {self.ts(field, inner)};")
         lines.append(f"{indent}}}")

@@ -653,13 +653,13 @@ export interface EventsIn {
 export interface Facts {
   full: boolean;
   clock: ClockFacts | null;
-  steps?: StepFacts[];
+  steps: StepFacts[];
   time_calls: TimeCallFacts[];
   search: { [key: string]: string };
   search_ids: { [key: string]: string };
   status: "closed" | "finished" | "live";
   winner: Winner | null;
-  chips?: ChipFacts;
+  chips: ChipFacts;
   hand_for_hand: HandForHandFacts | null;
   in_the_money: InTheMoney | null;
 }
@@ -2028,7 +2028,7 @@ export interface TournamentState {
   final_seats: number;
   final_drawn: boolean;
   current_game: "holdem" | "omaha" | "razz" | "stud";
-  clock?: ClockState;
+  clock: ClockState;
   time_calls: TimeCall[];
   drawn: boolean;
   busted: number;
@@ -2044,7 +2044,7 @@ export interface TournamentState {
   winner: string | null;
   finished_at: number | null;
   closed_at: number | null;
-  rulings?: RulingLog;
+  rulings: RulingLog;
   flight: FlightSet | null;
   bags: { [key: string]: TableBagged };
   day_ended: DayEnded | null;
