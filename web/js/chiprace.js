@@ -39,7 +39,7 @@ export function colourUp(conn) {
  * @param {number | null} leaving
  */
 export function nextUp(setup, leaving) {
-  return setup?.replaces.get(leaving) ?? null;
+  return leaving == null ? null : setup?.replaces.get(leaving) ?? null;
 }
 
 /** The most chips of one denomination a seat may hold in a race (the server's bound:
