@@ -18,11 +18,15 @@ import { flightsCs } from "./lang/flights-cs.js";
 
 // The paper and files texts, the rulings' and the table screen's are kept in files of their own
 // (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
+/** A text, or its plural forms by Intl.PluralRules' category; `why` holds the rule citations.
+ * @typedef {string | Record<string, string>} Text */
+/** @type {Record<string, Record<string, any>>} */
 const DICTS = {
   en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn },
   cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs },
 };
 const KEY = "floor.lang";
+/** @type {((code: string) => void)[]} */
 const listeners = [];
 
 function initial() {
@@ -40,6 +44,7 @@ export function getLang() {
   return lang;
 }
 
+/** @param {string} code */
 export function setLang(code) {
   if (!DICTS[code] || code === lang) return;
   lang = code;
@@ -49,7 +54,8 @@ export function setLang(code) {
   for (const fn of [...listeners]) fn(code);
 }
 
-/** Call `fn` whenever the language changes; returns what stops it. */
+/** Call `fn` whenever the language changes; returns what stops it.
+ * @param {(code: string) => void} fn */
 export function onLang(fn) {
   listeners.push(fn);
   return () => {
@@ -58,8 +64,10 @@ export function onLang(fn) {
   };
 }
 
+/** @type {Record<string, Intl.PluralRules>} */
 const rules = {};
 
+/** @param {Text} value @param {Record<string, any>} params @returns {string} */
 function pick(value, params) {
   if (value && typeof value === "object") {
     const n = Number(params?.n ?? 0);
@@ -69,14 +77,19 @@ function pick(value, params) {
   return value;
 }
 
+/** `key` in the reader's language (else in English, else `fallback`, else the key), its
+ * `{name}` placeholders filled from `params` and its plural form picked by `params.n`.
+ * @param {string} key @param {Record<string, any>} [params] @param {string} [fallback]
+ * @returns {string} */
 export function t(key, params = {}, fallback) {
   let value = DICTS[lang][key];
   if (value === undefined) value = DICTS.en[key];
   if (value === undefined) return fallback !== undefined ? fallback : key;
   const text = pick(value, params);
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] !== undefined ? String(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ name) => (params[name] !== undefined ? String(params[name]) : m));
 }
 
+/** @param {string} key */
 export function has(key) {
   return DICTS[lang][key] !== undefined || DICTS.en[key] !== undefined;
 }
@@ -97,6 +110,7 @@ export function applyI18n(root = document) {
  * The rule a move or halt follows, in the reader's language. The server sends the English
  * citation (`why`, from floor/engine/reasons.py); known citations have a Czech text here, and
  * anything else is shown as sent.
+ * @param {string} text
  */
 export function why(text) {
   if (!text || lang === "en") return text;

@@ -325,7 +325,7 @@ function notices(table, v) {
   if (table.status === "broken") list.push(["broken", t("table.broken")]);
   if (step === "deal") list.push(["h4h-deal", t("table.h4h_deal")]);
   if (step === "playing") list.push(["h4h-playing", t("table.h4h_playing")]);
-  if (step === "done") {
+  if (step === "done" && f) {
     const others = f.waiting_for.filter((/** @type {number} */ n) => n !== TABLE);
     list.push(["h4h-wait", t("table.h4h_wait"),
       others.length ? t("table.h4h_wait_for", { tables: others.join(", ") }) : null]);
@@ -432,10 +432,11 @@ function render() {
   const v = view();
   document.title = `${t("table.title", { table: TABLE })} · ${conn.state.name}`;
   appEl.dataset.step = tableStep(conn, TABLE) || "";
+  const h4hNow = handForHand(conn);
   fill(handEl,
     h("strong", { class: "hand-no" }, t("table.hand_no", { n: table.hand })),
     conn.state.final_table === TABLE ? h("span", { class: "badge badge-final" }, t("table.final")) : null,
-    handForHand(conn) ? h("span", { class: "badge badge-h4h" }, `${t("h4h.title")} · ${t("h4h.hand", { n: handForHand(conn).round })}`) : null);
+    h4hNow ? h("span", { class: "badge badge-h4h" }, `${t("h4h.title")} · ${t("h4h.hand", { n: h4hNow.round })}`) : null);
   renderNotices(table, v);
   renderActions(table, v);
   renderSeats(table, v);
