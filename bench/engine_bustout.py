@@ -154,21 +154,34 @@ def main() -> None:
         ("players moved 3+ times", str(off[2]), str(on[2])),
         ("moves in all", str(off[3]), str(on[3])),
         (f"balance moves into a table broken <= {spare} busts later", str(off[4]), str(on[4])),
+        ("table breaks with a free seat to spare", str(off[5]), str(on[5])),
     ):
         print(f"{label:52} {a:>12} {b:>24}")
+    # Where a broken table's players go is not the house's to choose here: a table breaks as
+    # soon as the others can seat everybody at the break fill, which with the fill at the
+    # seats (the TDA's) leaves exactly as many free seats as players. A draw into "the
+    # tables that break last" has no seat to pick there; repeat moves come from where the
+    # bust-outs opened those seats.
+    print(
+        "a break draw chooses among free seats only where some are to spare: "
+        f"{off[5]} of {off[6]} breaks had any"
+    )
 
 
 def moves_per_player(
     args: argparse.Namespace, spare: int, near: int
-) -> tuple[float, int, int, int, int]:
+) -> tuple[float, int, int, int, int, int, int]:
     """The day played with ``spare_next_break = spare``: over every player, the mean and the
-    most moves, the players moved three times or more, the moves in all; and the balance
-    moves into a table that then began to break within ``near`` bust-outs (pointless ones)."""
+    most moves, the players moved three times or more, the moves in all; the balance moves
+    into a table that then began to break within ``near`` bust-outs (pointless ones); and
+    the breaks after which the other tables had more free seats than the players to seat,
+    of all the breaks."""
     rng = random.Random(args.seed)
     t = build(args.players, args.seats, random.Random(args.seed), spare=spare)
     busts = 0
     arrivals: dict[int, list[int]] = {}
     pointless = 0
+    breaks = roomy = 0
     while (command := next_floor_action(t, rng) or next_play(t, rng, bust_chance=0.5)) is not None:
         for e in decide(t, command, 0.0, rng):
             if isinstance(e, PlayerBusted):
@@ -178,10 +191,14 @@ def moves_per_player(
                     arrivals.setdefault(m.to.table, []).append(busts)
             elif isinstance(e, TableBreaking):
                 pointless += sum(1 for at in arrivals.pop(e.table, ()) if busts - at <= near)
+                tables = t.state.tables
+                free = sum(x.seats - x.count for x in tables.values() if x.status == "open")
+                breaks += 1
+                roomy += free > tables[e.table].count
     counts = [p.moves for p in t.state.players.values()]
     total = sum(counts)
     thrice = sum(1 for c in counts if c >= 3)
-    return total / len(counts), max(counts), thrice, total, pointless
+    return total / len(counts), max(counts), thrice, total, pointless, roomy, breaks
 
 
 def against_target(xs: list[float]) -> str:

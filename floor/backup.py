@@ -151,8 +151,9 @@ async def _events_up_to(store: Service, tid: str, version: int) -> list[tuple[in
     return raw
 
 
-def _read(path: Path, no_digest: bool) -> tuple[Header, list[bytes], Final, bool]:
-    """The header, the event lines, the final state, and whether a digest vouched for them."""
+def _read(path: Path, no_digest: bool) -> tuple[Header, list[bytes], Final, bool, bytes]:
+    """The header, the event lines, the final state, whether a digest vouched for them, and
+    the final state's line as written."""
     try:
         lines = path.read_bytes().splitlines(keepends=True)
     except OSError as e:
@@ -201,7 +202,17 @@ def _read(path: Path, no_digest: bool) -> tuple[Header, list[bytes], Final, bool
         raise _refused(path, f"the final state: {_unreadable(e)}; nothing imported") from None
     if len(body) != header.events or [x.seq for x in body] != list(range(1, len(body) + 1)):
         raise _refused(path, f"incomplete: the events are not numbered 1 to {header.events}")
-    return header, [bytes(x.event) for x in body], final, digested
+    return header, [bytes(x.event) for x in body], final, digested, lines[-1]
+
+
+class _StateKeys(msgspec.Struct):
+    state: dict[str, msgspec.Raw]
+
+
+def _holds(final: bytes, part: str) -> bool:
+    """Whether the export's final state (its line) has ``part``, a part added to the state
+    since some exports were written."""
+    return part in msgspec.json.decode(final, type=_StateKeys).state
 
 
 def _decoded(path: Path, lines: list[bytes]) -> list[Event]:
@@ -266,7 +277,7 @@ async def import_(
     The state is the exported one, except that a running clock is paused as it stood at
     the export (one more event).
     """
-    header, lines, final, digested = _read(path, no_digest)
+    header, lines, final, digested, final_line = _read(path, no_digest)
     tid = check_tournament_id(new_id or header.tournament)
     events = _decoded(path, lines)
     first = events[0]
@@ -281,6 +292,9 @@ async def import_(
     except Exception as e:  # a check missed: the fold broke on what it let through
         raise _refused(path, f"the events do not fold to a tournament: {e!r}") from None
     expected = msgspec.structs.replace(final.state, id=tid)
+    if not _holds(final_line, "board"):
+        # An export from before the state kept the board: the fold makes it from the events.
+        expected = msgspec.structs.replace(expected, board=t.state.board)
     if final.seq != len(events) or msgspec.msgpack.encode(t.state) != msgspec.msgpack.encode(
         expected
     ):

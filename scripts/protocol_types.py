@@ -64,6 +64,10 @@ def _reachable(roots: list[object], defs: dict[str, Schema]) -> set[str]:
     return seen
 
 
+# Keys of a schema that describe a value without constraining it.
+_ANNOTATIONS = frozenset({"default", "title", "description", "examples"})
+
+
 def _literal(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -107,8 +111,8 @@ class Writer:
             return self._array(node, indent)
         if kind == "object" or "properties" in node:
             return self._object(node, indent)
-        if not node:
-            return "unknown"
+        if not node.keys() - _ANNOTATIONS:
+            return "unknown"  # Any: a schema that says nothing of the value (a patch's value)
         raise ValueError(f"a schema this script does not know: {node}")
 
     @staticmethod

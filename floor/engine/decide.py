@@ -298,7 +298,42 @@ def _dealing_flop(t: Tournament) -> bool:
 # Entries and the draw -------------------------------------------------------------------------
 
 
+def registration(t: Tournament, c: Register, now: float) -> PlayerRegistered:
+    """What ``decide`` would refuse of ``c`` or register, without drawing its seat: the
+    import's preview asks this of every row (``entry_check``). The seat a late entry is drawn
+    to refuses nobody while no final table is drawn, and drawing it replans the room: at
+    10,000 players, 17 ms an entry."""
+    for bar in (finish.bar, hand_for_hand.bar, day_end.bar):
+        if (refused := bar(t, c)) is not None:
+            raise refused
+    return _registered(t, c, now)
+
+
 def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> list[Event]:
+    s = t.state
+    registered = _registered(t, c, now)
+    events: list[Event] = [registered]
+    if not s.drawn:
+        return events
+    pid = registered.player
+    probe = Player(id=pid, name=registered.name, special_needs=c.special_needs)
+    spot = registration_seat(t, probe, moves.planned_seats(t), rng)
+    if spot is None:
+        if s.final_table is not None:
+            raise NotAllowed(
+                "every seat at the final table is taken", field="player", reason="final_table_full"
+            )
+        # Every seat is taken: the floor opens the next table for the new entry.
+        number = max(s.tables, default=0) + 1
+        events.append(TableOpened(table=number, seats=s.rules.seats))
+        fresh = Table(number=number, seats=s.rules.seats)
+        spot = Spot(number, seat_at_new_table(t, fresh, probe, rng))
+    events.append(PlayerSeated(player=pid, table=spot.table, seat=spot.seat, at=now))
+    return events
+
+
+def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
+    """The entry's own checks, and the event that registers it."""
     s = t.state
     pid = c.player
     entry = 1
@@ -332,34 +367,16 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
         if pid is None:
             pid = _new_id(t)
     country, note = entry_list.details(c, s.players.get(pid))
-    events: list[Event] = [
-        PlayerRegistered(
-            player=pid,
-            name=name,
-            special_needs=c.special_needs,
-            entry=entry,
-            stack=s.structure.starting_stack if s.structure else None,
-            shifts_places=True,
-            country=country,
-            note=note,
-        )
-    ]
-    if not s.drawn:
-        return events
-    probe = Player(id=pid, name=name, special_needs=c.special_needs)
-    spot = registration_seat(t, probe, moves.planned_seats(t), rng)
-    if spot is None:
-        if s.final_table is not None:
-            raise NotAllowed(
-                "every seat at the final table is taken", field="player", reason="final_table_full"
-            )
-        # Every seat is taken: the floor opens the next table for the new entry.
-        number = max(s.tables, default=0) + 1
-        events.append(TableOpened(table=number, seats=s.rules.seats))
-        fresh = Table(number=number, seats=s.rules.seats)
-        spot = Spot(number, seat_at_new_table(t, fresh, probe, rng))
-    events.append(PlayerSeated(player=pid, table=spot.table, seat=spot.seat, at=now))
-    return events
+    return PlayerRegistered(
+        player=pid,
+        name=name,
+        special_needs=c.special_needs,
+        entry=entry,
+        stack=s.structure.starting_stack if s.structure else None,
+        shifts_places=True,
+        country=country,
+        note=note,
+    )
 
 
 def _final_table_has_room(t: Tournament) -> None:

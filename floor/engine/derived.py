@@ -355,10 +355,17 @@ def players_in(events: Sequence[Event]) -> set[PlayerId]:
 
 
 def steps(structure: Structure) -> list[StepFacts]:
-    return [
-        StepFacts(structure.level_number(i), big_blind_at(structure, i))
-        for i in range(len(structure.levels))
-    ]
+    # The level numbers counted in one pass: asked step by step (``level_number`` counts the
+    # levels before it), a structure of 900 levels took 400,000 steps at every version.
+    out = []
+    number = 0
+    for i, step in enumerate(structure.levels):
+        if isinstance(step, Level):
+            number += 1
+        out.append(
+            StepFacts(number if isinstance(step, Level) else None, big_blind_at(structure, i))
+        )
+    return out
 
 
 def big_blind_at(structure: Structure, index: int) -> int | None:

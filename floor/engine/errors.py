@@ -288,6 +288,14 @@ Reason = Literal[
     "bag_empty",
     "bag_number_twice",
     "bag_missing",
+    # Bounds on what one request may ask for (the work it costs the server).
+    "payout_table_too_large",
+    "import_file_too_large",
+    "import_sheet_too_large",
+    "import_row_too_wide",
+    "import_too_many_cells",
+    "import_too_slow",
+    "import_too_much_memory",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -517,6 +525,13 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "bag_empty": ("player",),
     "bag_number_twice": ("bag", "player"),
     "bag_missing": ("player", "table"),
+    "payout_table_too_large": ("entries", "paid", "places", "most", "most_entries"),
+    "import_file_too_large": ("bytes", "most"),
+    "import_sheet_too_large": ("bytes", "most"),
+    "import_row_too_wide": ("line", "cells", "most"),
+    "import_too_many_cells": ("cells", "most"),
+    "import_too_slow": ("seconds",),
+    "import_too_much_memory": ("most",),
 }
 
 

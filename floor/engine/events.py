@@ -8,13 +8,14 @@ it ends. Applying an event therefore needs no random source and no clock.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from .chiprace import ChipRaceResult
 from .flights import CheckFailed, DayOver, FlightRules
 from .model import (
+    STAFF,
     DealtGame,
     MoveReason,
     PlayerId,
@@ -78,7 +79,7 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
 
     player: PlayerId
     name: str
-    special_needs: bool = False
+    special_needs: Annotated[bool, STAFF] = False
     stack: int | None = None
     entry: int = 1
     #: This entry moves every recorded place one down (a place is the players still in at
@@ -87,7 +88,7 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
     shifts_places: bool = False
     #: Where the player comes from, and the staff's note (never shown to the room).
     country: str | None = None
-    note: str | None = None
+    note: Annotated[str | None, STAFF] = None
 
 
 class SeatsDrawn(_Event, frozen=True, tag="seats_drawn"):
@@ -122,7 +123,7 @@ class SpecialNeedsSet(_Event, frozen=True, tag="special_needs_set"):
     """A player marked (or no longer marked) as needing a special-needs seat."""
 
     player: PlayerId
-    special_needs: bool
+    special_needs: Annotated[bool, STAFF]
 
 
 class PlayerUnregistered(_Event, frozen=True, tag="player_unregistered"):
@@ -276,7 +277,7 @@ class CallsLapsed(_Event, frozen=True, tag="calls_lapsed"):
 
 class SeatLockSet(_Event, frozen=True, tag="seat_lock_set"):
     player: PlayerId
-    locked: bool
+    locked: Annotated[bool, STAFF]
 
 
 class HaltWaived(_Event, frozen=True, tag="halt_waived"):
@@ -469,8 +470,8 @@ class RulingRecorded(_Event, frozen=True, tag="ruling_recorded"):
     hand: int | None
     players: tuple[PlayerId, ...]
     rule: str | None
-    #: The floor's own words; the public is sent None (staff text, ``redact``).
-    note: str | None
+    #: The floor's own words; the public is sent None (staff text).
+    note: Annotated[str | None, STAFF]
     penalties: tuple[PenaltyGiven, ...]
     at: float
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from .board import Board, BoardEntry
+from .board import BoardEntry
 from .counts import chip_facts
 from .derived import Facts, StepFacts, players_in, public_facts, steps
 from .events import CallsLapsed, DayEnded, Event, MovesCalled
@@ -76,7 +76,7 @@ def static(t: Tournament) -> FollowStatic:
     )
 
 
-def room(t: Tournament, board: Board) -> FollowRoom:
+def room(t: Tournament) -> FollowRoom:
     s = t.state
     chips = chip_facts(t)
     # No search keys (a follower searches on the server) and so no scan of the field.
@@ -88,7 +88,7 @@ def room(t: Tournament, board: Board) -> FollowRoom:
         final_table=s.final_table,
         stats=field_stats(t),
         facts=facts,
-        board=board.entries[:BOARD_LINES],
+        board=s.board.newest(BOARD_LINES),
         names=names,
         day_ended=s.day_ended,
         bagged={n: sheet.at for n, sheet in s.bags.items()},

@@ -20,6 +20,12 @@ DealtGame = Literal["holdem", "omaha", "stud", "razz"]
 #: The most chips a stack may hold: what every JSON reader (a browser's too) holds exactly.
 MAX_CHIPS: Final = 2**53 - 1
 
+#: A field only the staff are shown (``Annotated[bool, STAFF]``): a player's special needs
+#: and seat lock, the staff's notes. The public is sent such a field at its default (False,
+#: None) in snapshots, patches and events alike, and the declaration is all it takes
+#: (``staff_fields``; ``floor.server.redact``).
+STAFF: Final = msgspec.Meta(extra={"staff": True})
+
 FLOP_GAMES: frozenset[str] = frozenset({"holdem", "omaha"})
 STUD_GAMES: frozenset[str] = frozenset({"stud", "razz"})
 

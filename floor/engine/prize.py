@@ -23,6 +23,7 @@ How the pool is made, and the readings where houses differ:
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Annotated
 
 import msgspec
@@ -118,7 +119,7 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
                     reason="payout_too_many_places",
                     params={"places": len(row.percents), "entries": row.entries},
                 )
-            total = sum(Fraction(str(p)) for p in row.percents)
+            total = _total(row.percents)
             if total != 100:
                 raise ConfigValueError(
                     f"{where}.percents: add up to {float(total):g}, not 100",
@@ -175,7 +176,9 @@ def payouts(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> Pr
     places: list[PaidPlace] = []
     if row is not None:
         unit = prize.round_to
-        amounts = [pool * Fraction(str(p)) / 100 // unit * unit for p in row.percents]
+        # pool * p / 100 rounded down to the unit, in whole numbers: the same figures as
+        # Fractions gave, but a 1,500-place row took 136 ms that way, on every version.
+        amounts = [pool * n // (d * 100) // unit * unit for n, d in _exact(row.percents)]
         amounts[0] = pool - sum(amounts[1:])
         places = [
             PaidPlace(place=i + 1, percent=p, prize=int(a))
@@ -198,7 +201,23 @@ def payouts(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> Pr
 def shared_prizes(pool: PrizePool, place: int, players: int) -> list[int]:
     """What each of ``players`` sharing ``place`` gets: the prizes of the places they cover,
     split evenly, the odd units one each to the first of them."""
-    covered = range(place, place + players)
-    total = sum(p.prize for p in pool.places if p.place in covered)
+    # The places are listed in order, place 1 first: the ones covered are a slice (a scan of
+    # every paid place for each result made the results of 10,000 cost 366 ms).
+    total = sum(p.prize for p in pool.places[place - 1 : place - 1 + players])
     each, odd = divmod(total, players)
     return [each + 1 if i < odd else each for i in range(players)]
+
+
+@lru_cache(maxsize=256)
+def _exact(percents: tuple[float, ...]) -> tuple[tuple[int, int], ...]:
+    """Each percentage as written (``12.5`` is 25/2, never the float's binary value), as a
+    numerator and denominator: a payout row is read once, not at every version."""
+    return tuple((f.numerator, f.denominator) for f in (Fraction(str(p)) for p in percents))
+
+
+@lru_cache(maxsize=256)
+def _total(percents: tuple[float, ...]) -> Fraction:
+    """What a row's percentages add up to, exactly: checked each time a structure is read
+    (every snapshot, every copy of a tournament), a payout table of 2,800 places cost 40 ms
+    in Fractions each time."""
+    return sum((Fraction(n, d) for n, d in _exact(percents)), Fraction(0))

@@ -158,6 +158,29 @@ class Break(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
 Step = Level | Break
 
 
+#: The level numbers of each structure's steps, by the steps' tuple (held, so that its id
+#: stands for it): counted at each call, every player's sale window at every version of a
+#: room of 10,000 on a structure of 900 steps cost 10,000 counts of up to 900 steps.
+_NUMBERED: dict[int, tuple[tuple[Step, ...], tuple[int | None, ...]]] = {}
+
+
+def _numbers(levels: tuple[Step, ...]) -> tuple[int | None, ...]:
+    held = _NUMBERED.get(id(levels))
+    if held is None or held[0] is not levels:
+        numbers: list[int | None] = []
+        number = 0
+        for step in levels:
+            if isinstance(step, Level):
+                number += 1
+                numbers.append(number)
+            else:
+                numbers.append(None)
+        if len(_NUMBERED) >= 64:
+            _NUMBERED.pop(next(iter(_NUMBERED)), None)
+        held = _NUMBERED[id(levels)] = (levels, tuple(numbers))
+    return held[1]
+
+
 class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """Blind levels and breaks in the order they are played, with the chip set in play."""
 
@@ -264,11 +287,22 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
                 return number, i != index
         return 1, True
 
+    def levels_played(self) -> list[tuple[int, bool]]:
+        """``level_played`` of every step, in one pass: asked for each of 3,333 results of a
+        structure of 900 steps, each counting the levels before it, it took 90 ms."""
+        out = []
+        number = 0
+        for step in self.levels:
+            if isinstance(step, Level):
+                number += 1
+                out.append((number, False))
+            else:
+                out.append((number or 1, True))
+        return out
+
     def level_number(self, index: int) -> int | None:
         """The 1-based level number of step ``index``, None for a break."""
-        if isinstance(self.levels[index], Break):
-            return None
-        return sum(1 for s in self.levels[: index + 1] if isinstance(s, Level))
+        return _numbers(self.levels)[index]
 
     def chips_before(self, index: int) -> tuple[int, ...]:
         """The denominations in play just before step ``index`` began (a colour-up break's

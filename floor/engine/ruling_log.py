@@ -9,11 +9,12 @@ clock: a sit-out of minutes ends when the ``sit_out_ended`` the clock driver wri
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Annotated
 
 import msgspec
 
 from .events import PenaltyGiven, RulingRecorded, SitOutEnded
-from .model import PlayerId, TableNo
+from .model import STAFF, PlayerId, TableNo
 
 
 class Ruling(msgspec.Struct, kw_only=True):
@@ -25,7 +26,7 @@ class Ruling(msgspec.Struct, kw_only=True):
     players: tuple[PlayerId, ...]
     rule: str | None
     #: The floor's own words: staff text, None where the public is shown the ruling.
-    note: str | None
+    note: Annotated[str | None, STAFF]
     penalties: tuple[PenaltyGiven, ...]
     at: float
 

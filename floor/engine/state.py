@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Literal, assert_never
+from typing import TYPE_CHECKING, Annotated, Literal, assert_never
 
 import msgspec
 
+from .board import BoardLog
+from .board import add as board_add
 from .chiprace import ChipRaceResult
 from .events import (
     AddOnMade,
@@ -75,6 +77,7 @@ from .events import (
 )
 from .hand_for_hand_round import HandForHand
 from .model import (
+    STAFF,
     DealtGame,
     MoveReason,
     PlayerId,
@@ -119,9 +122,9 @@ class Player(msgspec.Struct, kw_only=True):
     table: TableNo | None = None
     seat: SeatNo | None = None
     busted: bool = False
-    special_needs: bool = False
+    special_needs: Annotated[bool, STAFF] = False
     #: A seat lock: never picked to move for balance.
-    locked: bool = False
+    locked: Annotated[bool, STAFF] = False
     #: Made a confirmed balance or break move (the planner avoids moving them again).
     moved: bool = False
     #: The floor cancelled this player's balance move; excused until their table's next hand.
@@ -147,7 +150,7 @@ class Player(msgspec.Struct, kw_only=True):
     #: Where the player comes from (for the results files), and the staff's note on the
     #: entry (never shown to the room: ``floor.server.redact``).
     country: str | None = None
-    note: str | None = None
+    note: Annotated[str | None, STAFF] = None
 
     @property
     def spot(self) -> Spot | None:
@@ -313,6 +316,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
     carried: FieldCarried | None = None
     #: Hand-for-hand while it runs (``hand_for_hand``), None otherwise.
     hand_for_hand: HandForHand | None = None
+    #: The board of seat changes players read (``board``): its last lines, folded here so
+    #: that every process and every snapshot hold the same.
+    board: BoardLog = msgspec.field(default_factory=BoardLog)
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -709,6 +715,7 @@ class Tournament:
                 raise ValueError("tournament_created starts a log: it is not applied to a state")
             case _:
                 assert_never(event)
+        board_add(self.state.board, event, self.state.players)
         self._plan = None
 
     def _prize_changed(self, e: PrizeChanged) -> None:

@@ -49,15 +49,14 @@ def result_rows(t: Tournament, pool: PrizePool | None = None) -> list[ResultRow]
     s = t.state
     pool = pool if pool is not None else prize_pool(t)
     out = []
+    played = s.structure.levels_played() if s.structure is not None else []
     for f in results(t, pool):
         p = s.players[f.player]
         bust = p.bust if p.busted else None
         level: int | None = None
         on_break = False
-        steps = len(s.structure.levels) if s.structure is not None else 0
-        if bust is not None and bust.level is not None and bust.level < steps:
-            assert s.structure is not None
-            level, on_break = s.structure.level_played(bust.level)
+        if bust is not None and bust.level is not None and bust.level < len(played):
+            level, on_break = played[bust.level]
         out.append(
             ResultRow(
                 place=f.place,

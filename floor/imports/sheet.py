@@ -12,16 +12,32 @@ Refused, naming the problem: what is neither text nor a sheet, bytes the encodin
 cannot read, more than ``MAX_ROWS`` rows, no row at all. Cells are cut at ``MAX_CELL``
 characters and rows at ``MAX_COLUMNS`` cells: a hostile file costs what a large honest one
 does.
+
+What a list may hold, so that reading it is bounded by the list and not by what a file says
+it holds (each refusal says what to do instead):
+
+- a row of more than ``MAX_ROW_CELLS`` cells (a sheet of one row of 200,000 cells took 6.8 s
+  to read);
+- a sheet whose parts unpack to more than ``MAX_UNPACKED`` bytes (3,000,000 shared strings in
+  400 KiB of zip took 36 s and 430 MB), or of more than ``MAX_CELLS`` cells in all: both are
+  told from the zip's directory and one pass over the sheet's XML before openpyxl reads it;
+- more than ``MAX_KEPT`` characters of cells in all (a short text repeated in every cell of
+  a sheet is small zipped and large read).
+
+The server reads a sheet, and any list larger than a pasted one, in a process of its own
+with limits on its memory and time (``floor.imports.worker``): what these bounds do not
+catch, the process's limits do.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from collections.abc import Iterable, Iterator
 from datetime import date, datetime, time
-from typing import Final, Literal
+from typing import IO, Final, Literal
 
 import msgspec
 
@@ -35,6 +51,17 @@ MAX_CELL: Final = 1_000
 #: Rows read from a sheet at most, empty ones included: formatting can stretch a sheet to a
 #: million empty rows, which are not read one by one.
 _MOST_READ: Final = 4 * MAX_ROWS
+#: A row's cells before it is cut to ``MAX_COLUMNS``: a spreadsheet's row of formatting runs
+#: to a few hundred; a list's row of 200,000 is not a list.
+MAX_ROW_CELLS: Final = 1_024
+#: A sheet's parts unpacked, together: ten times an honest list of 10,000 players.
+MAX_UNPACKED: Final = 64 * 1024 * 1024
+#: Cells in a sheet: a list of 10,000 players in 25 columns.
+MAX_CELLS: Final = 250_000
+#: Characters of the cells kept, in all: four times the largest list body (the server's).
+MAX_KEPT: Final = 16 * 1024 * 1024
+#: Parts of a workbook: a few dozen in a real one.
+_MOST_PARTS: Final = 1_000
 
 Kind = Literal["auto", "xlsx", "csv", "tsv", "lines"]
 Encoding = Literal["auto", "utf-8", "windows-1250", "iso-8859-2", "windows-1252", "utf-16"]
@@ -81,6 +108,37 @@ def _unreadable(what: str) -> BadValue:
         field="file",
         reason="import_unreadable",
         params={"format": what},
+    )
+
+
+def _too_wide(line: int, cells: int) -> BadValue:
+    return BadValue(
+        f"row {line} of the list has {cells:,} cells or more, and a list has at most "
+        f"{MAX_ROW_CELLS:,}:"
+        " save the columns you need as CSV",
+        field="file",
+        reason="import_row_too_wide",
+        params={"line": line, "cells": cells, "most": MAX_ROW_CELLS},
+    )
+
+
+def _too_large(size: int, most: int) -> BadValue:
+    return BadValue(
+        f"the sheet unpacks to {size:,} bytes, more than a list of players (at most {most:,}):"
+        " save it as CSV, or split the list",
+        field="file",
+        reason="import_sheet_too_large",
+        params={"bytes": size, "most": most},
+    )
+
+
+def _too_many_cells(cells: int) -> BadValue:
+    return BadValue(
+        f"the sheet has {cells:,} cells or more, more than a list of players (at most "
+        f"{MAX_CELLS:,}): save the columns you need as CSV, or split the list",
+        field="file",
+        reason="import_too_many_cells",
+        params={"cells": cells, "most": MAX_CELLS},
     )
 
 
@@ -168,6 +226,8 @@ def _split(text: str, kind: Literal["csv", "tsv", "lines"]) -> tuple[list[list[s
     numbers: list[int] = []
     try:
         for number, row in enumerate(cells, 1):
+            if len(row) > MAX_ROW_CELLS:
+                raise _too_wide(number, len(row))
             kept = [_cut(c) for c in row[:MAX_COLUMNS]]
             if not any(c.strip() for c in kept):
                 continue
@@ -191,10 +251,13 @@ def _sheet(data: bytes) -> Sheet:
     # Imported here: a list of names pasted as text never needs the spreadsheet reader.
     from openpyxl import load_workbook
 
+    _measure(data)
     try:
         book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError):
         raise _unreadable("xlsx") from None
+    except MemoryError:
+        raise  # the worker's limit: not the file's fault, and said so (``worker``)
     except Exception:  # openpyxl's own parse errors have no common base
         raise _unreadable("xlsx") from None
     try:
@@ -203,23 +266,94 @@ def _sheet(data: bytes) -> Sheet:
             raise _unreadable("xlsx")
         rows: list[list[str]] = []
         numbers: list[int] = []
-        for number, values in enumerate(_values(sheet.iter_rows(values_only=True)), 1):
+        size = 0
+        # At most MAX_COLUMNS columns: a sheet that says it is 16,384 columns wide (its
+        # dimension), or that has a cell in column XFD, is not padded to that width, row
+        # after row. Rows padded here, not by the sheet's own width, lose the padding again.
+        width = sheet.max_column
+        honest = isinstance(width, int) and 0 < width <= MAX_COLUMNS
+        cells = sheet.iter_rows(values_only=True, max_col=width if honest else MAX_COLUMNS)
+        for number, values in enumerate(_values(cells), 1):
             if number > _MOST_READ:
                 break
+            if not any(v is not None for v in values):
+                continue
             kept = [_text(v) for v in values[:MAX_COLUMNS]]
+            while not honest and kept and not kept[-1]:
+                kept.pop()
             if not any(c.strip() for c in kept):
                 continue
+            size += sum(map(len, kept))
+            if size > MAX_KEPT:
+                raise _too_large(size, MAX_KEPT)
             rows.append(kept)
             numbers.append(number)
             if len(rows) > MAX_ROWS + 1:  # a header above them
                 raise _too_many(len(rows) + _more(sheet.iter_rows(min_row=number + 1)))
-    except BadValue:
+    except (BadValue, MemoryError):
         raise
     except Exception:
         raise _unreadable("xlsx") from None
     finally:
         book.close()
     return Sheet(kind="xlsx", encoding=None, rows=rows, lines=numbers)
+
+
+def _measure(data: bytes) -> None:
+    """Refuse a workbook larger than a list before it is read: its parts' unpacked sizes
+    from the zip's directory (what openpyxl reads of a part stops at its stated size), then
+    the cells of its sheets, counted in one pass over their XML, a row at a time."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            parts = z.infolist()
+            if len(parts) > _MOST_PARTS:
+                raise _unreadable(f"xlsx (a workbook of {len(parts):,} parts)")
+            unpacked = sum(part.file_size for part in parts)
+            if unpacked > MAX_UNPACKED:
+                raise _too_large(unpacked, MAX_UNPACKED)
+            cells = 0
+            for part in parts:
+                if part.filename.startswith("xl/worksheets/") and part.filename.endswith(".xml"):
+                    with z.open(part) as xml:
+                        cells += _count_cells(xml)
+    except (BadValue, MemoryError):
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError):
+        raise _unreadable("xlsx") from None
+    except Exception:  # zlib and zipfile errors have no common base
+        raise _unreadable("xlsx") from None
+
+
+_ROW = re.compile(rb"<(?:\w+:)?row[\s>]")
+_CELL = re.compile(rb"<(?:\w+:)?c[\s>/]")
+
+
+def _count_cells(xml: IO[bytes]) -> int:
+    """The cells of a sheet's XML, each row's at most ``MAX_ROW_CELLS`` (else refused), in
+    all at most ``MAX_CELLS``: read a megabyte at a time, cut before the last tag begun."""
+    total = row_cells = rows = 0
+    carry = b""
+    while True:
+        chunk = xml.read(1024 * 1024)
+        data = carry + chunk
+        cut = data.rfind(b"<") if chunk else len(data)
+        if cut <= 0 or len(data) - cut > 4096:
+            cut = len(data)
+        piece, carry = data[:cut], data[cut:]
+        pieces = _ROW.split(piece)
+        for i, part in enumerate(pieces):
+            if i:  # a new row begins
+                rows += 1
+                row_cells = 0
+            n = len(_CELL.findall(part))
+            row_cells += n
+            total += n
+            if row_cells > MAX_ROW_CELLS:
+                raise _too_wide(rows, row_cells)
+            if total > MAX_CELLS:
+                raise _too_many_cells(total)
+        if not chunk:
+            return total
 
 
 def _values(rows: Iterable[tuple[object, ...]]) -> Iterator[tuple[object, ...]]:

@@ -24,32 +24,13 @@ from ..engine.commands import Tick
 from ..engine.state import Tournament
 from ..store.errors import StoreError
 from ..store.house import House
-from ..store.ports import ClockLease
+from ..store.ports import Bus, ClockLease, Resubscribed
 from ..store.service import Service
-from .hub import Hub
 
 log = logging.getLogger(__name__)
 
 #: Seconds between two looks for the house's holds a dead process left unsettled.
 SWEEP_EVERY = 30.0
-
-
-class Follower:
-    """A subscriber that only keeps this process's copy of a tournament current."""
-
-    #: Not a screen: left out of the screens counted in /healthz and /metrics.
-    internal = True
-
-    def __init__(self, tid: str) -> None:
-        self.tid = tid
-        self.seq = 0
-        self.pending: list[tuple[int, int, bytes]] | None = None
-
-    def push(self, data: bytes, framed: bytes | None = None) -> bool:
-        return True
-
-    def drop(self, code: int, reason: str) -> None:
-        pass
 
 
 def next_due(t: Tournament) -> float | None:
@@ -70,43 +51,61 @@ def next_due(t: Tournament) -> float | None:
 
 
 class ClockDriver:
+    """Holds the lease and writes what comes due, on the store it is given.
+
+    It runs on a thread and an event loop of its own (``clock_thread``), with its own
+    connections and its own copies of the tournaments, kept current from the bus: the
+    server's loop may be busy with a command that registers a thousand players into a room
+    of 10,000 (17 s), and a level change waiting behind it would be written that late.
+    """
+
     def __init__(
         self,
         store: Service,
-        hub: Hub,
         lease: ClockLease,
         *,
+        bus: Bus | None = None,
         house: House | None = None,
         ttl: float = 5.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.hub = hub
         self.lease = lease
+        self.bus = bus
         #: Its holds left unsettled by a process that died are settled here (``settle_stale``).
         self.house = house
         self.ttl = ttl
         self.clock = clock
         self.node = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
-        self._followers: dict[str, Follower] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._held: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
         self.holding = False
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="clock-driver")
+        self._tasks = [asyncio.create_task(self._run(), name="clock-driver")]
+        if self.bus is not None:
+            self._tasks.append(asyncio.create_task(self._read(self.bus), name="clock-bus"))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+                await task
         if self.holding:
             # Hand over at once rather than after the lease runs out (unreleased, it runs
             # out within its ttl anyway).
             with contextlib.suppress(StoreError):
                 await self.lease.release(self.node)
-        for follower in self._followers.values():
-            self.hub.leave(follower)
+            self.holding = False
+
+    async def _read(self, bus: Bus) -> None:
+        """Our copies kept current: every batch of a tournament held, from any process."""
+        async for item in bus.incoming():
+            if isinstance(item, Resubscribed):
+                self.store.forget_all()  # batches may have been missed: reload when used
+            else:
+                await self.store.apply_published(item)
 
     async def _run(self) -> None:
         renew_every = self.ttl / 3
@@ -122,7 +121,7 @@ class ClockDriver:
                 await asyncio.sleep(renew_every)
                 continue
             if not self.holding:
-                await self._release_followers()
+                await self._keep([])
                 await asyncio.sleep(renew_every)
                 continue
             now = self.clock()
@@ -130,7 +129,7 @@ class ClockDriver:
                 with contextlib.suppress(StoreError):
                     # A closed tournament's clock never runs again: not followed at all.
                     tids = [s.id for s in await self.store.summaries() if s.status != "closed"]
-                    await self._follow(tids)
+                    await self._keep(tids)
                 last_scan = now
             if self.house is not None and now - last_sweep > SWEEP_EVERY:
                 last_sweep = now
@@ -143,23 +142,14 @@ class ClockDriver:
                     wake = min(wake, due)
             await asyncio.sleep(max(0.0, wake - self.clock()))
 
-    async def _follow(self, tids: list[str]) -> None:
-        for tid in tids:
-            if tid not in self._followers:
-                follower = Follower(tid)
-                try:
-                    await self.hub.join(follower, None)
-                except StoreError:
-                    continue  # the storage away (or its shard failing over): next round
-                self._followers[tid] = follower
-        for tid in list(self._followers):
-            if tid not in tids:
-                self.hub.leave(self._followers.pop(tid))
-
-    async def _release_followers(self) -> None:
-        for follower in self._followers.values():
-            self.hub.leave(follower)
-        self._followers.clear()
+    async def _keep(self, tids: list[str]) -> None:
+        """Hold copies of ``tids`` only: the others' copies and subscriptions go."""
+        for tid in self._held - set(tids):
+            self.store.forget(tid)
+            if self.bus is not None:
+                with contextlib.suppress(StoreError):
+                    await self.bus.unfollow(tid)
+        self._held = set(tids)
 
     async def _drive(self, tid: str) -> float | None:
         """Write what is due now; return when the next thing comes due."""

@@ -15,7 +15,7 @@ from ..store.house import House
 from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
-from .clockdriver import ClockDriver
+from .clock_thread import ClockThread
 from .follow_feed import Feeds
 from .hub import Hub
 from .metrics import Metrics
@@ -40,7 +40,7 @@ class Floor:
         hub: Hub,
         accounts: Accounts,
         tablets: Tablets,
-        clock: ClockDriver,
+        clock: ClockThread,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:

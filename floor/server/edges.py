@@ -151,14 +151,14 @@ async def read_body(request: Request, limit: int) -> bytes:
     """The body, refusing more than ``limit`` bytes before reading them all."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise TooLarge(f"the body is larger than {limit} bytes")
+        raise TooLarge(f"the body is larger than {limit:,} bytes", field="body")
     chunks = []
     size = 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
-                raise TooLarge(f"the body is larger than {limit} bytes")
+                raise TooLarge(f"the body is larger than {limit:,} bytes", field="body")
             chunks.append(chunk)
     except ClientDisconnect:
         # The client hung up before the body was complete (a phone losing the wifi, a

@@ -21,12 +21,10 @@ from typing import Final, Protocol
 import msgspec
 
 from ..engine import follow
-from ..engine.board import Board
-from ..engine.events import Event
 from ..engine.model import PlayerId, TableNo
 from ..engine.plan import Halt
 from ..engine.state import Tournament
-from ..protocol import Sequenced, decode_event
+from ..protocol import Sequenced
 from ..store.service import Service
 from .fanout import frame
 from .hub import Hub
@@ -35,8 +33,6 @@ log = logging.getLogger(__name__)
 
 #: A burst of batches (a bust-out, its moves, a call) goes out as one message, this soon.
 COALESCE: Final = 0.02
-#: Events read back for the board when a feed starts (the board keeps ``board.LIMIT``).
-BACKFILL: Final = 1500
 #: A feed nobody follows any more stays this long (a phone's reconnect finds it warm).
 GRACE: Final = 30.0
 
@@ -92,14 +88,23 @@ def message(
     return b"".join(out)
 
 
-def whole(tid: str, t: Tournament, version: int, board: Board, player: PlayerId) -> bytes:
+def whole(tid: str, t: Tournament, version: int, player: PlayerId) -> bytes:
     """Every part at ``version``, for one follower."""
     return message(
         tid,
         version,
         _encoder.encode(follow.static(t)),
-        _encoder.encode(follow.room(t, board)),
+        _encoder.encode(follow.room(t)),
         _encoder.encode(follow.me(t, player, t.plan.settled())),
+    )
+
+
+def board_message(tid: str, t: Tournament, version: int) -> bytes:
+    """``{"tournament", "seq", "board"}``: the whole board (``board.LIMIT`` lines, newest
+    first), for a tool that reads the board alone."""
+    lines = t.state.board.lines
+    return _encoder.encode(
+        {"tournament": tid, "seq": version, "board": t.state.board.newest(len(lines))}
     )
 
 
@@ -114,9 +119,7 @@ class Feed:
         self.seq = 0
         self.pending: list[tuple[int, int, bytes]] | None = None
         self.store = store
-        self.board = Board()
         self.followers: dict[Sink, _Follower] = {}
-        self._incoming: list[tuple[int, Event]] = []
         #: What the batches since the last message touched (``follow.touched``): only the
         #: followers of those players, or at those tables, are worked out again.
         self._players: set[PlayerId] = set()
@@ -126,7 +129,6 @@ class Feed:
         self._static: bytes | None = None
         self._room: bytes | None = None
         self._flush: asyncio.Task[None] | None = None
-        self._board: tuple[int, bytes] | None = None
 
     # The hub's side ---------------------------------------------------------------------------
 
@@ -141,7 +143,6 @@ class Feed:
         except msgspec.MsgspecError:
             return True  # a snapshot (not sent to the hub's own followers) or unknown
         events = [item.event for item in batch.events]
-        self._incoming += [(item.seq, item.event) for item in batch.events]
         players, tables = follow.touched(events)
         self._players |= players
         if tables is None or self._tables is None:
@@ -157,15 +158,6 @@ class Feed:
 
     # Followers --------------------------------------------------------------------------------
 
-    async def backfill(self) -> None:
-        """The board's recent past, read from the log once."""
-        t, version = await self.store.tournament(self.tid)
-        since = max(0, version - BACKFILL)
-        raw = await self.store.events_since(self.tid, since, BACKFILL) or []
-        self.board.add_all(
-            ((since + 1 + i, decode_event(data)) for i, data in enumerate(raw)), t.state
-        )
-
     async def add(self, sink: Sink, player: PlayerId) -> None:
         """Follow ``player`` for ``sink``: every part now, then what changes."""
         follower = self.followers[sink] = _Follower(player)
@@ -176,31 +168,10 @@ class Feed:
         if follower is None:
             return
         t, version = await self.store.tournament(self.tid)
-        self._fold(t)
         static, room = self._shared(t, version)
         me = follow.me(t, follower.player, t.plan.settled())
         follower.took(me, _encoder.encode(me))
         sink.push(message(self.tid, version, static, room, follower.me))
-
-    async def board_message(self) -> bytes:
-        """``{"tournament", "seq", "board"}``: the whole board (``board.LIMIT`` lines), for
-        the screens that hold the room (``web/js/board.js``), built once per change."""
-        t, version = await self.store.tournament(self.tid)
-        self._fold(t)
-        if self._board is None or self._board[0] != self.board.changes:
-            board = _encoder.encode(self.board.entries)
-            self._board = (self.board.changes, board)
-        return b"".join(
-            [
-                b'{"tournament":',
-                _encoder.encode(self.tid),
-                b',"seq":',
-                str(version).encode(),
-                b',"board":',
-                self._board[1],
-                b"}",
-            ]
-        )
 
     def remove(self, sink: Sink) -> None:
         self.followers.pop(sink, None)
@@ -225,10 +196,9 @@ class Feed:
             log.exception("the follow feed could not send", extra={"tournament": self.tid})
 
     def _send(self, t: Tournament, version: int) -> None:
-        self._fold(t)
         if not self.followers:
-            # Kept for the board (and a phone's return): nothing to build for nobody. The
-            # room's part scans the field for its chip leaders, at every batch.
+            # Kept for a phone's return: nothing to build for nobody. The room's part scans
+            # the field for its chip leaders, at every batch.
             self._players, self._tables = set(), set()
             return
         before = (self._static, self._room)
@@ -263,15 +233,10 @@ class Feed:
                     shared = (data, frame(data))
                 sink.push(*shared)
 
-    def _fold(self, t: Tournament) -> None:
-        if self._incoming:
-            self.board.add_all(self._incoming, t.state)
-            self._incoming = []
-
     def _shared(self, t: Tournament, version: int) -> tuple[bytes, bytes]:
         if version != self._version or self._static is None or self._room is None:
             self._static = _encoder.encode(follow.static(t))
-            self._room = _encoder.encode(follow.room(t, self.board))
+            self._room = _encoder.encode(follow.room(t))
             self._version = version
         return self._static, self._room
 
@@ -303,11 +268,6 @@ class Feeds:
     async def _start(self, tid: str) -> Feed:
         feed = Feed(tid, self.store)
         await self.hub.join(feed, None, "public")
-        try:
-            await feed.backfill()
-        except BaseException:
-            self.hub.leave(feed)
-            raise
         self._feeds[tid] = feed
         # A feed started for a read (the board, a follow over HTTP) goes if nobody follows.
         asyncio.get_running_loop().call_later(self.grace, self._close_if_idle, tid)

@@ -34,7 +34,7 @@ from urllib.parse import quote
 import msgspec
 
 from ..engine.state import Tournament
-from ..protocol import batch_header, encode_derived, events_message
+from ..protocol import batch_header, catch_up_message
 from ..store.ports import Bus, EventLog, Resubscribed
 from ..store.service import Service
 from .fanout import frame
@@ -381,7 +381,7 @@ class Hub:
         if len(raw) > CATCH_UP_LIMIT or len(raw) < version - since:
             return None
         missed = [data for _, data in raw[: version - since]]
-        data = events_message(tid, since + 1, missed, encode_derived(t))
+        data = catch_up_message(tid, since + 1, missed, t)
         return version, self.views.keep_catch_up(tid, t, since, version, data)
 
     def _deliver(self, sub: Subscriber, first: int, last: int, batch: Views) -> bool:

@@ -56,6 +56,8 @@ class Metrics:
         #: Screens caught up, by how: "ring" (the batches held in memory), "log" (read from
         #: the event log), "snapshot", "refused" (the log's readers were busy: a snapshot).
         self.catch_ups: Counter[str] = Counter()
+        #: Public answers built, by kind (``answers``): once per version, not per request.
+        self.answers: Counter[str] = Counter()
         #: argon2 hashes and checks computed (``accounts.Accounts.hashes``).
         self.signin_hashes = 0
 
@@ -67,6 +69,9 @@ class Metrics:
 
     def caught_up(self, how: str) -> None:
         self.catch_ups[how] += 1
+
+    def answer_built(self, kind: str) -> None:
+        self.answers[kind] += 1
 
     def render(self) -> str:
         lines = [
@@ -106,6 +111,13 @@ class Metrics:
             *(
                 f'floor_catch_ups_total{{source="{how}"}} {n}'
                 for how, n in sorted(self.catch_ups.items())
+            ),
+            "# HELP floor_answers_built_total Public answers built (the schema, the "
+            "rulebook, results, counts, events), by kind: once per version, not per request.",
+            "# TYPE floor_answers_built_total counter",
+            *(
+                f'floor_answers_built_total{{answer="{kind}"}} {n}'
+                for kind, n in sorted(self.answers.items())
             ),
             "# HELP floor_signin_hashes_total argon2 hashes and checks computed (sign-ins, "
             "new secrets): a refused attempt costs none.",

@@ -30,6 +30,7 @@ from typing import Any, Final
 
 import msgspec
 
+from ..engine import staff_fields
 from ..engine.derived import StaffFacts, Undoable
 from ..engine.plan import Plan
 from .principal import Principal
@@ -43,10 +44,11 @@ PUBLIC: Final = "public"
 VIEWS: Final[tuple[View, ...]] = (STAFF, PUBLIC)
 _TABLE: Final = "table:"
 
-#: Fields cleared for the public, wherever they are in a message.
-_STAFF_ONLY = ("special_needs", "locked")
-#: Text the staff keep on a player (the note on an entry), sent to the public as null.
-_STAFF_TEXT = ("note",)
+#: Fields cleared for the public, wherever they are in a message: the flags (sent as false)
+#: and the texts (sent as null) declared the staff's on the records and events
+#: (``engine.staff_fields``).
+_STAFF_ONLY = tuple(sorted(staff_fields.FLAGS))
+_STAFF_TEXT = tuple(sorted(staff_fields.TEXTS))
 _MARKERS = tuple(f'"{name}":true'.encode() for name in _STAFF_ONLY) + tuple(
     f'"{name}":"'.encode() for name in _STAFF_TEXT
 )
@@ -54,6 +56,8 @@ _MARKERS = tuple(f'"{name}":true'.encode() for name in _STAFF_ONLY) + tuple(
 _STAFF_PARTS = frozenset({"staff"})
 _PART_KEYS = tuple(f'"{name}":'.encode() for name in _STAFF_PARTS)
 _NULL = msgspec.Raw(b"null")
+#: A batch's patch for the public, beside the staff's (``protocol.EventsOut``).
+_PUBLIC_PATCH = b'"public_patch":'
 #: A plan with a move not called yet (every move says how often it was called).
 _UNCALLED = b'"called":0'
 #: An event with drawn seats in it, and a state's draws (none, or some).
@@ -92,7 +96,7 @@ def shown(view: View, data: bytes) -> bytes:
     """``data`` (a JSON message) as ``view`` is shown it; the same object when unchanged.
     (A table's view of many messages is best made with one ``TableParts`` each.)"""
     if view == STAFF:
-        return data
+        return for_staff(data)
     public = for_public(data)
     table = table_of(view)
     return public if table is None else TableParts(data).shown(table, public)
@@ -158,16 +162,32 @@ class TableParts:
         return _encoder.encode(parts)
 
 
+def for_staff(data: bytes) -> bytes:
+    """A batch as the staff are shown it: their patch, not the public's beside it."""
+    if _PUBLIC_PATCH not in data:
+        return data
+    parts = _parts.decode(data)
+    del parts["public_patch"]
+    return _encoder.encode(parts)
+
+
 def for_public(data: bytes) -> bytes:
     """``data`` (a JSON object) without staff-only parts and flags; the same object when it
     has none."""
     marked = any(marker in data for marker in _MARKERS)
     unsettled = _UNCALLED in data or _DRAWN in data
-    if not marked and not unsettled and not any(key in data for key in _PART_KEYS):
+    patched = _PUBLIC_PATCH in data
+    if not marked and not unsettled and not patched and not any(k in data for k in _PART_KEYS):
         return data
     parts = _parts.decode(data)
     changed = False
+    if patched:
+        # A batch's patch as the public is shown it, made for it where the batch was written.
+        parts["patch"] = parts.pop("public_patch")
+        changed = True
     for name, raw in parts.items():
+        if name == "patch":
+            continue
         if name in _STAFF_PARTS:
             if bytes(memoryview(raw)) != b"null":
                 parts[name], changed = _NULL, True

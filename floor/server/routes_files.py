@@ -21,6 +21,8 @@ through the command API, a batch at a time. The results and payout files are pub
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from datetime import datetime
 from typing import Final, get_args
 
@@ -32,23 +34,30 @@ from starlette.routing import BaseRoute, Route
 from .. import config as configs
 from ..backup import export_lines
 from ..engine.errors import ConfigError, FloorError
-from ..engine.payout_curve import standard_table
+from ..engine.payout_curve import MOST_PLACES, standard_table, table_places
 from ..engine.prize import PayoutRow
 from ..engine.rules import Structure
 from ..engine.seat_cards import check as check_card
+from ..engine.state import Tournament
 from ..exports.paper import paper
 from ..exports.results import hendon_csv, payouts_csv, results_csv
 from ..exports.structure_file import toml
 from ..imports import sheet
 from ..imports.preview import build
+from .answers import answer
 from .context import Floor, floor_of, staff, tid_of
-from .edges import BadRequest, decode, handle_errors, json_response, read_body
+from .edges import BadRequest, TooLarge, decode, handle_errors, json_response, read_body
+from .list_reader import read_list
 from .permissions import require_director
 from .principal import Forbidden, Principal
 from .routes_pages import WEB
 
-#: A list of 10,000 players with a few columns is about 600 KB as CSV; a sheet is smaller.
-MAX_LIST: Final = 8 * 1024 * 1024
+_encode = msgspec.json.Encoder().encode
+
+#: A list of 10,000 players with a few columns is about 600 KB as CSV (twice that in UTF-16);
+#: a sheet is smaller. The same limit stands in the shipped nginx config
+#: (``deploy/nginx/floor.conf``, the import's location): a tests reads both.
+MAX_LIST: Final = 4 * 1024 * 1024
 #: A structure file: levels and a payout table of a few hundred rows.
 MAX_STRUCTURE: Final = 512 * 1024
 #: A table screen (and a dealer on one) reads no printable: every seat card's check code.
@@ -84,23 +93,39 @@ async def post_import(request: Request) -> Response:
     encoding = _flag(request, "encoding", sheet.ENCODINGS)
     header = _flag(request, "header", ("auto", "yes", "no"))
     mapping = request.query_params.get("map") or None
-    data = await read_body(request, MAX_LIST)
+    data = await _list_body(request)
     try:
-        rows = sheet.read(data, kind, encoding)  # type: ignore[arg-type]
-        t, _ = await floor.store.tournament(tid)
-        # On the state as it stands, before the next await (it changes in place).
-        preview = build(
-            rows,
-            t,
-            floor.store.clock(),
-            header=None if header == "auto" else header == "yes",
-            mapping=mapping,
+        # A sheet, or a list longer than a pasted one, is read by a process of its own.
+        rows = await read_list(data, kind, encoding)  # type: ignore[arg-type]
+        # The preview asks the rules about every row, as register_many would: at 10,000 rows
+        # seconds of the engine, run on a copy of the tournament, on a worker thread.
+        t, _ = await floor.store.private_copy(tid)
+        header_is = None if header == "auto" else header == "yes"
+        now = floor.store.clock()
+        preview = await asyncio.to_thread(
+            lambda: _encode(build(rows, t, now, header=header_is, mapping=mapping))
         )
     except FloorError as e:
         if isinstance(e, BadRequest):
             raise
         raise e.recast(BadRequest, e.field) from None
-    return json_response(preview)
+    return Response(preview, media_type="application/json")
+
+
+async def _list_body(request: Request) -> bytes:
+    """The list's bytes, at most ``MAX_LIST``: more is refused before it is read."""
+    try:
+        return await read_body(request, MAX_LIST)
+    except TooLarge:
+        declared = request.headers.get("content-length", "")
+        size = int(declared) if declared.isdigit() else MAX_LIST + 1
+        raise TooLarge(
+            f"the file has {size:,} bytes, more than a list of players (at most {MAX_LIST:,}): "
+            "split the list",
+            field="body",
+            reason="import_file_too_large",
+            params={"bytes": size, "most": MAX_LIST},
+        ) from None
 
 
 # Files out ----------------------------------------------------------------------------------
@@ -117,25 +142,31 @@ def _file(data: bytes, name: str, media: str = "text/csv; charset=utf-8") -> Res
     )
 
 
+async def _public_file(request: Request, kind: str, write: Callable[[Tournament], bytes]) -> bytes:
+    """A file anyone may download, written once per version of the tournament (``answers``):
+    at 10,000 players each took milliseconds to write, for every download."""
+    floor = floor_of(request)
+    tid = tid_of(request)
+    t, version = await floor.store.tournament(tid)
+    return answer(floor.metrics, kind, tid, version, lambda: write(t))
+
+
 @handle_errors
 async def get_results(request: Request) -> Response:
-    tid = tid_of(request)
-    t, _ = await floor_of(request).store.tournament(tid)
-    return _file(results_csv(t), f"{tid}-results.csv")
+    data = await _public_file(request, "export/results.csv", results_csv)
+    return _file(data, f"{tid_of(request)}-results.csv")
 
 
 @handle_errors
 async def get_hendon(request: Request) -> Response:
-    tid = tid_of(request)
-    t, _ = await floor_of(request).store.tournament(tid)
-    return _file(hendon_csv(t), f"{tid}-results-hendon.csv")
+    data = await _public_file(request, "export/hendon.csv", hendon_csv)
+    return _file(data, f"{tid_of(request)}-results-hendon.csv")
 
 
 @handle_errors
 async def get_payouts(request: Request) -> Response:
-    tid = tid_of(request)
-    t, _ = await floor_of(request).store.tournament(tid)
-    return _file(payouts_csv(t), f"{tid}-payouts.csv")
+    data = await _public_file(request, "export/payouts.csv", payouts_csv)
+    return _file(data, f"{tid_of(request)}-payouts.csv")
 
 
 @handle_errors
@@ -158,8 +189,11 @@ async def get_paper(request: Request) -> Response:
     floor = floor_of(request)
     tid = tid_of(request)
     await _staff_reader(request)
-    t, _ = await floor.store.tournament(tid)
-    return json_response(paper(t, floor.store.clock()), headers={"Cache-Control": "no-store"})
+    # Every seat card's code of a room of 10,000 (130 ms): on a worker thread, from a copy.
+    t, _ = await floor.store.private_copy(tid)
+    now = floor.store.clock()
+    body = await asyncio.to_thread(lambda: _encode(paper(t, now)))
+    return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 def _number(request: Request, name: str, least: int, most: int) -> int:
@@ -197,9 +231,16 @@ class StandardTable(msgspec.Struct, frozen=True, kw_only=True):
     payouts: tuple[PayoutRow, ...]
 
 
+#: Standard tables answered lately, encoded, by entries and share paid: anyone may ask.
+_TABLES: dict[tuple[int, float], bytes] = {}
+_TABLES_MAX: Final = 256
+
+
 @handle_errors
 async def get_standard_payouts(request: Request) -> Response:
-    """A standard payout table for fields up to ``entries`` (``engine.payout_curve``)."""
+    """A standard payout table for fields up to ``entries`` (``engine.payout_curve``), at
+    most ``MOST_PLACES`` places in all: paying half of 100,000 entries it was 28 MB, built
+    in 6 s on the event loop, for anyone who asked."""
     entries = _number(request, "entries", 2, 100_000)
     raw = request.query_params.get("paid", "15")
     try:
@@ -208,8 +249,43 @@ async def get_standard_payouts(request: Request) -> Response:
         paid = -1.0
     if not 5 <= paid <= 50:
         raise BadRequest("paid is the share of the field paid, 5 to 50 (%)", field="paid")
-    table = standard_table(entries, paid / 100)
-    return json_response(StandardTable(entries=entries, paid=paid, payouts=table))
+    key = (entries, paid)
+    body = _TABLES.pop(key, None)
+    if body is None:
+        places = table_places(entries, paid / 100)
+        if places > MOST_PLACES:
+            raise _table_too_large(entries, paid, places)
+        table = standard_table(entries, paid / 100)
+        body = _encode(StandardTable(entries=entries, paid=paid, payouts=table))
+        if len(_TABLES) >= _TABLES_MAX:
+            del _TABLES[next(iter(_TABLES))]  # the one asked for least lately
+    _TABLES[key] = body
+    return Response(body, media_type="application/json")
+
+
+def _table_too_large(entries: int, paid: float, places: int) -> BadRequest:
+    # The largest field whose table fits, at this share: what the director can ask instead.
+    low, high = 2, entries
+    while low < high:
+        middle = (low + high + 1) // 2
+        if table_places(middle, paid / 100) <= MOST_PLACES:
+            low = middle
+        else:
+            high = middle - 1
+    return BadRequest(
+        f"a standard table for {entries:,} entries paying {paid:g} % lists {places:,} places "
+        f"in all, and a payout table lists at most {MOST_PLACES:,}: ask for {low:,} entries "
+        "or fewer, or a smaller share paid",
+        field="entries",
+        reason="payout_table_too_large",
+        params={
+            "entries": entries,
+            "paid": paid,
+            "places": places,
+            "most": MOST_PLACES,
+            "most_entries": low,
+        },
+    )
 
 
 async def _director(request: Request) -> Floor:
@@ -224,7 +300,8 @@ async def post_structure_parse(request: Request) -> Response:
     await _director(request)
     data = await read_body(request, MAX_STRUCTURE)
     try:
-        structure = configs.parse_structure(data, "structure file")
+        # TOML of up to 512 KiB read and checked: 190 ms of Python, on a worker thread.
+        structure = await asyncio.to_thread(configs.parse_structure, data, "structure file")
     except ConfigError as e:
         raise BadRequest(e.message, field=e.field) from None
     return json_response(structure)
@@ -234,9 +311,11 @@ async def post_structure_parse(request: Request) -> Response:
 async def post_structure_toml(request: Request) -> Response:
     """The structure the console's editor holds, as a structure file to keep."""
     await _director(request)
-    structure = decode(await read_body(request, MAX_STRUCTURE), Structure)
+    data = await read_body(request, MAX_STRUCTURE)
+    structure = await asyncio.to_thread(decode, data, Structure)
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in structure.name) or "structure"
-    return _file(toml(structure).encode(), f"{name}.toml", "application/toml; charset=utf-8")
+    text = await asyncio.to_thread(toml, structure)
+    return _file(text.encode(), f"{name}.toml", "application/toml; charset=utf-8")
 
 
 routes: list[BaseRoute] = [

@@ -17,6 +17,7 @@ those of any tournament.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from typing import Annotated
@@ -33,12 +34,14 @@ from ..engine.events import Event, TournamentCreated
 from ..engine.state import Tournament
 from ..exports.cells import csv_bytes
 from ..store.ids import check_tournament_id
+from .answers import answer
 from .context import floor_of, staff, tid_of
 from .edges import BadRequest, decode, handle_errors, json_response, read_body
 from .permissions import require_director
 from .principal import Forbidden
 
 log = logging.getLogger("floor.server")
+_encode = msgspec.json.Encoder().encode
 
 #: A table screen (and a dealer on one) is no reader of the counts and bags.
 _STAFF = ("director", "floor")
@@ -99,24 +102,37 @@ async def get_bags(request: Request) -> Response:
 
 @handle_errors
 async def get_counts(request: Request) -> Response:
-    t, _ = await floor_of(request).store.tournament(tid_of(request))
+    """The night's counts, published: built once per version (``answers``), not for each
+    phone that asks (at 10,000 bags a sort and an encoding each time)."""
+    floor = floor_of(request)
+    t, version = await floor.store.tournament(tid_of(request))
     s = t.state
-    return json_response(
-        {"tournament": s.id, "name": s.name, "day_ended": s.day_ended, "counts": counts(t)}
-    )
+
+    def build() -> bytes:
+        return _encode(
+            {"tournament": s.id, "name": s.name, "day_ended": s.day_ended, "counts": counts(t)}
+        )
+
+    body = answer(floor.metrics, "counts", s.id, version, build)
+    return Response(body, media_type="application/json")
 
 
-@handle_errors
-async def get_counts_csv(request: Request) -> Response:
-    tid = tid_of(request)
-    t, _ = await floor_of(request).store.tournament(tid)
+def _counts_csv(t: Tournament) -> bytes:
     # Names and bag labels are anybody's text: written as cells no spreadsheet runs.
     rows = (
         [i, row.name, row.player, row.table, row.stack, row.bag]
         for i, row in enumerate(counts(t), 1)
     )
+    return csv_bytes(["rank", "name", "id", "table", "chips", "bag"], rows)
+
+
+@handle_errors
+async def get_counts_csv(request: Request) -> Response:
+    floor = floor_of(request)
+    tid = tid_of(request)
+    t, version = await floor.store.tournament(tid)
     return Response(
-        csv_bytes(["rank", "name", "id", "table", "chips", "bag"], rows),
+        answer(floor.metrics, "counts.csv", tid, version, lambda: _counts_csv(t)),
         media_type="text/csv; charset=utf-8",
         headers={
             "Content-Disposition": f'attachment; filename="{tid}-counts.csv"',
@@ -149,7 +165,10 @@ async def create_day2(request: Request) -> Response:
     first = min(tournaments, key=lambda t: t.state.flight.order if t.state.flight else 1)
     rule = first.state.flight.rules.stack_forward if first.state.flight else "best"
     rules, structure = first.state.rules, first.state.structure
-    plan = day2.plan(flights, rule, rules, random.SystemRandom(), structure, spec.acknowledge)
+    # The redraw of every survivor (thousands): on a worker thread, from the flights' bags.
+    plan = await asyncio.to_thread(
+        day2.plan, flights, rule, rules, random.SystemRandom(), structure, spec.acknowledge
+    )
     step: int | None = None
     if structure is not None:
         # Day 2 starts at the level after the last one any flight played.

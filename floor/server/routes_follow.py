@@ -23,7 +23,7 @@ from ..store.errors import NotFound, StoreError
 from ..store.ids import check_tournament_id
 from .context import floor_of, tid_of
 from .edges import handle_errors
-from .follow_feed import whole
+from .follow_feed import board_message, whole
 from .principal import PUBLIC
 from .websocket import (
     INTERNAL,
@@ -61,10 +61,9 @@ async def get_follow(request: Request) -> Response:
     t, _ = await floor.store.tournament(tid)
     if player not in t.state.players:
         raise NotFound(f"there is no player {player} in {tid}", field="player")
-    feed = await floor.follow.feed(tid)
     t, version = await floor.store.tournament(tid)
     return Response(
-        whole(tid, t, version, feed.board, player),
+        whole(tid, t, version, player),
         media_type="application/json",
         headers={"Cache-Control": "no-store"},
     )
@@ -73,12 +72,10 @@ async def get_follow(request: Request) -> Response:
 @handle_errors
 async def get_board(request: Request) -> Response:
     """The board of seat changes, newest first, for a screen that joins mid-day."""
-    floor = floor_of(request)
     tid = tid_of(request)
-    await floor.store.tournament(tid)  # an unknown id leaves nothing behind
-    feed = await floor.follow.feed(tid)
+    t, version = await floor_of(request).store.tournament(tid)
     return Response(
-        await feed.board_message(),
+        board_message(tid, t, version),
         media_type="application/json",
         headers={"Cache-Control": "no-store"},
     )

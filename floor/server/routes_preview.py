@@ -8,6 +8,8 @@ A command the engine would refuse is answered as that refusal (the same code and
 
 from __future__ import annotations
 
+import asyncio
+
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,7 +18,7 @@ from starlette.routing import BaseRoute, Route
 from ..engine import commands
 from ..engine.preview import preview
 from .context import floor_of, staff, tid_of
-from .edges import check_numbers, decode, handle_errors, json_response, read_body
+from .edges import check_numbers, decode, handle_errors, read_body
 from .permissions import authorize
 
 
@@ -34,9 +36,17 @@ async def post_preview(request: Request) -> Response:
     envelope = decode(await read_body(request, floor.settings.max_body), PreviewEnvelope)
     check_numbers(envelope.command, "command")
     t, _ = await floor.store.tournament(tid)
-    # On the state it is decided against, before the next await (it changes in place).
+    # On the state as it stands, before the next await (it changes in place).
     authorize(principal, envelope.command, t)
-    return json_response(preview(t, envelope.command, floor.store.clock()))
+    # Decided on a copy of a copy, on a worker thread: the copy of a room of 10,000 takes
+    # 100 ms, and a list of a thousand entries 17 s of the engine.
+    copy, _ = await floor.store.private_copy(tid)
+    now = floor.store.clock()
+    body = await asyncio.to_thread(lambda: _encode(preview(copy, envelope.command, now)))
+    return Response(body, media_type="application/json")
+
+
+_encode = msgspec.json.Encoder().encode
 
 
 routes: list[BaseRoute] = [Route("/api/t/{tid}/preview", post_preview, methods=["POST"])]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from starlette.requests import Request
@@ -11,11 +12,12 @@ from starlette.routing import BaseRoute, Route
 from .. import config as configs
 from ..engine.errors import FloorError
 from ..engine.rules import Rules, Structure
-from ..protocol import encode_derived, events_message
+from ..protocol import catch_up_message
 from ..store.errors import AlreadyExists, NotFound
 from ..store.ids import check_tournament_id
 from ..store.outcome import Outcome
 from . import views
+from .answers import answer, answer_kept
 from .context import Floor, floor_of, staff, tid_of
 from .edges import (
     BadRequest,
@@ -47,7 +49,10 @@ async def create_tournament(request: Request) -> Response:
     floor = floor_of(request)
     principal = await staff(request)
     require_director(principal, "creates tournaments")
-    spec = decode(await read_body(request, floor.settings.max_body), NewTournament, config_keys())
+    body = await read_body(request, floor.settings.max_body)
+    # A structure and payout table as large as a body holds are checked as they are read
+    # (every row adding up to 100, exactly): 80 ms, on a worker thread.
+    spec = await asyncio.to_thread(decode, body, NewTournament, config_keys())
     # A starting stack or rebuy of 2**64 - 1 overflows the snapshots like a stack does.
     check_numbers(spec)
     try:
@@ -184,17 +189,29 @@ async def events_since(request: Request) -> Response:
     # ResponseError, "Invalid stream ID", and a 500).
     if version - since > MAX_EVENTS:
         raise _too_many_events()
-    missed = [] if since >= version else await floor.store.events_since(tid, since, MAX_EVENTS)
-    if missed is None:  # written meanwhile
-        raise _too_many_events()
-    if not missed:
+    if since >= version:
         return json_response(
             {"type": "events", "tournament": tid, "from": since + 1, "to": since, "events": []}
         )
     principal, _ = await floor.principal(request)
+    view = view_of(principal, tid)
+    key = (tid, since, view)
+    kept = answer_kept(floor.metrics, "events", key, version)
+    if kept is not None:
+        return Response(kept, media_type="application/json")
+    missed = await floor.store.events_since(tid, since, MAX_EVENTS)
+    if missed is None:  # written meanwhile
+        raise _too_many_events()
+    # The events up to the version our copy holds, so that the answer is that version's
+    # (built once for it: 30 ms at 10,000 players, for anyone who asked).
+    t, version = await floor.store.tournament(tid)
+    missed = missed[: version - since]
+
+    def build() -> bytes:
+        return shown(view, catch_up_message(tid, since + 1, missed, t))
+
     return Response(
-        shown(view_of(principal, tid), events_message(tid, since + 1, missed, encode_derived(t))),
-        media_type="application/json",
+        answer(floor.metrics, "events", key, version, build), media_type="application/json"
     )
 
 

@@ -38,6 +38,7 @@ from ..engine.views import Finish, prize_pool, results
 from ..errortext import field_names
 from ..exports.results import results_csv
 from ..store.ids import check_tournament_id
+from .answers import answer, answer_off_loop
 from .context import floor_of
 from .edges import (
     BadRequest,
@@ -75,24 +76,12 @@ async def _tournament(request: Request) -> tuple[Tournament, int]:
     return await floor_of(request).store.tournament(tid)
 
 
-#: Each tournament's answers at the version they were built for (and the copy they were
-#: built from): anyone may ask for the results, and at 10,000 players building them took
-#: 6-9 ms each time. Kept for the tournaments asked about lately (ids that exist only).
-_ANSWERS: dict[tuple[str, str], tuple[Tournament, int, bytes]] = {}
-_ANSWERS_MAX: Final = 128
-
-
-def _answer(kind: str, t: Tournament, version: int, build: Callable[[], bytes]) -> bytes:
-    """``build()``, or what it built for this copy of the tournament at ``version``. Call it
-    before the next ``await``: the copy changes with the next command."""
-    key = (t.state.id, kind)
-    held = _ANSWERS.pop(key, None)
-    if held is None or held[0] is not t or held[1] != version:
-        if len(_ANSWERS) >= _ANSWERS_MAX:
-            del _ANSWERS[next(iter(_ANSWERS))]  # the one asked about least lately
-        held = (t, version, build())
-    _ANSWERS[key] = held
-    return held[2]
+def _answer(
+    request: Request, kind: str, t: Tournament, version: int, build: Callable[[], bytes]
+) -> bytes:
+    """``build()`` once per tournament and version (``answers``): at 10,000 players the
+    results took 6-9 ms to build, for anyone who asked. Call it before the next ``await``."""
+    return answer(floor_of(request).metrics, kind, t.state.id, version, build)
 
 
 # The prize pool and results ------------------------------------------------------------------
@@ -120,7 +109,8 @@ async def get_prizes(request: Request) -> Response:
         pool = prize_pool(t)
         return _encode(Prizes(tournament=t.state.id, pool=pool, results=results(t, pool)))
 
-    return Response(_answer("prizes", t, version, build), media_type="application/json")
+    body = _answer(request, "prizes", t, version, build)
+    return Response(body, media_type="application/json")
 
 
 @handle_errors
@@ -128,7 +118,7 @@ async def get_results_csv(request: Request) -> Response:
     """The results, best place first: a row per player, a shared place on each of its rows."""
     t, version = await _tournament(request)
     return Response(
-        _answer("results.csv", t, version, lambda: _results_csv(t)),
+        _answer(request, "results.csv", t, version, lambda: _results_csv(t)),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{t.state.id}-results.csv"'},
     )
@@ -282,7 +272,14 @@ async def get_rulebook(request: Request) -> Response:
     lang = _lang(request)
     query = search_query(request)
     if query.strip():
-        return json_response(_rulebook_answer(book, lang, query))
+        # A search of the book takes up to 150 ms: made on a worker thread (the book is
+        # read-only), once for each query and language (``answers``).
+        metrics = floor_of(request).metrics
+        key = (book.name, lang, query)
+        body = await answer_off_loop(
+            metrics, "rulebook", key, book, lambda: _encode(_rulebook_answer(book, lang, query))
+        )
+        return Response(body, media_type="application/json")
     kept = _WHOLE.get((book.name, lang))
     if kept is None or kept[0] is not book:
         # Off the loop: the whole book is hundreds of kilobytes to encode and compress.

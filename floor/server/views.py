@@ -127,7 +127,8 @@ _packed_players = msgspec.json.Decoder(list[_PackedPlayer])  # type: ignore[vali
 
 
 def table_views(t: Tournament) -> list[TableView]:
-    return [table_view(t, table) for table in t.state.tables.values()]
+    halted = set(t.plan.halted_tables)
+    return [table_view(t, table, halted) for table in t.state.tables.values()]
 
 
 def _public_state(state: TournamentState) -> TournamentState:

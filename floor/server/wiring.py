@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ from . import (
     tools,
 )
 from .accounts import Accounts
+from .clock_thread import ClockThread
 from .clockdriver import ClockDriver
 from .context import Floor
 from .edges import for_error
@@ -99,10 +100,26 @@ def build_floor(settings: Settings) -> Floor:
         hub=hub,
         accounts=accounts,
         tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
-        clock=ClockDriver(store, hub, RedisLease(redis), house=house),
+        clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
         ping=redis.ping,
         close=close,
     )
+
+
+def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]:
+    """The clock driver's parts, made on its own thread's loop (``clock_thread``): its own
+    connections, and its own copies of the tournaments kept current from the bus."""
+    redis = connect(url)
+    bus = RedisBus(redis)
+    log = RedisLog(redis)
+    house = House(RedisHouseLog(log))
+    driver = ClockDriver(Service(log, bus=bus), RedisLease(redis), bus=bus, house=house)
+
+    async def close() -> None:
+        await bus.close()
+        await redis.aclose()
+
+    return driver, close
 
 
 def routes() -> list[BaseRoute]:

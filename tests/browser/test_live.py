@@ -92,8 +92,8 @@ def test_a_bust_and_a_move_on_the_floor_view_appear_on_the_wall_and_player_views
     expect(board).to_contain_text(to, timeout=WITHIN)
     assert director.state("live")["plan"]["moves"] == []  # type: ignore[index]
 
-    # A screen switched on afterwards shows it too, from the server's board: no read of the
-    # events back.
+    # A screen switched on afterwards shows it too, from the board its snapshot holds: no
+    # read of the events back, nor of the board on its own.
     asked: list[str] = []
     late = pages.context(servers[1], size="phone", user=None).new_page()
     late.on("request", lambda r: asked.append(r.url))
@@ -101,7 +101,7 @@ def test_a_bust_and_a_move_on_the_floor_view_appear_on_the_wall_and_player_views
     line = late.locator(".player-board .move-row:not(.pending)").first
     expect(line).to_contain_text(mover)
     expect(line).to_contain_text(to)
-    assert any("/api/t/live/board" in url for url in asked)
+    assert not any(f"/api/t/live/{x}" in url for url in asked for x in ("events", "board")), asked
     assert not any("/events" in url for url in asked), asked
 
 
@@ -436,10 +436,10 @@ def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_c
     expect(first.locator(".rule-cite")).to_have_text("TDA 2024 pravidlo 11A")
 
 
-def test_a_screen_folds_late_entries_and_bust_outs_to_the_places_the_server_holds(
+def test_a_screen_holds_the_places_the_server_holds_after_late_entries_and_bust_outs(
     servers: list[ServerProcess], director: Api, pages: Pages
 ) -> None:
-    """The screens keep their own copy of the state (web/js/fold.js): after bust-outs with
+    """The screens keep their own copy of the state (the batches' patches): after bust-outs with
     late entries between them, its places are the server's, none shared."""
     new_tournament(director, "places", 20)
     wall = pages.open(servers[1], "/wall/places", size="tv")

@@ -429,7 +429,12 @@ def test_the_czech_wall_final_table_and_player_screen_show_no_english(
         tables = seated(director, tid)
         table = max(tables, key=lambda n: len(tables[n]))
         director.ok(tid, {"type": "bust", "player": tables[table][max(tables[table])]})
-        for move in state(director, tid)["plan"]["moves"]:
+        moves = state(director, tid)["plan"]["moves"]
+        if any(m["reason"] == "final" for m in moves):
+            # The final redraw is a permutation of seats: everybody stands up and sits at once.
+            director.ok(tid, {"type": "confirm_all", "reason": "final"})
+            continue
+        for move in moves:
             if move["player"]:
                 director.ok(tid, {"type": "confirm", "player": move["player"]})
     wait_for(lambda: state(director, tid)["facts"]["in_the_money"] is not None)

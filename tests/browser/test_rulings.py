@@ -26,7 +26,7 @@ from tests.browser.conftest import (
     open_table,
     wait_for,
 )
-from tests.browser.test_fold_parity import module_page  # noqa: F401
+from tests.browser.test_patch_parity import module_page  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

@@ -581,3 +581,35 @@ def test_an_event_no_decoder_reads_is_refused_in_one_short_line(
 
     assert f"event {len(fuzz_export.events) + 1}" in said, said
     assert "\n" not in said and len(said) < 400, said
+
+
+def without_board(exported: Path, tmp_path: Path) -> tuple[Path, Path, dict[str, Any]]:
+    """The export as written before the state kept the board, one with a board cut short,
+    and the board it held."""
+    lines = exported.read_bytes().splitlines()
+    final = json.loads(lines[-2])
+    board = final["state"].pop("board")
+    old = tmp_path / "no-board.floor"
+    old.write_bytes(with_digest(b"\n".join([*lines[:-2], json.dumps(final).encode()]) + b"\n"))
+    wrong = tmp_path / "wrong-board.floor"
+    final["state"]["board"] = {**board, "lines": board["lines"][1:]}
+    wrong.write_bytes(with_digest(b"\n".join([*lines[:-2], json.dumps(final).encode()]) + b"\n"))
+    return old, wrong, board
+
+
+async def test_an_export_from_before_the_state_kept_the_board_imports(
+    exported: Path, tmp_path: Path
+) -> None:
+    """The board of seat changes is part of the state since; an export written before has
+    no board in its final state, and its events fold to one: imported all the same, with
+    the board its events make. A board the file does hold is checked as the rest is."""
+    old, wrong, board = without_board(exported, tmp_path)
+    assert board["lines"], "the played day put nothing on the board"
+    with EmbeddedServer(tmp_path / "fresh") as fresh:
+        target = Service(RedisLog(connect(fresh.url)))
+        with pytest.raises(BackupError, match="do not fold to the exported state"):
+            await import_(target, wrong)
+        done = await import_(target, old)
+        t, _ = await target.tournament(done.tournament)
+        assert msgspec.to_builtins(t.state.board) == board
+        await target.log.redis.aclose()

@@ -19,7 +19,7 @@ import pytest_asyncio
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
-from floor.server import player_search, tools
+from floor.server import answers, player_search
 from floor.server.context import Floor
 from floor.server.settings import Settings
 from floor.server.wiring import create_app
@@ -51,7 +51,7 @@ def held(obj: object, seen: set[int] | None = None, depth: int = 2) -> dict[str,
 def sizes(floor: Floor) -> dict[str, int]:
     found = {f"floor.{k}": n for k, n in held(floor, depth=3).items()}
     found["player_search._INDEXES"] = len(player_search._INDEXES)
-    found["tools._ANSWERS"] = len(tools._ANSWERS)
+    found["answers kept"] = answers.kept(floor.metrics)
     return found
 
 

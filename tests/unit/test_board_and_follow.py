@@ -9,8 +9,7 @@ import msgspec
 
 from floor.engine import commands as cmd
 from floor.engine import follow
-from floor.engine.board import Board
-from floor.engine.events import Event
+from floor.engine.board import LIMIT, BoardEntry, BoardLog, add
 from floor.engine.model import Spot
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import STRUCTURE
@@ -22,21 +21,19 @@ LAYOUT = {1: "1-9 pos 4/5/6", 2: "1-5,7,9 pos 2/3/4"}
 BREAKING = {1: "1-9 pos 4/5/6", 2: "1-7 pos 1/2/3", 3: "1-3 pos 1/2/3"}
 
 
-def folded(floor: Floor, board: Board, events: list[Event]) -> None:
-    """Fold ``events`` (the last of the log) in, numbered as the log numbers them."""
-    first = len(floor.log) - len(events) + 1
-    board.add_all(((first + i, e) for i, e in enumerate(events)), floor.t.state)
+def newest(floor: Floor) -> list[BoardEntry]:
+    """The board the state holds, newest first, as the screens list it."""
+    return floor.t.state.board.newest(LIMIT)
 
 
 def test_a_move_is_on_the_board_once_carried_out_with_the_name_it_had() -> None:
     floor = Floor(LAYOUT)
-    board = Board()
-    folded(floor, board, floor.bust("T2S9"))
-    assert board.entries == []  # planned: nothing for the room
-    folded(floor, board, floor.do(cmd.CallMove(player="T1S7")))
-    assert board.entries == []  # a first call is the move to make, not a change
-    folded(floor, board, floor.confirm("T1S7"))
-    [line] = board.entries
+    floor.bust("T2S9")
+    assert newest(floor) == []  # planned: nothing for the room
+    floor.do(cmd.CallMove(player="T1S7"))
+    assert newest(floor) == []  # a first call is the move to make, not a change
+    floor.confirm("T1S7")
+    [line] = newest(floor)
     assert (line.kind, line.player, line.from_, line.to, line.reason) == (
         "move",
         "T1S7",
@@ -45,19 +42,18 @@ def test_a_move_is_on_the_board_once_carried_out_with_the_name_it_had() -> None:
         "balance",
     )
     assert line.name == floor.t.state.players["T1S7"].name
-    assert line.key == f"{line.seq}.0" and line.seq == len(floor.log)
+    assert line.key == "0"
     wire = json.loads(msgspec.json.encode(line))
     assert wire["from"] == {"table": 1, "seat": 7} and "table" not in wire
 
 
 def test_a_move_called_again_is_a_change_and_one_cancelled_after_its_call_is_called_off() -> None:
     floor = Floor(LAYOUT)
-    board = Board()
-    folded(floor, board, floor.do(cmd.CallMove(player="T1S7")))
-    folded(floor, board, floor.do(cmd.CallMove(player="T1S7", seat=8)))
-    assert [(x.kind, x.table, x.seat) for x in board.entries] == [("recalled", 2, 8)]
-    folded(floor, board, floor.do(cmd.Cancel(player="T1S7")))
-    assert [(x.kind, x.player, x.table, x.seat) for x in board.entries] == [
+    floor.do(cmd.CallMove(player="T1S7"))
+    floor.do(cmd.CallMove(player="T1S7", seat=8))
+    assert [(x.kind, x.table, x.seat) for x in newest(floor)] == [("recalled", 2, 8)]
+    floor.do(cmd.Cancel(player="T1S7"))
+    assert [(x.kind, x.player, x.table, x.seat) for x in newest(floor)] == [
         ("called_off", "T1S7", 2, 8),
         ("recalled", "T1S7", 2, 8),
     ]
@@ -65,31 +61,33 @@ def test_a_move_called_again_is_a_change_and_one_cancelled_after_its_call_is_cal
 
 def test_a_table_breaking_and_broken_is_on_the_board_newest_first() -> None:
     floor = Floor(BREAKING)
-    board = Board()
-    folded(floor, board, floor.bust("T1S1"))
-    assert [x.kind for x in board.entries] == ["breaking"]
-    folded(floor, board, floor.do(cmd.CallAll(reason="break")))
+    floor.bust("T1S1")
+    assert [x.kind for x in newest(floor)] == ["breaking"]
+    floor.do(cmd.CallAll(reason="break"))
     for player in ("T3S1", "T3S2", "T3S3"):
-        folded(floor, board, floor.confirm(player))
-    kinds = [x.kind for x in board.entries]
+        floor.confirm(player)
+    lines = newest(floor)
+    kinds = [x.kind for x in lines]
     assert kinds[0] == "broken" and kinds[-1] == "breaking"
-    assert sorted(x.player or "" for x in board.entries if x.kind == "move") == [
+    assert sorted(x.player or "" for x in lines if x.kind == "move") == [
         "T3S1",
         "T3S2",
         "T3S3",
     ]
-    seqs = [x.seq for x in board.entries]
-    assert seqs == sorted(seqs, reverse=True)
+    keys = [int(x.key) for x in lines]
+    assert keys == sorted(keys, reverse=True)
 
 
 def test_the_board_keeps_its_limit_of_the_newest_lines() -> None:
     floor = Floor(BREAKING)
-    board = Board(limit=2)
-    folded(floor, board, floor.bust("T1S1"))
-    folded(floor, board, floor.do(cmd.CallAll(reason="break")))
+    board = BoardLog()
+    events = [*floor.bust("T1S1"), *floor.do(cmd.CallAll(reason="break"))]
     for player in ("T3S1", "T3S2", "T3S3"):
-        folded(floor, board, floor.confirm(player))
-    assert len(board.entries) == 2 and board.entries[0].kind == "broken"
+        events += floor.confirm(player)
+    for e in events:
+        add(board, e, floor.t.state.players, limit=2)
+    assert len(board.lines) == 2 and board.newest(2)[0].kind == "broken"
+    assert board.count == 5  # breaking, three moves, broken: counted, two kept
 
 
 def test_a_follower_is_shown_their_move_once_called_and_no_staff_flag() -> None:
@@ -111,8 +109,7 @@ def test_a_follower_is_shown_their_move_once_called_and_no_staff_flag() -> None:
 
 def test_the_room_part_holds_the_clock_and_numbers_not_the_players() -> None:
     floor = Floor(LAYOUT, structure=STRUCTURE)
-    board = Board()
-    room = follow.room(floor.t, board)
+    room = follow.room(floor.t)
     assert room.stats.players_left == 16 and room.facts.search == {}
     assert room.board == [] and room.names == {}
     wire = msgspec.json.encode(room).decode()
@@ -132,10 +129,10 @@ def test_a_batch_names_the_followers_to_work_out_again() -> None:
 
 def test_a_follower_is_told_the_day_is_over_and_when_each_sheet_came_in() -> None:
     floor = flight(18, last_level=4)
-    assert follow.room(floor.t, Board()).day_ended is None
+    assert follow.room(floor.t).day_ended is None
     floor.do(cmd.EndDay(now=True), now=50.0)
     floor.do(sheet(floor, 1), now=60.0)
-    room = follow.room(floor.t, Board())
+    room = follow.room(floor.t)
     assert room.day_ended is not None and room.day_ended.by == "director"
     assert room.bagged == {1: 60.0}
     wire = msgspec.json.encode(room).decode()

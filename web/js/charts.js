@@ -14,15 +14,15 @@ import { number, timeOfDay } from "./format.js";
 const MAX_POINTS = 400;
 
 /** field_history with usable times: points recorded without one (at = 0) are placed between
- * their neighbours, so the line keeps its shape.
- * @param {(import("./protocol.js").TournamentState & { active?: number }) | null | undefined} state
- *   `active` (the players seated now) is not the server's: fold.js counts it. When the fold goes
- *   (patches from the server), the line's last point "now" goes with it unless it is sent.
+ * their neighbours, so the line keeps its shape; `left` now (the server's field numbers)
+ * ends it.
+ * @param {import("./protocol.js").TournamentState | null | undefined} state
  * @param {number} nowSec
+ * @param {number | null} [left]
  */
-export function fieldSeries(state, nowSec) {
-  const raw = (state?.field_history || []).map(([at, left]) => ({ at, left }));
-  if (state && state.active != null) raw.push({ at: nowSec, left: state.active });
+export function fieldSeries(state, nowSec, left = null) {
+  const raw = (state?.field_history || []).map(([at, n]) => ({ at, left: n }));
+  if (state && left != null) raw.push({ at: nowSec, left });
   const known = raw.map((p, i) => (p.at > 0 ? i : -1)).filter((i) => i >= 0);
   if (!known.length) return [];
   for (let k = 0; k < known.length - 1; k += 1) {
@@ -190,7 +190,7 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
   const bbNote = emptyNote(bbCanvas);
   const describe = () => {
     // Screen readers get the gist as text (the canvas itself is an image).
-    const f = fieldSeries(conn.state, conn.nowSec());
+    const f = fieldSeries(conn.state, conn.nowSec(), conn.stats?.players_left ?? null);
     const b = averageBBSeries(conn);
     fieldCanvas.setAttribute("aria-label", t("chart.players_left_alt", {
       first: f.length ? number(f[0].y) : "–", last: f.length ? number(f[f.length - 1].y) : "–" }));

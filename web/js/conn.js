@@ -3,14 +3,15 @@
 // A screen starts from the packed snapshot over HTTP (`GET /api/t/{id}/snapshot`, gzipped:
 // 120 KB at 10,000 players, where the websocket's full snapshot is 2.6 MB), then opens the
 // websocket with `?since=<its seq>`, which brings it to the current version from the batches
-// the server holds. Where a snapshot is due, a public edge sends `fetch_snapshot` instead:
-// the screen reads it over HTTP and sends `resync` from its number. On the websocket:
-// hello (server time) → (snapshot →) events batches; apply only events with seq above our own;
-// on a gap ask for `resync`; an event this screen does not know, or one its fold cannot apply,
-// means its copy is no longer the server's: it asks for a fresh snapshot and applies nothing
-// until it comes; reconnect by itself with exponential backoff and `?since=<seq>`;
-// three heartbeats of silence count as a dead connection. The status is exposed for the
-// indicator every screen shows ("live", "connecting", "reconnecting", "offline", "missing").
+// the server holds. On the websocket:
+// hello (server time) → (snapshot →) events batches. Each batch carries what its events
+// changed in the state, as a JSON Patch for this screen's role (patch.js): the screen applies
+// it and folds no event (the events stay for sounds and alerts). On a gap it asks for
+// `resync`; a batch whose patch does not apply means its copy is no longer the server's: it
+// asks for a fresh snapshot and applies nothing until it comes; it reconnects by itself with
+// exponential backoff and `?since=<seq>`; three heartbeats of silence count as a dead
+// connection. The status is exposed for the indicator every screen shows ("live",
+// "connecting", "reconnecting", "offline", "missing").
 //
 // Follow mode (`new Connection(tid, { follow: pid })`, or `follow(pid)` in place): a phone that
 // follows one player is not sent the room. No snapshot over HTTP: the websocket
@@ -23,7 +24,7 @@
 // `me` held before and the one now, for a page to tell that the player has been moved.
 
 import { merge } from "./facts.js";
-import { apply, prepare } from "./fold.js";
+import { applyPatch } from "./patch.js";
 
 const decoder = new TextDecoder();
 
@@ -397,7 +398,7 @@ export class Connection {
 
   /** Take a snapshot (from the websocket: `live`; over HTTP the websocket is still to come). */
   _snapshot(msg, live) {
-    this.state = prepare(msg.packed ? unpack(msg) : msg.state);
+    this.state = msg.packed ? unpack(msg) : msg.state;
     this.plan = msg.plan;
     this.stats = msg.stats;
     this.facts = msg.facts ?? null;
@@ -478,24 +479,20 @@ export class Connection {
       }
       return;
     }
-    const applied = [];
-    for (const { seq, event } of msg.events) {
-      if (seq <= this.seq) continue;
-      let known;
-      try {
-        known = apply(this.state, event);
-      } catch (err) {
-        console.error("could not apply", event, err);
-        known = false;
-      }
-      if (!known) {
-        // Part of the batch may be applied: nothing of it is shown, the snapshot replaces it.
-        this.resnapshot(`event ${seq} (${event?.type}) does not apply`);
-        return;
-      }
-      this.seq = seq;
-      applied.push(event);
+    if (msg.from <= this.seq || !Array.isArray(msg.patch)) {
+      // Part of it held already, or no patch (a tournament's first batch): not ours to mend.
+      this.resnapshot(`batch ${msg.from}-${msg.to} cannot be applied to ${this.seq}`);
+      return;
     }
+    try {
+      applyPatch(this.state, msg.patch);
+    } catch (err) {
+      // Part of the patch may be applied: nothing of it is shown, the snapshot replaces it.
+      this.resnapshot(`batch ${msg.from}-${msg.to} does not apply: ${err}`);
+      return;
+    }
+    this.seq = msg.to;
+    const applied = msg.events.map((x) => x.event);
     if (msg.plan) this.plan = msg.plan;
     if (msg.stats) this.stats = msg.stats;
     this.facts = merge(this.facts, msg.facts);

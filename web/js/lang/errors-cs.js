@@ -254,6 +254,14 @@ export const errorsCs = {
     "bag_number_twice": "sáček {bag} je na listu dvakrát (také u hráče {player})",
     "bag_missing": "hráč {player} sedí u stolu {table} a na listu nemá sáček",
 
+    "payout_table_too_large": "standardní tabulka pro {entries} vstupů s výplatou {paid} % má ve všech řádcích {places} míst, tabulka výplat jich smí mít nejvýš {most}: zadejte nejvýš {most_entries} vstupů, nebo menší podíl placených",
+    "import_file_too_large": "soubor má {bytes} bajtů, víc než seznam hráčů (nejvýš {most}): rozdělte seznam",
+    "import_sheet_too_large": "tabulka se rozbalí na {bytes} bajtů, víc než seznam hráčů (nejvýš {most}): uložte ji jako CSV, nebo rozdělte seznam",
+    "import_row_too_wide": "řádek {line} seznamu má {cells} nebo víc buněk, seznam jich smí mít nejvýš {most}: uložte potřebné sloupce jako CSV",
+    "import_too_many_cells": "tabulka má {cells} nebo víc buněk, víc než seznam hráčů (nejvýš {most}): uložte potřebné sloupce jako CSV, nebo seznam rozdělte",
+    "import_too_slow": "čtení seznamu trvalo déle než {seconds} s: uložte ho jako CSV, nebo ho rozdělte",
+    "import_too_much_memory": "čtení seznamu potřebuje víc než {most} MB paměti: uložte ho jako CSV, nebo ho rozdělte",
+
     "pot_uncalled": "posledních {amount} od místa {seat} nikdo nedorovnal: vrací se mu",
     "pot_no_low": "nikdo nemá kvalifikovaný low: high bere vše",
     "pot_identical": "stejné ruce vyhrály high i low: dělí se co nejrovněji",

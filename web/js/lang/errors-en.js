@@ -260,6 +260,14 @@ export const errorsEn = {
     "bag_number_twice": "bag {bag} is on the sheet twice (also {player}'s)",
     "bag_missing": "{player} sits at table {table} and has no bag on the sheet",
 
+    "payout_table_too_large": "a standard table for {entries} entries paying {paid} % lists {places} places in all, and a payout table lists at most {most}: ask for {most_entries} entries or fewer, or a smaller share paid",
+    "import_file_too_large": "the file has {bytes} bytes, more than a list of players (at most {most}): split the list",
+    "import_sheet_too_large": "the sheet unpacks to {bytes} bytes, more than a list of players (at most {most}): save it as CSV, or split the list",
+    "import_row_too_wide": "row {line} of the list has {cells} cells or more, and a list has at most {most}: save the columns you need as CSV",
+    "import_too_many_cells": "the sheet has {cells} cells or more, more than a list of players (at most {most}): save the columns you need as CSV, or split the list",
+    "import_too_slow": "the list took longer than {seconds} s to read: save it as CSV, or split the list",
+    "import_too_much_memory": "reading the list needs more than {most} MB: save it as CSV, or split the list",
+
     "pot_uncalled": "nobody called the last {amount} of seat {seat}: it goes back to them",
     "pot_no_low": "no qualifying low among its players, the high hand scoops",
     "pot_identical": "identical hands win high and low, split as evenly as possible",

@@ -1,12 +1,15 @@
-"""The page's fold is the engine's, in the browser engine; an event it cannot apply resyncs.
+"""The page applies the server's patches as the engine folds its events; what it cannot apply
+resyncs.
 
-web/js/fold.js keeps a screen's copy of the state from the events it is sent. Random
-tournaments (``tournaments.games``: every event type, thousands of events) are folded by
-``Tournament.apply`` and by fold.js in Chromium, from the start and from snapshots on the
-way, and the states compared whole. The offline player search (web/js/facts.js) is held to
-the server's ``find_players`` with the server's own search keys. A page sent an event it
-does not know, an event its fold cannot apply, or a batch after a gap, asks the server again
-(``resync``) and ends up with the server's state instead of dropping it silently.
+A screen holds a role's view of the state and applies each batch's JSON Patch
+(``floor/engine/patch.py``; ``web/js/patch.js``): it folds no event. Random tournaments
+(``tournaments.games``: every event type, thousands of events) are played; each batch's patch
+is applied in Chromium, from the start and from snapshots on the way, for the staff and the
+public, and the states compared whole with the engine's. The offline player search
+(web/js/facts.js) is held to the server's ``find_players`` with the server's own search keys.
+A page sent a batch whose patch does not apply, or a batch after a gap, asks the server again
+(``resync``) and ends up with the server's state instead of dropping it silently; an event
+it does not know changes nothing (events are for sounds and alerts).
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
 from floor.engine.derived import public_facts
 from floor.engine.events import Event, TournamentCreated
+from floor.engine.patch import build, marks
 from floor.engine.rulebook import fold
 from floor.engine.state import Tournament
+from floor.engine.touches import touched
+from floor.server.redact import for_public
 from floor.server.views import find_players, search_players
 from tests.browser.conftest import (
     FLOOR,
@@ -74,83 +80,91 @@ def module_page(browser: Browser) -> Iterator[Page]:
     assert not errors, errors
 
 
-#: Folds the events in the page: from the first state through every checkpoint (states
-#: returned there), and from the snapshot at each checkpoint to the next one.
-FOLD = """async ({ start, batches, checkpoints, snapshots }) => {
-  const { apply, prepare } = await import("/js/fold.js");
-  const unknown = new Set();
+#: Applies the batches' patches in the page: from the first state through every checkpoint
+#: (states returned there), and from the snapshot at each checkpoint to the next one.
+APPLY = """async ({ start, patches, checkpoints, snapshots }) => {
+  const { applyPatch } = await import("/js/patch.js");
   const run = (state, from, to) => {
-    for (let i = from; i < to; i += 1) {
-      for (const event of batches[i]) if (!apply(state, event)) unknown.add(event.type);
-    }
+    for (let i = from; i < to; i += 1) applyPatch(state, patches[i]);
     return state;
   };
   const straight = [];
-  let state = prepare(JSON.parse(start));
+  let state = JSON.parse(start);
   let at = 1;
   for (const c of checkpoints) {
     run(state, at, c + 1);
     at = c + 1;
-    straight.push([JSON.stringify(state), state.active]);
+    straight.push(JSON.stringify(state));
   }
   const resumed = [];
   for (let k = 0; k + 1 < checkpoints.length; k += 1) {
-    const s = run(prepare(JSON.parse(snapshots[k])), checkpoints[k] + 1, checkpoints[k + 1] + 1);
-    resumed.push([JSON.stringify(s), s.active]);
+    const from = JSON.parse(snapshots[k]);
+    resumed.push(JSON.stringify(run(from, checkpoints[k] + 1, checkpoints[k + 1] + 1)));
   }
-  return { straight, resumed, unknown: [...unknown] };
+  return { straight, resumed };
 }"""
 
 
-def folded(g: Game, checkpoints: list[int]) -> list[tuple[dict[str, Any], int]]:
-    """The engine's state (as JSON, and its players in play) after each checkpoint batch."""
+def view(t: Tournament, role: str) -> dict[str, Any]:
+    """The role's view of the state, as its snapshot carries it."""
+    message = msgspec.json.encode({"state": t.state, "staff": None})
+    if role == "public":
+        message = for_public(message)
+    state: dict[str, Any] = json.loads(message)["state"]
+    return state
+
+
+def patched(g: Game, checkpoints: list[int], role: str) -> tuple[list[Any], list[dict[str, Any]]]:
+    """Each batch's patch for ``role``, and the engine's view after each checkpoint batch."""
     first = g.batches[0][0]
     assert isinstance(first, TournamentCreated)
     t = Tournament.create(first)
-    out = []
+    patches: list[Any] = [[]]
+    states = []
     for i, batch in enumerate(g.batches):
-        for e in batch[1:] if i == 0 else batch:
-            t.apply(e)
+        if i:
+            before = marks(t.state)
+            for e in batch:
+                t.apply(e)
+            built = build(t, before, touched(batch))
+            patches.append(json.loads(built.staff if role == "staff" else built.public))
+        else:
+            for e in batch[1:]:
+                t.apply(e)
         if i in checkpoints:
-            out.append((json.loads(msgspec.json.encode(t.state)), t.active))
-    return out
+            states.append(view(t, role))
+    return patches, states
 
 
-def test_the_page_folds_every_event_as_the_engine_does(
-    module_page: Page, played: list[Game]
+@pytest.mark.parametrize("role", ["staff", "public"])
+def test_the_page_applies_every_batch_as_the_engine_folds_it(
+    module_page: Page, played: list[Game], role: str
 ) -> None:
     covered: set[str] = set()
     total = 0
     for g in played:
         last = len(g.batches) - 1
         checkpoints = sorted({*range(0, last, max(1, last // 12)), last})
-        engine = folded(g, checkpoints)
         start = Tournament.create(g.batches[0][0])  # type: ignore[arg-type]
-        batches = [json.loads(msgspec.json.encode(b)) for b in g.batches]
+        for e in g.batches[0][1:]:
+            start.apply(e)
+        patches, engine = patched(g, checkpoints, role)
         page = module_page.evaluate(
-            FOLD,
+            APPLY,
             {
-                "start": msgspec.json.encode(start.state).decode(),
-                "batches": batches,
+                "start": json.dumps(view(start, role)),
+                "patches": patches,
                 "checkpoints": checkpoints,
-                "snapshots": [json.dumps(state) for state, _ in engine[:-1]],
+                "snapshots": [json.dumps(state) for state in engine[:-1]],
             },
         )
-        assert page["unknown"] == [], page["unknown"]
-        for k, ((state, active), (shown, shown_active)) in enumerate(
-            zip(engine, page["straight"], strict=True)
-        ):
+        for k, (state, shown) in enumerate(zip(engine, page["straight"], strict=True)):
             assert json.loads(shown) == state, f"game {g.t.state.id}, batch {checkpoints[k]}"
-            assert shown_active == active
-        for k, (shown, shown_active) in enumerate(page["resumed"]):
-            state, active = engine[k + 1]
-            assert json.loads(shown) == state, f"from batch {checkpoints[k]} on"
-            assert shown_active == active
-        covered.update(e["type"] for b in batches for e in b)
-        total += sum(len(b) for b in batches)
+        for k, shown in enumerate(page["resumed"]):
+            assert json.loads(shown) == engine[k + 1], f"from batch {checkpoints[k]} on"
+        covered.update(type(e).__struct_config__.tag for b in g.batches for e in b)  # type: ignore[misc]
+        total += sum(len(b) for b in g.batches)
     everything = {t.__struct_config__.tag for t in get_args(Event)}
-    # tournament_created starts every log: the engine folds it into the first state the page
-    # starts from, as a screen starts from a snapshot; every other type the page folds.
     assert covered == everything, sorted(everything - covered)
     assert total >= 3000, total
 
@@ -254,19 +268,19 @@ def busted_on_page(page: Page, player: str) -> bool:
     return bool(page.evaluate(f"window.floorPhone.conn.state.players[{player!r}].busted"))
 
 
-def unknown_event(msg: dict[str, Any]) -> dict[str, Any]:
-    msg["events"][-1]["event"] = {"type": "from_a_newer_server", "tables": [1, 2]}
+def failing_patch(msg: dict[str, Any]) -> dict[str, Any]:
+    # A change to a record the page does not hold: its copy is not the server's.
+    msg["patch"].append({"op": "add", "path": "/nothing/here", "value": 1})
     return msg
 
 
-def failing_event(msg: dict[str, Any]) -> dict[str, Any]:
-    # Busting somebody the page has never heard of: its fold throws.
-    msg["events"][-1]["event"] = {**msg["events"][-1]["event"], "player": "NOBODY"}
+def no_patch(msg: dict[str, Any]) -> dict[str, Any]:
+    msg["patch"] = None
     return msg
 
 
-@pytest.mark.parametrize("change", [unknown_event, failing_event], ids=["unknown", "failing"])
-def test_an_event_the_page_cannot_fold_makes_it_ask_for_a_snapshot(
+@pytest.mark.parametrize("change", [failing_patch, no_patch], ids=["failing", "none"])
+def test_a_batch_the_page_cannot_apply_makes_it_ask_for_a_snapshot(
     servers: list[ServerProcess], director: Api, pages: Pages, change: Any
 ) -> None:
     tid = f"resync-{change.__name__.split('_')[0]}"
@@ -279,7 +293,7 @@ def test_an_event_the_page_cannot_fold_makes_it_ask_for_a_snapshot(
     director.ok(tid, {"type": "bust", "player": victim})
     wait_for(lambda: tap.resyncs(), page)
     assert tap.resyncs() == [{"type": "resync", "snapshot": True}]
-    # The snapshot brings the bust the page could not fold; then it follows as before.
+    # The snapshot brings the bust the page could not apply; then it follows as before.
     wait_for(lambda: busted_on_page(page, victim), page)
     last = director.ok(tid, {"type": "bust", "player": later})["last"]
     wait_for(lambda: page.evaluate("window.floorPhone.conn.seq") >= last, page)
@@ -287,6 +301,26 @@ def test_an_event_the_page_cannot_fold_makes_it_ask_for_a_snapshot(
     expect(page.locator(".conn")).to_have_attribute("data-status", "live")
     shown = page.evaluate("JSON.stringify(window.floorPhone.conn.state)")
     assert json.loads(shown) == director.state(tid)["state"]
+
+
+def test_an_event_the_page_does_not_know_changes_nothing(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    new_tournament(director, "resync-unknown", 14)
+    tap = Tap()
+    page = tapped(pages, servers[0], "/floor/resync-unknown", tap)
+    victim = next(iter(occupants(director, "resync-unknown", 1).values()))
+
+    def newer(msg: dict[str, Any]) -> dict[str, Any]:
+        msg["events"].append({"seq": msg["to"], "event": {"type": "from_a_newer_server"}})
+        return msg
+
+    tap.change = newer
+    last = director.ok("resync-unknown", {"type": "bust", "player": victim})["last"]
+    wait_for(lambda: page.evaluate("window.floorPhone.conn.seq") >= last, page)
+    assert tap.resyncs() == []
+    shown = page.evaluate("JSON.stringify(window.floorPhone.conn.state)")
+    assert json.loads(shown) == director.state("resync-unknown")["state"]
 
 
 def test_a_batch_after_a_gap_makes_the_page_ask_for_what_it_missed(

@@ -1,0 +1,665 @@
+"""Every route of the application at its worst case: ``PROBES``, one per route.
+
+A probe sends what costs a route the most that it accepts (the 10,000-player rooms of
+``worst_rooms``, the largest body, the most entries, the hostile spreadsheets) and what it
+must refuse (over each bound: a 4xx naming the field), and checks each answer. The routes
+are read from the application (``route_keys``), so a route added without a probe here is
+known: ``tests/e2e/test_worst_case.py`` fails for it. ``bench/loop_watchdog.py`` runs the same
+probes and prints what each cost the server's event loop.
+
+A probe's key is ``METHOD path`` as the route table has it (``GET /api/t/{tid}``), a
+websocket's ``WS path``, and each message a client may send on it ``WS path type``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from starlette.routing import Mount, Route, WebSocketRoute
+from websockets.asyncio.client import ClientConnection, connect
+
+from floor.engine.payout_curve import percents
+from tests import hostile_files
+from tests.e2e.worst_rooms import FLIGHT, ROOM, SPARE
+
+#: Generous: on the landed code the shared-strings bomb held the server for 36 s.
+TIMEOUT = 180.0
+#: The largest body a command or a new tournament may have (FLOOR_MAX_BODY's default).
+MAX_BODY = 65_536
+
+
+@dataclass
+class Files:
+    """The lists and sheets the import probes send, made once."""
+
+    shared_strings_bomb: bytes = b""
+    wide_row: bytes = b""
+    zip_bomb: bytes = b""
+    dimension_bomb: bytes = b""
+    honest_xlsx: bytes = b""
+    honest_csv: bytes = b""
+    widest_csv: bytes = b""
+
+    @classmethod
+    def make(cls) -> Files:
+        # 10,000 rows of 64 short cells: every cell a list may bring, about 1.4 MB.
+        widest = "".join(
+            ";".join([f"Player {i}", f"C{i}", *(f"x{j}" for j in range(62))]) + "\n"
+            for i in range(10_000)
+        ).encode()
+        return cls(
+            shared_strings_bomb=hostile_files.shared_strings_bomb(),
+            wide_row=hostile_files.wide_row(),
+            zip_bomb=hostile_files.zip_bomb(),
+            dimension_bomb=hostile_files.dimension_bomb(),
+            honest_xlsx=hostile_files.honest_xlsx(),
+            honest_csv=hostile_files.honest_csv(),
+            widest_csv=widest,
+        )
+
+
+@dataclass
+class World:
+    """What the probes run against: a server, its staff's tokens, the files."""
+
+    base: str
+    director: str
+    floor: str
+    files: Files
+    #: False (the benchmark on code that may not hold): a wrong answer is noted, not raised.
+    strict: bool = True
+    notes: list[str] = field(default_factory=list)
+    ids: itertools.count[int] = field(default_factory=itertools.count)
+
+    @property
+    def ws(self) -> str:
+        return "ws" + self.base.removeprefix("http")
+
+    def headers(self, who: str | None) -> dict[str, str]:
+        token = {"director": self.director, "floor": self.floor}.get(who or "")
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def expect(self, r: httpx.Response, status: int, field: str | None = None) -> Any:
+        """The answer's JSON, after checking its status (and the field a refusal names)."""
+        problem = None
+        if r.status_code != status:
+            problem = f"{r.status_code} (expected {status}): {r.text[:300]}"
+        elif field is not None:
+            error = r.json().get("error", {})
+            if error.get("field") != field:
+                problem = f"{status} names {error.get('field')!r}, not {field!r}: {r.text[:300]}"
+        where = f"{r.request.method} {r.request.url.path}"
+        if problem is not None:
+            if self.strict:
+                raise AssertionError(f"{where}: {problem}")
+            self.notes.append(f"{where}: {problem}")
+            return None
+        kind = r.headers.get("content-type", "")
+        return r.json() if kind.startswith("application/json") else r.content
+
+    def unique(self, stem: str) -> str:
+        return f"{stem}-{next(self.ids)}-{time.monotonic_ns() % 1_000_000}"
+
+
+Probe = Callable[[World, httpx.AsyncClient], Awaitable[None]]
+PROBES: dict[str, Probe] = {}
+
+
+def probe(*keys: str) -> Callable[[Probe], Probe]:
+    def register(run: Probe) -> Probe:
+        for key in keys:
+            assert key not in PROBES, key
+            PROBES[key] = run
+        return run
+
+    return register
+
+
+#: What a client may send on each websocket: the union its messages are decoded as.
+def _socket_messages() -> dict[str, Any]:
+    from floor.server import routes_follow, websocket
+
+    return {
+        "/ws/t/{tid}": websocket.ClientMessage,
+        "/ws/t/{tid}/follow/{player}": routes_follow._decoder.type,
+    }
+
+
+def route_keys() -> set[str]:
+    """Every route of the application as ``floor serve`` builds it, and every message a
+    client may send on its websockets."""
+    from floor.server.wiring import routes
+
+    keys = set()
+    messages = _socket_messages()
+    for route in routes():
+        if isinstance(route, Route):
+            keys |= {f"{m} {route.path}" for m in (route.methods or {"GET"}) - {"HEAD"}}
+        elif isinstance(route, WebSocketRoute):
+            keys.add(f"WS {route.path}")
+            union = messages.get(route.path)
+            if union is None:
+                keys.add(f"WS {route.path} (messages unknown: add it to _socket_messages)")
+                continue
+            for kind in getattr(union, "__args__", (union,)):
+                keys.add(f"WS {route.path} {kind.__struct_config__.tag}")
+        elif isinstance(route, Mount):
+            keys.add(f"GET {route.path}/{{path}}")
+        else:
+            keys.add(f"{type(route).__name__} {route!r}")
+    return keys
+
+
+# Health, schema, configs -------------------------------------------------------------------
+
+
+@probe("GET /healthz")
+async def _healthz(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get("/healthz"), 200)
+
+
+@probe("GET /metrics")
+async def _metrics(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get("/metrics", headers=w.headers("director")), 200)
+    w.expect(await http.get("/metrics"), 401)
+
+
+@probe("GET /api/schema")
+async def _schema(w: World, http: httpx.AsyncClient) -> None:
+    for _ in range(3):
+        w.expect(await http.get("/api/schema"), 200)
+
+
+@probe("GET /api/config")
+async def _config(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get("/api/config"), 200)
+
+
+# Tournaments -------------------------------------------------------------------------------
+
+
+def _largest_tournament(tid: str) -> dict[str, Any]:
+    """A new tournament with a structure and payouts as large as a body holds."""
+    levels = [
+        {"type": "level", "small_blind": 25 * i, "big_blind": 50 * i, "minutes": 20}
+        for i in range(1, 201)
+    ]
+    rows = [{"entries": 2, "percents": [100]}]
+    body: dict[str, Any] = {
+        "id": tid,
+        "name": "A festival's main event",
+        "rules": "tda-2024",
+        "structure": {
+            "name": "largest",
+            "starting_stack": 50_000,
+            "chips": [25, 100, 500, 1_000, 5_000, 25_000],
+            "levels": levels,
+            "prize": {"currency": "CZK", "buy_in": 1_000, "payouts": rows},
+        },
+    }
+    places = 10
+    while len(json.dumps(body)) < MAX_BODY - 4_000:
+        rows.append({"entries": places * 7, "percents": list(percents(places))})
+        places += 25
+    rows.pop()
+    return body
+
+
+@probe("GET /api/tournaments", "POST /api/tournaments")
+async def _tournaments(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get("/api/tournaments"), 200)
+    w.expect(await http.get("/api/tournaments", params={"archived": "1"}), 200)
+    director = w.headers("director")
+    body = _largest_tournament(w.unique("big"))
+    w.expect(await http.post("/api/tournaments", json=body, headers=director), 201)
+    too_big = b'{"id": "x", "name": "' + b"x" * MAX_BODY + b'"}'
+    w.expect(await http.post("/api/tournaments", content=too_big, headers=director), 413, "body")
+
+
+@probe("GET /api/t/{tid}")
+async def _snapshot(w: World, http: httpx.AsyncClient) -> None:
+    # Each role's snapshot of the room, whole (2.5 MB) and gzipped.
+    for who in (None, "director"):
+        for encoding in ("identity", "gzip"):
+            r = await http.get(
+                f"/api/t/{ROOM}", headers={**w.headers(who), "accept-encoding": encoding}
+            )
+            w.expect(r, 200)
+
+
+@probe("GET /api/t/{tid}/snapshot")
+async def _start_snapshot(w: World, http: httpx.AsyncClient) -> None:
+    for who in (None, "director"):
+        w.expect(await http.get(f"/api/t/{ROOM}/snapshot", headers=w.headers(who)), 200)
+
+
+@probe("GET /api/t/{tid}/players")
+async def _players(w: World, http: httpx.AsyncClient) -> None:
+    # A letter in half the names, the longest query, and one past it.
+    for q in ("a", "n", "jan novák", "x" * 80):
+        w.expect(await http.get(f"/api/t/{ROOM}/players", params={"q": q}), 200)
+    w.expect(await http.get(f"/api/t/{ROOM}/players", params={"q": "x" * 81}), 422, "q")
+
+
+@probe("GET /api/t/{tid}/events")
+async def _events(w: World, http: httpx.AsyncClient) -> None:
+    version = int((await http.head(f"/api/t/{ROOM}/snapshot")).headers["floor-seq"])
+    # The most one read answers (5,000 events), each role; then more than that.
+    for who in (None, "director"):
+        since = str(max(0, version - 4_990))
+        r = await http.get(f"/api/t/{ROOM}/events", params={"since": since}, headers=w.headers(who))
+        w.expect(r, 200)
+    w.expect(await http.get(f"/api/t/{ROOM}/events", params={"since": "0"}), 422, "since")
+
+
+@probe("POST /api/t/{tid}/archive")
+async def _archive(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.post(f"/api/t/{SPARE}/archive", headers=w.headers("director")), 200)
+
+
+# Tools ---------------------------------------------------------------------------------
+
+
+@probe("GET /api/t/{tid}/prizes")
+async def _prizes(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get(f"/api/t/{ROOM}/prizes"), 200)
+
+
+@probe("GET /api/t/{tid}/results.csv")
+async def _results(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get(f"/api/t/{ROOM}/results.csv"), 200)
+
+
+def _pot(seats: int) -> dict[str, Any]:
+    return {
+        "game": "flop",
+        "odd_chip_unit": 25,
+        "button": 1,
+        "contributions": [{"seat": s, "contributed": 100 * s} for s in range(1, seats + 1)],
+        "high": [[s] for s in range(seats, 0, -1)],
+    }
+
+
+@probe("POST /api/pots")
+async def _pots(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.post("/api/pots", json=_pot(12)), 200)
+    w.expect(await http.post("/api/pots", json=_pot(370)), 422, "contributions")
+
+
+@probe("GET /api/rulebook", "GET /api/rulebook/{rule}")
+async def _rulebook(w: World, http: httpx.AsyncClient) -> None:
+    for params in ({}, {"lang": "cs"}, {"q": "e"}, {"q": "a " * 40}):
+        w.expect(await http.get("/api/rulebook", params=params), 200)
+    w.expect(await http.get("/api/rulebook", params={"q": "x" * 81}), 422, "q")
+    rules = w.expect(await http.get("/api/rulebook"), 200)
+    rule = rules["rules"][0]["id"] if rules else "1"
+    w.expect(await http.get(f"/api/rulebook/{rule}", params={"lang": "cs"}), 200)
+
+
+# Files ---------------------------------------------------------------------------------
+
+
+@probe("POST /api/t/{tid}/import")
+async def _import(w: World, http: httpx.AsyncClient) -> None:
+    path, director = f"/api/t/{ROOM}/import", w.headers("director")
+    f = w.files
+    for honest in (f.honest_csv, f.honest_xlsx, f.widest_csv):
+        w.expect(await http.post(path, content=honest, headers=director), 200)
+    for hostile in (f.shared_strings_bomb, f.wide_row, f.zip_bomb):
+        w.expect(await http.post(path, content=hostile, headers=director), 422, "file")
+    # Bounded by what it reads: the first 64 columns of the rows there are.
+    w.expect(await http.post(path, content=f.dimension_bomb, headers=director), 200)
+    more = f.honest_csv + b"".join(b"Late %d;;;\r\n" % i for i in range(2))
+    w.expect(await http.post(path, content=more, headers=director), 422, "file")
+    too_big = b"Jan Novak\n" * (4 * 1024 * 1024 // 10 + 1)
+    w.expect(await http.post(path, content=too_big, headers=director), 413, "body")
+
+
+@probe(
+    "GET /api/t/{tid}/export/results.csv",
+    "GET /api/t/{tid}/export/hendon.csv",
+    "GET /api/t/{tid}/export/payouts.csv",
+)
+async def _exports(w: World, http: httpx.AsyncClient) -> None:
+    for name in ("results.csv", "hendon.csv", "payouts.csv"):
+        w.expect(await http.get(f"/api/t/{ROOM}/export/{name}"), 200)
+
+
+@probe("GET /api/t/{tid}/export/log")
+async def _log(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get(f"/api/t/{FLIGHT}/export/log", headers=w.headers("director")), 200)
+
+
+@probe("GET /api/t/{tid}/paper", "GET /api/t/{tid}/paper/check")
+async def _paper(w: World, http: httpx.AsyncClient) -> None:
+    staff = w.headers("floor")
+    w.expect(await http.get(f"/api/t/{ROOM}/paper", headers=staff), 200)
+    params = {"table": "1", "seat": "1", "code": "ABCD"}
+    w.expect(await http.get(f"/api/t/{ROOM}/paper/check", params=params, headers=staff), 200)
+
+
+@probe("GET /api/payouts/standard")
+async def _standard_payouts(w: World, http: httpx.AsyncClient) -> None:
+    path = "/api/payouts/standard"
+    w.expect(await http.get(path, params={"entries": "1000", "paid": "15"}), 200)
+    # The finding: 6.2 s of the loop and 27.8 MB for anyone who asked.
+    w.expect(await http.get(path, params={"entries": "100000", "paid": "50"}), 422, "entries")
+    w.expect(await http.get(path, params={"entries": "100001"}), 422, "entries")
+
+
+def _structure_toml(levels: int) -> str:
+    lines = ['name = "largest"', "starting_stack = 50000", "chips = [25, 100, 500, 1000]", ""]
+    for i in range(1, levels + 1):
+        lines += [
+            "[[levels]]",
+            'type = "level"',
+            f"small_blind = {25 * i}",
+            f"big_blind = {50 * i}",
+            "minutes = 20",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+@probe("POST /api/structures/parse", "POST /api/structures/toml")
+async def _structures(w: World, http: httpx.AsyncClient) -> None:
+    director = w.headers("director")
+    levels = 1
+    while len(_structure_toml(levels * 2)) < 500 * 1024:
+        levels *= 2
+    text = _structure_toml(levels)
+    parsed = w.expect(
+        await http.post("/api/structures/parse", content=text.encode(), headers=director), 200
+    )
+    if parsed is not None:
+        r = await http.post("/api/structures/toml", json=parsed, headers=director)
+        w.expect(r, 200)
+    too_big = b"#" * (512 * 1024 + 1)
+    w.expect(
+        await http.post("/api/structures/parse", content=too_big, headers=director), 413, "body"
+    )
+
+
+# Flights -------------------------------------------------------------------------------
+
+
+@probe("GET /api/t/{tid}/bags")
+async def _bags(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get(f"/api/t/{FLIGHT}/bags", headers=w.headers("floor")), 200)
+
+
+@probe("GET /api/t/{tid}/counts", "GET /api/t/{tid}/counts.csv")
+async def _counts(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get(f"/api/t/{FLIGHT}/counts"), 200)
+    w.expect(await http.get(f"/api/t/{FLIGHT}/counts.csv"), 200)
+
+
+@probe("POST /api/day2")
+async def _day2(w: World, http: httpx.AsyncClient) -> None:
+    director = w.headers("director")
+    body: dict[str, object] = {"id": w.unique("day2"), "name": "Day 2", "flights": [FLIGHT]}
+    r = await http.post("/api/day2", json=body, headers=director)
+    if r.status_code != 201:
+        # The flight's bags do not add up to its chips (the world bags what it likes): the
+        # director's acknowledgement with a reason is the other path, and both are probed.
+        w.expect(r, 409, "acknowledge")
+        body["acknowledge"] = {"reason": "r" * 500, "flights": [FLIGHT]}
+        w.expect(await http.post("/api/day2", json=body, headers=director), 201)
+
+
+# Following one player ------------------------------------------------------------------
+
+
+@probe("GET /api/t/{tid}/follow/{player}", "GET /api/t/{tid}/board")
+async def _follow_reads(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get(f"/api/t/{ROOM}/follow/P1"), 200)
+    w.expect(await http.get(f"/api/t/{ROOM}/follow/{'P' * 65}"), 422, "player")
+    w.expect(await http.get(f"/api/t/{ROOM}/board"), 200)
+
+
+async def _until(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        if message.get("type") == kind:
+            return message  # type: ignore[no-any-return]
+
+
+@probe(
+    "WS /ws/t/{tid}/follow/{player}",
+    "WS /ws/t/{tid}/follow/{player} resync",
+    "WS /ws/t/{tid}/follow/{player} ping",
+)
+async def _follow_socket(w: World, http: httpx.AsyncClient) -> None:
+    async with connect(f"{w.ws}/ws/t/{ROOM}/follow/P2", max_size=None) as ws:
+        await _until(ws, "follow")
+        await ws.send(json.dumps({"type": "resync"}))
+        await _until(ws, "follow")
+        await ws.send(json.dumps({"type": "ping"}))
+        await _until(ws, "pong")
+
+
+# The room's websocket --------------------------------------------------------------------
+
+
+#: A command on every planned move finds none left once an earlier probe carried them out.
+_NOTHING_LEFT = ("no_moves_to_call", "no_planned_moves")
+_WS = httpx.Request("GET", "ws://websocket/command")
+
+
+@probe("WS /ws/t/{tid}", "WS /ws/t/{tid} resync", "WS /ws/t/{tid} ping", "WS /ws/t/{tid} command")
+async def _socket(w: World, http: httpx.AsyncClient) -> None:
+    for packed in ("1", "0"):
+        url = f"{w.ws}/ws/t/{ROOM}?packed={packed}"
+        async with connect(url, max_size=None, additional_headers=w.headers("director")) as ws:
+            await _until(ws, "snapshot")
+            await ws.send(json.dumps({"type": "resync", "snapshot": True}))
+            await _until(ws, "snapshot")
+            await ws.send(json.dumps({"type": "resync", "since": 0}))
+            await _until(ws, "snapshot")
+            await ws.send(json.dumps({"type": "ping"}))
+            await _until(ws, "pong")
+            command = {"type": "call_all", "reason": "break"}
+            await ws.send(json.dumps({"type": "command", "id": w.unique("ws"), "command": command}))
+            result = await _until(ws, "result")
+            # Every move of the room called at once: done by the first call, after it
+            # nothing is left to call.
+            outcome = result["outcome"]
+            if not outcome["ok"] and outcome["error"]["reason"] not in _NOTHING_LEFT:
+                w.expect(httpx.Response(409, json=result, request=_WS), 200)
+
+
+# Commands ------------------------------------------------------------------------------
+
+
+def _entries(stem: str, body: int) -> list[dict[str, Any]]:
+    """As many entries as one command's body holds (1,000 at most)."""
+    entries: list[dict[str, Any]] = []
+    size = 200
+    while len(entries) < 1_000:
+        entry = {"name": f"Late Entry {len(entries)}", "player": f"{stem}{len(entries)}"}
+        entry["country"] = "CZ"
+        size += len(json.dumps(entry)) + 2
+        if size > body:
+            break
+        entries.append(entry)
+    return entries
+
+
+@probe("POST /api/t/{tid}/commands", "POST /api/t/{tid}/commands/{kind}")
+async def _commands(w: World, http: httpx.AsyncClient) -> None:
+    floor = w.headers("director")
+    stem = w.unique("L")
+    command = {"type": "register_many", "entries": _entries(stem, MAX_BODY - 1_000)}
+    body = {"id": w.unique("c"), "command": command}
+    w.expect(await http.post(f"/api/t/{ROOM}/commands", json=body, headers=floor), 200)
+    for kind in ("call_all", "confirm_all"):
+        r = await http.post(
+            f"/api/t/{ROOM}/commands/{kind}", json={"reason": "break"}, headers=floor
+        )
+        if r.status_code != 409 or r.json()["error"]["reason"] not in _NOTHING_LEFT:
+            w.expect(r, 200)
+    too_big = b'{"command": {"type": "register", "name": "' + b"x" * MAX_BODY + b'"}}'
+    r = await http.post(f"/api/t/{ROOM}/commands", content=too_big, headers=floor)
+    w.expect(r, 413, "body")
+
+
+@probe("POST /api/t/{tid}/preview")
+async def _preview(w: World, http: httpx.AsyncClient) -> None:
+    staff = w.headers("floor")
+    snapshot = w.expect(await http.get(f"/api/t/{ROOM}", headers=staff), 200)
+    tables = snapshot["state"]["tables"] if snapshot else {}
+    seated = max((t["occupants"] for t in tables.values()), key=len, default={})
+    busted = [{"player": p, "stack": 1_000 * (i % 3 + 1)} for i, p in enumerate(seated.values())]
+    path = f"/api/t/{ROOM}/preview"
+    command: dict[str, Any] = {"type": "bust_same_hand", "players": busted}
+    w.expect(await http.post(path, json={"command": command}, headers=staff), 200)
+    # A list of as many entries as a body holds, decided on a copy: 17 s of the engine.
+    entries = _entries(w.unique("V"), MAX_BODY - 1_000)
+    command = {"type": "register_many", "entries": entries}
+    w.expect(await http.post(path, json={"command": command}, headers=staff), 200)
+
+
+# Staff and pairing -----------------------------------------------------------------------
+
+
+@probe(
+    "POST /api/signin",
+    "POST /api/signout",
+    "GET /api/me",
+    "PUT /api/me/secret",
+    "GET /api/session/check",
+)
+async def _identity(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get("/api/me", headers=w.headers("director")), 200)
+    # nginx asks this before every staff request: a session passes, none and a forged one not.
+    w.expect(await http.get("/api/session/check", headers=w.headers("floor")), 200)
+    w.expect(await http.get("/api/session/check"), 401)
+    forged = {"Authorization": "Bearer " + "x" * 4000}
+    w.expect(await http.get("/api/session/check", headers=forged), 401)
+    # The largest sign-in body, refused; one past the limit.
+    w.expect(await http.post("/api/signin", json={"username": "boss", "secret": "x" * 4000}), 401)
+    big = {"username": "boss", "secret": "x" * 5000}
+    w.expect(await http.post("/api/signin", json=big), 413, "body")
+    name = w.unique("temp")
+    director = w.headers("director")
+    new = {"username": name, "secret": "a-long-secret", "role": "floor"}
+    w.expect(await http.post("/api/staff", json=new, headers=director), 201)
+    signed = w.expect(
+        await http.post("/api/signin", json={"username": name, "secret": "a-long-secret"}), 200
+    )
+    token = signed["token"] if signed else ""
+    mine = {"Authorization": f"Bearer {token}"}
+    change = {"current": "a-long-secret", "secret": "another-long-secret"}
+    w.expect(await http.put("/api/me/secret", json=change, headers=mine), 200)
+    w.expect(await http.post("/api/signout", headers=mine), 200)
+
+
+@probe(
+    "GET /api/staff",
+    "POST /api/staff",
+    "DELETE /api/staff/{username}",
+    "PUT /api/staff/{username}/secret",
+    "POST /api/staff/{username}/unlock",
+)
+async def _staff(w: World, http: httpx.AsyncClient) -> None:
+    director = w.headers("director")
+    w.expect(await http.get("/api/staff", headers=director), 200)
+    name = w.unique("dealer")
+    new = {"username": name, "secret": "1234", "role": "dealer", "pin": True}
+    w.expect(await http.post("/api/staff", json=new, headers=director), 201)
+    r = await http.put(f"/api/staff/{name}/secret", json={"secret": "98765"}, headers=director)
+    w.expect(r, 200)
+    w.expect(await http.post(f"/api/staff/{name}/unlock", headers=director), 200)
+    w.expect(await http.delete(f"/api/staff/{name}", headers=director), 200)
+
+
+@probe(
+    "POST /api/pairing",
+    "POST /api/signin/pair",
+    "POST /api/table/signin",
+    "POST /api/table/signout",
+    "GET /api/tablets",
+    "PUT /api/tablets/{device}",
+    "DELETE /api/tablets/{device}",
+)
+async def _tablets(w: World, http: httpx.AsyncClient) -> None:
+    """A screen at each of the room's first tables, a dealer signed in on one; the list of
+    them all, one moved to another tournament, one ended."""
+    director, floor = w.headers("director"), w.headers("floor")
+    dealer = {"username": w.unique("dealer"), "secret": "4321", "role": "dealer", "pin": True}
+    w.expect(await http.post("/api/staff", json=dealer, headers=director), 201)
+    devices = []
+    for table in range(1, 11):
+        code = w.expect(
+            await http.post(
+                "/api/pairing", json={"tournament": ROOM, "table": table}, headers=floor
+            ),
+            201,
+        )
+        if code is None:
+            return
+        paired = w.expect(await http.post("/api/signin/pair", json={"code": code["code"]}), 200)
+        if paired is None:
+            return
+        devices.append((paired["principal"]["device"], paired["token"]))
+    device, token = devices[0]
+    screen = {"Authorization": f"Bearer {token}"}
+    form = {"username": dealer["username"], "secret": "4321"}
+    w.expect(await http.post("/api/table/signin", json=form, headers=screen), 200)
+    w.expect(await http.post("/api/table/signout", headers=screen), 200)
+    w.expect(await http.get("/api/tablets", headers=director), 200)
+    moved = {"tournament": SPARE, "table": 2}
+    w.expect(await http.put(f"/api/tablets/{device}", json=moved, headers=director), 200)
+    for device, _ in devices:
+        w.expect(await http.delete(f"/api/tablets/{device}", headers=director), 200)
+    w.expect(await http.delete("/api/tablets/none-such", headers=director), 404)
+
+
+# Pages -----------------------------------------------------------------------------------
+
+
+@probe(
+    "GET /",
+    "GET /wall/{tid}",
+    "GET /final/{tid}",
+    "GET /floor/{tid}",
+    "GET /player/{tid}",
+    "GET /table/{tid}/{table:int}",
+    "GET /director",
+    "GET /director/{tid}",
+    "GET /print/{tid}",
+    "GET /static/{path}",
+)
+async def _pages(w: World, http: httpx.AsyncClient) -> None:
+    for path in ("/", "/director", f"/print/{ROOM}", f"/table/{ROOM}/1"):
+        w.expect(await http.get(path), 200)
+    for page in ("wall", "final", "floor", "player"):
+        w.expect(await http.get(f"/{page}/{ROOM}"), 200)
+    w.expect(await http.get(f"/director/{ROOM}"), 307)
+    w.expect(await http.get("/static/js/director.js"), 200)
+
+
+async def run(w: World, key: str) -> None:
+    """The probe of ``key``, on a client of its own."""
+    async with httpx.AsyncClient(base_url=w.base, timeout=TIMEOUT) as http:
+        await PROBES[key](w, http)
+
+
+def order() -> list[str]:
+    """The probes, each once (a probe may cover several keys), in the order written."""
+    seen: dict[Probe, str] = {}
+    for key, run_ in PROBES.items():
+        seen.setdefault(run_, key)
+    return list(seen.values())
+
+
+def covered(key: str) -> list[str]:
+    """Every key the probe of ``key`` covers."""
+    return [k for k, run_ in PROBES.items() if run_ is PROBES[key]]
