@@ -8,10 +8,11 @@ writes now. Run it after changing a message, an event, a command or the state:
     .venv/bin/python scripts/protocol_types.py          # rewrite web/js/protocol.d.ts
     .venv/bin/python scripts/protocol_types.py --check  # exit 1 when it is stale
 
-What the server sends has every field (no Struct on the wire omits its defaults, but the packed
-snapshot's players, which ``unpack`` makes whole): every field is required in the types of what
-screens read. What screens write (commands, client messages) may leave a field
-with a default out: there it is optional. A type both read and written is typed as written.
+What the server sends has every field, but where a Struct omits its defaults (``omit_defaults``:
+a board line, a patch's op; and the packed snapshot's players, which ``unpack`` makes whole):
+every other field is required in the types of what screens read. What screens write (commands,
+client messages) may leave a field with a default out: there it is optional. A type both read
+and written is typed as written.
 """
 
 from __future__ import annotations
@@ -82,10 +83,42 @@ def _comment(text: str, indent: str) -> list[str]:
     return [f"{indent}/**", *body, f"{indent} */"]
 
 
+def omitting(roots: tuple[Any, ...]) -> set[str]:
+    """The $defs names of the Structs under ``roots`` that leave their defaults out on the
+    wire: msgspec's schema does not say so, the Structs' config does."""
+    import msgspec
+
+    found: set[str] = set()
+    seen: set[int] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, (list, tuple)):
+            for item in node:
+                walk(item)
+            return
+        if isinstance(node, msgspec.inspect.Field):
+            walk(node.type)
+            return
+        if not isinstance(node, msgspec.inspect.Type) or id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, msgspec.inspect.StructType):
+            cls = node.cls
+            if cls.__struct_config__.omit_defaults:
+                found.update({cls.__name__, f"{cls.__module__}.{cls.__qualname__}"})
+        for name in node.__struct_fields__:
+            walk(getattr(node, name))
+
+    for info in msgspec.inspect.multi_type_info(roots):
+        walk(info)
+    return found
+
+
 class Writer:
-    def __init__(self, defs: dict[str, Schema], written: set[str]) -> None:
+    def __init__(self, defs: dict[str, Schema], written: set[str], omit: set[str]) -> None:
         self.defs = defs
         self.written = written
+        self.omit = omit
 
     def ts(self, node: Schema, indent: str = "") -> str:
         if "$ref" in node:
@@ -167,7 +200,8 @@ class Writer:
             lines += _comment(node["description"], "")
         ident = type_name(name)
         if "properties" in node:
-            body = self._object(node, "", optional_defaults=name in self.written)
+            optional = name in self.written or name in self.omit
+            body = self._object(node, "", optional_defaults=optional)
             lines.append(f"export interface {ident} {body}")
         else:
             lines.append(f"export type {ident} = {self.ts(node)};")
@@ -187,14 +221,14 @@ HEADER = """\
 def render() -> str:
     sys.path.insert(0, str(ROOT))
     from floor.protocol import PROTOCOL_VERSION
-    from floor.server.routes_health import api_schema
+    from floor.server.routes_health import SCHEMA_TYPES, api_schema
 
     schema = api_schema()
     defs: dict[str, Schema] = schema["$defs"]  # type: ignore[assignment]
     requests: dict[str, Schema] = schema["requests"]  # type: ignore[assignment]
     websocket: dict[str, Schema] = schema["websocket"]  # type: ignore[assignment]
     written = _reachable([*requests.values(), websocket["client_to_server"]], defs)
-    writer = Writer(defs, written)
+    writer = Writer(defs, written, omitting(SCHEMA_TYPES))
     out = [HEADER, f"export type ProtocolVersion = {PROTOCOL_VERSION};", ""]
     aliases = {
         "ServerMessage": websocket["server_to_client"],

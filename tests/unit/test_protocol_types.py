@@ -58,7 +58,34 @@ def test_a_written_type_may_leave_out_a_field_with_a_default_and_a_read_one_may_
             "required": ["a"],
         },
     }
-    written = script.Writer(defs, {"Sent"}).declaration("Sent")
-    read = script.Writer(defs, set()).declaration("Sent")
+    written = script.Writer(defs, {"Sent"}, set()).declaration("Sent")
+    read = script.Writer(defs, set(), set()).declaration("Sent")
+    omitted = script.Writer(defs, set(), {"Sent"}).declaration("Sent")
     assert "b?: string;" in written
     assert "b: string;" in read
+    assert "b?: string;" in omitted and "a: number;" in omitted
+
+
+def test_the_structs_that_leave_their_defaults_out_are_found_in_the_servers_types() -> None:
+    """A board line and a patch's op are sent without their defaults (``omit_defaults``): a
+    screen reading ``line.from`` of a sit-out must be told it may be absent."""
+    from floor.server.routes_health import SCHEMA_TYPES
+
+    found = _script().omitting(SCHEMA_TYPES)
+    assert {"BoardEntry", "PatchOp"} <= found
+    text = (ROOT / "web" / "js" / "protocol.d.ts").read_text(encoding="utf-8")
+    assert "  from?: Spot | null;" in text
+    assert "  value?: unknown;" in text
+
+
+def test_a_value_of_any_type_is_unknown() -> None:
+    script = _script()
+    assert script.Writer({}, set(), set()).ts({"default": None}) == "unknown"
+    with pytest.raises(ValueError, match="does not know"):
+        script.Writer({}, set(), set()).ts({"not": {}})
+
+
+def test_a_follow_messages_parts_are_typed_from_the_server() -> None:
+    text = (ROOT / "web" / "js" / "protocol.d.ts").read_text(encoding="utf-8")
+    for part in ("FollowStatic", "FollowRoom", "FollowMe"):
+        assert f"export interface {part} {{" in text

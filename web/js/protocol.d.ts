@@ -187,14 +187,14 @@ export type BoardCall = [number, number | null];
 export interface BoardEntry {
   key: string;
   kind: "breaking" | "broken" | "called_off" | "disqualified" | "final" | "move" | "recalled" | "sit_out" | "sit_out_over";
-  at: number | null;
-  player: string | null;
-  name: string | null;
-  from: Spot | null;
-  to: Spot | null;
-  reason: string | null;
-  table: number | null;
-  seat: number | null;
+  at?: number | null;
+  player?: string | null;
+  name?: string | null;
+  from?: Spot | null;
+  to?: Spot | null;
+  reason?: string | null;
+  table?: number | null;
+  seat?: number | null;
 }
 
 /**
@@ -779,6 +779,34 @@ export interface FlightSet {
   at: number;
 }
 
+export interface FollowMe {
+  player: Player | null;
+  table: Table | null;
+  view: TableView | null;
+  move: PlannedMove | null;
+  halt: Halt | null;
+  finish: PlayerFinish | null;
+}
+
+export interface FollowRoom {
+  clock: ClockState;
+  current_game: "holdem" | "omaha" | "razz" | "stud";
+  final_table: number | null;
+  stats: FieldStats;
+  facts: Facts;
+  board: BoardEntry[];
+  names: { [key: string]: string };
+  day_ended: DayEnded | null;
+  bagged: { [key: string]: number };
+}
+
+export interface FollowStatic {
+  name: string;
+  rules: Rules;
+  structure: Structure | null;
+  steps: StepFacts[];
+}
+
 export interface GameChanged {
   type: "game_changed";
   game: "holdem" | "omaha" | "razz" | "stud";
@@ -1134,7 +1162,7 @@ export interface PaperTable {
 export interface PatchOp {
   op: "add" | "remove";
   path: string;
-  value: unknown;
+  value?: unknown;
 }
 
 /**
@@ -1254,6 +1282,17 @@ export interface PlayerBusted {
   shares: number;
   stack: number | null;
   by: string | null;
+}
+
+/**
+ * A player's result: the place (shared with ``tied - 1`` others) and the prize (None
+ * without prize settings; 0: not paid).
+ */
+export interface PlayerFinish {
+  place: number;
+  tied: number;
+  prize: number | null;
+  currency: string | null;
 }
 
 /**
