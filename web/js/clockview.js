@@ -8,6 +8,7 @@ import { timeCalls as callsAt } from "./facts.js";
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { every, fill, h } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Conn } from "./types.js" */
 
 /** A break's name in the reader's language: a standard name ("Break 2", "Dinner break",
@@ -72,7 +73,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
       fill(levelEl, h("span", { class: "badge badge-break" }, breakName(m.current)));
     } else {
       fill(levelEl, t("clock.level", { n: m.number }),
-        m.game && conn.state.rules.game === "mixed" ? h("span", { class: "clock-game" }, ` · ${fmt.gameName(m.game)}`) : null);
+        m.game && heldState(conn).rules.game === "mixed" ? h("span", { class: "clock-game" }, ` · ${fmt.gameName(m.game)}`) : null);
     }
     // The clock stopped with the last bust-out: said as the end, not as a pause.
     const dayOver = conn.state?.day_ended ?? null;
@@ -89,7 +90,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
         ? h("span", { class: "color-up" }, t("clock.color_up", { chips: m.colorUp.map(fmt.chips).join(", ") }))
         : t("clock.break_rest"));
       fill(anteEl, m.colorUp.length
-        ? t("clock.in_play_after", { chips: m.chipsAfter.map(fmt.chips).join(", ") }) : "");
+        ? t("clock.in_play_after", { chips: (m.chipsAfter || []).map(fmt.chips).join(", ") }) : "");
     } else {
       fill(nowEl, h("span", { class: "label" }, t("clock.blinds")), " ", h("strong", {}, fmt.blinds(m.current)));
       fill(anteEl, fmt.anteText(m.current));

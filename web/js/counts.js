@@ -32,10 +32,10 @@ export function parseStack(typed) {
 }
 
 /** The count on record of player `p`: "12,300 · 14:05", or "not counted".
- * @param {Player} p
+ * @param {Player | null | undefined} p
  */
 export function countedText(p) {
-  if (!fmt.stackCounted(p)) return t("race.not_counted");
+  if (!p || !fmt.stackCounted(p)) return t("race.not_counted");
   return p.counted_at ? t("count.at", { stack: fmt.chips(p.stack), time: fmt.timeOfDay(p.counted_at) }) : fmt.chips(p.stack);
 }
 
@@ -159,7 +159,7 @@ export class CountSheet {
   render() {
     const s = this.conn.state;
     const tb = this.table == null ? null : s?.tables?.[this.table];
-    if (!tb) {
+    if (!s || !tb) {
       this.close();
       return null;
     }

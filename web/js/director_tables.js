@@ -87,6 +87,7 @@ export function tablesSection(desk) {
   /** Why table `v` cannot be broken now, as the server would refuse it (the staff facts'
    * `unbreakable`: the free seats at the other tables), or null when it can be.
    * @param {any} v
+   * @returns {import("./protocol.js").Why | null}
    */
   function unbreakableWhy(v) {
     const room = breakRoom(conn, v.table);

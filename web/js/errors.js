@@ -45,14 +45,14 @@ function number(n) {
   return new Intl.NumberFormat(LOCALES[getLang()] || "en-GB", { maximumFractionDigits: 2 }).format(n);
 }
 
-/** @param {string} id @param {Conn} conn */
+/** @param {string} id @param {Conn | null} conn */
 function playerName(id, conn) {
   const players = conn?.state?.players;
   const p = players && Object.prototype.hasOwnProperty.call(players, id) ? players[id] : null;
   return p && p.name ? p.name : id;
 }
 
-/** @param {string} name @param {unknown} v @param {string | undefined} format @param {Conn} conn */
+/** @param {string} name @param {unknown} v @param {string | undefined} format @param {Conn | null} conn */
 function value(name, v, format, conn) {
   const d = dict();
   if (v === null || v === undefined) return "–";
@@ -72,7 +72,7 @@ function value(name, v, format, conn) {
 }
 
 /** `code` with `params` in the reader's language, or null when there is no template for it.
- * @param {string} code @param {Record<string, any> | null} [params] @param {Conn} [conn] */
+ * @param {string} code @param {Record<string, any> | null} [params] @param {Conn | null} [conn] */
 export function render(code, params = {}, conn = null) {
   const template = pluralForm(dict().reasons[code] ?? LANGS.en.reasons[code], params || {});
   if (typeof template !== "string") return null;
@@ -81,7 +81,7 @@ export function render(code, params = {}, conn = null) {
 }
 
 /** The server's refusal ({code, reason, params, message}) as a sentence for the reader.
- * @param {any} error @param {Conn} [conn] */
+ * @param {any} error @param {Conn | null} [conn] */
 export function errorText(error, conn = null) {
   if (!error) return "";
   const said = error.reason ? render(error.reason, error.params, conn) : null;
@@ -103,7 +103,7 @@ export function potNote(pot) {
 
 /** `text` with the player ids it names said as the players' names, where the screen's copy of
  * the state knows them (for a sentence the server sent without a known code).
- * @param {string} text @param {Conn} conn */
+ * @param {string} text @param {Conn | null} conn */
 export function withNames(text, conn) {
   const players = conn?.state?.players;
   if (!players || !text) return text;

@@ -6,7 +6,7 @@
 // table forms (and with no table left to call the last) it says how many are still in play.
 // URL options: ?lang=cs.
 
-import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { Connection, heldState, tableViews, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
 import { clockPanel } from "./clockview.js";
 import { countAge, oldCount } from "./countage.js";
@@ -45,7 +45,7 @@ clockPanel(clockEl, conn, { stats: false, compact: true });
 
 /** The table shown: the final table once formed, else the one table still with players. */
 function shownTable() {
-  const s = conn.state;
+  const s = heldState(conn);
   if (s.final_table != null && s.tables[s.final_table]) return { table: s.tables[s.final_table], last: false };
   const inPlay = Object.values(s.tables).filter((x) => x.status !== "broken" && Object.keys(x.occupants).length);
   return inPlay.length === 1 ? { table: inPlay[0], last: true } : null;
@@ -67,7 +67,7 @@ function stackCell(p, view) {
 }
 
 function renderTable() {
-  const s = conn.state;
+  const s = heldState(conn);
   const shown = shownTable();
   if (!shown) {
     const tables = Object.values(s.tables).filter((x) => x.status !== "broken" && Object.keys(x.occupants).length).length;

@@ -14,6 +14,7 @@ import { onLang, t } from "./i18n.js";
 import { parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Conn, Send } from "./types.js" */
 /** @import { TournamentState } from "./protocol.js" */
 
@@ -26,7 +27,7 @@ const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor
 
 /** The flights section of the director console: the flight's settings, the end of the day,
  * the total-chips check once the bags come in, and Day 2 from this and the other flights.
- * @param {{ section: HTMLElement, conn: Conn, tid: string, send: Send }} options
+ * @param {{ section: HTMLElement, conn: Conn | null, tid: string, send: Send }} options
  */
 export function renderFlights({ section, conn, tid, send }) {
   if (!section) return;
@@ -79,7 +80,7 @@ function field(id, label, input) {
  * @param {Send} send
  */
 function setupForm(conn, send) {
-  const f = conn.state.flight;
+  const f = heldState(conn).flight;
   const rules = f?.rules || {};
   const eventIn = h("input", { id: "flight-event", value: f?.event || "", required: true, pattern: "[A-Za-z0-9_\\-]+", autocapitalize: "none" });
   const orderIn = h("input", { id: "flight-order", type: "number", min: 1, max: 100, value: f?.order || 1, inputmode: "numeric" });
@@ -115,7 +116,7 @@ function setupForm(conn, send) {
 function endDayBox(conn, send) {
   return h("div", { class: "actions flight-end" },
     h("button", { type: "button", class: "warn", onclick: () => {
-      if (conn.state.day_ended) return;
+      if (heldState(conn).day_ended) return;
       if (!confirm(t("flights.end_confirm"))) return;
       send({ type: "end_day", now: true }, t("flights.end_label"));
     } }, t("flights.end_day")));

@@ -159,7 +159,7 @@ export function clockModel(conn) {
   const nowSec = conn.nowSec();
   const current = step(structure, f.step);
   const next = f.next == null ? null : {
-    index: f.next, step: step(structure, f.next), number: conn.facts.steps?.[f.next]?.[0] ?? null,
+    index: f.next, step: step(structure, f.next), number: conn.facts?.steps?.[f.next]?.[0] ?? null,
     breakFirst: f.break_first == null ? null : { index: f.break_first, step: step(structure, f.break_first) },
   };
   const avg = conn.stats?.average_stack ?? null;
@@ -172,7 +172,7 @@ export function clockModel(conn) {
     number: f.number,
     next,
     left: countdown(c.running ? c.ends_at : null, c.remaining, nowSec),
-    toBreak: f.break_at == null && f.break_in == null ? null : countdown(f.break_at, f.break_in, nowSec),
+    toBreak: f.break_at == null && f.break_in == null ? null : countdown(f.break_at, f.break_in ?? 0, nowSec),
     started: c.started,
     running: c.running,
     last: f.last,

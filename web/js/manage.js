@@ -14,6 +14,7 @@ import { whyText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { explainError, fill, h } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Command, Conn, Send } from "./types.js" */
 /** @import { Player } from "./protocol.js" */
 
@@ -42,7 +43,7 @@ function standing(p) {
  */
 function freeSeats(conn, p) {
   const out = [];
-  for (const tb of Object.values(conn.state.tables)) {
+  for (const tb of Object.values(heldState(conn).tables)) {
     if (tb.status !== "open") continue;
     const seats = [];
     for (let seat = 1; seat <= tb.seats; seat += 1) if (!tb.occupants[seat]) seats.push(seat);
@@ -173,7 +174,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
    * @param {any} refund
    */
   function refundLines(p, refund) {
-    const money = (/** @type {number} */ n) => fmt.money(n, conn.state.structure?.prize?.currency);
+    const money = (/** @type {number} */ n) => fmt.money(n, heldState(conn).structure?.prize?.currency);
     if (refund?.entry == null) return [h("li", {}, t("manage.refund_none"))];
     const lines = [h("li", {}, t("manage.refund_entry", { money: money(refund.entry) }))];
     if (p.rebuys && refund.rebuy != null) lines.push(h("li", {}, t("manage.refund_rebuys", { n: p.rebuys, money: money(refund.rebuy) })));

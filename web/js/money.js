@@ -9,6 +9,7 @@
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { api, h, fill, toast } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Conn, Send } from "./types.js" */
 
 /** @param {HTMLInputElement} input */
@@ -46,7 +47,7 @@ export function parsePercents(text) {
 
 /** @param {{ conn: Conn, send: Send }} options */
 export function moneyPanel({ conn, send }) {
-  const prize = conn.state.structure?.prize || null;
+  const prize = heldState(conn).structure?.prize || null;
   const el = h("form", { class: "money-form", id: "money-form" });
   const currency = h("input", { id: "money-currency", maxlength: 8, value: prize?.currency ?? "CZK", autocapitalize: "characters" });
   const buyIn = numberInput("money-buy-in", prize?.buy_in ?? 0);
@@ -73,7 +74,7 @@ export function moneyPanel({ conn, send }) {
   const reEntry = { max_per_player: numberInput("money-reentry-max", re?.max_per_player, { min: 1 }), until_level: numberInput("money-reentry-until", re?.until_level, { min: 1 }) };
   let rows = (prize?.payouts || [{ entries: 2, percents: [100] }]).map((/** @type {{ entries: number, percents: number[] }} */ r) => ({ entries: r.entries, text: r.percents.join(", ") }));
   const rowsEl = h("div", { class: "payout-rows" });
-  const curveEntries = numberInput("money-curve-entries", Math.max(conn.state.entries || 0, 100), { min: 2 });
+  const curveEntries = numberInput("money-curve-entries", Math.max(heldState(conn).entries || 0, 100), { min: 2 });
   const curvePaid = numberInput("money-curve-paid", 15, { min: 5, max: 50 });
 
   function renderRows() {

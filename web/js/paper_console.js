@@ -9,6 +9,7 @@ import { moneyPanel } from "./money.js";
 import { structureEditor } from "./structure_editor.js";
 import { printHref } from "./print_links.js";
 import { h, fill, icon } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Conn, Send } from "./types.js" */
 /** @import { Principal } from "./ui.js" */
 
@@ -29,7 +30,7 @@ function heading(id, key) {
  * @param {string} part
  */
 function stamp(conn, part) {
-  const s = conn.state;
+  const s = heldState(conn);
   return JSON.stringify([document.documentElement.lang, part === "money" ? s.structure?.prize ?? null : { ...(s.structure || {}), prize: null }, s.clock.started, s.clock.level]);
 }
 
@@ -38,7 +39,7 @@ function editing(el) {
   return el.contains(document.activeElement) && document.activeElement !== el;
 }
 
-/** @param {{ sections: Record<string, HTMLElement>, conn: Conn, tid: string, send: Send, principal: Principal }} options */
+/** @param {{ sections: Record<string, HTMLElement>, conn: Conn | null, tid: string, send: Send, principal: Principal }} options */
 export function renderPaper({ sections, conn, tid, send, principal }) {
   if (!conn?.state) {
     for (const id of ["money", "structure", "files"]) if (sections[id]) fill(sections[id], heading(id, `director.${id}`));

@@ -268,8 +268,8 @@ function renderBoard() {
     ...board.entries.slice(0, 25).map((e) => (e.kind === "move"
       ? h("li", { class: "move-row" },
         h("div", { class: "who" }, entryName(conn, e)),
-        h("div", { class: "route" }, fmt.spot(e.from.table, e.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
-          h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(e.to.table, e.to.seat))),
+        h("div", { class: "route" }, fmt.spot(e.from?.table, e.from?.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
+          h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(e.to?.table, e.to?.seat))),
         h("div", { class: "meta" }, h("span", { class: `badge badge-${e.reason}` }, t(`reason.${e.reason}`)),
           e.at ? fmt.timeOfDay(e.at / 1000) : null))
       : h("li", { class: "move-row event-row" }, h("div", { class: "who" }, t(`board.${e.kind}`,

@@ -18,6 +18,7 @@ import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import * as fmt from "./format.js";
 import { getLang, onLang, t } from "./i18n.js";
 import { debounce, every, explainError, fill, h, playerName, saidAs } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Conn } from "./types.js" */
 /** @import { Send } from "./types.js" */
 
@@ -67,7 +68,7 @@ export function rulingsOf(conn) {
 export function sitOutsOf(conn) {
   const now = conn.now() / 1000;
   return (conn.state?.rulings?.sit_outs || []).map((/** @type {import("./protocol.js").SitOut} */ x) => {
-    const p = conn.state.players?.[x.player];
+    const p = heldState(conn).players?.[x.player];
     return {
       player: x.player, name: playerName(conn, x.player), ruling: x.ruling, table: p?.table ?? null,
       seat: p?.seat ?? null, endsAt: x.ends_at, handsLeft: x.hands_left,
@@ -287,7 +288,7 @@ export class RulingsPhone {
     fill(this.strip,
       back.map((b) => h("div", { class: "so-back", role: "alert" },
         h("strong", {}, t("sitout.back", { name: playerName(this.conn, b.player) })), " ",
-        h("span", {}, fmt.spot(this.conn.state.players[b.player].table, this.conn.state.players[b.player].seat)),
+        h("span", {}, fmt.spot(heldState(this.conn).players[b.player].table, heldState(this.conn).players[b.player].seat)),
         h("button", { type: "button", class: "small", onclick: () => {
           this.back = this.back.filter((x) => x !== b);
           this._stripKey = null;
@@ -430,7 +431,8 @@ export class RulingsPhone {
     const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     const conn = this.conn;
     const tb = conn.state?.tables?.[f.table];
-    const seats = Object.entries(tb?.occupants || {}).map(([seat, pid]) => [Number(seat), pid]).sort((a, b) => a[0] - b[0]);
+    const seats = Object.entries(tb?.occupants || {})
+      .map(([seat, pid]) => /** @type {[number, string]} */ ([Number(seat), pid])).sort((a, b) => a[0] - b[0]);
     const others = f.players.filter((pid) => !seats.some(([, x]) => x === pid));
     const button = (/** @type {number | null} */ seat, /** @type {string} */ pid) => {
       const on = f.players.includes(pid);
@@ -510,8 +512,8 @@ export class RulingsPhone {
       const sayRounds = () => {
         // TDA 2024 rule 71A: a round is a hand per player at the offender's table (the server
         // counts them when the ruling is made; this is what it will count now).
-        const table = f.target == null ? undefined : conn.state.players?.[f.target]?.table;
-        const seated = Object.keys(conn.state.tables?.[table]?.occupants || {}).length;
+        const table = f.target == null ? undefined : heldState(conn).players?.[f.target]?.table;
+        const seated = table == null ? 0 : Object.keys(conn.state?.tables?.[table]?.occupants || {}).length;
         const n = Number(f.amount);
         rounds.textContent = seated && Number.isInteger(n) && n > 0
           ? t("ruling.rounds_hint", { n, players: seated, hands: n * seated }) : t("ruling.rounds_hint_none");
@@ -536,7 +538,7 @@ export class RulingsPhone {
       }
     }
     if (f.penalty === "disqualification") {
-      const p = f.target == null ? undefined : conn.state.players?.[f.target];
+      const p = f.target == null ? undefined : heldState(conn).players?.[f.target];
       const chips = h("input", { id: "ruling-chips", type: "number", inputmode: "numeric", min: 0, value: f.chips,
         placeholder: p?.stack != null ? fmt.chips(p.stack) : "" });
       chips.addEventListener("input", () => { f.chips = chips.value; this._keep(); });
@@ -667,7 +669,7 @@ let consoleNames = null;
 /** The day's rulings (newest first), the sit-outs running and the players penalised more
  * than once, in `section`.
  * @param {HTMLElement} section
- * @param {Conn} conn
+ * @param {Conn | null} conn none before a tournament is picked
  * @param {Send} send
  */
 export function renderRulings(section, conn, send) {

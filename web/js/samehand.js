@@ -15,6 +15,7 @@ import { placeText } from "./prizes.js";
 import { countedText, parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, debounce, explainError, fill, h, playerName } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Command, Conn, Send } from "./types.js" */
 
 export class SameHand {
@@ -100,7 +101,7 @@ export class SameHand {
     if (this.picked.has(pid)) this.picked.delete(pid);
     else {
       const p = this.conn.state?.players?.[pid];
-      this.picked.set(pid, fmt.stackCounted(p) ? String(p.stack) : "");
+      this.picked.set(pid, p && fmt.stackCounted(p) ? String(p.stack) : "");
     }
     this.confirming = false;
     this._keep();
@@ -209,7 +210,7 @@ export class SameHand {
   render(canBust) {
     this.canBust = canBust;
     this._prune();
-    const s = this.conn.state;
+    const s = heldState(this.conn);
     const rows = [...this.picked.entries()].map(([pid, typed]) => {
       const p = s.players[pid];
       const id = `same-stack-${pid}`;

@@ -9,6 +9,7 @@
 
 import { t } from "./i18n.js";
 import { h, fill, toast } from "./ui.js";
+import { heldState } from "./conn.js";
 /** @import { Conn, Send } from "./types.js" */
 
 /** @param {string} text */
@@ -24,13 +25,14 @@ function blankLevel(last) {
 
 /** @param {{ conn: Conn, send: Send }} options */
 export function structureEditor({ conn, send }) {
-  const s = conn.state.structure;
-  const started = conn.state.clock.started;
-  const inPlay = conn.state.clock.level;
+  const state = heldState(conn);
+  const s = state.structure;
+  const started = state.clock.started;
+  const inPlay = state.clock.level;
   /** The steps as typed: each a level's or a break's fields, edited in place.
    * @type {Record<string, any>[]} */
   let steps = (s?.levels || [blankLevel(null)]).map((/** @type {any} */ x) => ({ ...x }));
-  const name = h("input", { id: "struct-name", value: s?.name ?? conn.state.name, maxlength: 80 });
+  const name = h("input", { id: "struct-name", value: s?.name ?? state.name, maxlength: 80 });
   const stack = h("input", { id: "struct-stack", type: "number", min: 1, value: s?.starting_stack ?? 10000, inputmode: "numeric" });
   const chips = h("input", { id: "struct-chips", value: (s?.chips || [25, 100, 500, 1000]).join(", ") });
   const late = h("input", { id: "struct-late", type: "number", min: 1, value: s?.late_registration_until ?? "", inputmode: "numeric" });

@@ -12,7 +12,7 @@
 // (facts.js, h4h.js). What is tapped goes through the outbox (commands.js): kept on the
 // device and sent again, with the same id, when the connection comes back.
 
-import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { Connection, heldState, tableViews, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
 import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
@@ -223,7 +223,7 @@ function newHand() {
 }
 
 function sendPicked() {
-  const table = conn.state.tables[TABLE];
+  const table = heldState(conn).tables[TABLE];
   const seats = [...ui.picked].sort((a, b) => a - b);
   const stackOf = (/** @type {number} */ seat) => {
     const typed = ui.stacks[seat];
@@ -246,7 +246,7 @@ function sendPicked() {
 
 /** @param {number} seat */
 function tapSeat(seat) {
-  const table = conn.state.tables[TABLE];
+  const table = heldState(conn).tables[TABLE];
   if (!table.occupants[seat]) return;
   if (ui.mode === "button") {
     send({ type: "button", table: TABLE, seat }, `${t("table.button")}: ${t("table.seat", { seat })}`);
@@ -282,7 +282,7 @@ function renderSeats(table, v) {
   fill(seatsEl, Array.from({ length: n }, (_, i) => {
     const seat = i + 1;
     const pid = table.occupants[seat];
-    const p = pid ? conn.state.players[pid] : null;
+    const p = pid ? heldState(conn).players[pid] : null;
     const row = seat <= top ? 1 : 2;
     const col = seat <= top ? seat : n - seat + 1;
     const marks = [];
@@ -375,7 +375,8 @@ function renderActions(table, v) {
   const step = tableStep(conn, TABLE);
   const open = table.status === "open" && v?.status !== "halted";
   const h4h = step != null;
-  const positionsUnknown = !table.positions && conn.state.current_game !== "stud" && conn.state.current_game !== "razz";
+  const game = heldState(conn).current_game;
+  const positionsUnknown = !table.positions && game !== "stud" && game !== "razz";
   /** @param {string} label @param {string} cls @param {() => void} onclick
    * @param {{ disabled?: boolean, action?: string }} [options] */
   const big = (label, cls, onclick, { disabled = false, action } = {}) =>
@@ -406,7 +407,7 @@ function renderPick(table) {
   // hand-for-hand, where other tables' players out may share the hand).
   const askStacks = ui.mode === "done" || seats.length > 1;
   const rows = askStacks ? seats.map((seat) => {
-    const p = conn.state.players[table.occupants[seat]];
+    const p = heldState(conn).players[table.occupants[seat]];
     const id = `stack-${seat}`;
     const input = h("input", { id, type: "number", min: "0", inputmode: "numeric", value: ui.stacks[seat] ?? (p?.counted && p.stack != null ? p.stack : ""),
       oninput: (/** @type {Event} */ ev) => { ui.stacks[seat] = /** @type {HTMLInputElement} */ (ev.target).value; } });

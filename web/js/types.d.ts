@@ -1,10 +1,49 @@
 // Types the screens' modules share, beside the protocol's (protocol.d.ts, generated).
 
-import type { Command } from "./protocol";
+import type {
+  Command,
+  FollowMe,
+  FollowRoom,
+  FollowStatic,
+  Player,
+  ServerMessage,
+  SnapshotOut,
+} from "./protocol";
 
-/** conn.js's Connection, as the panels read it (its state, plan, facts and views, `on`,
- * `off`): its own types come with conn.js once the server-side fold has landed there. */
-export type Conn = any;
+/** The connection to one tournament (conn.js), as every panel reads it. */
+export type Conn = import("./conn.js").Connection;
+
+/** What the indicator every screen shows says of the connection. */
+export type ConnStatus = "live" | "connecting" | "reconnecting" | "offline" | "missing";
+
+/** A listener of the connection's `on`: each kind is emitted with its own arguments. */
+export type Listener = (...args: any[]) => void;
+
+/** A snapshot with its players packed (`?packed=1`, and over HTTP; floor/server/views.py):
+ * each player only the fields away from `player_defaults`, no occupant in any table. */
+export interface PackedSnapshot extends SnapshotOut {
+  packed: true;
+  players: (Partial<Player> & { id: string })[];
+  player_defaults: Partial<Player>;
+}
+
+/** The parts of a follow message (/ws/t/{id}/follow/{player}; floor/server/follow_feed.py),
+ * each sent again only when it changed. */
+export interface FollowParts {
+  static?: FollowStatic;
+  room?: FollowRoom;
+  me?: FollowMe;
+}
+
+/** A follow message: written by hand on the server, its parts typed by the schema. */
+export interface FollowMessage extends FollowParts {
+  type: "follow";
+  tournament: string;
+  seq: number;
+}
+
+/** What a connection reads from its websocket (or over HTTP, a packed snapshot). */
+export type Received = ServerMessage | PackedSnapshot | FollowMessage;
 
 /** A command as the outbox sends it: what the server's schema says a command is. */
 export type { Command };
