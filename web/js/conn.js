@@ -27,7 +27,7 @@
 import { merge } from "./facts.js";
 import { applyPatch } from "./patch.js";
 /** @import { BoardEntry, Facts, FieldStats, FollowMe, Plan, Player, SnapshotOut, StaffFacts, TableView, TournamentState } from "./protocol.js" */
-/** @import { ConnStatus, FollowMessage, FollowParts, Listener, PackedSnapshot, Received } from "./types.js" */
+/** @import { ConnEvents, ConnStatus, FollowMessage, FollowParts, Listener, PackedSnapshot, Received } from "./types.js" */
 
 const decoder = new TextDecoder();
 
@@ -107,8 +107,9 @@ export class Connection {
   }
 
   /**
-   * @param {string} kind
-   * @param {Listener} fn
+   * @template {keyof ConnEvents} K
+   * @param {K} kind
+   * @param {(...args: ConnEvents[K]) => void} fn
    */
   on(kind, fn) {
     (this._listeners[kind] ||= []).push(fn);
@@ -116,8 +117,9 @@ export class Connection {
   }
 
   /** Stop calling `fn` for `kind` (a panel taken off the screen: mount.js).
-   * @param {string} kind
-   * @param {Listener} fn
+   * @template {keyof ConnEvents} K
+   * @param {K} kind
+   * @param {(...args: ConnEvents[K]) => void} fn
    */
   off(kind, fn) {
     const list = this._listeners[kind];
@@ -126,8 +128,9 @@ export class Connection {
   }
 
   /**
-   * @param {string} kind
-   * @param {...any} args
+   * @template {keyof ConnEvents} K
+   * @param {K} kind
+   * @param {ConnEvents[K]} args
    */
   _emit(kind, ...args) {
     for (const fn of this._listeners[kind] || []) {

@@ -19,7 +19,7 @@ import { onLang } from "./i18n.js";
 
 /**
  * @typedef {object} MountOptions
- * @property {string[]} [on] the connection's events that redraw (default: "change")
+ * @property {(keyof import("./types.js").ConnEvents)[]} [on] the connection's events that redraw (default: "change")
  * @property {boolean} [lang] redraw when the language changes (default: true)
  * @property {boolean} [now] draw at once (default: true)
  */

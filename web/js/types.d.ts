@@ -1,7 +1,12 @@
 // Types the screens' modules share, beside the protocol's (protocol.d.ts, generated).
 
+import type { Connection } from "./conn.js";
 import type {
   Command,
+  Event,
+  Heartbeat,
+  Hello,
+  Result,
   FollowMe,
   FollowRoom,
   FollowStatic,
@@ -18,6 +23,23 @@ export type ConnStatus = "live" | "connecting" | "reconnecting" | "offline" | "m
 
 /** A listener of the connection's `on`: each kind is emitted with its own arguments. */
 export type Listener = (...args: any[]) => void;
+
+/** What the connection emits, and with what (conn.js `on`). */
+export interface ConnEvents {
+  /** After a snapshot, a batch applied or a follow message: the events applied (none but
+   * a batch's). */
+  change: [conn: Connection, events: Event[]];
+  events: [events: Event[], conn: Connection];
+  snapshot: [conn: Connection];
+  status: [status: ConnStatus];
+  hello: [msg: Hello];
+  heartbeat: [msg: Heartbeat];
+  result: [msg: Result];
+  /** The tournament (or the player followed) is not there: the server's reason. */
+  missing: [reason: string, following: string | null];
+  stale: [why: string];
+  follow: [before: FollowMe | null, me: FollowMe, conn: Connection];
+}
 
 /** A snapshot with its players packed (`?packed=1`, and over HTTP; floor/server/views.py):
  * each player only the fields away from `player_defaults`, no occupant in any table. */
