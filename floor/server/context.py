@@ -21,6 +21,7 @@ from .hub import Hub
 from .metrics import Metrics
 from .origins import origin_allowed
 from .principal import PUBLIC, Forbidden, Principal, SignedOut
+from .push import Push
 from .settings import Settings
 from .tablets import Tablets
 
@@ -41,6 +42,7 @@ class Floor:
         accounts: Accounts,
         tablets: Tablets,
         clock: ClockThread,
+        push: Push,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:
@@ -54,6 +56,8 @@ class Floor:
         #: The paired table screens (their tokens are read by ``accounts``).
         self.tablets = tablets
         self.clock = clock
+        #: Notifications: subscriptions, sections, the pushes this process sends (``push``).
+        self.push = push
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
         #: Raises when the storage cannot be reached (``/healthz``).
@@ -68,9 +72,11 @@ class Floor:
         # phones, and a staff process always runs beside it to hold the lease.
         if self.settings.serves == "everyone":
             await self.clock.start()
+        await self.push.start()
 
     async def stop(self) -> None:
         self.follow.stop()
+        await self.push.stop()
         await self.clock.stop()
         await self.accounts.stop()
         await self.hub.stop()

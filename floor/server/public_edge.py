@@ -84,6 +84,14 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/director"),
     _rule("/director/{tid}"),
     _rule("/static"),  # the mount: every file below it
+    # The installed app (``routes_app``) and a player's phone opting in and out of alerts
+    # (``routes_push``: a public write, limited per address and per player).
+    _rule("/sw.js", "GET"),
+    _rule("/app/player/{tid}/manifest.webmanifest", "GET"),
+    _rule("/app/floor/{tid}/manifest.webmanifest", "GET"),
+    _rule("/app/table/{tid}/{table:int}/manifest.webmanifest", "GET"),
+    _rule("/api/push/key", "GET"),
+    _rule("/api/t/{tid}/push/{player}", "PUT", "DELETE"),
     # The public websockets, as public screens (nginx sends /ws/ to the edge's websockets
     # server, FLOOR_WS_PORT; these are for a client that reaches the edge's HTTP port).
     _rule("/ws/t/{tid}", "WEBSOCKET"),
@@ -124,6 +132,10 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/structures/toml", "POST"),
     _rule("/api/t/{tid}/bags"),
     _rule("/api/day2", "POST"),
+    # A staff member's alerts, and the floorpersons' sections (``routes_push``).
+    _rule("/api/push/staff", "PUT", "DELETE"),
+    _rule("/api/t/{tid}/sections", "GET"),
+    _rule("/api/t/{tid}/sections/{username}", "PUT"),
 )
 
 #: Request headers that carry a session: removed on the edge.

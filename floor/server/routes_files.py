@@ -28,7 +28,7 @@ from typing import Final, get_args
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
@@ -50,7 +50,7 @@ from .edges import BadRequest, TooLarge, decode, handle_errors, json_response, r
 from .list_reader import read_list
 from .permissions import require_director
 from .principal import Forbidden, Principal
-from .routes_pages import WEB
+from .routes_pages import page_response
 
 _encode = msgspec.json.Encoder().encode
 
@@ -219,7 +219,7 @@ async def get_card_check(request: Request) -> Response:
 
 async def print_page(request: Request) -> Response:
     tid_of(request)
-    return FileResponse(WEB / "print.html", headers={"Cache-Control": "no-cache"})
+    return page_response(request, "print")
 
 
 # Money and structure ------------------------------------------------------------------------

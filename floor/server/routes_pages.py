@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Final
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Scope
 
 from ..engine.errors import FloorError
 from ..store.ids import check_tournament_id
+from .context import floor_of
 from .edges import Endpoint, error_response
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -38,9 +40,32 @@ class _Files(StaticFiles):
         return response
 
 
+#: Pages as served, by page and locale: read once a process.
+_PAGES: dict[tuple[str, str], bytes] = {}
+_HTML: Final = b'<html lang="en">'
+
+
+def page_with_locale(name: str, locale: str) -> bytes:
+    """The page ``name`` with the venue's locale on its root element (``web/js/venue.js``
+    reads it before anything is shown)."""
+    key = (name, locale)
+    page = _PAGES.get(key)
+    if page is None:
+        raw = (WEB / f"{name}.html").read_bytes()
+        page = raw.replace(_HTML, b'<html lang="en" data-locale="' + locale.encode() + b'">', 1)
+        _PAGES[key] = page
+    return page
+
+
+def page_response(request: Request, name: str, status_code: int = 200) -> Response:
+    """The page ``name`` as served: the venue's locale on it, never cached stale."""
+    body = page_with_locale(name, floor_of(request).settings.locale)
+    return Response(body, status_code, headers=_NO_CACHE, media_type="text/html")
+
+
 def _page(name: str) -> Endpoint:
     async def page(request: Request) -> Response:
-        return FileResponse(WEB / f"{name}.html", headers=_NO_CACHE)
+        return page_response(request, name)
 
     return page
 
@@ -57,7 +82,7 @@ async def _director_of(request: Request) -> Response:
 
 async def index(request: Request) -> Response:
     if (WEB / "index.html").exists():
-        return FileResponse(WEB / "index.html", headers=_NO_CACHE)
+        return page_response(request, "index")
     return RedirectResponse("/api/tournaments")
 
 
@@ -89,11 +114,10 @@ async def router_error(request: Request, exc: HTTPException) -> Response:
     JSON error like every other answer there, not Starlette's plain text."""
     known = _ROUTER_ERRORS.get(exc.status_code)
     path = request.url.path
-    if exc.status_code == 404 and not path.startswith(("/api/", "/static/", "/ws/")):
+    typed = exc.status_code == 404 and not path.startswith(("/api/", "/static/", "/ws/"))
+    if typed and (WEB / "notfound.html").exists():
         # Somebody typed an address: a page that leads to the start page, not plain text.
-        page = WEB / "notfound.html"
-        if page.exists():
-            return FileResponse(page, status_code=404, headers=_NO_CACHE)
+        return page_response(request, "notfound", 404)
     if known is None or not path.startswith("/api/"):
         return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
     code, message = known

@@ -116,8 +116,9 @@ async def get_tournament(request: Request) -> Response:
     tid = tid_of(request)
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
-    snapshot = floor.hub.views.snapshot(tid, t, version).view(view_of(principal, tid))
-    return await _snapshot_response(request, snapshot, version)
+    view = view_of(principal, tid)
+    snapshot = floor.hub.views.snapshot(tid, t, version).view(view)
+    return await _snapshot_response(request, snapshot, version, view)
 
 
 @handle_errors
@@ -132,11 +133,18 @@ async def start_snapshot(request: Request) -> Response:
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
     seq, views, _ = floor.hub.snapshot_for(tid, t, version, packed=True)
-    return await _snapshot_response(request, views.view(view_of(principal, tid)), seq)
+    view = view_of(principal, tid)
+    return await _snapshot_response(request, views.view(view), seq, view)
 
 
-async def _snapshot_response(request: Request, snapshot: Message, seq: int) -> Response:
-    headers = {"Vary": "Accept-Encoding", "Cache-Control": "no-store", "Floor-Seq": str(seq)}
+async def _snapshot_response(request: Request, snapshot: Message, seq: int, view: str) -> Response:
+    # ``Floor-View``: the service worker keeps the public's snapshot alone (web/sw.js).
+    headers = {
+        "Vary": "Accept-Encoding",
+        "Cache-Control": "no-store",
+        "Floor-Seq": str(seq),
+        "Floor-View": "public" if view == "public" else "staff",
+    }
     if accepts_gzip(request.headers.get("accept-encoding", "")):
         body = await snapshot.gzipped()
         headers["Content-Encoding"] = "gzip"

@@ -17,6 +17,8 @@ import msgspec
 MIN_METRICS_TOKEN: Final = 24
 #: What a process serves: everything, or the public side only (a public edge).
 Serves = Literal["everyone", "public"]
+#: A locale: a language of 2-3 letters and an optional region of 2 letters or 3 digits.
+_LOCALE: Final = re.compile(r"([A-Za-z]{2,3})(?:-([A-Za-z]{2}|[0-9]{3}))?")
 #: A DNS name: dot-separated labels of letters, digits and inner hyphens.
 _HOST_NAME: Final = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*")
 
@@ -152,10 +154,48 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "new code); the director ends one sooner from the console",
     ),
     (
+        "FLOOR_LOCALE",
+        "en-GB",
+        "the venue's locale, a language and a region (cs-CZ, en-GB, de-DE): how every screen "
+        "and printable writes numbers and times (a 24-hour clock where the venue keeps one) "
+        "and sorts names, whatever language it speaks",
+    ),
+    (
         "FLOOR_METRICS_TOKEN",
         "",
         "a secret a scraper sends as 'Authorization: Bearer <token>' to read /metrics; "
         "unset: only signed-in staff read it",
+    ),
+    # Notifications (floor.server.push_notify): Web Push where the server reaches the internet.
+    (
+        "FLOOR_PUSH",
+        "1",
+        "0: send no Web Push (a venue whose server does not reach the internet): phones keep "
+        "the in-page alerts, the table screens show the moves",
+    ),
+    (
+        "FLOOR_PUSH_SUBJECT",
+        "mailto:floor@localhost",
+        "the contact a push service may write to about this server's pushes (VAPID 'sub': "
+        "mailto: or https:); Apple's service wants a real one",
+    ),
+    (
+        "FLOOR_PUSH_SERVICES",
+        "fcm.googleapis.com,*.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com",
+        "the push services a subscription may name (https host names, '*.' for any below; "
+        "or whole origins, http://127.0.0.1:9000 for a test's): floor posts to no other",
+    ),
+    (
+        "FLOOR_PUSH_RATE",
+        "30",
+        "opt-ins and stops per minute a client address may send (as many at once); behind a "
+        "venue's NAT raise it or name the address in FLOOR_LIMITS_EXEMPT",
+    ),
+    (
+        "FLOOR_VAPID_KEY",
+        "",
+        "a PEM file with the VAPID private key (P-256) pushes are signed with; unset: one is "
+        "made once and kept in Redis for every process",
     ),
 )
 
@@ -190,12 +230,21 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Host names besides localhost and IP addresses (see ``origins.host_allowed``).
     allowed_hosts: tuple[str, ...] = ()
     metrics_token: str = ""
+    #: The venue's locale (``FLOOR_LOCALE``): formats and the order of names on the screens.
+    locale: str = "en-GB"
     #: Seconds a paired table screen lasts (see ``tablets``).
     tablet_ttl: int = 86400
     #: ``public``: a public edge (see ``FLOOR_SERVES``).
     serves: Serves = "everyone"
     #: The public edge's websocket port (0: ``port`` + 1).
     ws_port: int = 0
+    #: Web Push (``push_notify``): on, the VAPID contact, the services posted to, the
+    #: opt-ins a minute per address, the key's file.
+    push: bool = True
+    push_subject: str = "mailto:floor@localhost"
+    push_services: tuple[str, ...] = ()
+    push_rate: float = 30.0
+    vapid_key: str = ""
 
     @property
     def public_ws_port(self) -> int:
@@ -254,10 +303,22 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         trusted_proxies=tuple(_network(n) for n in _listed(get("FLOOR_TRUSTED_PROXIES"))),
         allowed_hosts=tuple(_host_name(h) for h in _listed(get("FLOOR_ALLOWED_HOSTS"))),
         metrics_token=_metrics_token(get("FLOOR_METRICS_TOKEN")),
+        locale=_locale(get("FLOOR_LOCALE")),
         tablet_ttl=_at_least("FLOOR_TABLET_TTL", int(number("FLOOR_TABLET_TTL", int)), 60),
         serves=_serves(get("FLOOR_SERVES")),
         ws_port=_at_least("FLOOR_WS_PORT", int(number("FLOOR_WS_PORT", int)), 0),
+        push=get("FLOOR_PUSH") not in ("0", "false", "no"),
+        push_subject=_push_subject(get("FLOOR_PUSH_SUBJECT")),
+        push_services=tuple(_listed(get("FLOOR_PUSH_SERVICES").lower())),
+        push_rate=_at_least("FLOOR_PUSH_RATE", number("FLOOR_PUSH_RATE", float), 1.0),
+        vapid_key=get("FLOOR_VAPID_KEY"),
     )
+
+
+def _push_subject(raw: str) -> str:
+    if not raw.startswith(("mailto:", "https://")):
+        raise SystemExit(f"FLOOR_PUSH_SUBJECT must start with mailto: or https://, not {raw!r}")
+    return raw
 
 
 N = TypeVar("N", int, float)
@@ -300,6 +361,18 @@ def _exempt(raw: str) -> tuple[str, ...]:
         return tuple(str(ipaddress.ip_network(item, strict=False)) for item in _listed(raw))
     except ValueError as e:
         raise SystemExit(f"FLOOR_LIMITS_EXEMPT: {e} (e.g. 127.0.0.1, 10.0.0.0/8, ::1)") from None
+
+
+def _locale(raw: str) -> str:
+    """A locale as BCP 47 writes one: a language, and a region where given (``cs-CZ``)."""
+    match = _LOCALE.fullmatch(raw.replace("_", "-"))
+    if match is None:
+        raise SystemExit(
+            f"FLOOR_LOCALE must be a language and a region such as cs-CZ, en-GB or de-DE, "
+            f"not {raw!r}"
+        )
+    language, region = match.group(1).lower(), match.group(2)
+    return f"{language}-{region.upper()}" if region else language
 
 
 def _metrics_token(token: str) -> str:

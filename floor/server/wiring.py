@@ -31,6 +31,7 @@ from ..redisdb.devices import RedisDevices
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
+from ..redisdb.push import RedisPush
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
 from ..store.house import House
@@ -38,6 +39,7 @@ from ..store.service import Service
 from . import (
     public_edge,
     public_ws,
+    routes_app,
     routes_commands,
     routes_files,
     routes_flights,
@@ -46,6 +48,7 @@ from . import (
     routes_pages,
     routes_pairing,
     routes_preview,
+    routes_push,
     routes_staff,
     routes_tournaments,
     tools,
@@ -62,6 +65,7 @@ from .logs import configure as configure_logs
 from .metrics import Metrics
 from .proxies import ClientAddress
 from .public_edge import PublicOnly
+from .push import Push
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
 from .tablets import Tablets
@@ -101,6 +105,7 @@ def build_floor(settings: Settings) -> Floor:
         accounts=accounts,
         tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
         clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
+        push=Push(settings, RedisPush(redis), store),
         ping=redis.ping,
         close=close,
     )
@@ -134,6 +139,8 @@ def routes() -> list[BaseRoute]:
         *routes_files.routes,
         *routes_flights.routes,
         *routes_follow.routes,
+        *routes_push.routes,
+        *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.

@@ -401,8 +401,9 @@ def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_c
     floor.get_by_label("Místo buttonu").fill("3")
     floor.locator("#pots-total").fill("999")
     floor.get_by_role("button", name="Rozdělit pot").click()
+    # Czech words, the venue's numbers (en-GB on the test servers: FLOOR_LOCALE).
     expect(floor.locator("#pots-err-total")).to_contain_text(
-        "vklady dávají dohromady 1 500, ne 999 v potu"
+        "vklady dávají dohromady 1,500, ne 999 v potu"
     )
 
     floor.locator("#pots-total").fill("")
@@ -412,7 +413,7 @@ def test_in_czech_the_floor_phone_gives_the_servers_refusals_and_pot_splits_in_c
     expect(notes.first).to_be_visible()
     text = " ".join(notes.all_inner_texts())
     # Rendered from the note's clauses: Czech words, Czech numbers (a no-break space).
-    assert "hlavní pot: místo 2 bere 1\u00a0000" in text, text
+    assert "hlavní pot: místo 2 bere 1,000" in text, text
     assert "posledních 500 od místa 2 nikdo nedorovnal" in text, text
 
     # A refusal is said from its reason and params, not matched by its English words.

@@ -145,6 +145,17 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/director"): Rule(everyone),
     ("GET", "/director/{tid}"): Rule(everyone),
     ("GET", "/static"): Rule(everyone),
+    ("GET", "/sw.js"): Rule(everyone),
+    ("GET", "/app/player/{tid}/manifest.webmanifest"): Rule(everyone),
+    ("GET", "/app/floor/{tid}/manifest.webmanifest"): Rule(everyone),
+    ("GET", "/app/table/{tid}/{table:int}/manifest.webmanifest"): Rule(everyone),
+    ("GET", "/api/push/key"): Rule(everyone),
+    ("PUT", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
+    ("DELETE", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
+    ("PUT", "/api/push/staff"): Rule(floor, body={}),
+    ("DELETE", "/api/push/staff"): Rule(floor, body={}),
+    ("GET", "/api/t/{tid}/sections"): Rule(floor),
+    ("PUT", "/api/t/{tid}/sections/{username}"): Rule(director, body={"tables": [1]}),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).

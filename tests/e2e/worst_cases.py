@@ -14,18 +14,27 @@ websocket's ``WS path``, and each message a client may send on it ``WS path type
 from __future__ import annotations
 
 import asyncio
+import base64
 import itertools
 import json
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.asyncio.client import ClientConnection, connect
 
 from floor.engine.payout_curve import percents
+from floor.server.push import MAX_BODY as PUSH_BODY
+from floor.server.push import MAX_ENDPOINT
+from floor.server.routes_push import MOST_TABLES
+from floor.server.tablets import MAX_TABLE
+from floor.store.push_port import MOST_PER_OWNER
 from tests import hostile_files
 from tests.e2e.worst_rooms import FLIGHT, ROOM, SPARE
 
@@ -620,6 +629,107 @@ async def _tablets(w: World, http: httpx.AsyncClient) -> None:
     for device, _ in devices:
         w.expect(await http.delete(f"/api/tablets/{device}", headers=director), 200)
     w.expect(await http.delete("/api/tablets/none-such", headers=director), 404)
+
+
+# The installed app and its alerts ------------------------------------------------------------
+
+
+@probe(
+    "GET /sw.js",
+    "GET /app/player/{tid}/manifest.webmanifest",
+    "GET /app/floor/{tid}/manifest.webmanifest",
+    "GET /app/table/{tid}/{table:int}/manifest.webmanifest",
+)
+async def _app(w: World, http: httpx.AsyncClient) -> None:
+    w.expect(await http.get("/sw.js"), 200)
+    for kind in ("player", "floor"):
+        for lang in ("cs", "x" * 200):
+            w.expect(await http.get(f"/app/{kind}/{ROOM}/manifest.webmanifest?lang={lang}"), 200)
+    w.expect(await http.get(f"/app/table/{ROOM}/{MAX_TABLE}/manifest.webmanifest"), 200)
+    for table in (0, MAX_TABLE + 1, int("9" * 4000)):
+        r = await http.get(f"/app/table/{ROOM}/{table}/manifest.webmanifest")
+        w.expect(r, 422, "table")
+    w.expect(await http.get("/app/player/none-such/manifest.webmanifest"), 404)
+
+
+def _subscription(endpoint_length: int = MAX_ENDPOINT) -> dict[str, Any]:
+    """A browser's opt-in with the longest endpoint accepted, at a push service floor posts
+    to (never posted to here: the probes stop every subscription they make)."""
+    # Each its own: a subscription is known by its endpoint.
+    stem = f"https://fcm.googleapis.com/fcm/send/{os.urandom(8).hex()}"
+    point = ec.generate_private_key(ec.SECP256R1()).public_key()
+    raw = point.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+
+    def b64(data: bytes) -> str:
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+    return {
+        "endpoint": stem + "x" * (endpoint_length - len(stem)),
+        "keys": {"p256dh": b64(raw), "auth": b64(os.urandom(16))},
+        "lang": "cs",
+    }
+
+
+async def _opt_ins(
+    w: World, http: httpx.AsyncClient, url: str, who: str | None, field: str
+) -> None:
+    """As many phones as one owner holds, one more refused, a body over the bound, an
+    endpoint too long and one at an address of the venue's network; then each stopped."""
+    headers = w.headers(who)
+    subs = [_subscription() for _ in range(MOST_PER_OWNER)]
+    for sub in subs:
+        w.expect(await http.put(url, json=sub, headers=headers), 201)
+    w.expect(await http.put(url, json=_subscription(), headers=headers), 409, field)
+    w.expect(
+        await http.put(url, json=_subscription(MAX_ENDPOINT + 1), headers=headers), 422, "endpoint"
+    )
+    venue = {**_subscription(), "endpoint": "http://10.0.0.1:6379/"}
+    w.expect(await http.put(url, json=venue, headers=headers), 422, "endpoint")
+    big = b'{"endpoint": "' + b"x" * PUSH_BODY + b'"}'
+    w.expect(await http.put(url, content=big, headers=headers), 413, "body")
+    for sub in subs:
+        r = await http.request("DELETE", url, json={"endpoint": sub["endpoint"]}, headers=headers)
+        w.expect(r, 200)
+
+
+@probe("GET /api/push/key")
+async def _push_key(w: World, http: httpx.AsyncClient) -> None:
+    for _ in range(3):
+        w.expect(await http.get("/api/push/key"), 200)
+
+
+@probe("PUT /api/t/{tid}/push/{player}", "DELETE /api/t/{tid}/push/{player}")
+async def _player_push(w: World, http: httpx.AsyncClient) -> None:
+    await _opt_ins(w, http, f"/api/t/{ROOM}/push/P3", None, "player")
+    w.expect(await http.put(f"/api/t/{ROOM}/push/P999999", json=_subscription()), 404, "player")
+    w.expect(await http.put(f"/api/t/{ROOM}/push/{'P' * 65}", json=_subscription()), 422, "player")
+
+
+@probe("PUT /api/push/staff", "DELETE /api/push/staff")
+async def _staff_push(w: World, http: httpx.AsyncClient) -> None:
+    await _opt_ins(w, http, "/api/push/staff", "floor", "staff")
+    w.expect(await http.put("/api/push/staff", json=_subscription()), 403)
+
+
+@probe("GET /api/t/{tid}/sections", "PUT /api/t/{tid}/sections/{username}")
+async def _sections(w: World, http: httpx.AsyncClient) -> None:
+    director, url = w.headers("director"), f"/api/t/{ROOM}/sections"
+    most = {"tables": list(range(MAX_TABLE - MOST_TABLES + 1, MAX_TABLE + 1))}
+    w.expect(await http.put(f"{url}/fred", json=most, headers=director), 200)
+    w.expect(await http.get(url, headers=w.headers("floor")), 200)
+    w.expect(await http.get(url), 403)
+    over = {"tables": list(range(1, MOST_TABLES + 2))}
+    w.expect(await http.put(f"{url}/fred", json=over, headers=director), 422, "tables")
+    w.expect(
+        await http.put(f"{url}/fred", json={"tables": [MAX_TABLE + 1]}, headers=director),
+        422,
+        "tables[0]",
+    )
+    w.expect(
+        await http.put(f"{url}/none-such", json={"tables": [1]}, headers=director), 404, "username"
+    )
+    w.expect(await http.put(f"{url}/fred", json={"tables": [1]}, headers=w.headers("floor")), 403)
+    w.expect(await http.put(f"{url}/fred", json={"tables": []}, headers=director), 200)
 
 
 # Pages -----------------------------------------------------------------------------------

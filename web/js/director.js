@@ -29,6 +29,7 @@ import { prizesSection } from "./director_prizes.js";
 import { staffSection } from "./director_staff.js";
 import { tablesSection } from "./director_tables.js";
 import { LAST_KEY, tournamentsSection } from "./director_tournaments.js";
+import { mountSections } from "./sections.js";
 
 /** @import { Desk } from "./director_desk.js" */
 /** @import { Indicator } from "./ui.js" */
@@ -57,7 +58,7 @@ const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 /** @type {Record<string, HTMLElement>} */
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -88,9 +89,11 @@ const renderClock = clockSection(desk);
 const renderPrizes = prizesSection(desk);
 const renderPlayers = playersSection(desk);
 const { renderTables, renderPlan } = tablesSection(desk);
-const staff = staffSection(desk);
+const staff = staffSection(desk, { loaded: () => floorSections.render() });
 const loadStaff = staff.load;
 const renderStaff = staff.render;
+// Each floorperson's tables, for their phone's alerts (sections.js).
+const floorSections = mountSections({ section: sections.floorsections, heading, staff: staff.list, current: tid });
 
 // Sending ---------------------------------------------------------------------------------------
 
@@ -186,6 +189,7 @@ function renderAll() {
   renderTournaments();
   renderStaff();
   tablets.render();
+  floorSections.render();
   renderLive();
 }
 
@@ -204,7 +208,7 @@ async function start() {
   }
   if (tid) localStorage.setItem(LAST_KEY, tid);
   renderAll();
-  await Promise.all([loadTournaments(), loadStaff(), tablets.load()]);
+  await Promise.all([loadTournaments(), loadStaff(), tablets.load(), floorSections.load()]);
   const live = tournaments.list().filter((x) => x.status === "live");
   if (!tid && live.length === 1) {
     // One tournament running: that is the one the director came for.

@@ -9,8 +9,11 @@ import { api, fill, h, toast } from "./ui.js";
 
 /** @import { Desk } from "./director_desk.js" */
 
-/** @param {Desk} desk */
-export function staffSection(desk) {
+/**
+ * @param {Desk} desk
+ * @param {{ loaded?: () => void }} [options] called each time the accounts are read again
+ */
+export function staffSection(desk, { loaded = () => {} } = {}) {
   const { sections, heading, call } = desk;
   /** @type {any[]} */
   let staff = [];
@@ -22,6 +25,7 @@ export function staffSection(desk) {
   async function loadStaff() {
     staff = (await call("/api/staff")) || [];
     renderStaff();
+    loaded();
   }
 
   /** A new password or PIN, typed twice: the inputs and what they hold once they agree.
@@ -176,5 +180,5 @@ export function staffSection(desk) {
       form);
   }
 
-  return { load: loadStaff, render: renderStaff };
+  return { load: loadStaff, render: renderStaff, list: () => staff };
 }

@@ -8,6 +8,7 @@ import { getLang } from "./i18n.js";
 import { errorsEn } from "./lang/errors-en.js";
 import { errorsCs } from "./lang/errors-cs.js";
 /** @import { Conn } from "./types.js" */
+import { venueLocale } from "./venue.js";
 
 /** A template: a sentence, or its plural forms picked by the number (or list) `count` names.
  * @typedef {string | { count: string, [form: string]: string }} Template */
@@ -42,7 +43,7 @@ function pluralForm(template, params) {
 
 /** @param {number} n */
 function number(n) {
-  return new Intl.NumberFormat(LOCALES[getLang()] || "en-GB", { maximumFractionDigits: 2 }).format(n);
+  return new Intl.NumberFormat(venueLocale, { maximumFractionDigits: 2 }).format(n);
 }
 
 /** @param {string} id @param {Conn | null} conn */

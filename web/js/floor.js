@@ -9,6 +9,7 @@
 // The tabs and the urgent strip are panels of their own (floor_*.js) sharing `phone`
 // (floor_phone.js); this module builds the page, signs in and out, and redraws.
 
+import { installable } from "./app.js";
 import { Connection, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
 import { Outbox } from "./commands.js";
@@ -24,6 +25,7 @@ import { Board } from "./board.js";
 import { moneyBanner } from "./moneyview.js";
 import { onLang, t } from "./i18n.js";
 import { mount } from "./mount.js";
+import { staffPush } from "./push.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { mountManage } from "./manage.js";
 import { $, explainError, fill, h, me, toast, topbar } from "./ui.js";
@@ -39,6 +41,8 @@ import { urgentStrip } from "./floor_urgent.js";
 /** @import { Command } from "./types.js" */
 
 const tid = tidFromPath();
+// Installable, its shell kept for a wifi drop; never its staff answers (web/sw.js).
+installable("floor", tid);
 const conn = new Connection(tid);
 reloadOnUpgrade(conn);
 // The moves carried out lately, for the moves tab (each move planned, called or done); the
@@ -82,6 +86,8 @@ const phone = {
 
 const userEl = h("span", { class: "who-am-i" });
 const signOutBtn = h("button", { type: "button", class: "ghost small", onclick: doSignOut });
+// Alerts for my section on this phone (push.js), beside the account.
+const staffPushEl = staffPush(tid, () => phone.principal);
 const bar = topbar(t("floor.title"), conn, {
   extra: () => (outbox.waiting ? t("floor.waiting", { n: outbox.waiting }) : ""),
 });
@@ -115,6 +121,7 @@ function showSignedIn() {
   navEl.hidden = !staff;
   signOutBtn.hidden = !staff;
   userEl.textContent = whoAmI(phone.principal);
+  staffPushEl.refresh();
   if (!staff) {
     fill(signinEl, signInForm((p) => {
       phone.principal = p;
@@ -263,7 +270,7 @@ const renderTable = tableTab(phone, { saleBlock });
 const search = searchTab(phone, { saleBlock });
 const searchInput = search.input;
 const renderSearch = search.render;
-const renderSent = sentTab(phone, [userEl, signOutBtn]);
+const renderSent = sentTab(phone, [userEl, signOutBtn, staffPushEl]);
 
 outbox.onChange((box, why) => {
   /** @type {Indicator | null} */ (bar.querySelector(".conn"))?.refresh?.();

@@ -11,19 +11,21 @@ import { explainError, h } from "./ui.js";
 
 /**
  * @param {Phone} phone
- * @param {HTMLElement[]} account who is signed in, and the sign-out
+ * @param {HTMLElement[]} account who is signed in, the sign-out, and the alerts for my section
+ *   on this phone (push.js)
  */
 export function sentTab(phone, account) {
   const { conn, outbox } = phone;
   const userEl = account[0];
   const signOutBtn = account[1];
+  const pushEl = account[2];
 
   /** @type {Record<string, string>} */
   const STATUS_LABEL = { pending: "sent.pending", done: "sent.done", refused: "sent.refused", signin: "sent.signin", stale: "sent.stale" };
 
   function renderSent() {
     const items = outbox.items;
-    return [h("div", { class: "account" }, userEl, signOutBtn), h("h2", {}, t("floor.sent_title")),
+    return [h("div", { class: "account" }, userEl, signOutBtn), pushEl, h("h2", {}, t("floor.sent_title")),
       h("p", { class: "hint" }, t("sent.explain")),
       items.length ? h("ul", { class: "sent-list" }, items.map((/** @type {OutboxItem} */ i) => h("li", { class: `sent-item ${i.status}` },
         h("div", { class: "sent-head" }, h("span", { class: `badge badge-${i.status === "done" ? "ok" : i.status === "refused" ? "refused" : "paused"}` },

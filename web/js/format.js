@@ -1,15 +1,18 @@
 // @ts-check
 // Numbers, times and the structure as screens show them. Display only: which level comes
 // next, when the break begins and which chips leave are the server's clock facts (facts.js).
+// Numbers and times are written as the venue writes them (venue.js: 1 250 000 and 21:07 in
+// Prague, 1,250,000 and 21:07 in London), whatever language the screen speaks.
 
 import { getLang, t } from "./i18n.js";
 /** @import { Conn } from "./types.js" */
 /** @import { Player, Structure } from "./protocol.js" */
 /** @import { Step } from "./types.js" */
+import { venueLocale } from "./venue.js";
 
-const locale = () => (getLang() === "cs" ? "cs-CZ" : "en-GB");
+const locale = () => venueLocale;
 
-/** Chips with thousands separators: 1,250,000 (en) or 1 250 000 (cs).
+/** Chips with thousands separators: 1,250,000 (en-GB) or 1 250 000 (cs-CZ).
  * @param {number | null | undefined} n
  */
 export function chips(n) {
@@ -74,7 +77,8 @@ export function clock(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-/** Local wall-clock time of an epoch second: 21:07.
+/** Local wall-clock time of an epoch second, as the venue writes it: 21:07 (a 24-hour
+ * clock wherever the venue keeps one, en-GB and cs-CZ among them).
  * @param {number | null | undefined} epochSeconds
  * @param {boolean} seconds
  */

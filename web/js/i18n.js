@@ -15,6 +15,11 @@ import { tableEn } from "./lang/table-en.js";
 import { tableCs } from "./lang/table-cs.js";
 import { flightsEn } from "./lang/flights-en.js";
 import { flightsCs } from "./lang/flights-cs.js";
+// Notifications: read by the service worker too, so they set a global (lang/push-en.js).
+import "./lang/push-en.js";
+import "./lang/push-cs.js";
+
+const pushTexts = /** @type {any} */ (globalThis).floorPushTexts;
 
 // The paper and files texts, the rulings' and the table screen's are kept in files of their own
 // (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
@@ -22,8 +27,8 @@ import { flightsCs } from "./lang/flights-cs.js";
  * @typedef {string | Record<string, string>} Text */
 /** @type {Record<string, Record<string, any>>} */
 const DICTS = {
-  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn },
-  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs },
+  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...pushTexts.en },
+  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...pushTexts.cs },
 };
 const KEY = "floor.lang";
 /** @type {((code: string) => void)[]} */

@@ -8,6 +8,7 @@
 // clock and the server's board, a few kilobytes where the room is 120 KB gzipped at 10,000
 // players. "Stop following" brings the whole room back. The search asks the server either way.
 
+import { installable, keepFollowed } from "./app.js";
 import { Connection, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
 import { Board, calledMoves, entryName } from "./board.js";
@@ -16,6 +17,7 @@ import { mountLeaders } from "./counts.js";
 import { ending } from "./finished.js";
 import { mountCounts } from "./flights.js";
 import { finishText, moneyBanner } from "./moneyview.js";
+import { playerPush } from "./push.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { countLine, findPlayersNow } from "./search.js";
@@ -39,6 +41,9 @@ if (!follow?.id) follow = null;
 const conn = new Connection(tid, { follow: /** @type {any} */ (follow?.id ?? null) });
 reloadOnUpgrade(conn);
 const board = new Board(conn, { limit: 40 });
+// Installable; the followed player's last state kept for a reload without the server (app.js).
+installable("player", tid);
+if (!kiosk) keepFollowed(conn);
 /** @type {any[]} */
 let results = [];
 /** @type {any} the last answer: {query, total, players} */
@@ -55,6 +60,8 @@ if (kiosk) document.body.classList.add("kiosk");
 const bar = topbar(t("player.title"), conn);
 const alertEl = h("div", { class: "player-alert", role: "alert", hidden: true });
 const followEl = h("section", { class: "card follow-card", hidden: true, "aria-live": "polite" });
+// One tap to be alerted with the page closed, for the player followed (push.js).
+const pushEl = kiosk ? null : playerPush(tid, () => follow);
 const searchInput = h("input", { id: "player-search", type: "search", autocomplete: "off", spellcheck: "false",
   enterkeyhint: "search" });
 const searchLabel = h("label", { for: "player-search" });
@@ -72,7 +79,7 @@ const leadersEl = mountLeaders(h("div", { class: "card player-leaders", hidden: 
 const moneyEl = moneyBanner(conn, { cls: "player-money", onStart: () => buzz([120, 60, 120, 60, 400]) });
 
 fill($("#app"), bar, alertEl, moneyEl, h("main", { class: "player-main" },
-  h("div", { class: "col-a" }, followEl, searchCard),
+  h("div", { class: "col-a" }, followEl, pushEl, searchCard),
   h("div", { class: "col-b" }, clockEl, leadersEl, mountCounts(h("div", { hidden: true }), conn, tid), boardEl)));
 clockPanel(clockEl, conn, { stats: true });
 
@@ -161,6 +168,7 @@ function unfollow() {
 }
 
 function renderFollow() {
+  pushEl?.refresh();
   followEl.hidden = !follow;
   if (!follow) return;
   const held = !!conn.state?.players?.[follow.id];

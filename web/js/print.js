@@ -10,8 +10,9 @@
 //   ?what=draw | draw-tables | tables | payouts | counts | results
 
 import * as fmt from "./format.js";
-import { getLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { h, fill } from "./ui.js";
+import { byName, letterOf, sameLetter, venueLocale } from "./venue.js";
 /** @import { Child } from "./ui.js" */
 
 const tid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -54,7 +55,7 @@ function go(changes) {
 function when(at) {
   if (!at) return "";
   const d = new Date(at * 1000);
-  const day = new Intl.DateTimeFormat(getLang() === "cs" ? "cs-CZ" : "en-GB", { day: "numeric", month: "numeric", year: "numeric" }).format(d);
+  const day = new Intl.DateTimeFormat(venueLocale, { day: "numeric", month: "numeric", year: "numeric" }).format(d);
   return `${day} ${fmt.timeOfDay(at)}`;
 }
 
@@ -78,7 +79,6 @@ function sheet(...children) {
   return h("section", { class: "sheet" }, children);
 }
 
-const byName = (/** @type {{ name: string, id: string }} */ a, /** @type {{ name: string, id: string }} */ b) => a.name.localeCompare(b.name, getLang(), { sensitivity: "base" }) || a.id.localeCompare(b.id);
 
 // Seat cards ----------------------------------------------------------------------------------
 
@@ -156,12 +156,14 @@ function carriedNote() {
 }
 
 function renderDraw() {
+  // By surname, in the venue's alphabet (Č after C, Ch after H, Ř after R in Czech), each
+  // letter headed once.
   const seated = data.players.filter((p) => !p.busted && p.table != null).sort(byName);
-  let letter = "";
+  let letter = null;
   const rows = [];
   for (const p of seated) {
-    const first = p.name.slice(0, 1).toLocaleUpperCase(getLang());
-    if (first !== letter) {
+    const first = letterOf(p.name);
+    if (letter == null || !sameLetter(first, letter)) {
       letter = first;
       rows.push(h("div", { class: "letter" }, letter));
     }

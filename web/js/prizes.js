@@ -4,7 +4,8 @@
 // undo, an entry, a rebuy or an add-on) and once a minute besides.
 
 import * as fmt from "./format.js";
-import { getLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { venueLocale } from "./venue.js";
 /** @import { Conn } from "./types.js" */
 
 // Everything the pool, the payouts or the results follow from: the field and what it bought,
@@ -117,7 +118,7 @@ export function placesText(from, to) {
  */
 export function percentText(percent) {
   if (percent == null) return "–";
-  return new Intl.NumberFormat(getLang() === "cs" ? "cs-CZ" : "en-GB", { maximumFractionDigits: 3 }).format(percent);
+  return new Intl.NumberFormat(venueLocale, { maximumFractionDigits: 3 }).format(percent);
 }
 
 /** The pool in a line: "€30,000 · 300 entries · 27 places paid".

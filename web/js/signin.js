@@ -1,6 +1,7 @@
 // @ts-check
 // The staff sign-in form (POST /api/signin: username and password or PIN → session cookie).
 
+import { forgetOnDevice } from "./app.js";
 import { clearAllDrafts } from "./drafts.js";
 import { onLang, t } from "./i18n.js";
 import { api, explainError, h } from "./ui.js";
@@ -64,10 +65,12 @@ export function signInForm(onDone, { roles = null, note = "" } = {}) {
   return form;
 }
 
-/** Sign out here; every sheet kept on the device goes (drafts.js): the next person to sign
- * in on it finds none of them. */
+/** Sign out here; every sheet kept on the device goes (drafts.js), and what the service
+ * worker kept and this device's staff alerts (app.js): the next person to sign in on it finds
+ * none of them. */
 export async function signOut() {
   clearAllDrafts();
+  await forgetOnDevice();
   try {
     await api("/api/signout", { method: "POST", body: {} });
   } catch (err) {

@@ -12,6 +12,7 @@
 // (facts.js, h4h.js). What is tapped goes through the outbox (commands.js): kept on the
 // device and sent again, with the same id, when the connection comes back.
 
+import { installable } from "./app.js";
 import { Connection, heldState, tableViews, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
 import { countAge, oldCount } from "./countage.js";
@@ -30,6 +31,8 @@ const tid = tidFromPath();
 const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
 const conn = new Connection(tid);
 reloadOnUpgrade(conn);
+// Installable, its shell kept for a wifi drop (the table's own state is not: web/sw.js).
+installable("table", tid, TABLE);
 const outbox = new Outbox(tid);
 /** @type {import("./ui.js").Principal} */
 let principal = { role: "public", username: null, table: null };

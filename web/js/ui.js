@@ -6,6 +6,7 @@ import { getLang, onLang, setLang, t } from "./i18n.js";
 import { errorOf } from "./commands.js";
 import { errorText, withNames } from "./errors.js";
 import { finishBanner } from "./finished.js";
+import { timeOfDay } from "./format.js";
 
 export { withNames };
 
@@ -98,7 +99,7 @@ export function connIndicator(conn, extra) {
     const st = conn.status;
     el.dataset.status = st;
     const since = st !== "live" && conn.lastLive
-      ? ` · ${t("conn.since", { time: new Date(conn.lastLive).toLocaleTimeString(getLang(), { hour: "2-digit", minute: "2-digit" }) })}`
+      ? ` · ${t("conn.since", { time: timeOfDay(conn.lastLive / 1000) })}`
       : "";
     const more = extra ? extra() : "";
     fill(el, h("span", { class: "conn-icon", "aria-hidden": "true" }, STATUS_ICON[st] || "●"),

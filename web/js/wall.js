@@ -11,8 +11,11 @@
 // on the screen) and show a banner across the top.
 // Once the tournament has its winner (the server's facts) the winner takes the clock's place
 // and the pages are the final standings with prizes (and the charts): standings.js.
-// URL options: ?pages=tables,moves,prizes,chips,charts (which pages, in order; one page = no rotation),
-// ?rotate=20 (seconds per page), ?lang=cs. The arrow keys turn the pages by hand.
+// Before the clock starts, the seat draw takes the whole wall (seatdraw.js).
+// URL options: ?pages=tables,moves,prizes,chips,charts,seats (which pages, in order; one page =
+// no rotation; seats listed keeps the draw up all day), ?rotate=20 (seconds per page),
+// ?draw_rotate=6 (seconds per page of the draw), ?split=1/2 (this wall's half of the draw),
+// ?lang=cs. The arrow keys turn the pages by hand.
 
 import { Connection, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
@@ -28,6 +31,7 @@ import { Prizes } from "./prizes.js";
 import { Sound, soundSwitch } from "./sound.js";
 import { renderStandings, winnerPanel } from "./standings.js";
 import { sitOutsPanel } from "./rulings.js";
+import { seatDrawPage } from "./seatdraw.js";
 import { wallPanel as handForHandPanel } from "./h4h.js";
 import { $, fill, h, topbar } from "./ui.js";
 import { cueBanner, timeCallsPanel } from "./wall_calls.js";
@@ -44,10 +48,14 @@ reloadOnUpgrade(conn);
 const board = new Board(conn, { limit: 120 });
 const prizes = new Prizes(conn);
 const ROTATE = Math.max(5, Number(params.get("rotate")) || 18) * 1000;
-const ALL_PAGES = ["tables", "moves", "prizes", "chips", "charts"];
+const ALL_PAGES = ["tables", "moves", "prizes", "chips", "charts", "seats"];
 const PAGES = (params.get("pages") || ALL_PAGES.join(","))
   .split(",").map((p) => p.trim()).filter((p) => ALL_PAGES.includes(p));
 if (!PAGES.length) PAGES.push(...ALL_PAGES);
+/** The draw's pages turn faster: each is a list the room scans for one name. */
+const DRAW_ROTATE = Math.max(4, Number(params.get("draw_rotate")) || 6) * 1000;
+/** The draw stays up all day only where the wall asks for it by name. */
+const DRAW_ALWAYS = (params.get("pages") || "").split(",").map((p) => p.trim()).includes("seats");
 
 // Scale: the wall is designed for 1920x1080 at the reader's own text size; larger and smaller
 // screens scale everything together (rem × --s). Narrow screens (a phone) get a plain column.
@@ -68,13 +76,18 @@ addEventListener("resize", () => {
 const pageNav = h("ol", { class: "page-nav", "aria-label": t("wall.pages") });
 const progress = h("div", { class: "page-progress", "aria-hidden": "true" });
 const rotation = new Rotation({
-  pages: PAGES, nav: pageNav, progress, rotate: ROTATE, show: showPage,
+  pages: PAGES, nav: pageNav, progress, show: showPage,
   // The moves page is skipped while there is nothing on it; so is the prizes page of a
   // tournament without prize settings or results, and the chip leaders while nobody is counted.
+  // Before the start the draw has the wall to itself: the other pages have nothing yet.
   skip: (page) => (page === "moves" && !calledMoves(conn).length && !board.entries.length)
-    || (page === "prizes" && !hasPrizes(prizes)) || (page === "chips" && !chipFacts(conn)),
+    || (page === "prizes" && !hasPrizes(prizes)) || (page === "chips" && !chipFacts(conn))
+    || (page === "seats" && !drawShown()) || (page !== "seats" && drawShown() && !DRAW_ALWAYS),
+  // The pages the rotation turns to now, as the top bar lists them: the draw alone before the start.
+  listed: (page) => (page === "seats" ? drawShown() : !drawShown() || DRAW_ALWAYS),
   // Pending moves keep the board up a little longer: players are looking for their seats.
-  linger: (page) => page === "moves" && calledMoves(conn).length > 0,
+  span: (page) => (page === "seats" ? DRAW_ROTATE
+    : page === "moves" && calledMoves(conn).length > 0 ? ROTATE * 1.5 : ROTATE),
 });
 const sound = new Sound();
 const bar = topbar(t("wall.title"), conn, { right: h("div", { class: "wall-controls" }, pageNav, soundSwitch(sound)) });
@@ -101,13 +114,15 @@ const chartsPage = h("section", { class: "page page-charts", dataset: { page: "c
   h("div", { class: "chart-box" }, chartsTitle2, h("div", { class: "chart-wrap" }, bbCanvas)));
 // The chip leaders from the floor's counts (counts.js, part C): skipped while nobody is counted.
 const chipsPage = chipsWallPage(conn);
+const seatDraw = seatDrawPage(conn);
 const pagesEl = h("main", { class: "wall-pages" },
   PAGES.includes("tables") ? tables.el : null,
   PAGES.includes("moves") ? moves.el : null,
   PAGES.includes("prizes") ? prizesShown.el : null,
   PAGES.includes("chips") ? chipsPage : null,
   standingsPage,
-  PAGES.includes("charts") ? chartsPage : null);
+  PAGES.includes("charts") ? chartsPage : null,
+  PAGES.includes("seats") ? seatDraw.el : null);
 const winnerEl = winnerPanel(conn, prizes);
 // The sit-outs come last and give way (their rows counted, not shown): a called move, in the
 // latest changes, never leaves the screen for them.
@@ -131,9 +146,15 @@ const charts = createCharts(conn, fieldCanvas, bbCanvas, {
 
 function showPage() {
   if (narrow()) {
-    const shown = rotation.ended ? rotation.shownPages() : [...PAGES];
+    const shown = rotation.ended ? rotation.shownPages() : PAGES.filter((p) => p !== "seats" || drawShown());
     for (const el of pagesEl.children) {
       if (el instanceof HTMLElement) el.hidden = !shown.includes(el.dataset.page ?? "");
+    }
+    drawing(false);
+    if (shown.includes("seats")) {
+      // On a phone the draw comes first while it is up: it is what the room is looking for.
+      if (pagesEl.firstElementChild !== seatDraw.el) pagesEl.prepend(seatDraw.el);
+      renderSeats();
     }
     if (!rotation.ended) {
       tables.render();
@@ -147,6 +168,8 @@ function showPage() {
   for (const el of pagesEl.children) {
     if (el instanceof HTMLElement) el.hidden = el.dataset.page !== r.page;
   }
+  drawing(r.page === "seats");
+  if (r.page === "seats") renderSeats();
   if (r.page === "tables") tables.render();
   if (r.page === "charts") charts.update();
   if (r.page === "moves") moves.render();
@@ -168,6 +191,44 @@ function renderStandingsPage() {
 
 rotation.start();
 
+// The seat draw ------------------------------------------------------------------------------------
+
+/** The draw is up before the clock starts (the room is looking for its seats), or all day on
+ * a wall that asks for it. */
+function drawShown() {
+  return PAGES.includes("seats") && !rotation.ended && (DRAW_ALWAYS || !conn.state?.clock?.started)
+    && seatDraw.count() > 0;
+}
+
+/** The draw takes the whole width of the wall while it is up.
+ * @param {boolean} on */
+function drawing(on) {
+  document.body.classList.toggle("drawing", on && !narrow());
+}
+
+let seatsKey = "";
+
+/** Measure the draw's parts where it will be shown: the whole width, its page unhidden. */
+function layoutSeats() {
+  if (!conn.state || !PAGES.includes("seats")) return;
+  const key = JSON.stringify([conn.seq, innerWidth, innerHeight, document.documentElement.lang]);
+  if (key === seatsKey) return;
+  seatsKey = key;
+  const wasDrawing = document.body.classList.contains("drawing");
+  const wasHidden = seatDraw.el.hidden;
+  drawing(true);
+  seatDraw.el.hidden = false;
+  const n = seatDraw.layout(narrow());
+  seatDraw.el.hidden = wasHidden;
+  drawing(wasDrawing);
+  rotation.setParts("seats", n);
+}
+
+function renderSeats() {
+  layoutSeats();
+  seatDraw.render(rotation.partOf("seats"), rotation.partText("seats"));
+}
+
 prizes.onChange(() => {
   if (narrow() || !prizesShown.el.hidden) prizesShown.render();
   if (rotation.ended && (narrow() || !standingsPage.hidden)) renderStandingsPage();
@@ -182,6 +243,9 @@ function renderAll() {
   bar.setTitle(conn.state.name);
   document.title = `${conn.state.name} · ${t("wall.title")}`;
   tables.layout();
+  layoutSeats();
+  // The draw is put up (and taken down when the clock starts) at once, not at the next turn.
+  if (drawShown() !== (rotation.on?.page === "seats") && !narrow()) rotation.turnTo((r) => (r.page === "seats") === drawShown());
   showPage();
   latest.render();
 }

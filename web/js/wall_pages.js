@@ -14,25 +14,26 @@ import { narrow } from "./wall_fit.js";
  * @property {string[]} pages the pages asked for (?pages=), in order
  * @property {HTMLElement} nav the list of the pages' names
  * @property {HTMLElement} progress the bar that fills until the next page
- * @property {number} rotate milliseconds per page
  * @property {(page: string) => boolean} skip a page with nothing on it now
- * @property {(page: string) => boolean} linger a page kept up half as long again
+ * @property {(page: string) => boolean} listed a page the rotation turns to now, as the list
+ *   names them
+ * @property {(page: string) => number} span milliseconds the page stays up
  * @property {() => void} show draw what is on screen now
  */
 
 export class Rotation {
   /** @param {RotationOptions} options */
-  constructor({ pages, nav, progress, rotate, skip, linger, show }) {
+  constructor({ pages, nav, progress, skip, listed, span, show }) {
     this.pages = pages;
     this.nav = nav;
     this.progress = progress;
-    this.rotate = rotate;
     this.skip = skip;
-    this.linger = linger;
+    this.listed = listed;
+    this.span = span;
     this.show = show;
     /** How many parts each page is shown in (the map of a big room, a long prize ladder).
      * @type {Record<string, number>} */
-    this.parts = { tables: 1, moves: 1, prizes: 1, chips: 1, standings: 1, charts: 1 };
+    this.parts = { tables: 1, moves: 1, prizes: 1, chips: 1, standings: 1, charts: 1, seats: 1 };
     /** @type {Shown[]} */
     this.rotation = [];
     this.current = 0;
@@ -100,12 +101,21 @@ export class Rotation {
 
   renderNav() {
     const r = this.on;
-    fill(this.nav, this.shownPages().map((p) => {
+    fill(this.nav, this.shownPages().filter(this.listed).map((p) => {
       const on = r && r.page === p;
       return h("li", { class: on ? "current" : "", "aria-current": on ? "page" : null },
         t(`wall.page.${p}`), on && this.parts[p] > 1 ? ` ${r.part + 1}/${this.parts[p]}` : "");
     }));
     this.nav.setAttribute("aria-label", t("wall.pages"));
+  }
+
+  /** Put up the first part that `which` picks, now (not at the next turn).
+   * @param {(r: Shown) => boolean} which */
+  turnTo(which) {
+    const first = this.rotation.findIndex(which);
+    if (first < 0) return;
+    this.current = first;
+    this.pageStarted = Date.now();
   }
 
   next(by = 1) {
@@ -129,7 +139,7 @@ export class Rotation {
     every(250, () => {
       const elapsed = Date.now() - this.pageStarted;
       const r = this.on;
-      const span = r && this.linger(r.page) ? this.rotate * 1.5 : this.rotate;
+      const span = r ? this.span(r.page) : 0;
       this.progress.style.setProperty("--p", String(Math.min(1, elapsed / span)));
       if (this.rotation.length > 1 && elapsed >= span) this.next();
     });
