@@ -18,7 +18,12 @@ what the same read cost before, in the same run:
 - ``GET /api/t/{id}``: the first read of a version (the snapshot built) beside the next ones
   (the same bytes, cached per version and role).
 
-    .venv/bin/python bench/public_reads.py [--players 10000] [--repeat 30]
+- the open read API (``/api/open/v1``, ``floor/server/routes_open.py``): each document's
+  first read of a version (built) and the next ones (kept), and a 304 to its ETag, beside
+  the cached snapshot ``GET /api/t/{id}`` measured in the same run (``--only open``: this
+  part alone).
+
+    .venv/bin/python bench/public_reads.py [--players 10000] [--repeat 30] [--only open]
 
 Prints medians (and p90) in milliseconds, before and after. It never fails on a timing.
 """
@@ -173,7 +178,7 @@ def pot(seats: int) -> dict[str, object]:
     }
 
 
-async def bench(url: str, players: int, repeat: int, seed: int) -> None:
+async def bench(url: str, players: int, repeat: int, seed: int, only: str | None = None) -> None:
     # A public client from an address the limits apply to, with a bucket it never empties:
     # its cost is in the figures, its refusals are not.
     settings = Settings(redis_url=url, log_level="warning", rate_limit=1e9, rate_burst=10**9)
@@ -191,7 +196,9 @@ async def bench(url: str, players: int, repeat: int, seed: int) -> None:
         gc.freeze()
         transport = httpx.ASGITransport(app=app, client=("203.0.113.9", 4000))
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
-            await run_reads(floor, http, repeat)
+            if only != "open":
+                await run_reads(floor, http, repeat)
+            await run_open(floor, http, repeat)
 
 
 async def run_reads(floor: Floor, http: httpx.AsyncClient, repeat: int) -> None:
@@ -288,17 +295,69 @@ async def run_reads(floor: Floor, http: httpx.AsyncClient, repeat: int) -> None:
         row(f"GET /api/t/{{id}}/{path}", None, await timed(repeat, read))
 
 
+OPEN_READS = ("clock", "field", "seats", "counts", "results", "payouts", "ots.json")
+
+
+async def run_open(floor: Floor, http: httpx.AsyncClient, repeat: int) -> None:
+    """The open read API's cost per read beside the cached snapshot's, at one version."""
+    print(f"\nthe open read API; medians of {repeat} runs (gzip asked, as a browser does)")
+    print(f"  {'read':<44} {'first of a version':<26}   next reads (kept)")
+    gz = {"accept-encoding": "gzip"}
+    sizes: dict[str, int] = {}
+
+    async def read(path: str, headers: dict[str, str] = gz, status: int = 200) -> None:
+        r = await http.get(path, headers=headers)
+        assert r.status_code == status, (path, r.status_code, r.text[:200])
+        if status == 200:
+            sizes[path] = int(r.headers.get("content-length", len(r.content)))
+
+    async def new_version(n: list[int] = [0]) -> None:  # noqa: B006 (a counter kept across calls)
+        n[0] += 1
+        await floor.store.execute(
+            TID, cmd.Register(name=f"Open {n[0]}", player=f"O{n[0]}"), f"o{n[0]}"
+        )
+
+    async def first_and_next(path: str) -> tuple[list[float], list[float]]:
+        firsts = []
+        for _ in range(max(3, repeat // 10)):
+            await new_version()
+            firsts += await timed(1, lambda: read(path))
+        return firsts, await timed(repeat, lambda: read(path))
+
+    snapshot = f"/api/t/{TID}"
+    first, kept = await first_and_next(snapshot)
+    row("GET /api/t/{id} (the cached snapshot)", first, kept)
+    for name in OPEN_READS:
+        first, kept = await first_and_next(f"/api/open/v1/t/{TID}/{name}")
+        row(f"GET /api/open/v1/t/{{id}}/{name}", first, kept)
+    version = (await floor.store.tournament(TID))[1]
+    changes = f"/api/open/v1/t/{TID}/changes?since={max(0, version - 500)}&limit=500"
+    first, kept = await first_and_next(changes)
+    row("GET .../changes (500 events)", first, kept)
+    etag = (await http.get(f"/api/open/v1/t/{TID}/seats", headers=gz)).headers["etag"]
+    not_modified = {**gz, "if-none-match": etag}
+    row(
+        "GET .../seats with its ETag (304)",
+        None,
+        await timed(repeat, lambda: read(f"/api/open/v1/t/{TID}/seats", not_modified, 304)),
+    )
+    print("  bytes sent (gzipped):")
+    for path, size in sizes.items():
+        print(f"    {path.split('/')[-1]:<42} {size:>10,} B")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=["open"], default=None)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         server = EmbeddedServer(Path(tmp), appendfsync="no")
         server.start()
         try:
-            asyncio.run(bench(server.url, args.players, args.repeat, args.seed))
+            asyncio.run(bench(server.url, args.players, args.repeat, args.seed, args.only))
         finally:
             server.stop()
 

@@ -46,6 +46,7 @@ from .principal import (
     AccountExists,
     BadAccount,
     BadCredentials,
+    Forbidden,
     NoSuchAccount,
     Principal,
     SignedOut,
@@ -158,7 +159,7 @@ def _check_secret(secret: str, role: Role, pin: bool) -> None:
 
 def _check_role(role: str, table: int | None) -> Role:
     if role not in ROLES:
-        raise BadAccount("the role is director, floor or dealer", field="role")
+        raise BadAccount("the role is director, floor, dealer or coordinator", field="role")
     if table is not None:
         # A dealer used to be bound to a table number, in every tournament at once: the
         # table screen they sign in on says the table now, and the tournament.
@@ -339,6 +340,9 @@ class Accounts:
         principal = await self.principal(token)
         if principal is None or principal.username is None:
             raise SignedOut("the session has ended: sign in again")
+        if principal.role == "dealer_phone":
+            # A PIN is tried on a paired table screen alone, never from a phone.
+            raise Forbidden("a dealer changes their PIN at a table screen, not on a phone")
         name = principal.username
         held = await self.storage.account(name)
         if held is None:
@@ -471,6 +475,29 @@ class Accounts:
         await self.limits.passed(record.username, client)
         return stored, digest
 
+    async def open_dealer_phone(self, username: str, client: str, ttl: int) -> Session:
+        """A session for a dealer's own phone (``floor.server.dealer_phones``: after a
+        one-time code from the table screen the dealer signed in on), ``ttl`` seconds at most:
+        it reads their rotation and nothing else, and ends with their other sessions."""
+        name = check_username(username)
+        held = await self.storage.account(name)
+        if held is None or held.account.role != "dealer":
+            raise BadCredentials()
+        now = self.clock()
+        ttl = int(min(self.session_ttl, ttl))
+        token = secrets.token_urlsafe(32)
+        stored = StoredSession(
+            username=name,
+            role="dealer",
+            created_at=now,
+            expires_at=now + ttl,
+            client=client[:_MAX_CLIENT],
+            phone=True,
+        )
+        await self._keep(name, token_hash(token), stored, ttl, held.revision)
+        principal = Principal(username=name, role="dealer_phone", table=None)
+        return Session(token=token, principal=principal, expires_at=stored.expires_at)
+
     async def _rehashed(
         self, record: StoredAccount, revision: bytes, secret: str
     ) -> tuple[StoredAccount, bytes]:
@@ -536,8 +563,14 @@ class Accounts:
         else:
             s = await self.storage.session(digest)
             # A dealer's session from before dealers signed in on table screens alone was
-            # for one table number of every tournament: it signs nobody in now.
-            if s is not None and s.device is None and s.role != "dealer":
+            # for one table number of every tournament: it signs nobody in now. A dealer's
+            # phone reads their rotation alone.
+            if s is not None and s.device is None and s.role == "dealer" and s.phone:
+                found = (
+                    Principal(username=s.username, role="dealer_phone", table=None),
+                    s.expires_at,
+                )
+            elif s is not None and s.device is None and s.role != "dealer":
                 found = Principal(username=s.username, role=s.role, table=None), s.expires_at
         if found is None or found[1] <= self.clock():
             self._seen.pop(digest, None)

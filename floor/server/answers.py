@@ -90,3 +90,12 @@ async def answer_off_loop(
 def kept(metrics: Metrics) -> int:
     """How many answers the application of ``metrics`` keeps."""
     return len(_kept_of(metrics))
+
+
+def held(metrics: Metrics, kind: str, key: Hashable, version: object, of: type[T]) -> T | None:
+    """The answer of type ``of`` kept for ``kind`` and ``key`` at ``version``, if any."""
+    found = _kept_of(metrics).get((kind, key))
+    if found is not None and (found[0] is version or found[0] == version):
+        value = found[1]
+        return value if isinstance(value, of) else None
+    return None

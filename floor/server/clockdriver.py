@@ -26,6 +26,7 @@ from ..store.errors import StoreError
 from ..store.house import House
 from ..store.ports import Bus, ClockLease, Resubscribed
 from ..store.service import Service
+from .dealer_driver import RoomDriver
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class ClockDriver:
         *,
         bus: Bus | None = None,
         house: House | None = None,
+        room: RoomDriver | None = None,
         ttl: float = 5.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -74,6 +76,8 @@ class ClockDriver:
         self.bus = bus
         #: Its holds left unsettled by a process that died are settled here (``settle_stale``).
         self.house = house
+        #: The dealer room's tables and pushes (``dealer_driver``).
+        self.room = room
         self.ttl = ttl
         self.clock = clock
         self.node = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
@@ -104,8 +108,13 @@ class ClockDriver:
         async for item in bus.incoming():
             if isinstance(item, Resubscribed):
                 self.store.forget_all()  # batches may have been missed: reload when used
+                if self.room is not None:
+                    self.room.lost()  # and the room looks at every tournament's tables again
             else:
                 await self.store.apply_published(item)
+                if self.room is not None:
+                    # A batch that may change which tables play marks its tournament.
+                    self.room.saw(item)
 
     async def _run(self) -> None:
         renew_every = self.ttl / 3
@@ -121,6 +130,8 @@ class ClockDriver:
                 await asyncio.sleep(renew_every)
                 continue
             if not self.holding:
+                if self.room is not None:
+                    self.room.lost()
                 await self._keep([])
                 await asyncio.sleep(renew_every)
                 continue
@@ -140,6 +151,16 @@ class ClockDriver:
                 due = await self._drive(tid)
                 if due is not None:
                     wake = min(wake, due)
+            if self.room is not None:
+                try:
+                    due = await self.room.drive(tids)
+                    if due is not None:
+                        wake = min(wake, due)
+                except StoreError as e:
+                    log.warning("dealer room could not write", extra={"error": e.message})
+                except Exception:
+                    # The level changes must go on whatever the dealer room's trouble.
+                    log.exception("the dealer room's round failed")
             await asyncio.sleep(max(0.0, wake - self.clock()))
 
     async def _keep(self, tids: list[str]) -> None:

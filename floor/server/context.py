@@ -16,6 +16,8 @@ from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
 from .clock_thread import ClockThread
+from .dealer_phones import DealerPhones
+from .dealer_room import DealerRoom
 from .follow_feed import Feeds
 from .hub import Hub
 from .metrics import Metrics
@@ -58,6 +60,9 @@ class Floor:
         self.clock = clock
         #: Notifications: subscriptions, sections, the pushes this process sends (``push``).
         self.push = push
+        #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
+        self.dealers = DealerRoom(house)
+        self.phones = DealerPhones(accounts, tablets.storage)
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
         #: Raises when the storage cannot be reached (``/healthz``).

@@ -27,6 +27,7 @@ T = TypeVar("T")
 #: The HTTP status of each error code: engine refusals, the store, sign-in, requests.
 STATUS: Final[dict[str, int]] = {
     "malformed": 400,
+    "bad_query": 400,
     "auth": 400,
     "invalid": 422,
     "bad_id": 422,
@@ -80,6 +81,13 @@ class Malformed(BadRequest):
     """A body that cannot be read: empty, not JSON, nested too deeply, cut short."""
 
     code = "malformed"
+
+
+class BadQuery(BadRequest):
+    """A query parameter a read does not take, or a value of one it cannot use (the open
+    read API answers 400 naming it)."""
+
+    code = "bad_query"
 
 
 class TooLarge(BadRequest):

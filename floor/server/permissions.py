@@ -111,6 +111,13 @@ def require_floor(principal: Principal, what: str) -> None:
         raise Forbidden(f"only the floor and the director {what}")
 
 
+def require_room(principal: Principal) -> None:
+    """The dealer room (its dealers, their rotation and downs): the director and the
+    dealer room's coordinator."""
+    if principal.role not in ("director", "coordinator"):
+        raise Forbidden("only the dealer room's coordinator and the director run the dealer room")
+
+
 def authorize(principal: Principal, command: Command, t: Tournament | None) -> None:
     """Raise ``Forbidden`` unless ``principal`` may send ``command`` (over HTTP or a websocket).
 
@@ -133,6 +140,8 @@ def authorize(principal: Principal, command: Command, t: Tournament | None) -> N
     if role in ("table", "dealer"):
         authorize_table(principal, command, t)
         return
+    if role == "coordinator":
+        raise Forbidden("the dealer room's coordinator runs the dealers, not the tournament")
     raise Forbidden("the public view is read-only: sign in as staff to change the tournament")
 
 

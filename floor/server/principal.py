@@ -7,6 +7,10 @@ Roles::
                moves, time calls, seats, registrations and re-entries, rebuys and add-ons,
                stacks and chip races
     dealer     signed in on a paired table screen (never elsewhere): what the screen may do
+    coordinator  the dealer room: its dealers, their rotation and downs (``routes_dealers``);
+               nothing of a tournament's but what the public sees
+    dealer_phone  a dealer's own phone, signed in with a one-time code from the table screen
+               they signed in on: their own place in the rotation, nothing else
     table      a paired table screen (``floor.server.tablets``), a device of one table of one
                tournament: the next hand, the button, a bust-out there, and nothing else
     public     (not signed in) read-only: what a player may see
@@ -43,7 +47,7 @@ __all__ = [
 
 
 #: Who may ask: a staff account's role, a table screen's device, or the public.
-PrincipalRole = Role | Literal["table", "public"]
+PrincipalRole = Role | Literal["table", "public", "dealer_phone"]
 
 
 class Principal(msgspec.Struct, frozen=True, kw_only=True):

@@ -75,6 +75,17 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/api/pots", "POST"),
     _rule("/api/rulebook", "GET"),
     _rule("/api/rulebook/{rule}", "GET"),
+    # The open read API (``routes_open``): every route of it.
+    _rule("/api/open/v1/openapi.json", "GET"),
+    _rule("/api/open/v1/tournaments", "GET"),
+    _rule("/api/open/v1/t/{tid}/clock", "GET"),
+    _rule("/api/open/v1/t/{tid}/field", "GET"),
+    _rule("/api/open/v1/t/{tid}/seats", "GET"),
+    _rule("/api/open/v1/t/{tid}/counts", "GET"),
+    _rule("/api/open/v1/t/{tid}/results", "GET"),
+    _rule("/api/open/v1/t/{tid}/payouts", "GET"),
+    _rule("/api/open/v1/t/{tid}/changes", "GET"),
+    _rule("/api/open/v1/t/{tid}/ots.json", "GET"),
     _rule("/"),
     _rule("/wall/{tid}"),
     _rule("/final/{tid}"),
@@ -83,6 +94,8 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/table/{tid}/{table:int}"),
     _rule("/director"),
     _rule("/director/{tid}"),
+    _rule("/dealers"),
+    _rule("/dealer"),
     _rule("/static"),  # the mount: every file below it
     # The installed app (``routes_app``) and a player's phone opting in and out of alerts
     # (``routes_push``: a public write, limited per address and per player).
@@ -102,6 +115,7 @@ SERVED: Final[tuple[Rule, ...]] = (
 ANONYMOUS_STAFF: Final[tuple[Rule, ...]] = (
     _rule("/api/signin", "POST"),
     _rule("/api/signin/pair", "POST"),
+    _rule("/api/dealers/phone", "POST"),
 )
 
 #: What needs a staff session: 401 on the edge.
@@ -136,6 +150,16 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/push/staff", "PUT", "DELETE"),
     _rule("/api/t/{tid}/sections", "GET"),
     _rule("/api/t/{tid}/sections/{username}", "PUT"),
+    # The dealer room (``routes_dealers``).
+    _rule("/api/dealers", "GET"),
+    _rule("/api/dealers/commands", "POST"),
+    _rule("/api/dealers/people", "POST"),
+    _rule("/api/dealers/people/{username}/pin", "PUT"),
+    _rule("/api/dealers/downs", "GET"),
+    _rule("/api/dealers/downs.csv", "GET"),
+    _rule("/api/dealers/table", "GET"),
+    _rule("/api/dealers/phone/code", "POST"),
+    _rule("/api/dealers/me", "GET"),
 )
 
 #: Request headers that carry a session: removed on the edge.

@@ -95,6 +95,9 @@ routes: list[BaseRoute] = [
     # The table screen: a tablet that belongs to one table.
     Route("/table/{tid}/{table:int}", _page("table")),
     Route("/director", _page("director")),
+    # The dealer room's screen, and a dealer's own phone.
+    Route("/dealers", _page("dealers")),
+    Route("/dealer", _page("dealer")),
     Route("/director/{tid}", _director_of),
 ]
 if WEB.is_dir():

@@ -12,6 +12,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..store.ids import check_tournament_id
+from . import routes_dealers
 from .context import Floor, floor_of, staff
 from .edges import decode, handle_errors, json_response, read_body
 from .permissions import require_director, require_floor
@@ -83,6 +84,7 @@ async def dealer_sign_in(request: Request) -> Response:
     screen = await _screen(request)
     form = decode(await read_body(request, MAX_BODY), SignIn, frozenset({"username", "secret"}))
     principal = await floor.tablets.sign_in_dealer(screen, form.username, form.secret)
+    await routes_dealers.signed_in(request, principal)  # the down starts
     return json_response({"principal": principal})
 
 
@@ -92,7 +94,10 @@ async def dealer_sign_out(request: Request) -> Response:
     stays paired)."""
     floor = floor_of(request)
     screen = await _screen(request)
-    return json_response({"principal": await floor.tablets.sign_out_dealer(screen)})
+    signed_out = await floor.tablets.sign_out_dealer(screen)
+    if screen.role == "dealer":
+        await routes_dealers.signed_out(request, screen)  # the down ends
+    return json_response({"principal": signed_out})
 
 
 @handle_errors

@@ -15,7 +15,7 @@ from .accounts import KNOWN_FOR, TABLET_PREFIX, Session, check_username
 from .context import SESSION_COOKIE, floor_of, staff
 from .edges import decode, handle_errors, json_response, read_body
 from .permissions import require_director
-from .principal import BadAccount, Role, SignedOut
+from .principal import BadAccount, Forbidden, Role, SignedOut
 
 #: Sign-in and account bodies are a few short strings.
 MAX_BODY = 4096
@@ -169,6 +169,9 @@ async def change_own_secret(request: Request) -> Response:
     token = _token(request)
     if principal.username is None or not token:
         raise SignedOut("sign in to change your password or PIN")
+    if principal.role == "dealer_phone":
+        # A PIN is tried on a paired table screen alone, never from a dealer's phone.
+        raise Forbidden("a dealer changes their PIN at a table screen, not on a phone")
     form = decode(
         await read_body(request, MAX_BODY), OwnSecret, frozenset({"current", "secret", "pin"})
     )

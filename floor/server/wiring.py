@@ -41,10 +41,12 @@ from . import (
     public_ws,
     routes_app,
     routes_commands,
+    routes_dealers,
     routes_files,
     routes_flights,
     routes_follow,
     routes_health,
+    routes_open,
     routes_pages,
     routes_pairing,
     routes_preview,
@@ -57,6 +59,7 @@ from .accounts import Accounts
 from .clock_thread import ClockThread
 from .clockdriver import ClockDriver
 from .context import Floor
+from .dealer_driver import RoomDriver
 from .edges import for_error
 from .fanout import ExposeProtocol
 from .hub import Hub
@@ -118,7 +121,11 @@ def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]
     bus = RedisBus(redis)
     log = RedisLog(redis)
     house = House(RedisHouseLog(log))
-    driver = ClockDriver(Service(log, bus=bus), RedisLease(redis), bus=bus, house=house)
+    store = Service(log, bus=bus)
+    # The dealer room's pushes are written by the lease's holder too, from the same copies
+    # of the tournaments (``dealer_driver``).
+    room = RoomDriver(store, house)
+    driver = ClockDriver(store, RedisLease(redis), bus=bus, house=house, room=room)
 
     async def close() -> None:
         await bus.close()
@@ -133,6 +140,7 @@ def routes() -> list[BaseRoute]:
         *public_edge.routes,
         *routes_staff.routes,
         *routes_pairing.routes,
+        *routes_dealers.routes,
         *routes_tournaments.routes,
         *routes_commands.routes,
         *routes_preview.routes,
@@ -143,6 +151,7 @@ def routes() -> list[BaseRoute]:
         *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,
+        *routes_open.routes,
         # Last: the static files are mounted under a prefix that matches anything below it.
         *routes_pages.routes,
     ]

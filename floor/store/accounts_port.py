@@ -20,8 +20,8 @@ import msgspec
 
 from .ports import Resubscribed
 
-Role = Literal["director", "floor", "dealer"]
-ROLES: Final[tuple[Role, ...]] = ("director", "floor", "dealer")
+Role = Literal["director", "floor", "dealer", "coordinator"]
+ROLES: Final[tuple[Role, ...]] = ("director", "floor", "dealer", "coordinator")
 
 #: What ``remove_account`` did. A storage makes the last-director check in the same atomic
 #: step as the removal, so that two directors removing each other cannot leave none.
@@ -60,6 +60,9 @@ class StoredSession(msgspec.Struct, frozen=True, kw_only=True):
     #: The table screen a dealer signed in on (``floor.server.tablets``): the session holds
     #: only there, no client holds its token, and it ends with the account's other sessions.
     device: str | None = None
+    #: A dealer's own phone, signed in with a one-time code from a table screen their PIN
+    #: opened (``floor.server.dealer_phones``): it reads the dealer's rotation, nothing else.
+    phone: bool = False
 
 
 class AttemptRule(msgspec.Struct, frozen=True, kw_only=True):

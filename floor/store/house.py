@@ -101,6 +101,11 @@ class House:
         self._version = 0
         self._lock = asyncio.Lock()
 
+    @property
+    def version(self) -> int:
+        """The house's version as this process last read it."""
+        return self._version
+
     async def state(self) -> HouseState:
         """The house now (read from the log's tail first). Use it before the next await."""
         async with self._lock:
@@ -135,9 +140,13 @@ class House:
                     case Written(version=now_at):
                         self._version = now_at
                         return events
-                    case Answered() | Conflict():
-                        # Another process wrote first (or this id was written): decide again
-                        # on the state the log holds.
+                    case Answered():
+                        # This command id was written before (a retry, or another process
+                        # that decided the same thing first): nothing more to write.
+                        self._state = None
+                        return []
+                    case Conflict():
+                        # Another process wrote first: decide again on the state the log holds.
                         self._state = None
                     case _:
                         raise AssertionError(written)

@@ -23,11 +23,12 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from floor.redisdb.embedded import EmbeddedServer
 from floor.server.wiring import routes
-from tests.e2e.conftest import Api, ServerProcess, dealer_on, paired, sign_in
+from tests.e2e.conftest import Api, ServerProcess, add_user, dealer_on, paired, sign_in
 
 A, B = "authz-a", "authz-b"
-WHO = ("anonymous", "player", "tablet", "dealer", "floor", "director")
+WHO = ("anonymous", "player", "tablet", "dealer", "floor", "director", "coordinator", "phone")
 #: A table screen's id that names no screen.
 NO_DEVICE = "0123456789ab"
 
@@ -39,8 +40,9 @@ def everyone(who: str, tid: str) -> bool:
 
 
 def accounts(who: str, tid: str) -> bool:
-    """Whoever signed in with an account of their own (a dealer on a screen too)."""
-    return who in ("dealer", "floor", "director")
+    """Whoever signed in with an account of their own (a dealer on a screen too; not a
+    dealer's phone, which never tries a PIN)."""
+    return who in ("dealer", "floor", "director", "coordinator")
 
 
 def floor(who: str, tid: str) -> bool:
@@ -58,6 +60,25 @@ def screens(who: str, tid: str) -> bool:
 def signed_in(who: str, tid: str) -> bool:
     """Any session at all (what nginx asks the edge before it sends a request to the staff)."""
     return who not in ("anonymous", "player")
+
+
+def room(who: str, tid: str) -> bool:
+    """The dealer room: its coordinator and the director."""
+    return who in ("director", "coordinator")
+
+
+def table_dealers(who: str, tid: str) -> bool:
+    """Who deals at a table: a table screen (its own table), the staff (any, named)."""
+    return who in ("tablet", "dealer", "floor", "director", "coordinator")
+
+
+def dealer_on_screen(who: str, tid: str) -> bool:
+    return who == "dealer"
+
+
+def own_dealer(who: str, tid: str) -> bool:
+    """A dealer's own rotation: their phone, or the dealer on a table screen."""
+    return who in ("dealer", "phone")
 
 
 def at_table(who: str, tid: str) -> bool:
@@ -131,6 +152,16 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/t/{tid}/board"): Rule(everyone),
     ("WS", "/ws/t/{tid}/follow/{player}"): Rule(everyone),
     ("WS", "/ws/t/{tid}"): Rule(everyone),
+    ("GET", "/api/open/v1/openapi.json"): Rule(everyone),
+    ("GET", "/api/open/v1/tournaments"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/clock"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/field"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/seats"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/counts"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/results"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/payouts"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/changes"): Rule(everyone, query="since=0"),
+    ("GET", "/api/open/v1/t/{tid}/ots.json"): Rule(everyone),
     ("GET", "/api/t/{tid}/prizes"): Rule(everyone),
     ("GET", "/api/t/{tid}/results.csv"): Rule(everyone),
     ("POST", "/api/pots"): Rule(everyone, body={}),
@@ -156,6 +187,20 @@ RULES: dict[tuple[str, str], Rule] = {
     ("DELETE", "/api/push/staff"): Rule(floor, body={}),
     ("GET", "/api/t/{tid}/sections"): Rule(floor),
     ("PUT", "/api/t/{tid}/sections/{username}"): Rule(director, body={"tables": [1]}),
+    ("GET", "/dealers"): Rule(everyone),
+    ("GET", "/dealer"): Rule(everyone),
+    ("GET", "/api/dealers"): Rule(room),
+    ("POST", "/api/dealers/commands"): Rule(
+        room, body={"command": {"type": "clock_in", "dealer": "nobody"}}
+    ),
+    ("POST", "/api/dealers/people"): Rule(room, body={}),
+    ("PUT", "/api/dealers/people/{username}/pin"): Rule(room, body={"pin": "1234"}),
+    ("GET", "/api/dealers/downs"): Rule(room),
+    ("GET", "/api/dealers/downs.csv"): Rule(room),
+    ("GET", "/api/dealers/table"): Rule(table_dealers, query=f"tournament={A}&table=1"),
+    ("POST", "/api/dealers/phone/code"): Rule(dealer_on_screen, body={}),
+    ("POST", "/api/dealers/phone"): Rule(everyone, body={"code": "000000000"}),
+    ("GET", "/api/dealers/me"): Rule(own_dealer),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).
@@ -222,11 +267,22 @@ class Clients:
             return {**self.origin, "Cookie": f"floor_session={token}"}
         if who == "floor":
             return sign_in(self.server, "fred", "floor-secret")
+        if who == "coordinator":
+            return sign_in(self.server, "cora", "coordinator-secret")
+        if who == "phone":
+            # A dealer's phone: signed in with the code from the screen the dealer is on.
+            screen = dealer_on(self.server, paired(self.server, self.boss, A, 1))
+            r = httpx.post(self.server.base + "/api/dealers/phone/code", headers=screen)
+            assert r.status_code == 201, r.text
+            r = httpx.post(self.server.base + "/api/dealers/phone", json={"code": r.json()["code"]})
+            assert r.status_code == 200, r.text
+            return {**self.origin, "Cookie": f"floor_session={r.json()['token']}"}
         return sign_in(self.server, "boss", "director-secret")
 
 
 @pytest.fixture(scope="module")
-def clients(servers: list[ServerProcess], director: Api) -> Clients:
+def clients(servers: list[ServerProcess], director: Api, valkey: EmbeddedServer) -> Clients:
+    add_user(valkey.url, "cora", "coordinator-secret", "coordinator")
     for tid in (A, B):
         director.create(tid, 20)
     # Special needs at table 1 and at table 2 of A: the floor's business, at every table.
@@ -343,6 +399,8 @@ def test_what_the_websocket_shows_each_and_takes_from_each(clients: Clients, who
             assert all(u["table"] == 1 for u in staff["undo"])
             assert refusal != "forbidden"
         else:
-            # The public, and a table screen of A on B: the room's view, read-only.
-            assert (hello["role"], needs, staff) == ("public", 0, None)
+            # The public, a table screen of A on B, the dealer room's coordinator and a
+            # dealer's phone: the room's view, read-only.
+            assert (needs, staff) == (0, None)
+            assert hello["role"] in ("public", "coordinator", "dealer_phone")
             assert refusal == "forbidden", sent

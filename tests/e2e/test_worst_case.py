@@ -251,6 +251,12 @@ def test_public_answers_are_built_once_per_version(
         "export/hendon.csv": f"/api/t/{ROOM}/export/hendon.csv",
         "counts": "/api/t/flight/counts",
         "counts.csv": "/api/t/flight/counts.csv",
+        # The open read API: each document once per version, the feed once per page.
+        "open:seats": f"/api/open/v1/t/{ROOM}/seats",
+        "open:counts": f"/api/open/v1/t/{ROOM}/counts",
+        "open:results": f"/api/open/v1/t/{ROOM}/results",
+        "open:ots": f"/api/open/v1/t/{ROOM}/ots.json",
+        "open:changes": f"/api/open/v1/t/{ROOM}/changes?since={int(seq) - 100}",
     }
     token = world.director
     before = metric(server, token, "floor_answers_built_total")

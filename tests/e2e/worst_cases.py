@@ -36,7 +36,7 @@ from floor.server.routes_push import MOST_TABLES
 from floor.server.tablets import MAX_TABLE
 from floor.store.push_port import MOST_PER_OWNER
 from tests import hostile_files
-from tests.e2e.worst_rooms import FLIGHT, ROOM, SPARE
+from tests.e2e.worst_rooms import DEALERS, FLIGHT, ROOM, SPARE
 
 #: Generous: on the landed code the shared-strings bomb held the server for 36 s.
 TIMEOUT = 180.0
@@ -266,6 +266,55 @@ async def _events(w: World, http: httpx.AsyncClient) -> None:
         r = await http.get(f"/api/t/{ROOM}/events", params={"since": since}, headers=w.headers(who))
         w.expect(r, 200)
     w.expect(await http.get(f"/api/t/{ROOM}/events", params={"since": "0"}), 422, "since")
+
+
+# The open read API ---------------------------------------------------------------------
+
+_OPEN = "/api/open/v1"
+
+
+@probe(
+    "GET /api/open/v1/t/{tid}/clock",
+    "GET /api/open/v1/t/{tid}/field",
+    "GET /api/open/v1/t/{tid}/seats",
+    "GET /api/open/v1/t/{tid}/counts",
+    "GET /api/open/v1/t/{tid}/results",
+    "GET /api/open/v1/t/{tid}/payouts",
+    "GET /api/open/v1/t/{tid}/ots.json",
+)
+async def _open_documents(w: World, http: httpx.AsyncClient) -> None:
+    # Each document of the 10,000-player room, whole, gzipped, and again by its ETag.
+    gzip = {"Accept-Encoding": "gzip"}
+    for read in ("clock", "field", "seats", "counts", "results", "payouts", "ots.json"):
+        r = await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=gzip)
+        w.expect(r, 200)
+        again = {"If-None-Match": r.headers.get("etag", ""), **gzip}
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=again), 304)
+    for read in ("seats", "counts"):
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params={"table": "1"}), 200)
+        bad = {"table": "10001"}
+        w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params=bad), 400, "table")
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/clock", params={"x" * 50: "1"}), 400, "x" * 50)
+
+
+@probe("GET /api/open/v1/t/{tid}/changes")
+async def _open_changes(w: World, http: httpx.AsyncClient) -> None:
+    # The largest page from the start (500 events of a 10,000-player registration), the
+    # last page, and past the bounds.
+    path = f"{_OPEN}/t/{ROOM}/changes"
+    page = w.expect(await http.get(path, params={"since": "0", "limit": "500"}), 200)
+    if page is not None:
+        w.expect(await http.get(path, params={"since": str(page["seq"])}), 200)
+    w.expect(await http.get(path, params={"since": "0", "limit": "501"}), 400, "limit")
+    w.expect(await http.get(path, params={"since": str(2**60)}), 400, "since")
+
+
+@probe("GET /api/open/v1/tournaments", "GET /api/open/v1/openapi.json")
+async def _open_lists(w: World, http: httpx.AsyncClient) -> None:
+    for path in ("tournaments", "openapi.json"):
+        r = await http.get(f"{_OPEN}/{path}")
+        w.expect(r, 200)
+        w.expect(await http.get(f"{_OPEN}/{path}", params={"q": "1"}), 400, "q")
 
 
 @probe("POST /api/t/{tid}/archive")
@@ -730,6 +779,125 @@ async def _sections(w: World, http: httpx.AsyncClient) -> None:
     )
     w.expect(await http.put(f"{url}/fred", json={"tables": [1]}, headers=w.headers("floor")), 403)
     w.expect(await http.put(f"{url}/fred", json={"tables": []}, headers=director), 200)
+
+
+# The dealer room ---------------------------------------------------------------------------
+
+
+@probe("GET /api/dealers", "GET /dealers", "GET /dealer")
+async def _dealer_room(w: World, http: httpx.AsyncClient) -> None:
+    """The room's screen: every dealer of a full room, the room's 1,000 tables and the
+    forecast of its pushes (made off the loop, once per version)."""
+    director = w.headers("director")
+    for _ in range(2):
+        w.expect(await http.get("/api/dealers", headers=director), 200)
+    w.expect(await http.get("/api/dealers", headers=w.headers("floor")), 403)
+    for page in ("/dealers", "/dealer"):
+        w.expect(await http.get(page), 200)
+
+
+@probe("POST /api/dealers/commands")
+async def _room_commands(w: World, http: httpx.AsyncClient) -> None:
+    """The longest lists a command holds, a dealer replaced at a table of the full room, and
+    the refusals naming their field."""
+    path, director = "/api/dealers/commands", w.headers("director")
+
+    async def send(command: dict[str, Any]) -> httpx.Response:
+        return await http.post(path, json={"command": command}, headers=director)
+
+    every = [f"d{i}" for i in range(DEALERS)]
+    w.expect(await send({"type": "set_early_list", "dealers": every}), 200)
+    priority = [w.unique("t")[:40] for _ in range(200)]
+    settings = {"priority": priority, "early_outs": "list", "reserve": 5_000}
+    w.expect(await send({"type": "set_settings", "settings": settings}), 200)
+    for mark in ("sick", None):
+        w.expect(await send({"type": "mark_dealer", "dealer": "d0", "mark": mark}), 200)
+    too_long = [*every, "d4999", "d5000"]
+    w.expect(await send({"type": "set_early_list", "dealers": too_long}), 422, "command.dealers")
+    w.expect(await send({"type": "clock_in", "dealer": "nobody"}), 409, "dealer")
+    w.expect(
+        await send({"type": "set_settings", "settings": {"zone": "Mars/Base"}}),
+        422,
+        "settings.zone",
+    )
+
+
+@probe("POST /api/dealers/people", "PUT /api/dealers/people/{username}/pin")
+async def _room_people(w: World, http: httpx.AsyncClient) -> None:
+    """The last dealer a full room takes, and the next refused; a new PIN."""
+    director = w.headers("director")
+    games = ["holdem", "omaha", "stud", "razz", "mixed"]
+    first, second = w.unique("last"), w.unique("over")
+    new = {"username": first, "name": "N" * 80, "games": games, "pin": "12345678"}
+    r = await http.post("/api/dealers/people", json=new, headers=director)
+    if r.status_code != 409:  # the room filled by an earlier run
+        w.expect(r, 201)
+    new["username"] = second
+    w.expect(await http.post("/api/dealers/people", json=new, headers=director), 409, "dealer")
+    no_pin = {"username": w.unique("nopin"), "name": "No Pin"}
+    w.expect(await http.post("/api/dealers/people", json=no_pin, headers=director), 422, "pin")
+    pin = f"/api/dealers/people/{second}/pin"
+    w.expect(await http.put(pin, json={"pin": "87654321"}, headers=director), 200)
+    w.expect(await http.put(pin, json={"pin": "12"}, headers=director), 422, "secret")
+
+
+@probe("GET /api/dealers/downs", "GET /api/dealers/downs.csv")
+async def _room_downs(w: World, http: httpx.AsyncClient) -> None:
+    """The pay period of 10,000 downs: as JSON, every row and each dealer's totals as CSV."""
+    director = w.headers("director")
+    w.expect(await http.get("/api/dealers/downs", headers=director), 200)
+    for kind in ("rows", "totals"):
+        params = {"kind": kind}
+        w.expect(await http.get("/api/dealers/downs.csv", params=params, headers=director), 200)
+    bad = {"period": "x" * 200}
+    w.expect(await http.get("/api/dealers/downs", params=bad, headers=director), 422, "period")
+    odd = {"kind": "all"}
+    w.expect(await http.get("/api/dealers/downs.csv", params=odd, headers=director), 422, "kind")
+
+
+@probe(
+    "GET /api/dealers/table",
+    "POST /api/dealers/phone/code",
+    "POST /api/dealers/phone",
+    "GET /api/dealers/me",
+)
+async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
+    """A table of the full room read by the floor and by its screen; a dealer of the room
+    signed in there, their phone signed in with the screen's code and reading its dealer."""
+    director, floor = w.headers("director"), w.headers("floor")
+    table = {"tournament": ROOM, "table": "1"}
+    w.expect(await http.get("/api/dealers/table", params=table, headers=floor), 200)
+    w.expect(await http.get("/api/dealers/table", params={"tournament": ROOM}, headers=floor), 422)
+    # d1 deals in the room (``worst_rooms``): an account of theirs, with a PIN.
+    account = {"username": "d1", "secret": "2468", "role": "dealer", "pin": True}
+    r = await http.post("/api/staff", json=account, headers=director)
+    if r.status_code != 409:  # made by an earlier run
+        w.expect(r, 201)
+    code = w.expect(
+        await http.post("/api/pairing", json={"tournament": ROOM, "table": 1}, headers=floor), 201
+    )
+    if code is None:
+        return
+    paired = w.expect(await http.post("/api/signin/pair", json={"code": code["code"]}), 200)
+    if paired is None:
+        return
+    screen = {"Authorization": f"Bearer {paired['token']}"}
+    form = {"username": "d1", "secret": "2468"}
+    w.expect(await http.post("/api/table/signin", json=form, headers=screen), 200)
+    w.expect(await http.get("/api/dealers/table", headers=screen), 200)
+    phone_code = w.expect(await http.post("/api/dealers/phone/code", headers=screen), 201)
+    w.expect(await http.post("/api/dealers/phone", json={"code": "0" * 200}), 401)
+    if phone_code is not None:
+        phone = w.expect(
+            await http.post("/api/dealers/phone", json={"code": phone_code["code"]}), 200
+        )
+        if phone is not None:
+            mine = {"Authorization": f"Bearer {phone['token']}"}
+            w.expect(await http.get("/api/dealers/me", headers=mine), 200)
+    w.expect(await http.post("/api/table/signout", headers=screen), 200)
+    w.expect(
+        await http.delete(f"/api/tablets/{paired['principal']['device']}", headers=director), 200
+    )
 
 
 # Pages -----------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ then loads them like any other tournament.
   whose clock the probes may start: its level changes come due every second.
 - ``FLIGHT``: a Day 1 flight of 10,000 players whose day ended, every survivor bagged.
 - ``SPARE``: a small tournament the probes may archive and change.
+- the house's dealer room at its largest: ``DEALERS`` dealers clocked in, the
+  room's tables dealt, ``DOWNS`` downs signed at the table screens in the pay period.
 - ``CLOCK``: thirty players on the same one-second levels: a clock a benchmark may run to
   see how late each level change is written while the probes run (the room's own clock
   stays stopped: a level change a second would race every command sent to the room).
@@ -27,13 +29,22 @@ from floor.engine import commands as cmd
 from floor.engine.decide import decide
 from floor.engine.events import Event, TournamentCreated
 from floor.engine.flights import FlightRules
+from floor.engine.house.dealers import MAX_DEALERS
+from floor.engine.house.dealers_events import ClockedIn, DealerSaved, SignedIn, SignedOut
+from floor.engine.house.dealers_sync import sync_of
+from floor.engine.house.decide import decide as decide_house
+from floor.engine.house.events import HouseEvent
+from floor.engine.house.state import HouseState
+from floor.engine.house.state import apply as apply_house
 from floor.engine.payout_curve import percents, standard_table
 from floor.engine.prize import PayoutRow, Prize
 from floor.engine.rules import Level, Rules, Structure
 from floor.engine.state import Tournament
 from floor.protocol import encode_event
 from floor.redisdb.connection import connect
+from floor.redisdb.house_log import RedisHouseLog
 from floor.redisdb.log import RedisLog
+from floor.store.house import HouseAppend
 from floor.store.outcome import Kept
 from floor.store.ports import Append, Snapshot, Summary
 
@@ -42,6 +53,10 @@ PLAYERS = 10_000
 #: One-second levels: enough for the longest run of the probes.
 LEVELS = 900
 FIRST = ["Jan", "Petr", "Jiří", "Tomáš", "Eva", "Jana", "Šárka", "Łukasz", "Øystein", "Zoë"]
+#: One short of the most the room holds: a probe adds the last, and is refused the next.
+DEALERS = MAX_DEALERS - 1
+#: Downs signed at the room's table screens, all in this pay period.
+DOWNS = 10_000
 LAST = ["Novák", "Svoboda", "Dvořák", "Černý", "Procházka", "Müller", "García", "Smith"]
 
 
@@ -161,6 +176,54 @@ async def write(log: RedisLog, b: Builder) -> None:
     await log.list_tournament(Summary(id=tid, name=b.created.name, created_at=b.created.created_at))
 
 
+def dealers(b: Builder) -> list[HouseEvent]:
+    """The house's dealer room at its largest, dealing the tables of ``b``'s room: each
+    dealer saved and clocked in as events (a command each would copy a room of thousands
+    for every one), then the room's tables synced (the rotation seats a dealer at each, as
+    the clock driver's first round would), then downs signed at the tables."""
+    now = time.time()
+    state = HouseState()
+    events: list[HouseEvent] = []
+
+    def add(new: list[HouseEvent]) -> None:
+        for e in new:
+            apply_house(state, e)
+        events.extend(new)
+
+    add([DealerSaved(dealer=f"d{i}", name=name(b.rng), games=("holdem",)) for i in range(DEALERS)])
+    add([ClockedIn(dealer=f"d{i}", at=now - 6 * 3600 + i) for i in range(DEALERS)])
+    add(decide_house(state, sync_of(b.t.state, len(b.events)), now))
+    dealt = [(t.key, t.dealer) for t in state.room.tables.values() if t.dealer is not None]
+    rounds = DOWNS // len(dealt) + 1
+    downs: list[HouseEvent] = []
+    for r in range(rounds):
+        for key, dealer in dealt[: DOWNS - r * len(dealt)]:
+            start = now - 4 * 3600 + r * 600
+            downs += [
+                SignedIn(dealer=dealer, key=key, at=start),
+                SignedOut(key=key, at=start + 590),
+            ]
+    add(downs)
+    return events
+
+
+async def write_house(log: RedisLog, events: list[HouseEvent]) -> None:
+    house = RedisHouseLog(log)
+    encoded = [msgspec.json.encode(e) for e in events]
+    state = HouseState()
+    for e in events:
+        apply_house(state, e)
+    for version in range(0, len(encoded), 1_000):
+        chunk = encoded[version : version + 1_000]
+        last = version + len(chunk)
+        snapshot = msgspec.msgpack.encode(state) if last == len(encoded) else None
+        await house.append(
+            HouseAppend(
+                version=version, command_id=f"built-{last}", events=chunk, snapshot=snapshot
+            )
+        )
+
+
 async def build(redis_url: str) -> dict[str, int]:
     """Every room written to the Redis at ``redis_url``; the version of each."""
     redis = connect(redis_url)
@@ -171,6 +234,8 @@ async def build(redis_url: str) -> dict[str, int]:
             b = make()
             await write(log, b)
             versions[b.created.id] = len(b.events)
+            if b.created.id == ROOM:
+                await write_house(log, dealers(b))
     finally:
         await redis.aclose()
     return versions

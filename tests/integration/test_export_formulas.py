@@ -23,6 +23,7 @@ import redis.asyncio as aioredis
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Mount, Route
 
+from floor.engine.house.dealers_commands import SaveDealer, SignIn, SignOut
 from floor.engine.prize import PayoutRow, Prize
 from floor.engine.rules import Level, Rules, Structure
 from floor.exports.cells import text
@@ -192,6 +193,20 @@ async def hostile_tournaments(app: Starlette, http: httpx.AsyncClient) -> list[s
     return ["finished", "flight"]
 
 
+async def hostile_dealers(app: Starlette) -> None:
+    """Dealers with hostile names and ids (a username may start with '-'), each with a down
+    at a table of the finished tournament: the downs sheet names them."""
+    floor: Floor = app.state.floor
+    for i, value in enumerate(HOSTILE[:6]):
+        dealer = f"-{i}" if i % 2 else f"d{i}"
+        save = SaveDealer(dealer=dealer, name=value, games=("holdem",))
+        await floor.dealers.execute(save, f"hostile-dealer-{i}")
+        await floor.dealers.execute(
+            SignIn(dealer=dealer, tournament="finished", table=1), f"hostile-in-{i}"
+        )
+    await floor.dealers.execute(SignOut(tournament="finished", table=1), "hostile-out")
+
+
 async def test_every_export_route_writes_hostile_text_as_cells_no_spreadsheet_runs(
     app: Starlette, redis_url: str
 ) -> None:
@@ -203,6 +218,7 @@ async def test_every_export_route_writes_hostile_text_as_cells_no_spreadsheet_ru
         token = r.json()["token"]
     async with client(app, token) as director:
         tids = await hostile_tournaments(app, director)
+    await hostile_dealers(app)
 
     # The public edge has route tables of its own: both are read, the edge as the public.
     edge = create_app(Settings(redis_url=redis_url, rate_limit=0, serves="public"))
@@ -251,6 +267,7 @@ async def test_every_export_route_writes_hostile_text_as_cells_no_spreadsheet_ru
         "/api/t/{tid}/export/payouts.csv",
         "/api/t/{tid}/results.csv",
         "/api/t/{tid}/counts.csv",
+        "/api/dealers/downs.csv",
     } <= staff_routes
     # The bag labels as written (spaces and a tab before the sign), the full-width forms.
     counts = read["staff /api/t/{tid}/counts.csv"]

@@ -89,7 +89,8 @@ async def test_races_lost_for_longer_than_busy_after_refuse_the_command_and_writ
     with pytest.raises(Busy, match="changing too fast"):
         await mine.execute("t1", cmd.Register(name="Late", player="LATE"), "late")
 
-    assert log.lost > 8
+    # Retried, not refused at the first loss (how many times fit in 0.2 s is the machine's).
+    assert log.lost >= 2
     t, _ = await Service(MemoryLog(server)).tournament("t1")
     assert "LATE" not in t.state.players
     assert ("t1", "late") not in server.results

@@ -23,6 +23,7 @@ import { pairForm } from "./pairing.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { signOut, whoAmI } from "./signin.js";
+import { mountTableDealers } from "./table_dealers.js";
 import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 /** @import { Command } from "./types.js" */
 /** @import { Principal } from "./ui.js" */
@@ -75,7 +76,11 @@ const appEl = h("main", { class: "table-app", hidden: true },
 
 // Who is signed in, in a landmark of its own (the dealer's form is one: a named form).
 const accountEl = h("section", { class: "table-user", "aria-label": t("signin.account") }, whoEl, dealerBtn, signOutBtn);
-fill($("#app"), bar, accountEl, dealerEl, signinEl, appEl);
+// Who deals here and the next push (the dealer room's rotation: table_dealers.js).
+const dealersEl = h("section", { class: "table-dealers", "aria-label": t("dealers.strip"), hidden: true });
+fill($("#app"), bar, accountEl, dealersEl, dealerEl, signinEl, appEl);
+const strip = mountTableDealers(dealersEl, { tid, table: TABLE, mode: () => (mine() ? (principal.role === "dealer" ? "dealer" : "screen")
+  : principal.role === "director" || principal.role === "floor" ? "staff" : null) });
 
 // Pairing, and the dealer ------------------------------------------------------------------
 
@@ -125,6 +130,7 @@ function showSignedIn() {
       h("p", {}, t("table.other_table", { table: principal.table, tournament: principal.tournament })),
       h("a", { class: "button primary", href: own }, t("table.open_own", { table: principal.table }))));
   }
+  strip.refresh();
   render();
 }
 
@@ -481,6 +487,7 @@ outbox.onChange(() => /** @type {import("./ui.js").Indicator | null} */ (bar.que
 onLang(() => {
   pickKey = "";
   accountEl.setAttribute("aria-label", t("signin.account"));
+  dealersEl.setAttribute("aria-label", t("dealers.strip"));
   showSignedIn();
 });
 // A time call counts down between batches.

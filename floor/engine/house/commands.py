@@ -1,10 +1,12 @@
-"""The house's commands. Nobody sends them over the wire: the store sends them for a
-tournament command that claims something in the house (``decide.claim_of``)."""
+"""The house's commands: the holds, which the store sends for a tournament command that
+claims something in the house (``decide.claim_of``), and the dealer room's
+(``dealers_commands``)."""
 
 from __future__ import annotations
 
 import msgspec
 
+from .dealers_commands import RoomCommand, ServerRoomCommand
 from .events import Claim
 
 
@@ -24,4 +26,4 @@ class SettleHold(_Command, frozen=True, tag="settle_hold"):
     committed: bool
 
 
-HouseCommand = TakeHold | SettleHold
+HouseCommand = TakeHold | SettleHold | RoomCommand | ServerRoomCommand

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import assert_never
-
 from .. import commands as tc
 from ..flights import Bagged as FlightBag
 from ..flights import FlightRules, may_enter
 from ..state import TournamentState
 from .commands import HouseCommand, SettleHold, TakeHold
+from .dealers_decide import decide_room
 from .events import Claim, EntryClaim, Hold, HoldSettled, HoldTaken, HouseEvent, Sheet, SheetClaim
 from .state import HouseState
 
@@ -72,7 +71,7 @@ def decide(state: HouseState, command: HouseCommand, now: float) -> list[HouseEv
                 return []  # settled before
             return [HoldSettled(hold=hold_id, committed=committed, at=now)]
         case _:
-            assert_never(command)
+            return list(decide_room(state.room, command, now))
 
 
 def _may_enter(state: HouseState, claim: EntryClaim) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from ..model import PlayerId, TableNo
+from .dealers_events import RoomEvent
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -68,4 +69,5 @@ class HoldSettled(_Event, frozen=True, tag="hold_settled"):
     at: float
 
 
-HouseEvent = HoldTaken | HoldSettled
+#: The house's events: its holds, and the dealer room's (``dealers_events``).
+HouseEvent = HoldTaken | HoldSettled | RoomEvent

@@ -7,6 +7,8 @@ from typing import assert_never
 import msgspec
 
 from ..model import PlayerId, TableNo
+from .dealers import Room
+from .dealers_events import apply_room
 from .events import EntryClaim, Hold, HoldSettled, HoldTaken, HouseEvent, Sheet, SheetClaim
 
 
@@ -26,6 +28,8 @@ class HouseState(msgspec.Struct, kw_only=True):
     bagged: dict[str, dict[PlayerId, list[Bagged]]] = msgspec.field(default_factory=dict)
     #: Holds not settled yet, by id.
     holds: dict[str, Hold] = msgspec.field(default_factory=dict)
+    #: The dealer room: its dealers, its tables, its rotation and downs (``dealers``).
+    room: Room = msgspec.field(default_factory=Room)
 
 
 def apply(state: HouseState, event: HouseEvent) -> None:
@@ -37,7 +41,7 @@ def apply(state: HouseState, event: HouseEvent) -> None:
             if settled is not None and committed:
                 _commit(state, settled)
         case _:
-            assert_never(event)
+            apply_room(state.room, event)
 
 
 def _commit(state: HouseState, hold: Hold) -> None:
