@@ -19,6 +19,7 @@ from .clock_thread import ClockThread
 from .dealer_phones import DealerPhones
 from .dealer_room import DealerRoom
 from .follow_feed import Feeds
+from .forecasts import Forecasts
 from .hub import Hub
 from .metrics import Metrics
 from .origins import origin_allowed
@@ -44,6 +45,7 @@ class Floor:
         accounts: Accounts,
         tablets: Tablets,
         clock: ClockThread,
+        forecasts: Forecasts,
         push: Push,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
@@ -58,6 +60,8 @@ class Floor:
         #: The paired table screens (their tokens are read by ``accounts``).
         self.tablets = tablets
         self.clock = clock
+        #: The day forecaster (``forecasts``): plays nothing on a public edge.
+        self.forecasts = forecasts
         #: Notifications: subscriptions, sections, the pushes this process sends (``push``).
         self.push = push
         #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
@@ -77,10 +81,12 @@ class Floor:
         # phones, and a staff process always runs beside it to hold the lease.
         if self.settings.serves == "everyone":
             await self.clock.start()
+        await self.forecasts.start()
         await self.push.start()
 
     async def stop(self) -> None:
         self.follow.stop()
+        await self.forecasts.stop()
         await self.push.stop()
         await self.clock.stop()
         await self.accounts.stop()

@@ -73,6 +73,8 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/api/t/{tid}/prizes", "GET"),
     _rule("/api/t/{tid}/results.csv", "GET"),
     _rule("/api/pots", "POST"),
+    # The wall's line of the day forecaster, when the director shows it (a read).
+    _rule("/api/t/{tid}/forecast/wall", "GET"),
     _rule("/api/rulebook", "GET"),
     _rule("/api/rulebook/{rule}", "GET"),
     # The open read API (``routes_open``): every route of it.
@@ -145,6 +147,11 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/structures/parse", "POST"),
     _rule("/api/structures/toml", "POST"),
     _rule("/api/t/{tid}/bags"),
+    # The day forecaster: the staff's, and played by the staff processes' workers only.
+    _rule("/api/t/{tid}/forecast", "GET", "POST"),
+    _rule("/api/t/{tid}/forecast/jobs/{job}", "GET"),
+    _rule("/api/t/{tid}/forecast/settings", "PUT"),
+    _rule("/api/t/{tid}/export/forecasts.csv", "GET"),
     _rule("/api/day2", "POST"),
     # A staff member's alerts, and the floorpersons' sections (``routes_push``).
     _rule("/api/push/staff", "PUT", "DELETE"),

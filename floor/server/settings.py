@@ -161,6 +161,12 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "and sorts names, whatever language it speaks",
     ),
     (
+        "FLOOR_FORECAST_WORKERS",
+        "0",
+        "worker processes (at the lowest priority) that play the day forecaster's runs in "
+        "each staff process; 0: one per core, at most 4",
+    ),
+    (
         "FLOOR_METRICS_TOKEN",
         "",
         "a secret a scraper sends as 'Authorization: Bearer <token>' to read /metrics; "
@@ -238,6 +244,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     serves: Serves = "everyone"
     #: The public edge's websocket port (0: ``port`` + 1).
     ws_port: int = 0
+    #: The day forecaster's worker processes (0: one per core, at most 4; ``forecast_pool``).
+    forecast_workers: int = 0
     #: Web Push (``push_notify``): on, the VAPID contact, the services posted to, the
     #: opt-ins a minute per address, the key's file.
     push: bool = True
@@ -307,6 +315,9 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         tablet_ttl=_at_least("FLOOR_TABLET_TTL", int(number("FLOOR_TABLET_TTL", int)), 60),
         serves=_serves(get("FLOOR_SERVES")),
         ws_port=_at_least("FLOOR_WS_PORT", int(number("FLOOR_WS_PORT", int)), 0),
+        forecast_workers=_at_least(
+            "FLOOR_FORECAST_WORKERS", int(number("FLOOR_FORECAST_WORKERS", int)), 0
+        ),
         push=get("FLOOR_PUSH") not in ("0", "false", "no"),
         push_subject=_push_subject(get("FLOOR_PUSH_SUBJECT")),
         push_services=tuple(_listed(get("FLOOR_PUSH_SERVICES").lower())),

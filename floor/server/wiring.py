@@ -28,6 +28,7 @@ from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
 from ..redisdb.connection import connect, reads_client
 from ..redisdb.devices import RedisDevices
+from ..redisdb.forecasts import RedisForecasts
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
@@ -45,6 +46,7 @@ from . import (
     routes_files,
     routes_flights,
     routes_follow,
+    routes_forecast,
     routes_health,
     routes_open,
     routes_pages,
@@ -62,6 +64,8 @@ from .context import Floor
 from .dealer_driver import RoomDriver
 from .edges import for_error
 from .fanout import ExposeProtocol
+from .forecast_pool import WorkerPool, workers_for
+from .forecasts import Forecasts
 from .hub import Hub
 from .limits import Limits
 from .logs import configure as configure_logs
@@ -108,6 +112,15 @@ def build_floor(settings: Settings) -> Floor:
         accounts=accounts,
         tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
         clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
+        # A public edge plays no forecast: it reads the wall's line.
+        forecasts=Forecasts(
+            store,
+            RedisForecasts(redis),
+            hub,
+            WorkerPool(workers_for(settings.forecast_workers))
+            if settings.serves == "everyone"
+            else None,
+        ),
         push=Push(settings, RedisPush(redis), store),
         ping=redis.ping,
         close=close,
@@ -147,6 +160,7 @@ def routes() -> list[BaseRoute]:
         *routes_files.routes,
         *routes_flights.routes,
         *routes_follow.routes,
+        *routes_forecast.routes,
         *routes_push.routes,
         *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),

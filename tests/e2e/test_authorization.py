@@ -145,6 +145,12 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/structures/toml"): Rule(director, body={}),
     ("GET", "/print/{tid}"): Rule(everyone),
     ("GET", "/api/t/{tid}/bags"): Rule(floor),
+    ("GET", "/api/t/{tid}/forecast"): Rule(floor),
+    ("POST", "/api/t/{tid}/forecast"): Rule(director, body={"runs": 10}),
+    ("GET", "/api/t/{tid}/forecast/jobs/{job}"): Rule(floor),
+    ("PUT", "/api/t/{tid}/forecast/settings"): Rule(director, body={}),
+    ("GET", "/api/t/{tid}/forecast/wall"): Rule(everyone),
+    ("GET", "/api/t/{tid}/export/forecasts.csv"): Rule(floor),
     ("GET", "/api/t/{tid}/counts"): Rule(everyone),
     ("GET", "/api/t/{tid}/counts.csv"): Rule(everyone),
     ("POST", "/api/day2"): Rule(director, body={}),
@@ -211,6 +217,7 @@ PARAMS = {
     "player": "P1",
     "rule": "1",
     "table:int": "1",
+    "job": "0" * 32,
 }
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 import websockets
 
@@ -105,6 +106,10 @@ REFUSED = [
     ("GET", "/api/t/edge/paper", None, 401),
     ("GET", "/api/t/edge/bags", None, 401),
     ("POST", "/api/tournaments", {"id": "mallory", "name": "m", "rules": "tda-2024"}, 401),
+    ("POST", "/api/t/edge/forecast", {"runs": 10}, 401),
+    ("GET", "/api/t/edge/forecast", None, 401),
+    ("PUT", "/api/t/edge/forecast/settings", {"wall": True}, 401),
+    ("GET", "/api/t/edge/export/forecasts.csv", None, 401),
 ]
 
 
@@ -129,6 +134,20 @@ def test_the_edge_refuses_sign_in_commands_accounts_and_the_log_export(
     listed = httpx.get(staff.base + "/api/staff", headers=token).json()
     assert "mallory" not in json.dumps(listed)
     assert httpx.get(staff.base + "/api/t/mallory").status_code == 404
+
+
+def test_the_edge_plays_no_forecast_and_serves_the_walls_line(
+    edge: Edge, staff: ServerProcess, room: str
+) -> None:
+    token = sign_in(staff, *DIRECTOR)
+    r = httpx.post(f"{edge.base}/api/t/{room}/forecast", json={"runs": 10}, headers=token)
+    assert r.status_code == 401
+    # The wall's line is a read: the edge serves it (nothing shown until the director says).
+    r = httpx.get(f"{edge.base}/api/t/{room}/forecast/wall")
+    assert r.status_code == 200 and r.json() == {"shown": False}
+    # No worker process was ever started on the edge.
+    assert edge.proc is not None
+    assert psutil.Process(edge.proc.pid).children(recursive=True) == []
 
 
 def test_the_edge_serves_the_public_as_the_public_whatever_it_carries(

@@ -472,6 +472,59 @@ async def _day2(w: World, http: httpx.AsyncClient) -> None:
         w.expect(await http.post("/api/day2", json=body, headers=director), 201)
 
 
+# The day forecaster ---------------------------------------------------------------------------
+
+
+@probe(
+    "GET /api/t/{tid}/forecast",
+    "POST /api/t/{tid}/forecast",
+    "GET /api/t/{tid}/forecast/jobs/{job}",
+    "PUT /api/t/{tid}/forecast/settings",
+    "GET /api/t/{tid}/forecast/wall",
+    "GET /api/t/{tid}/export/forecasts.csv",
+)
+async def _forecast(w: World, http: httpx.AsyncClient) -> None:
+    """The room of 10,000 read for a forecast of the most runs with a what-if (the read is
+    the loop's, the runs the workers'), stopped by a small one; the refusals name the field."""
+    director, floor = w.headers("director"), w.headers("floor")
+    path = f"/api/t/{ROOM}/forecast"
+    most = {"runs": 1_000, "what_if": {"level_minutes": 240}, "corrections": {"late_entries": 0}}
+    first = w.expect(await http.post(path, json=most, headers=director), 202)
+    for bad, status, name in (
+        ({"what_if": {"level_minutes": 0}}, 422, "what_if.level_minutes"),
+        ({"runs": 1_001}, 422, "runs"),
+        ({"what_if": {"levels": 1, "level_minutes": 20}}, 409, "what_if"),
+    ):
+        w.expect(await http.post(path, json=bad, headers=director), status, name)
+    too_big = b'{"runs": 10, "x": "' + b"x" * 5_000 + b'"}'
+    w.expect(await http.post(path, content=too_big, headers=director), 413, "body")
+    # A new forecast stops the one running: the last, small, is let finish.
+    last = w.expect(await http.post(path, json={"runs": 10}, headers=director), 202)
+    jobs = f"{path}/jobs"
+    if first is not None:
+        w.expect(await http.get(f"{jobs}/{first['id']}", headers=floor), 200)
+    w.expect(await http.get(f"{jobs}/{'0' * 32}", headers=floor), 404, "job")
+    w.expect(await http.get(f"{jobs}/{'x' * 300}", headers=floor), 422, "job")
+    deadline = time.monotonic() + TIMEOUT
+    while last is not None and time.monotonic() < deadline:
+        job = w.expect(await http.get(f"{jobs}/{last['id']}", headers=floor), 200)
+        if job is None or job["state"] != "running":
+            break
+        await asyncio.sleep(0.5)
+    w.expect(await http.get(path, headers=floor), 200)
+    w.expect(await http.get(f"/api/t/{ROOM}/export/forecasts.csv", headers=floor), 200)
+    settings = {"closing_at": 9_999_999_999, "dealers_per_table": 4, "wall": True}
+    w.expect(await http.put(f"{path}/settings", json=settings, headers=director), 200)
+    bad_settings = {"dealers_per_table": 0.5}
+    w.expect(
+        await http.put(f"{path}/settings", json=bad_settings, headers=director),
+        422,
+        "dealers_per_table",
+    )
+    w.expect(await http.get(f"{path}/wall"), 200)
+    w.expect(await http.put(f"{path}/settings", json={}, headers=director), 200)
+
+
 # Following one player ------------------------------------------------------------------
 
 

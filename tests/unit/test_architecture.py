@@ -39,6 +39,8 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
         _ENGINE_LIBS | _SHEET_LIBS,
     ),
     "floor.exports": ({"floor.engine", "floor.exports"}, _ENGINE_LIBS),
+    # The day forecaster: pure like the engine, which it reads through its public side.
+    "floor.forecast": ({"floor.engine", "floor.forecast"}, _ENGINE_LIBS),
     "floor.store": (
         {"floor.engine", "floor.protocol", "floor.store", "floor.errortext"},
         _ENGINE_LIBS,
@@ -58,6 +60,7 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.imports",
             "floor.exports",
             "floor.backup",
+            "floor.forecast",
         },
         _ENGINE_LIBS | _WEB_LIBS | _PUSH_LIBS,
     ),
@@ -73,6 +76,7 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.imports",
             "floor.exports",
             "floor.backup",
+            "floor.forecast",
             "floor.redisdb",
         },
         _ENGINE_LIBS | _WEB_LIBS | _PUSH_LIBS | _REDIS_LIBS,

@@ -29,6 +29,7 @@ import { prizesSection } from "./director_prizes.js";
 import { staffSection } from "./director_staff.js";
 import { tablesSection } from "./director_tables.js";
 import { LAST_KEY, tournamentsSection } from "./director_tournaments.js";
+import { mountForecast } from "./forecast_console.js";
 import { mountSections } from "./sections.js";
 
 /** @import { Desk } from "./director_desk.js" */
@@ -58,7 +59,7 @@ const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 /** @type {Record<string, HTMLElement>} */
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -92,6 +93,8 @@ const { renderTables, renderPlan } = tablesSection(desk);
 const staff = staffSection(desk, { loaded: () => floorSections.render() });
 const loadStaff = staff.load;
 const renderStaff = staff.render;
+// The day forecaster (forecast_console.js): it draws itself as its answers come.
+const forecast = mountForecast({ section: sections.forecast, heading, conn, tid });
 // Each floorperson's tables, for their phone's alerts (sections.js).
 const floorSections = mountSections({ section: sections.floorsections, heading, staff: staff.list, current: tid });
 
@@ -180,6 +183,7 @@ function renderLive() {
   renderPlan();
   renderRulings(sections.rulings, conn, send);
   renderChartsSection();
+  forecast.onState();
   renderPaper({ sections, conn, tid, send, principal: desk.principal });
   renderFlights({ section: sections.flights, conn, tid, send });
 }
@@ -189,6 +193,7 @@ function renderAll() {
   renderTournaments();
   renderStaff();
   tablets.render();
+  forecast.render();
   floorSections.render();
   renderLive();
 }

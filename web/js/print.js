@@ -8,18 +8,20 @@
 //   ?what=cards&moves=break        cards for the break's moves (the seats they go to)
 //   ?what=cards&table=7            cards for the players at table 7
 //   ?what=draw | draw-tables | tables | payouts | counts | results
+//   ?what=day                      the end-of-day report: the forecasts beside what happened
 
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { h, fill } from "./ui.js";
 import { byName, letterOf, sameLetter, venueLocale } from "./venue.js";
+import { dayReport } from "./forecast_print.js";
 /** @import { Child } from "./ui.js" */
 
 const tid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const params = new URLSearchParams(location.search);
 /** @type {Record<string, string>} */
 const PAPERS = { a4: "A4", letter: "Letter", receipt: "80 mm" };
-const KINDS = ["cards", "draw", "draw-tables", "tables", "payouts", "counts", "results"];
+const KINDS = ["cards", "draw", "draw-tables", "tables", "payouts", "counts", "results", "day"];
 const PAPER_KEY = "floor.print.paper";
 const what = KINDS.includes(params.get("what") ?? "") ? /** @type {string} */ (params.get("what")) : "cards";
 const asked = params.get("paper") ?? "";
@@ -241,9 +243,9 @@ function renderResults() {
       : h("p", { class: "empty" }, t("paper.no_results")))];
 }
 
-/** @type {Record<string, () => HTMLElement[]>} */
+/** @type {Record<string, () => HTMLElement[] | Promise<HTMLElement[]>>} */
 const RENDER = { cards: renderCards, draw: renderDraw, "draw-tables": renderDrawTables, tables: renderTableCards,
-  payouts: renderPayouts, counts: renderCounts, results: renderResults };
+  payouts: renderPayouts, counts: renderCounts, results: renderResults, day: () => dayReport(tid, { head, sheet }) };
 
 // The toolbar -----------------------------------------------------------------------------------
 
@@ -299,7 +301,7 @@ async function start() {
   }
   data = await r.json();
   document.title = `${t(`paper.kind.${what.replace("-", "_")}`)} · ${data.name}`;
-  const sheets = RENDER[what]();
+  const sheets = await RENDER[what]();
   // Cards and table cards have no title of their own on paper: the page has one all the same.
   const titled = sheets.some((x) => x.querySelector("h1"));
   fill(main, titled ? null : h("h1", { class: "sr-only" }, document.title), sheets);

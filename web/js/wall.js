@@ -40,6 +40,7 @@ import { latestChanges, movesPage } from "./wall_moves.js";
 import { Rotation } from "./wall_pages.js";
 import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
+import { wallLine } from "./forecast_wall.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -127,7 +128,8 @@ const winnerEl = winnerPanel(conn, prizes);
 // The sit-outs come last and give way (their rows counted, not shown): a called move, in the
 // latest changes, never leaves the screen for them.
 const sitOutsEl = sitOutsPanel(conn, { fit: true });
-const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn), clockEl);
+// The forecaster's line, when the director shows it ("Money expected about 21:40").
+const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn), clockEl, wallLine(tid));
 // Time calls go in the left column, under the clock (the field numbers make way meanwhile):
 // never over the table map.
 leftEl.append(timeCallsPanel({ conn, left: leftEl, onToggle: () => latest.render() }), latest.el, sitOutsEl);
