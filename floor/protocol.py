@@ -27,6 +27,13 @@ from .engine.state import Tournament
 from .engine.touches import touched
 from .engine.views import FieldStats, TableView, field_stats, table_view, touched_tables
 
+#: The shape of the messages screens are sent, said in ``hello``: bumped whenever a message
+#: (a batch, a snapshot, an event, the state) changes shape, so that a screen loaded before an
+#: upgrade reloads itself instead of reading messages it was not written for. The screens
+#: hold their own in ``web/js/version.js``; ``scripts/protocol_types.py`` writes it into
+#: ``web/js/protocol.d.ts`` and tsc holds the two equal.
+PROTOCOL_VERSION = 1
+
 
 class Sequenced(msgspec.Struct, frozen=True):
     seq: int

@@ -21,7 +21,7 @@ from .board import BoardEntry
 from .counts import chip_facts
 from .derived import Facts, StepFacts, players_in, public_facts, steps
 from .events import CallsLapsed, DayEnded, Event, MovesCalled
-from .model import PlayerId, TableNo
+from .model import DealtGame, PlayerId, TableNo
 from .money import PlayerFinish, finish_of
 from .plan import Halt, Plan, PlannedMove
 from .rules import Rules, Structure
@@ -41,7 +41,7 @@ class FollowStatic(msgspec.Struct, frozen=True, kw_only=True):
 
 class FollowRoom(msgspec.Struct, frozen=True, kw_only=True):
     clock: ClockState
-    current_game: str
+    current_game: DealtGame
     final_table: TableNo | None
     stats: FieldStats
     facts: Facts

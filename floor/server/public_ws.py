@@ -40,6 +40,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from ..engine.errors import FloorError
+from ..protocol import PROTOCOL_VERSION
 from ..store.errors import NotFound, StoreError
 from ..store.ids import check_tournament_id
 from ..store.outcome import ErrorInfo, Outcome
@@ -235,6 +236,7 @@ class PublicSockets:
                     tournament=tid,
                     server_time=time.time(),
                     role=PUBLIC.role,
+                    version=PROTOCOL_VERSION,
                     heartbeat=settings.heartbeat,
                 )
             )

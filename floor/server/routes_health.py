@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..engine import commands
+from ..engine import commands, follow
+from ..exports.paper import Paper
 from ..protocol import EventsIn
 from .answers import answer
 from .context import floor_of
@@ -103,38 +105,54 @@ async def schema(request: Request) -> Response:
 
 
 def _build_schema() -> bytes:
-    server_messages = (
-        Hello | SnapshotOut | FetchSnapshot | EventsIn | Heartbeat | Result | Pong | WsError
-    )
-    (command, envelope, new, staff, signin, client, server), components = (
-        msgspec.json.schema_components(
-            [
-                commands.Command,
-                CommandEnvelope,
-                NewTournament,
-                NewStaff,
-                SignIn,
-                ClientMessage,
-                server_messages,
-            ],
-            ref_template="#/$defs/{name}",
-        )
-    )
-    return msgspec.json.encode(
-        {
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "title": "floor API",
-            "requests": {
-                "command": command,
-                "command_envelope": envelope,
-                "new_tournament": new,
-                "new_staff": staff,
-                "sign_in": signin,
-            },
-            "websocket": {"client_to_server": client, "server_to_client": server},
-            "$defs": components,
-        }
-    )
+    return msgspec.json.encode(api_schema())
+
+
+#: The types the schema describes, in the order ``api_schema`` names them.
+SCHEMA_TYPES: tuple[Any, ...] = (
+    commands.Command,
+    CommandEnvelope,
+    NewTournament,
+    NewStaff,
+    SignIn,
+    ClientMessage,
+    Hello | SnapshotOut | FetchSnapshot | EventsIn | Heartbeat | Result | Pong | WsError,
+    Paper,
+    follow.FollowStatic,
+    follow.FollowRoom,
+    follow.FollowMe,
+)
+
+
+def api_schema() -> dict[str, object]:
+    """JSON Schema of every request body and every websocket message, and of what the
+    printables print (``GET /api/t/{id}/paper``).
+
+    ``scripts/protocol_types.py`` writes the screens' types (``web/js/protocol.d.ts``) from it.
+    """
+    (
+        (command, envelope, new, staff, signin, client, server, printed, *parts),
+        components,
+    ) = msgspec.json.schema_components(SCHEMA_TYPES, ref_template="#/$defs/{name}")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "floor API",
+        "requests": {
+            "command": command,
+            "command_envelope": envelope,
+            "new_tournament": new,
+            "new_staff": staff,
+            "sign_in": signin,
+        },
+        "websocket": {
+            "client_to_server": client,
+            "server_to_client": server,
+            # A follow message (/ws/t/{id}/follow/{player}) carries some of these parts.
+            "follow_parts": dict(zip(("static", "room", "me"), parts, strict=True)),
+        },
+        "responses": {"paper": printed},
+        "$defs": components,
+    }
 
 
 routes: list[BaseRoute] = [

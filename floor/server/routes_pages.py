@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Final
 
@@ -10,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Scope
 
 from ..engine.errors import FloorError
 from ..store.ids import check_tournament_id
@@ -20,6 +21,23 @@ from .edges import Endpoint, error_response
 WEB = Path(__file__).resolve().parents[2] / "web"
 #: Pages change with every release: the browser asks again rather than show an old one.
 _NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+class _Files(StaticFiles):
+    """The screens' modules, revalidated on every load (a 304 when unchanged): a screen that
+    reloads itself after an upgrade (its ``hello`` names another protocol version) must run
+    the new modules, not the old ones a browser's heuristic cache would keep for days."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
 
 
 #: Pages as served, by page and locale: read once a process.
@@ -83,7 +101,7 @@ routes: list[BaseRoute] = [
     Route("/director/{tid}", _director_of),
 ]
 if WEB.is_dir():
-    _files: ASGIApp = StaticFiles(directory=WEB)
+    _files: ASGIApp = _Files(directory=WEB)
     routes.append(Mount("/static", _files, name="static"))
 
 

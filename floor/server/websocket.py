@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import commands
 from ..engine.errors import FloorError
+from ..protocol import PROTOCOL_VERSION
 from ..store.errors import NotFound, StoreError
 from ..store.ids import check_tournament_id
 from ..store.outcome import ErrorInfo, Outcome, error_info
@@ -78,6 +79,8 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello", tag_field="t
     #: Who the socket is for, as this tournament is shown to them: ``public`` also for a
     #: table screen (or a dealer on one) of another tournament.
     role: str
+    #: ``floor.protocol.PROTOCOL_VERSION``: a screen of another version reloads itself.
+    version: int
     username: str | None = None
     #: A table screen's table (and the dealer's on it).
     table: int | None = None
@@ -265,6 +268,7 @@ async def opened(
                 tournament=tid,
                 server_time=time.time(),
                 role="public" if public else principal.role,
+                version=PROTOCOL_VERSION,
                 username=None if public else principal.username,
                 table=None if public else principal.table,
                 device=None if public else principal.device,

@@ -30,6 +30,9 @@ class ServerProcess:
         self.redis_url = redis_url
         self.env = env
         self.log = log
+        #: What Python runs before ``serve``: another program on the same port stands for an
+        #: upgraded server (``tests/browser/test_upgrade.py``).
+        self.program: tuple[str, ...] = ("-m", "floor")
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 20.0) -> None:
@@ -42,7 +45,7 @@ class ServerProcess:
         }
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "floor", "serve", "--port", str(self.port), *self.args],
+                [sys.executable, *self.program, "serve", "--port", str(self.port), *self.args],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,

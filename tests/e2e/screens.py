@@ -11,6 +11,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from floor.engine.events import Event
 from floor.engine.state import Tournament, TournamentState
+from floor.protocol import PROTOCOL_VERSION
 
 
 class Screen:
@@ -29,6 +30,7 @@ class Screen:
         screen = cls(await connect(full, compression=None, **kwargs))
         screen.hello = await screen.receive()
         assert screen.hello["type"] == "hello"
+        assert screen.hello["version"] == PROTOCOL_VERSION
         return screen
 
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:

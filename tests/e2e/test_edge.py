@@ -24,6 +24,7 @@ import psutil
 import pytest
 import websockets
 
+from floor.protocol import PROTOCOL_VERSION
 from floor.redisdb.embedded import EmbeddedServer
 from tests.e2e.conftest import Api, ServerProcess, add_user, settled, sign_in
 from tests.e2e.conftest import EdgeProcess as Edge
@@ -242,6 +243,7 @@ async def test_a_websocket_without_since_is_pointed_to_the_gzipped_snapshot(
     async with websockets.connect(f"{base}/ws/t/{room}", max_size=None) as ws:
         hello = json.loads(await ws.recv())
         assert hello["type"] == "hello" and hello["role"] == "public"
+        assert hello["version"] == PROTOCOL_VERSION
         raw = await asyncio.wait_for(ws.recv(), 10)
         assert len(raw) < 200, len(raw)
         pointer = json.loads(raw)

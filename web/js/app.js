@@ -12,18 +12,7 @@ import { getLang, onLang } from "./i18n.js";
 
 const STATE_CACHE = "floor-state";
 
-/**
- * @typedef {object} Conn  what app.js reads of a Connection (web/js/conn.js)
- * @property {string} tid
- * @property {string | null} following
- * @property {any} state
- * @property {any} _parts
- * @property {number} seq
- * @property {string} status
- * @property {(kind: string, fn: (...args: any[]) => void) => any} on
- * @property {(msg: any) => void} _message
- * @property {(status: string) => void} _setStatus
- */
+/** @import { Conn } from "./types.js" */
 
 /** The manifest of this page (`kind`: player, floor or table; `table` for a table screen). */
 function manifestHref(/** @type {string} */ kind, /** @type {string} */ tid, /** @type {number | null} */ table) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The two charts people would rather look at than read, drawn with Chart.js (vendored in
 // web/vendor/chartjs, loaded as a classic script before the page's module: window.Chart).
 //   players left over time: state.field_history [at, players_left]
@@ -8,12 +9,17 @@
 import { t, onLang } from "./i18n.js";
 import { bigBlindAt, levelNumber } from "./facts.js";
 import { number, timeOfDay } from "./format.js";
+/** @import { Conn } from "./types.js" */
 
 const MAX_POINTS = 400;
 
 /** field_history with usable times: points recorded without one (at = 0) are placed between
  * their neighbours, so the line keeps its shape; `left` now (the server's field numbers)
- * ends it. */
+ * ends it.
+ * @param {import("./protocol.js").TournamentState | null | undefined} state
+ * @param {number} nowSec
+ * @param {number | null} [left]
+ */
 export function fieldSeries(state, nowSec, left = null) {
   const raw = (state?.field_history || []).map(([at, n]) => ({ at, left: n }));
   if (state && left != null) raw.push({ at: nowSec, left });
@@ -37,7 +43,9 @@ export function fieldSeries(state, nowSec, left = null) {
   return out;
 }
 
-/** [{label, bb}] per level started, the last visit of a level counting; "now" at the end. */
+/** [{label, bb}] per level started, the last visit of a level counting; "now" at the end.
+ * @param {Conn} conn
+ */
 export function averageBBSeries(conn) {
   const state = conn.state;
   const structure = state?.structure;
@@ -59,6 +67,10 @@ export function averageBBSeries(conn) {
   return out;
 }
 
+/**
+ * @param {Conn} conn
+ * @param {number} index
+ */
 function levelLabel(conn, index) {
   return t("chart.level_short", { n: levelNumber(conn, index) });
 }
@@ -66,6 +78,7 @@ function levelLabel(conn, index) {
 const COLORS = { line: "#5cc8ff", fill: "rgba(92, 200, 255, 0.18)", bb: "#ffc233",
   bbFill: "rgba(255, 194, 51, 0.18)", grid: "rgba(255, 255, 255, 0.14)", text: "#e8edf3" };
 
+/** @param {number} fontSize */
 function baseOptions(fontSize) {
   return {
     responsive: true,
@@ -80,6 +93,10 @@ function baseOptions(fontSize) {
   };
 }
 
+/**
+ * @param {number} fontSize
+ * @param {{ ticks?: Record<string, any>, title?: string, rest?: Record<string, any> }} extra
+ */
 function axis(fontSize, extra = {}) {
   return {
     grid: { color: COLORS.grid },
@@ -94,7 +111,9 @@ function axis(fontSize, extra = {}) {
  * now) its axes would be made up, so a note says there is nothing to show yet instead. */
 const MIN_POINTS = 2;
 
-/** The note shown in place of a chart with nothing to draw (in the canvas's own box). */
+/** The note shown in place of a chart with nothing to draw (in the canvas's own box).
+ * @param {HTMLCanvasElement} canvas
+ */
 function emptyNote(canvas) {
   const note = document.createElement("p");
   note.className = "chart-empty";
@@ -103,6 +122,11 @@ function emptyNote(canvas) {
   return note;
 }
 
+/**
+ * @param {HTMLCanvasElement} canvas
+ * @param {HTMLElement} note
+ * @param {boolean} empty
+ */
 function showEmpty(canvas, note, empty) {
   note.hidden = !empty;
   note.textContent = t("chart.no_data");
@@ -113,6 +137,10 @@ function showEmpty(canvas, note, empty) {
 /**
  * Both charts on two canvases; `update()` redraws from the connection's state (cheap: call it
  * after each batch, or less often). `fontSize` in px: big on the wall, normal elsewhere.
+ * @param {Conn} conn
+ * @param {HTMLCanvasElement} fieldCanvas
+ * @param {HTMLCanvasElement} bbCanvas
+ * @param {{ fontSize?: number }} options
  */
 export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}) {
   const Chart = window.Chart;
@@ -131,14 +159,14 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
       parsing: false,
       scales: {
         x: axis(fontSize, { rest: { type: "linear", bounds: "data" }, ticks: { maxTicksLimit: 8,
-          callback: (v) => timeOfDay(v) } }),
+          callback: (/** @type {number} */ v) => timeOfDay(v) } }),
         y: axis(fontSize, { rest: { beginAtZero: true }, ticks: { precision: 0,
-          callback: (v) => number(v) } }),
+          callback: (/** @type {number} */ v) => number(v) } }),
       },
       plugins: {
         ...baseOptions(fontSize).plugins,
-        tooltip: { callbacks: { title: (items) => timeOfDay(items[0].parsed.x),
-          label: (item) => t("chart.players_left_value", { n: number(item.parsed.y) }) } },
+        tooltip: { callbacks: { title: (/** @type {any[]} */ items) => timeOfDay(items[0].parsed.x),
+          label: (/** @type {any} */ item) => t("chart.players_left_value", { n: number(item.parsed.y) }) } },
       },
     },
   });
@@ -150,11 +178,11 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
       ...baseOptions(fontSize),
       scales: {
         x: axis(fontSize),
-        y: axis(fontSize, { rest: { beginAtZero: true }, ticks: { callback: (v) => number(v) } }),
+        y: axis(fontSize, { rest: { beginAtZero: true }, ticks: { callback: (/** @type {number} */ v) => number(v) } }),
       },
       plugins: {
         ...baseOptions(fontSize).plugins,
-        tooltip: { callbacks: { label: (item) => `${number(item.parsed.y, 1)} BB` } },
+        tooltip: { callbacks: { label: (/** @type {any} */ item) => `${number(item.parsed.y, 1)} BB` } },
       },
     },
   });
@@ -183,7 +211,7 @@ export function createCharts(conn, fieldCanvas, bbCanvas, { fontSize = 14 } = {}
     bb.data.labels = b.map((p) => p.label);
     bb.data.datasets[0].data = b.map((p) => p.value);
     // A field that has not changed yet draws a flat line over a made-up scale: nothing yet.
-    showEmpty(fieldCanvas, fieldNote, f.length < MIN_POINTS || f.every((p) => p.y === f[0].y));
+    showEmpty(fieldCanvas, fieldNote, f.length < MIN_POINTS || f.every((/** @type {{ x: number, y: number }} */ p) => p.y === f[0].y));
     showEmpty(bbCanvas, bbNote, b.length < MIN_POINTS);
     field.update("none");
     bb.update("none");

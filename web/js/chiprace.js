@@ -1,3 +1,4 @@
+// @ts-check
 // The chip race at a colour-up break, on the floor phone (PFP 20, TDA 24).
 //
 // Pick the table, count each seat's chips of the leaving denomination on a number pad, send
@@ -15,27 +16,39 @@ import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { explainError, fill, h, playerName, saidAs } from "./ui.js";
+/** @import { Conn } from "./types.js" */
+/** @import { Send } from "./types.js" */
 
 /** The colour-up now, as the server's clock facts say: the chips leaving at this break, the
  * chips that can be raced off now (`options`) and the chip replacing each. */
+/** @typedef {{ going: number[], options: number[], replaces: Map<number, number | null>, atBreak: boolean }} ColourUp */
+
+/** @param {Conn} conn @returns {ColourUp | null} */
 export function colourUp(conn) {
   const f = conn.facts?.clock;
   if (!conn.state?.structure || !f) return null;
   const going = [...f.color_up];
-  return { going, options: f.race.map((r) => r.leaving), replaces: new Map(f.race.map((r) => [r.leaving, r.next_up])),
+  /** @type {{ leaving: number, next_up: number | null }[]} */
+  const race = f.race;
+  return { going, options: race.map((r) => r.leaving), replaces: new Map(race.map((r) => [r.leaving, r.next_up])),
     atBreak: going.length > 0 };
 }
 
-/** The chip that replaces `leaving` (none when no larger chip stays in play). */
+/** The chip that replaces `leaving` (none when no larger chip stays in play).
+ * @param {ColourUp | null} setup
+ * @param {number | null} leaving
+ */
 export function nextUp(setup, leaving) {
-  return setup?.replaces.get(leaving) ?? null;
+  return leaving == null ? null : setup?.replaces.get(leaving) ?? null;
 }
 
 /** The most chips of one denomination a seat may hold in a race (the server's bound:
  * `RaceCount.chips`, 0 to 10,000). */
 export const MAX_RACE_CHIPS = 10_000;
 
-/** Why a typed count cannot be sent (a row's own message), or null. */
+/** Why a typed count cannot be sent (a row's own message), or null.
+ * @param {string | undefined} typed
+ */
 export function countProblem(typed) {
   if (typed === undefined || typed === "") return null;
   if (!/^\d+$/.test(typed)) return t("race.count_bad");
@@ -43,7 +56,9 @@ export function countProblem(typed) {
   return null;
 }
 
-/** Why a typed stack cannot be sent, or null. */
+/** Why a typed stack cannot be sent, or null.
+ * @param {string | undefined} typed
+ */
 function stackProblem(typed) {
   if (typed === undefined || typed === "") return null;
   if (!/^\d+$/.test(typed) || Number(typed) <= 0) return t("race.stack_bad");
@@ -51,28 +66,38 @@ function stackProblem(typed) {
 }
 
 export class ChipRaceTool {
+  /** @param {{ conn: Conn, send: Send, rerender: () => void, openRule: (id: string) => void, canRace: () => boolean }} options */
   constructor({ conn, send, rerender, openRule, canRace }) {
     this.conn = conn;
     this.send = send;
     this.rerender = rerender;
     this.openRule = openRule;
     this.canRace = canRace;
+    /** @type {number | null} */
     this.table = null;
+    /** @type {number | null} */
     this.leaving = null;
+    /** @type {Record<number, string>} each seat's leaving chips as typed */
     this.counts = {};
+    /** @type {Record<number, string>} each seat's stack as typed (where none is on record) */
     this.stacks = {};
-    this.sel = null; // {seat, field: "chips" | "stack"}
+    /** @type {{ seat: number, field: "chips" | "stack" } | null} what the pad types into */
+    this.sel = null;
     this.confirming = false;
     this.sending = false;
-    this.error = null; // {field, message}
-    this.shown = null; // {table, leaving}: the result on screen
+    /** @type {{ field?: string | null, message: string, seats?: number[] } | null} the server's refusal, or a row's */
+    this.error = null;
+    /** @type {{ table: number, leaving: number } | null} the result on screen */
+    this.shown = null;
     this.openPast = new Set();
     // The counts typed stay on the phone until sent or discarded (drafts.js).
     this.drafts = new Drafts(conn, "race");
   }
 
   /** Start counting at `table` (from the table view, a break card): the counts kept for it
-   * on this phone, if any. */
+   * on this phone, if any.
+   * @param {number} table
+   */
   start(table) {
     const draft = this.drafts.load(table)?.data;
     this.table = table;
@@ -111,10 +136,12 @@ export class ChipRaceTool {
       document.documentElement.lang]);
   }
 
+  /** @returns {import("./protocol.js").TournamentState | null} */
   _state() {
     return this.conn.state;
   }
 
+  /** @param {ColourUp} setup */
   _leaving(setup) {
     if (this.leaving != null && setup.options.includes(this.leaving)) {
       return this.leaving;
@@ -122,6 +149,10 @@ export class ChipRaceTool {
     return setup.going.length === 1 ? setup.going[0] : null;
   }
 
+  /**
+   * @param {number} table
+   * @param {number} leaving
+   */
   _raced(table, leaving) {
     const races = this._state()?.chip_races || [];
     for (let i = races.length - 1; i >= 0; i -= 1) {
@@ -131,7 +162,7 @@ export class ChipRaceTool {
   }
 
   _seats() {
-    const tb = this._state()?.tables?.[this.table];
+    const tb = this.table == null ? null : this._state()?.tables?.[this.table];
     if (!tb) return [];
     return Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid }))
       .sort((a, b) => a.seat - b.seat);
@@ -156,6 +187,11 @@ export class ChipRaceTool {
     return h("div", { class: "race-tool" }, body);
   }
 
+  /**
+   * @param {ColourUp} setup
+   * @param {number | null} leaving
+   * @param {number | null} next
+   */
   _leavingBlock(setup, leaving, next) {
     const parts = [];
     if (!setup.atBreak) {
@@ -165,7 +201,7 @@ export class ChipRaceTool {
     if (options.length > 1 || !setup.atBreak) {
       parts.push(h("div", { class: "field" },
         h("span", { class: "label", id: "race-leaving-label" }, t("race.pick_leaving")),
-        h("div", { class: "segmented", role: "group", "aria-labelledby": "race-leaving-label" }, options.map((d) => h("button", {
+        h("div", { class: "segmented", role: "group", "aria-labelledby": "race-leaving-label" }, options.map((/** @type {number} */ d) => h("button", {
           type: "button", "aria-pressed": String(d === leaving),
           onclick: () => { this.leaving = d; this.error = null; this.rerender(); },
         }, fmt.chips(d))))));
@@ -181,6 +217,7 @@ export class ChipRaceTool {
     return h("div", { class: "race-leaving-box" }, parts);
   }
 
+  /** @param {number} leaving */
   _picker(leaving) {
     const views = tableViews(this.conn).filter((v) => v.status !== "broken" && v.players > 0);
     const done = views.filter((v) => this._raced(v.table, leaving)).length;
@@ -202,25 +239,33 @@ export class ChipRaceTool {
       })));
   }
 
+  /**
+   * @param {number} leaving
+   * @param {number | null} next
+   */
   _counter(leaving, next) {
     const seats = this._seats();
     if (!seats.length) {
       return h("div", {}, h("p", { class: "empty" }, t("race.no_players")), this._backButton());
     }
-    const raced = this._raced(this.table, leaving);
+    // Counted at one table: the counter is drawn only once one is picked.
+    const table = /** @type {number} */ (this.table);
+    const raced = this._raced(table, leaving);
     // Raced from another phone while counts were kept here: said once, then they go.
-    const notice = sentSinceNotice(this.drafts, this.table, {
-      onKeep: () => { this.drafts.keep(this.table); this.rerender(); },
+    const notice = sentSinceNotice(this.drafts, table, {
+      onKeep: () => { this.drafts.keep(table); this.rerender(); },
       onDiscard: () => { this.discard(); this.rerender(); },
     });
     if (raced && notice) return h("div", {}, notice, this._backButton());
     if (raced) {
       return h("div", {}, h("p", { class: "notice" }, t("race.already", { table: this.table, chip: fmt.chips(leaving) })),
         h("div", { class: "actions" },
-          h("button", { type: "button", class: "big", onclick: () => { this.shown = { table: this.table, leaving }; this.rerender(); } }, t("race.show_result")),
+          h("button", { type: "button", class: "big", onclick: () => { this.shown = { table, leaving }; this.rerender(); } }, t("race.show_result")),
           this._backButton()));
     }
-    const s = this._state();
+    // The counter is drawn from a state (render() draws nothing before one).
+    const s = /** @type {import("./protocol.js").TournamentState} */ (this._state());
+    /** @type {Record<number, { field: string, message: string }>} */
     const errorAt = {};
     if (this.error) {
       const m = /^(?:command\.)?seats\[(\d+)\]\.(\w+)$/.exec(this.error.field || "");
@@ -255,7 +300,7 @@ export class ChipRaceTool {
     });
     const general = this.error && !Object.keys(errorAt).length && this.error.field !== "leaving"
       ? h("p", { class: "error-text", role: "alert" }, this.error.message) : null;
-    const kept = keptNote(this.drafts, this.table);
+    const kept = keptNote(this.drafts, table);
     return h("div", { class: "race-count-box" },
       notice,
       h("p", { class: "hint" }, t("race.count_hint", { chip: fmt.chips(leaving) })),
@@ -285,6 +330,7 @@ export class ChipRaceTool {
           this._backButton()));
   }
 
+  /** @param {{ seat: number, pid: string }[]} seats */
   _total(seats) {
     return seats.reduce((n, { seat }) => n + Number(this.counts[seat] || 0), 0);
   }
@@ -294,8 +340,9 @@ export class ChipRaceTool {
       t("race.other_table"));
   }
 
+  /** @param {{ seat: number, pid: string }[]} seats */
   _pad(seats) {
-    const press = (k) => {
+    const press = (/** @type {string} */ k) => {
       if (!this.sel) return;
       const { seat, field } = this.sel;
       const store = field === "chips" ? this.counts : this.stacks;
@@ -329,8 +376,14 @@ export class ChipRaceTool {
       }, k === "del" ? "⌫" : k === "next" ? t("race.next") : k))));
   }
 
+  /**
+   * @param {number} leaving
+   * @param {{ seat: number, pid: string }[]} seats
+   */
   async _send(leaving, seats) {
     const s = this._state();
+    const table = this.table;
+    if (table == null || !s) return;
     // A count the server would refuse is fixed on its row first: nothing is sent.
     const bad = seats.find(({ seat }) => countProblem(this.counts[seat]) || stackProblem(this.stacks[seat]));
     if (bad) {
@@ -351,11 +404,11 @@ export class ChipRaceTool {
       }
     }
     const list = seats.map(({ seat }) => {
+      /** @type {import("./protocol.js").RaceCount} */
       const entry = { seat, chips: Number(this.counts[seat] || 0) };
       if (this.stacks[seat] !== undefined && this.stacks[seat] !== "") entry.stack = Number(this.stacks[seat]);
       return entry;
     });
-    const table = this.table;
     this.sending = true;
     this.confirming = false;
     this.rerender();
@@ -375,13 +428,13 @@ export class ChipRaceTool {
     } else if (item.status === "refused") {
       this.error = { field: item.error?.field, message: explainError(item.error, this.conn), seats: list.map((x) => x.seat) };
     } else if (item.status === "pending") {
-      this.error = { field: null, message: t("race.queued") };
+      this.error = { message: t("race.queued") };
     }
     this.rerender();
   }
 
   _resultBlock() {
-    const { table, leaving } = this.shown;
+    const { table, leaving } = /** @type {{ table: number, leaving: number }} */ (this.shown);
     const record = this._raced(table, leaving);
     return h("div", { class: "race-result-box" },
       record ? raceResult(record, this.conn) : h("p", { class: "muted", role: "status" }, t("race.waiting_result")),
@@ -410,25 +463,32 @@ export class ChipRaceTool {
   }
 }
 
-/** Scroll the element matching `selector` into view (after a redraw moved things). */
+/** Scroll the element matching `selector` into view (after a redraw moved things).
+ * @param {string} selector
+ * @param {ScrollLogicalPosition} block
+ */
 function reveal(selector, block) {
   const el = document.querySelector(selector);
   if (el && el.scrollIntoView) el.scrollIntoView({ block, behavior: "instant" });
 }
 
-/** A race as the table sees it: the exchange, each seat's cards, the winners, the new stacks. */
+/** A race as the table sees it: the exchange, each seat's cards, the winners, the new stacks.
+ * @param {import("./protocol.js").RaceRecord} record
+ * @param {Conn} conn
+ * @param {{ compact?: boolean }} options
+ */
 export function raceResult(record, conn, { compact = false } = {}) {
   const r = record.result;
   const who = new Map((record.players || []).map((p) => [p.seat, p.player]));
   const occupants = conn.state?.tables?.[record.table]?.occupants || {};
-  const name = (seat) => {
+  const name = (/** @type {number} */ seat) => {
     const pid = who.get(seat) ?? (record.players ? null : occupants[seat]);
     return pid ? playerName(conn, pid) : "";
   };
   const before = new Map((record.players || []).map((p) => [p.seat, p.stack]));
   // A seat nobody counted raced on the stack the player was given: no count before or after.
   const uncounted = new Set((record.players || []).filter((p) => p.counted === false).map((p) => p.seat));
-  const stackText = (x) => (uncounted.has(x.seat) ? t("race.not_counted_after") : fmt.chips(x.stack));
+  const stackText = (/** @type {any} */ x) => (uncounted.has(x.seat) ? t("race.not_counted_after") : fmt.chips(x.stack));
   return h("div", { class: `race-result${compact ? " compact" : ""}` },
     h("p", { class: "race-summary" },
       h("strong", {}, t("race.summary", {

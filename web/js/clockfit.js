@@ -1,3 +1,4 @@
+// @ts-check
 // A clock's digits as large as their screen's style makes them, and never wider than the panel
 // they are in. Each screen's sizes were chosen for MM:SS; a level of an hour or more (main
 // events play 60-120 minutes) shows H:MM:SS, two characters more, and at the wall's size ran
@@ -5,14 +6,18 @@
 // grow back when the text gets shorter, the panel wider or the style's size changes (the
 // wall's tighter layouts, hand-for-hand).
 
-/** The width of an element's text as laid out now (an inline range: overflow included). */
+/** The width of an element's text as laid out now (an inline range: overflow included).
+ * @param {Element} el
+ */
 function textWidth(el) {
   const range = document.createRange();
   range.selectNodeContents(el);
   return range.getBoundingClientRect().width;
 }
 
-/** The room across `box`: its content box, the width its children may take. */
+/** The room across `box`: its content box, the width its children may take.
+ * @param {Element} box
+ */
 function roomIn(box) {
   const style = getComputedStyle(box);
   return box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
@@ -23,11 +28,15 @@ function roomIn(box) {
  * when nothing that matters changed: only the style is read, never the layout) and after
  * anything that changes the style's size; a change of the panel's width and the fonts
  * arriving refit on their own.
+ * @param {HTMLElement} el
+ * @param {Element} box
  */
 export function clockFitter(el, box) {
+  /** @type {number | null} */
   let room = null;
+  /** @type {{ key: string, size: number | null }} */
   let last = { key: "", size: null };
-  const apply = (size) => {
+  const apply = (/** @type {number | null} */ size) => {
     if (size == null) el.style.removeProperty("font-size");
     // Important: some screens size their clock with !important rules of their own.
     else el.style.setProperty("font-size", `${size}px`, "important");

@@ -1,3 +1,4 @@
+// @ts-check
 // The clock panel every screen shows (big on the wall, smaller elsewhere), counting down
 // locally from `ends_at` corrected by the server's clock, refreshed four times a second.
 
@@ -7,9 +8,13 @@ import { timeCalls as callsAt } from "./facts.js";
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
 import { every, fill, h } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Conn } from "./types.js" */
 
 /** A break's name in the reader's language: a standard name ("Break 2", "Dinner break",
- * "Colour-up") from the language files, any other name as the structure gives it. */
+ * "Colour-up") from the language files, any other name as the structure gives it.
+ * @param {any} step
+ */
 export function breakName(step) {
   const name = step?.name?.trim();
   if (!name) return t("clock.break");
@@ -25,6 +30,9 @@ export function breakName(step) {
  * Render the clock into `root`. Options: `stats` (players left, average stack), `compact`.
  * Returns {refresh()} to call after a change (the countdown refreshes itself) and {fit()} to
  * call after the style's size of the digits changed (clockfit.js).
+ * @param {HTMLElement} root
+ * @param {Conn} conn
+ * @param {{ stats?: boolean, compact?: boolean }} options
  */
 export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
   root.classList.add("clock-panel");
@@ -65,7 +73,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
       fill(levelEl, h("span", { class: "badge badge-break" }, breakName(m.current)));
     } else {
       fill(levelEl, t("clock.level", { n: m.number }),
-        m.game && conn.state.rules.game === "mixed" ? h("span", { class: "clock-game" }, ` · ${fmt.gameName(m.game)}`) : null);
+        m.game && heldState(conn).rules.game === "mixed" ? h("span", { class: "clock-game" }, ` · ${fmt.gameName(m.game)}`) : null);
     }
     // The clock stopped with the last bust-out: said as the end, not as a pause.
     const dayOver = conn.state?.day_ended ?? null;
@@ -82,7 +90,7 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
         ? h("span", { class: "color-up" }, t("clock.color_up", { chips: m.colorUp.map(fmt.chips).join(", ") }))
         : t("clock.break_rest"));
       fill(anteEl, m.colorUp.length
-        ? t("clock.in_play_after", { chips: m.chipsAfter.map(fmt.chips).join(", ") }) : "");
+        ? t("clock.in_play_after", { chips: (m.chipsAfter || []).map(fmt.chips).join(", ") }) : "");
     } else {
       fill(nowEl, h("span", { class: "label" }, t("clock.blinds")), " ", h("strong", {}, fmt.blinds(m.current)));
       fill(anteEl, fmt.anteText(m.current));
@@ -124,6 +132,11 @@ export function clockPanel(root, conn, { stats = true, compact = false } = {}) {
   return { refresh: () => { lastStatic = ""; refresh(); }, fit };
 }
 
+/**
+ * @param {HTMLElement} el
+ * @param {Conn} conn
+ * @param {any} m
+ */
 export function renderStats(el, conn, m) {
   const s = conn.stats;
   if (!s) return;
@@ -145,7 +158,9 @@ export function renderStats(el, conn, m) {
 }
 
 /** Time calls as shown now: the minute, then the ten-second count in red (the phases the
- * server sends, facts.js). */
+ * server sends, facts.js).
+ * @param {Conn} conn
+ */
 export function timeCalls(conn) {
   return callsAt(conn, conn.nowSec());
 }

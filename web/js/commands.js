@@ -1,3 +1,4 @@
+// @ts-check
 // Sending commands: POST /api/t/{tid}/commands with an id chosen here, so that a retry (after a
 // timeout, a dropped connection, a 503) is answered with the first result and never applied
 // twice. Commands that cannot be sent now wait in an outbox kept in localStorage and are sent
@@ -7,6 +8,8 @@
 //   status: "pending" (waiting or being sent), "done", "refused" (the server said no, with its
 //   message), "signin" (the session ended: sent again after signing in), "stale" (waited too
 //   long: sent again only when staff say so, because the floor may have changed meanwhile).
+
+/** @import { Command, OutboxItem, Sent } from "./types.js" */
 
 const STALE_MS = 5 * 60 * 1000;
 const TIMEOUT_MS = 8000;
@@ -28,7 +31,8 @@ export function newCommandId() {
   return `${deviceId()}.${Date.now().toString(36)}.${counter}`;
 }
 
-/** A failed request's {code, message, field} from either error body the server sends. */
+/** A failed request's {code, message, field} from either error body the server sends.
+ * @param {any} body @param {number} status */
 export function errorOf(body, status) {
   const err = body && body.error;
   if (err && typeof err === "object") return err;
@@ -36,14 +40,19 @@ export function errorOf(body, status) {
 }
 
 export class Outbox {
+  /** @param {string} tid */
   constructor(tid) {
     this.tid = tid;
     this.key = `floor.outbox.${tid}`;
+    /** @type {OutboxItem[]} the newest first */
     this.items = [];
+    /** @type {((box: Outbox, why?: string) => void)[]} */
     this._listeners = [];
+    /** @type {Map<string, (answer: Sent) => void>} */
     this._waiters = new Map();
     this._busy = false;
-    this._timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._timer = undefined;
     this._backoff = 1000;
     try {
       this.items = JSON.parse(localStorage.getItem(this.key) || "[]");
@@ -59,6 +68,7 @@ export class Outbox {
     });
   }
 
+  /** @param {(box: Outbox, why?: string) => void} fn */
   onChange(fn) {
     this._listeners.push(fn);
   }
@@ -89,14 +99,18 @@ export class Outbox {
     return this.items.filter((i) => i.status === "refused" || i.status === "stale").length;
   }
 
-  /** Queue a command and send it; resolves with the entry once it is answered (or held). */
+  /** Queue a command and send it; resolves with the entry once it is answered (or held).
+   * @param {Command} command @param {string} [label]
+   * @returns {Promise<Sent>} */
   send(command, label = "") {
+    /** @type {OutboxItem} */
     const item = {
       id: newCommandId(), tid: this.tid, command, label, status: "pending",
       created: Date.now(), tries: 0, error: null,
     };
     this.items.unshift(item);
     this._changed();
+    /** @type {Promise<Sent>} */
     const done = new Promise((resolve) => this._waiters.set(item.id, resolve));
     this.flush();
     return done;
@@ -115,6 +129,7 @@ export class Outbox {
     this._pump();
   }
 
+  /** @param {string} id */
   retry(id) {
     const item = this.items.find((i) => i.id === id);
     if (!item) return;
@@ -125,6 +140,7 @@ export class Outbox {
     this._pump();
   }
 
+  /** @param {string} id */
   discard(id) {
     this.items = this.items.filter((i) => i.id !== id);
     this._resolve(id, { status: "discarded" });
@@ -136,6 +152,7 @@ export class Outbox {
     this._changed();
   }
 
+  /** @param {string} id @param {Sent} item */
   _resolve(id, item) {
     const fn = this._waiters.get(id);
     if (fn) {
@@ -174,6 +191,7 @@ export class Outbox {
   }
 
   /** One attempt; false when it should be tried again later (offline, 503, timeout). */
+  /** @param {OutboxItem} item */
   async _post(item) {
     item.tries += 1;
     const abort = new AbortController();
@@ -193,6 +211,7 @@ export class Outbox {
     } finally {
       clearTimeout(timer);
     }
+    /** @type {any} */
     let body = null;
     try {
       body = await response.json();

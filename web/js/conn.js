@@ -1,3 +1,4 @@
+// @ts-check
 // The connection to one tournament: the websocket protocol of docs/protocol.md.
 //
 // A screen starts from the packed snapshot over HTTP (`GET /api/t/{id}/snapshot`, gzipped:
@@ -25,59 +26,112 @@
 
 import { merge } from "./facts.js";
 import { applyPatch } from "./patch.js";
+/** @import { BoardEntry, Facts, FieldStats, FollowMe, Plan, Player, SnapshotOut, StaffFacts, TableView, TournamentState } from "./protocol.js" */
+/** @import { ConnEvents, ConnStatus, FollowMessage, FollowParts, Listener, PackedSnapshot, Received } from "./types.js" */
 
 const decoder = new TextDecoder();
 
 export class Connection {
+  /**
+   * @param {string} tid
+   * @param {{ path?: string, api?: string, follow?: string | null }} [options]
+   */
   constructor(tid, { path = "/ws/t/", api = "/api/t/", follow = null } = {}) {
     this.tid = tid;
     this.path = path;
     this.api = api;
     // The player followed (follow mode), null: the whole room.
+    /** @type {string | null} */
     this.following = follow ?? null;
     // Follow mode: the parts last sent ({static, room, me}), the board and the leaders' names.
+    /** @type {FollowParts} */
     this._parts = {};
+    /** @type {FollowMe | null} */
     this.me = null;
+    /** @type {BoardEntry[] | null} */
     this.board = null;
+    /** @type {Record<string, string>} */
     this.names = {};
     this._fresh = false;
+    /** @type {TournamentState | null} */
     this.state = null;
+    /** @type {Plan} */
     this.plan = { moves: [], halted: [], final_table: null };
+    /** @type {FieldStats | null} */
     this.stats = null;
     // What the server derives from the rules (facts.js): for every screen, and for the staff.
+    /** @type {Facts | null} */
     this.facts = null;
+    /** @type {StaffFacts | null} */
     this.staff = null;
+    /** @type {TableView[]} */
     this.tables = [];
     // The server's view of each table (status, next big blind, waiting players), by number:
     // all of them from a snapshot, then those each batch touched.
+    /** @type {Map<number, TableView>} */
     this.views = new Map();
     this.seq = -1;
     this.offsetMs = 0;
     this.role = "public";
+    /** @type {string | null} */
     this.username = null;
+    /** @type {number | null} */
     this.table = null;
+    /** @type {ConnStatus} */
     this.status = "connecting";
+    /** @type {number | null} */
     this.lastLive = null;
     this.lastHeard = 0;
     this.heartbeatMs = 10000;
     this._heartbeatTold = false;
+    /** @type {number[]} */
     this._beats = [];
+    /** @type {Record<string, Listener[]>} */
     this._listeners = {};
+    /** @type {WebSocket | null} */
     this._ws = null;
+    this._openedAt = 0;
     this._attempt = 0;
-    this._timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._timer = undefined;
+    /** The snapshot being read over HTTP (a read started since makes it stale).
+     * @type {object | null} */
+    this._fetching = null;
     this._resyncAt = 0;
     // Set while a fresh snapshot is awaited: batches are not applied meanwhile.
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this._stale = null;
     this._stopped = false;
+    /** @type {ReturnType<typeof setInterval> | null} */
     this._watchdog = null;
   }
 
+  /**
+   * @template {keyof ConnEvents} K
+   * @param {K} kind
+   * @param {(...args: ConnEvents[K]) => void} fn
+   */
   on(kind, fn) {
     (this._listeners[kind] ||= []).push(fn);
     return this;
   }
 
+  /** Stop calling `fn` for `kind` (a panel taken off the screen: mount.js).
+   * @template {keyof ConnEvents} K
+   * @param {K} kind
+   * @param {(...args: ConnEvents[K]) => void} fn
+   */
+  off(kind, fn) {
+    const list = this._listeners[kind];
+    if (list) this._listeners[kind] = list.filter((f) => f !== fn);
+    return this;
+  }
+
+  /**
+   * @template {keyof ConnEvents} K
+   * @param {K} kind
+   * @param {ConnEvents[K]} args
+   */
   _emit(kind, ...args) {
     for (const fn of this._listeners[kind] || []) {
       try {
@@ -118,13 +172,15 @@ export class Connection {
 
   stop() {
     this._stopped = true;
-    clearInterval(this._watchdog);
+    if (this._watchdog != null) clearInterval(this._watchdog);
     this._watchdog = null;
     clearTimeout(this._timer);
     if (this._ws) this._ws.close(1000, "bye");
   }
 
-  /** Close and connect again now (after a sign-in, a network change). */
+  /** Close and connect again now (after a sign-in, a network change).
+   * @param {boolean} [now]
+   */
   reconnect(now = false) {
     if (this._stopped) return;
     if (now) this._attempt = 0;
@@ -140,7 +196,9 @@ export class Connection {
   }
 
   /** Follow player `pid` (follow mode), or the whole room again (null): connects again, the
-   * listeners stay. What is held stays on screen until the new connection's first message. */
+   * listeners stay. What is held stays on screen until the new connection's first message.
+   * @param {string | null | undefined} pid
+   */
   follow(pid) {
     const next = pid ?? null;
     if (next === this.following) return;
@@ -150,7 +208,7 @@ export class Connection {
     // The room's copy is folded from a snapshot: it starts again from one (a follow copy is
     // no base for the room's batches).
     this.seq = -1;
-    clearTimeout(this._stale);
+    if (this._stale != null) clearTimeout(this._stale);
     this._stale = null;
     if (this._watchdog == null) return; // not started: start() connects
     this._setStatus("connecting");
@@ -163,6 +221,7 @@ export class Connection {
     return this.send({ type: "resync", snapshot: true });
   }
 
+  /** @param {import("./protocol.js").ClientMessage} message */
   send(message) {
     if (this._ws && this._ws.readyState === WebSocket.OPEN) {
       this._ws.send(JSON.stringify(message));
@@ -175,6 +234,7 @@ export class Connection {
     return Date.now() - this.lastHeard > 3 * this.heartbeatMs + 2000;
   }
 
+  /** @param {ConnStatus} status */
   _setStatus(status) {
     if (status === this.status) return;
     if (this.status === "live") this.lastLive = Date.now();
@@ -217,7 +277,9 @@ export class Connection {
     this._openSocket();
   }
 
-  /** The snapshot over HTTP: the message, "missing" (404), or null when it cannot be read. */
+  /** The snapshot over HTTP: the message, "missing" (404), or null when it cannot be read.
+   * @returns {Promise<Received | "missing" | null>}
+   */
   async _readSnapshot() {
     // A read that hangs (a captive portal, a dying wifi) gives way to the websocket.
     const abort = new AbortController();
@@ -243,7 +305,7 @@ export class Connection {
     const ws = this._ws;
     const msg = await this._readSnapshot();
     if (ws !== this._ws || this._stopped) return;
-    if (msg && msg.type === "snapshot") {
+    if (msg && msg !== "missing" && msg.type === "snapshot") {
       this._snapshot(msg, true);
       this.send({ type: "resync", since: this.seq });
     } else {
@@ -268,6 +330,7 @@ export class Connection {
     ws.onmessage = (ev) => {
       if (ws !== this._ws) return;
       this.lastHeard = Date.now();
+      /** @type {Received} */
       let msg;
       try {
         msg = JSON.parse(typeof ev.data === "string" ? ev.data : decoder.decode(ev.data));
@@ -298,6 +361,7 @@ export class Connection {
     };
   }
 
+  /** @param {string} reason */
   _drop(reason) {
     const ws = this._ws;
     this._ws = null;
@@ -313,6 +377,7 @@ export class Connection {
     this._schedule();
   }
 
+  /** @param {number} [fixed] */
   _schedule(fixed) {
     if (this._stopped) return;
     clearTimeout(this._timer);
@@ -322,10 +387,12 @@ export class Connection {
     this._timer = setTimeout(() => this._open(), delay);
   }
 
+  /** @param {number | undefined} serverTime */
   _heard(serverTime) {
     if (typeof serverTime === "number") this.offsetMs = serverTime * 1000 - Date.now();
   }
 
+  /** @param {Received} msg */
   _message(msg) {
     switch (msg.type) {
       case "hello":
@@ -389,9 +456,12 @@ export class Connection {
     }
   }
 
-  /** Take a snapshot (from the websocket: `live`; over HTTP the websocket is still to come). */
+  /** Take a snapshot (from the websocket: `live`; over HTTP the websocket is still to come).
+   * @param {SnapshotOut | PackedSnapshot} msg
+   * @param {boolean} live
+   */
   _snapshot(msg, live) {
-    this.state = msg.packed ? unpack(msg) : msg.state;
+    this.state = "packed" in msg && msg.packed ? unpack(msg) : msg.state;
     this.plan = msg.plan;
     this.stats = msg.stats;
     this.facts = msg.facts ?? null;
@@ -400,7 +470,7 @@ export class Connection {
     this.views = new Map(this.tables.map((v) => [v.table, v]));
     this.seq = msg.seq;
     this._resyncAt = 0;
-    clearTimeout(this._stale);
+    if (this._stale != null) clearTimeout(this._stale);
     this._stale = null;
     if (live) this._live();
     this._emit("snapshot", this);
@@ -408,11 +478,15 @@ export class Connection {
   }
 
   /** A follow message: its parts replace the ones held, and the screens' fields are put
-   * together from them. */
+   * together from them.
+   * @param {FollowMessage} msg
+   */
   _follow(msg) {
     if (msg.tournament != null && msg.tournament !== this.tid) return;
     const before = this._parts.me ?? null;
-    for (const key of ["static", "room", "me"]) if (key in msg) this._parts[key] = msg[key];
+    if (msg.static) this._parts.static = msg.static;
+    if (msg.room) this._parts.room = msg.room;
+    if (msg.me) this._parts.me = msg.me;
     const { static: st, room, me } = this._parts;
     // The first message after connecting holds every part: until then nothing is shown.
     if (!st || !room || !me) return;
@@ -441,7 +515,9 @@ export class Connection {
   }
 
   /** Our copy no longer matches the server's: ask for a fresh snapshot (over a fresh
-   * connection if this one cannot ask, or no snapshot comes). */
+   * connection if this one cannot ask, or no snapshot comes).
+   * @param {string} why
+   */
   resnapshot(why) {
     console.warn("asking for a fresh snapshot:", why);
     if (this.following != null) {
@@ -456,12 +532,13 @@ export class Connection {
   }
 
   _startOver() {
-    clearTimeout(this._stale);
+    if (this._stale != null) clearTimeout(this._stale);
     this._stale = null;
     this.seq = -1;
     this.reconnect(true);
   }
 
+  /** @param {import("./protocol.js").EventsIn} msg */
   _events(msg) {
     if (!this.state || this._stale || msg.to <= this.seq) return;
     if (msg.from > this.seq + 1) {
@@ -499,9 +576,17 @@ export class Connection {
 }
 
 /** A state as the screens read it, from the parts a follower is sent: the tournament, the
- * clock, the followed player and their table alone; what a follower is not sent is empty. */
+ * clock, the followed player and their table alone; what a follower is not sent is empty.
+ * @param {string} tid
+ * @param {import("./protocol.js").FollowStatic} st
+ * @param {import("./protocol.js").FollowRoom} room
+ * @param {FollowMe} me
+ * @returns {TournamentState}
+ */
 function followState(tid, st, room, me) {
+  /** @type {TournamentState["players"]} */
   const players = {};
+  /** @type {TournamentState["tables"]} */
   const tables = {};
   if (me.player) players[me.player.id] = me.player;
   if (me.table) tables[me.table.number] = me.table;
@@ -538,23 +623,36 @@ function followState(tid, st, room, me) {
     rulings: { made: [], sit_outs: [], disqualified: {} },
     flight: null,
     // The sheets' times alone: the night's counts are read from the server (flights.js).
-    bags: Object.fromEntries(Object.entries(room.bagged || {}).map(([n, at]) => [n, { table: Number(n), at, bags: [] }])),
+    bags: Object.fromEntries(Object.entries(room.bagged || {}).map(([n, at]) => [n, {
+      type: "table_bagged", table: Number(n), at, bags: [], chips_on_table: null, reason: null,
+    }])),
     day_ended: room.day_ended ?? null,
+    carried: null,
     hand_for_hand: null,
+    // A follower's board is the lines it is sent (`conn.board`; board.js reads those).
+    board: { lines: [], calls: {}, count: 0 },
+    // A deal reaches a follower as their prize (`me.player`), not as the room's offer.
+    deal_offer: null,
+    deal: null,
   };
 }
 
 /** The state of a packed snapshot (floor/server/views.py), whole: each player is the server's
  * `player_defaults` with the player's own fields over them, and sits in their table's
- * `occupants` (the packed state sends both empty). */
+ * `occupants` (the packed state sends both empty).
+ * @param {PackedSnapshot} msg
+ * @returns {TournamentState}
+ */
 export function unpack(msg) {
   const state = msg.state;
+  /** @type {Record<string, unknown>} */
   const defaults = msg.player_defaults || {};
   // A default that is an object (none today) must not be one object shared by every player.
   const nested = Object.keys(defaults).filter((k) => defaults[k] !== null && typeof defaults[k] === "object");
+  /** @type {Record<string, Player>} */
   const players = {};
   for (const packed of msg.players) {
-    const p = { ...defaults, ...packed };
+    const p = /** @type {Player & Record<string, unknown>} */ ({ ...defaults, ...packed });
     for (const key of nested) if (!(key in packed)) p[key] = structuredClone(defaults[key]);
     players[p.id] = p;
     if (p.table != null && p.seat != null) state.tables[p.table].occupants[p.seat] = p.id;
@@ -563,19 +661,32 @@ export function unpack(msg) {
   return state;
 }
 
+/** The state a panel reads that is drawn once its connection holds one (after the first
+ * snapshot or follow message): a panel drawn before is a bug, said as one, not a state to draw.
+ * @param {Connection} conn
+ * @returns {TournamentState}
+ */
+export function heldState(conn) {
+  if (!conn.state) throw new Error("no state yet: drawn before the connection's first snapshot");
+  return conn.state;
+}
+
 /** The tournament id of a page served at /wall/{tid}, /floor/{tid}, /player/{tid}. */
 export function tidFromPath() {
   const parts = location.pathname.split("/").filter(Boolean);
   return decodeURIComponent(parts[1] || new URLSearchParams(location.search).get("t") || "");
 }
 
-/** The status of each table as screens show it: halted follows from the plan. */
+/** The status of each table as screens show it: halted follows from the plan.
+ * @param {Connection} conn
+ */
 export function tableViews(conn) {
   const s = conn.state;
   if (!s) return [];
   const halted = new Map((conn.plan.halted || []).map((h) => [h.table, h]));
   return Object.values(s.tables)
     .map((t) => {
+      /** @type {TableView["status"]} */
       let status = t.status;
       if (status === "open" && halted.has(t.number)) status = "halted";
       const view = conn.views?.get(t.number);

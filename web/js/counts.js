@@ -1,3 +1,4 @@
+// @ts-check
 // Chip counts: the count sheet of a table and single counts on the floor phone, and the chip
 // leaders the wall and the player screen show.
 //
@@ -12,12 +13,17 @@ import { countAge } from "./countage.js";
 import * as fmt from "./format.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { onLang, t } from "./i18n.js";
-import { explainError, h, playerName } from "./ui.js";
+import { explainError, fill, h, playerName } from "./ui.js";
+/** @import { Conn, Send } from "./types.js" */
+/** @import { Player } from "./protocol.js" */
 
 /** The most a stack may hold (the server's bound, and what a double holds exactly). */
 const MAX_STACK = Number.MAX_SAFE_INTEGER;
 
-/** A typed stack as a number: separators (spaces, commas, dots) are allowed; "" is none. */
+/** A typed stack as a number: separators (spaces, commas, dots) are allowed; "" is none.
+ * @param {unknown} typed
+ * @returns {{ empty?: true, problem?: string, stack?: number }}
+ */
 export function parseStack(typed) {
   const text = String(typed ?? "").replace(/[\s,.'’\u00a0\u202f]/g, "");
   if (!text) return { empty: true };
@@ -25,12 +31,20 @@ export function parseStack(typed) {
   return { stack: Number(text) };
 }
 
-/** The count on record of player `p`: "12,300 · 14:05", or "not counted". */
+/** The count on record of player `p`: "12,300 · 14:05", or "not counted".
+ * @param {Player | null | undefined} p
+ */
 export function countedText(p) {
-  if (!fmt.stackCounted(p)) return t("race.not_counted");
+  if (!p || !fmt.stackCounted(p)) return t("race.not_counted");
   return p.counted_at ? t("count.at", { stack: fmt.chips(p.stack), time: fmt.timeOfDay(p.counted_at) }) : fmt.chips(p.stack);
 }
 
+/**
+ * @param {string} id
+ * @param {string} value
+ * @param {string} label
+ * @param {(ev: Event) => void} oninput
+ */
 function stackInput(id, value, label, oninput) {
   return h("input", {
     id, type: "text", inputmode: "numeric", autocomplete: "off", enterkeyhint: "next", maxlength: 19,
@@ -39,6 +53,7 @@ function stackInput(id, value, label, oninput) {
 }
 
 export class CountSheet {
+  /** @param {{ conn: Conn, send: Send, rerender: () => void }} options */
   constructor({ conn, send, rerender }) {
     this.conn = conn;
     this.send = send;
@@ -48,12 +63,18 @@ export class CountSheet {
     this.drafts = new Drafts(conn, "count");
     this.noticeEl = h("div", { class: "draft-notice" });
     conn.on("change", () => this._drawNotice());
+    /** @type {number | null} */
     this.table = null;
+    /** @type {number | null} */
     this.at = null;
-    this.typed = {}; // by player id
-    this.errors = {}; // by player id: the server's refusal of that row
+    /** @type {Record<string, string>} what is typed, by player id */
+    this.typed = {};
+    /** @type {Record<string, string>} by player id: the server's refusal of that row */
+    this.errors = {};
+    /** @type {string | null} */
     this.error = null;
     this.sending = false;
+    /** @type {HTMLButtonElement | null} */
     this.saveBtn = null;
   }
 
@@ -61,7 +82,9 @@ export class CountSheet {
     return this.table != null;
   }
 
-  /** Open the sheet of `table`: the draft kept for it, if any, else a fresh one. */
+  /** Open the sheet of `table`: the draft kept for it, if any, else a fresh one.
+   * @param {number} table
+   */
   open(table) {
     const draft = this.drafts.load(table);
     this.table = table;
@@ -86,7 +109,9 @@ export class CountSheet {
     this.close();
   }
 
+  /** What is typed, kept (only while a sheet is open: typing needs one). */
   _keep() {
+    if (this.table == null) return;
     const first = !this.drafts.load(this.table);
     this.drafts.save(this.table, { at: this.at, typed: this.typed });
     if (first) this._drawNotice();
@@ -94,31 +119,36 @@ export class CountSheet {
 
   _drawNotice() {
     if (this.table == null) return this.noticeEl.replaceChildren();
-    const notice = sentSinceNotice(this.drafts, this.table, {
-      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
-      onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
+    // The notice is about this table: its buttons act on it.
+    const table = this.table;
+    const notice = sentSinceNotice(this.drafts, table, {
+      onKeep: () => { this.drafts.keep(table); this._drawNotice(); },
+      onDiscard: () => { this.discard(); this.open(table); this.rerender(); },
     });
-    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
+    fill(this.noticeEl, notice, keptNote(this.drafts, table));
   }
 
   _seats() {
-    const tb = this.conn.state?.tables?.[this.table];
+    const tb = this.table == null ? null : this.conn.state?.tables?.[this.table];
     if (!tb) return [];
     return Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid }))
       .sort((a, b) => a.seat - b.seat);
   }
 
+  /** @param {{ seat: number, pid: string }[]} seats */
   _counts(seats) {
     const out = [];
+    /** @type {{ seat: number, pid: string, message: string } | null} */
     let problem = null;
     for (const { seat, pid } of seats) {
       const v = parseStack(this.typed[pid]);
       if (v.problem) problem ||= { seat, pid, message: v.problem };
-      else if (!v.empty) out.push({ player: pid, stack: v.stack });
+      else if (!v.empty) out.push({ player: pid, stack: /** @type {number} */ (v.stack) });
     }
     return { stacks: out, problem };
   }
 
+  /** @param {{ seat: number, pid: string }[]} seats */
   _refreshSave(seats) {
     if (!this.saveBtn) return;
     const { stacks, problem } = this._counts(seats);
@@ -128,8 +158,8 @@ export class CountSheet {
 
   render() {
     const s = this.conn.state;
-    const tb = s?.tables?.[this.table];
-    if (!tb) {
+    const tb = this.table == null ? null : s?.tables?.[this.table];
+    if (!s || !tb) {
       this.close();
       return null;
     }
@@ -141,11 +171,11 @@ export class CountSheet {
       const own = parseStack(this.typed[pid]).problem;
       const err = own || this.errors[pid];
       const problemEl = h("p", { class: "error-text count-error", role: err ? "alert" : null, id: `${id}-error` }, err || "");
-      const input = stackInput(id, this.typed[pid] ?? "", t("count.field", { seat, name }), (ev) => {
-        this.typed[pid] = ev.target.value;
+      const input = stackInput(id, this.typed[pid] ?? "", t("count.field", { seat, name }), (/** @type {Event} */ ev) => {
+        this.typed[pid] = /** @type {HTMLInputElement} */ (ev.target).value;
         this._keep();
         delete this.errors[pid];
-        const problem = parseStack(ev.target.value).problem;
+        const problem = parseStack(/** @type {HTMLInputElement} */ (ev.target).value).problem;
         problemEl.textContent = problem || "";
         input.setAttribute("aria-invalid", String(!!problem));
         this._refreshSave(seats);
@@ -156,9 +186,9 @@ export class CountSheet {
       input.addEventListener("keydown", (ev) => {
         if (ev.key !== "Enter") return;
         ev.preventDefault();
-        const all = [...input.form.querySelectorAll(".count-input")];
+        const all = [...(input.form?.querySelectorAll(".count-input") ?? [])];
         const next = all[all.indexOf(input) + 1];
-        if (next) next.focus();
+        if (next instanceof HTMLElement) next.focus();
         else input.blur();
       });
       return h("li", { class: `count-row${err ? " has-error" : ""}` },
@@ -170,7 +200,7 @@ export class CountSheet {
     this.saveBtn = h("button", { type: "submit", class: "primary big" });
     this._refreshSave(seats);
     this._drawNotice();
-    return h("form", { class: "count-sheet card", "aria-label": t("count.title", { table: this.table }), onsubmit: (ev) => {
+    return h("form", { class: "count-sheet card", "aria-label": t("count.title", { table: this.table }), onsubmit: (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       this._save(seats);
     } },
@@ -185,10 +215,11 @@ export class CountSheet {
       h("button", { type: "button", class: "ghost big", onclick: () => { this.discard(); this.rerender(); } }, t("count.cancel"))));
   }
 
+  /** @param {{ seat: number, pid: string }[]} seats */
   async _save(seats) {
     const { stacks, problem } = this._counts(seats);
-    if (problem || !stacks.length) return;
     const table = this.table;
+    if (problem || !stacks.length || table == null) return;
     this.sending = true;
     this.error = null;
     this._refreshSave(seats);
@@ -213,7 +244,9 @@ export class CountSheet {
   }
 }
 
-/** One stack counted now, from the seat's actions on the phone. */
+/** One stack counted now, from the seat's actions on the phone.
+ * @param {{ conn: Conn, send: Send, pid: string, table: number, seat: number }} options
+ */
 export function singleCount({ conn, send, pid, table, seat }) {
   const p = conn.state?.players?.[pid];
   const id = `single-count-${seat}`;
@@ -222,7 +255,7 @@ export function singleCount({ conn, send, pid, table, seat }) {
     problemEl.textContent = parseStack(input.value).problem || "";
   });
   input.setAttribute("aria-describedby", `${id}-last ${id}-error`);
-  return h("form", { class: "single-count", onsubmit: async (ev) => {
+  return h("form", { class: "single-count", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     const v = parseStack(input.value);
     if (v.empty || v.problem) {
@@ -230,7 +263,7 @@ export function singleCount({ conn, send, pid, table, seat }) {
       return;
     }
     const name = playerName(conn, pid);
-    const item = await send({ type: "count_table", table, stacks: [{ player: pid, stack: v.stack }], at: conn.nowSec() },
+    const item = await send({ type: "count_table", table, stacks: [{ player: pid, stack: /** @type {number} */ (v.stack) }], at: conn.nowSec() },
       t("count.single_sent", { name, stack: fmt.chips(v.stack) }));
     if (item.status === "refused") problemEl.textContent = explainError(item.error, conn);
     else input.value = "";
@@ -244,20 +277,25 @@ export function singleCount({ conn, send, pid, table, seat }) {
 // The chip leaders -------------------------------------------------------------------------------
 
 /** The server's chip facts: {counted, average, leaders: [[player, stack, at, old]], last_at}
- * (`old`: why the count is old, countage.js). */
+ * (`old`: why the count is old, countage.js).
+ * @param {Conn} conn
+ * @returns {import("./protocol.js").ChipFacts | null} */
 export function chipFacts(conn) {
   const f = conn.facts?.chips;
   return f && f.counted ? f : null;
 }
 
 /** The chip leaders and the average of the counted stacks, for the wall and the player
- * screen; null while nobody is counted. `limit` leaders are shown (the server sends ten). */
+ * screen; null while nobody is counted. `limit` leaders are shown (the server sends ten).
+ * @param {Conn} conn
+ * @param {{ limit?: number, cls?: string }} options
+ */
 export function chipLeaders(conn, { limit = 10, cls = "" } = {}) {
   const f = chipFacts(conn);
   if (!f) return null;
   const bb = conn.facts?.clock?.big_blind;
   const left = conn.stats?.players_left;
-  const inBB = (n) => (bb ? ` · ${fmt.bb(n / bb)}` : "");
+  const inBB = (/** @type {number} */ n) => (bb ? ` · ${fmt.bb(n / bb)}` : "");
   return h("section", { class: `chip-leaders ${cls}`.trim(), "aria-label": t("leaders.title") },
     h("h2", {}, t("leaders.title")),
     h("p", { class: "leaders-meta" },
@@ -272,7 +310,9 @@ export function chipLeaders(conn, { limit = 10, cls = "" } = {}) {
 }
 
 /** The wall's page of chip counts (wall.js rotates it in while anybody is counted): the
- * leaders, big, with their stacks in big blinds and when they were counted. */
+ * leaders, big, with their stacks in big blinds and when they were counted.
+ * @param {Conn} conn
+ */
 export function chipsWallPage(conn) {
   const head = h("div", { class: "page-head" });
   const list = h("ol", { class: "chips-list" });
@@ -287,7 +327,7 @@ export function chipsWallPage(conn) {
     const bb = conn.facts?.clock?.big_blind;
     const left = conn.stats?.players_left;
     page.classList.toggle("empty", !f);
-    head.replaceChildren(h("h2", {}, t("leaders.title")), f ? h("span", { class: "chips-meta" },
+    fill(head, h("h2", {}, t("leaders.title")), f ? h("span", { class: "chips-meta" },
       left != null ? t("leaders.counted_of", { n: fmt.number(f.counted), left: fmt.number(left) }) : t("leaders.counted", { n: f.counted }),
       f.average != null ? ` · ${t("leaders.average", { stack: fmt.chips(f.average) })}` : "",
       f.last_at ? ` · ${t("leaders.last", { time: fmt.timeOfDay(f.last_at) })}` : "",
@@ -307,7 +347,11 @@ export function chipsWallPage(conn) {
   return page;
 }
 
-/** Keep `el` showing the chip leaders as the facts change (a hook for a screen's layout). */
+/** Keep `el` showing the chip leaders as the facts change (a hook for a screen's layout).
+ * @param {HTMLElement} el
+ * @param {Conn} conn
+ * @param {{ limit?: number, cls?: string }} options
+ */
 export function mountLeaders(el, conn, options = {}) {
   let last = "";
   const draw = () => {

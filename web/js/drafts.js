@@ -1,3 +1,4 @@
+// @ts-check
 // Half-typed sheets kept on the device: the count sheet, the bag-and-tag sheet, several out in
 // one hand, a chip race and a ruling keep what was typed in localStorage, keyed by tournament,
 // table and sheet, until the sheet is sent or discarded; a reload (a browser killed in a
@@ -13,12 +14,23 @@
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
 const PREFIX = "floor.draft.";
 
-const latest = (items) => items.reduce((best, x) => (x && (!best || x.v > best.v) ? x : best), null);
+/** A record of a sheet the server has: `v` orders them, `at` (epoch seconds) is said, `by` who sent it.
+ * @typedef {{ v: number, at: number, by?: string | null }} Mark */
+/** What is typed on a sheet, kept on the phone: the server's record when it began (`since`),
+ * when it began and was last saved, and what was typed (the sheet's own).
+ * @typedef {{ table: number, sheet: string, since: Mark | null, began: number, saved: number, data: any }} Draft */
 
-/** The server's last record of each sheet at a table, as {v: comparable, at: epoch} or null. */
+/** The newest of `items`.
+ * @param {(Mark | null | undefined)[]} items
+ * @returns {Mark | null} */
+const latest = (items) => items.reduce((/** @type {Mark | null} */ best, x) => (x && (!best || x.v > best.v) ? x : best), null);
+
+/** The server's last record of each sheet at a table, as {v: comparable, at: epoch} or null.
+ * @type {Record<string, (s: import("./protocol.js").TournamentState, table: number) => Mark | null>} */
 export const SHEETS = {
   count: (s, table) => latest(Object.values(s.tables?.[table]?.occupants || {})
     .map((pid) => s.players[pid]?.counted_at).filter((at) => at != null).map((at) => ({ v: at, at }))),
@@ -28,7 +40,7 @@ export const SHEETS = {
   },
   race: (s, table) => latest((s.chip_races || []).filter((r) => r.table === table).map((r) => ({ v: r.at, at: r.at }))),
   same: (s, table) => latest(Object.values(s.players || {}).filter((p) => p.busted && p.bust?.table === table)
-    .map((p) => ({ v: p.bust.at, at: p.bust.at }))),
+    .map((p) => ({ v: p.bust?.at ?? 0, at: p.bust?.at ?? 0 }))),
   ruling: (s, table) => latest((s.rulings?.made || []).filter((r) => r.table === table).map((r) => ({ v: r.number, at: r.at }))),
 };
 
@@ -40,34 +52,50 @@ function storage() {
   }
 }
 
+/**
+ * @param {string} tid
+ * @param {number} table
+ * @param {string} sheet
+ */
 export function draftKey(tid, table, sheet) {
   return `${PREFIX}${tid}.${table}.${sheet}`;
 }
 
 /** One sheet's drafts in one tournament, by table. */
 export class Drafts {
-  /** `sheet`: a name of SHEETS. */
+  /** `sheet`: a name of SHEETS.
+   * @param {Conn} conn
+   * @param {string} sheet
+   */
   constructor(conn, sheet) {
     this.conn = conn;
     this.sheet = sheet;
     this.began = new Map(); // table -> the server's last record when the sheet was opened
   }
 
-  /** The server's last record of this sheet at `table` now. */
+  /** The server's last record of this sheet at `table` now.
+   * @param {number} table
+   */
   last(table) {
     return this.conn.state ? SHEETS[this.sheet](this.conn.state, table) : null;
   }
 
-  /** A sheet opened at `table` with nothing typed yet: what the server had then. */
+  /** A sheet opened at `table` with nothing typed yet: what the server had then.
+   * @param {number} table
+   */
   begin(table) {
     this.began.set(table, this.last(table));
   }
 
-  /** What was typed at `table` (any JSON value): kept until sent or discarded. */
+  /** What was typed at `table` (any JSON value): kept until sent or discarded.
+   * @param {number} table
+   * @param {unknown} data
+   */
   save(table, data) {
     const store = storage();
     if (!store) return;
     const key = draftKey(this.conn.tid, table, this.sheet);
+    /** @type {any} */
     let was = null;
     try {
       was = JSON.parse(store.getItem(key) || "null");
@@ -83,7 +111,10 @@ export class Drafts {
     }
   }
 
-  /** The draft kept for `table`, or null: {table, sheet, since, began, saved, data}. */
+  /** The draft kept for `table`, or null.
+   * @param {number} table
+   * @returns {Draft | null}
+   */
   load(table) {
     const store = storage();
     if (!store) return null;
@@ -94,13 +125,17 @@ export class Drafts {
     }
   }
 
-  /** Sent or discarded: gone. */
+  /** Sent or discarded: gone.
+   * @param {number} table
+   */
   clear(table) {
     this.began.delete(table);
     storage()?.removeItem(draftKey(this.conn.tid, table, this.sheet));
   }
 
-  /** The sheet sent for `table` since its draft began (by another phone): {at} or null. */
+  /** The sheet sent for `table` since its draft began (by another phone): {at} or null.
+   * @param {number} table
+   */
   sentSince(table) {
     const draft = this.load(table);
     if (!draft) return null;
@@ -109,7 +144,9 @@ export class Drafts {
     return !draft.since || now.v > draft.since.v ? now : null;
   }
 
-  /** The floorperson keeps the draft after being told: the server's record now is its base. */
+  /** The floorperson keeps the draft after being told: the server's record now is its base.
+   * @param {number} table
+   */
   keep(table) {
     const draft = this.load(table);
     if (!draft) return;
@@ -123,7 +160,9 @@ export class Drafts {
   }
 }
 
-/** Every draft kept for tournament `tid`, newest first. */
+/** Every draft kept for tournament `tid`, newest first.
+ * @param {string} tid
+ */
 export function allDrafts(tid) {
   const store = storage();
   if (!store) return [];
@@ -132,7 +171,7 @@ export function allDrafts(tid) {
     const key = store.key(i);
     if (!key || !key.startsWith(`${PREFIX}${tid}.`)) continue;
     try {
-      const d = JSON.parse(store.getItem(key));
+      const d = JSON.parse(store.getItem(key) ?? "null");
       if (d && d.sheet in SHEETS) out.push(d);
     } catch (err) {
       /* not ours */
@@ -154,7 +193,11 @@ export function clearAllDrafts() {
 }
 
 /** What a sheet shows above itself while its draft is behind the server: who sent what when,
- * and the choice to keep the draft or to discard it. Null when nothing was sent since. */
+ * and the choice to keep the draft or to discard it. Null when nothing was sent since.
+ * @param {Drafts} drafts
+ * @param {number} table
+ * @param {{ onKeep: () => void, onDiscard: () => void }} actions
+ */
 export function sentSinceNotice(drafts, table, { onKeep, onDiscard }) {
   const sent = drafts.sentSince(table);
   if (!sent) return null;
@@ -166,7 +209,10 @@ export function sentSinceNotice(drafts, table, { onKeep, onDiscard }) {
       h("button", { type: "button", class: "ghost", onclick: onDiscard }, t("draft.discard"))));
 }
 
-/** "Kept on this phone" under a sheet whose draft is saved. */
+/** "Kept on this phone" under a sheet whose draft is saved.
+ * @param {Drafts} drafts
+ * @param {number} table
+ */
 export function keptNote(drafts, table) {
   const draft = drafts.load(table);
   if (!draft) return null;

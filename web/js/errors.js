@@ -1,3 +1,4 @@
+// @ts-check
 // The server's refusals and the pot calculator's notes in the reader's language. The server
 // sends each as a code with parameters ({reason, params} in an error body, {code, params} per
 // clause of a pot's note); the templates are in lang/errors-en.js and lang/errors-cs.js. A
@@ -6,19 +7,31 @@
 import { getLang } from "./i18n.js";
 import { errorsEn } from "./lang/errors-en.js";
 import { errorsCs } from "./lang/errors-cs.js";
+/** @import { Conn } from "./types.js" */
 import { venueLocale } from "./venue.js";
 
+/** A template: a sentence, or its plural forms picked by the number (or list) `count` names.
+ * @typedef {string | { count: string, [form: string]: string }} Template */
+/** A language's templates: the refusals and notes by code, the shared phrases, the words a
+ * parameter's value is said as.
+ * @typedef {{ reasons: Record<string, Template>, formats: Record<string, any>, values?: Record<string, Record<string, string>> }} ErrorTexts */
+
+/** @type {Record<string, ErrorTexts>} */
 const LANGS = { en: errorsEn, cs: errorsCs };
+/** @type {Record<string, string>} */
 const LOCALES = { en: "en-GB", cs: "cs-CZ" };
 // Parameters that hold a player id: shown as the player's name where the screen knows it.
 const PLAYERS = new Set(["player", "holder"]);
 
+/** @type {Record<string, Intl.PluralRules>} */
 const plurals = {};
 
+/** @returns {ErrorTexts} */
 function dict() {
-  return LANGS[getLang()] || errorsEn;
+  return LANGS[getLang()] || LANGS.en;
 }
 
+/** @param {Template | undefined} template @param {Record<string, any>} params */
 function pluralForm(template, params) {
   if (!template || typeof template !== "object") return template;
   const value = params[template.count];
@@ -28,16 +41,19 @@ function pluralForm(template, params) {
   return template[plurals[lang].select(n)] ?? template.other;
 }
 
+/** @param {number} n */
 function number(n) {
   return new Intl.NumberFormat(venueLocale, { maximumFractionDigits: 2 }).format(n);
 }
 
+/** @param {string} id @param {Conn | null} conn */
 function playerName(id, conn) {
   const players = conn?.state?.players;
   const p = players && Object.prototype.hasOwnProperty.call(players, id) ? players[id] : null;
   return p && p.name ? p.name : id;
 }
 
+/** @param {string} name @param {unknown} v @param {string | undefined} format @param {Conn | null} conn */
 function value(name, v, format, conn) {
   const d = dict();
   if (v === null || v === undefined) return "–";
@@ -45,7 +61,7 @@ function value(name, v, format, conn) {
     const items = v.map((x) => (typeof x === "number" ? number(x) : String(x)));
     if (format === "seats") {
       const list = new Intl.ListFormat(LOCALES[getLang()] || "en-GB", { type: "conjunction" }).format(items);
-      return pluralForm({ count: "list", ...d.formats.seats }, { list: v }).replace("{list}", list);
+      return /** @type {string} */ (pluralForm({ count: "list", ...d.formats.seats }, { list: v })).replace("{list}", list);
     }
     return items.join(", ");
   }
@@ -56,15 +72,17 @@ function value(name, v, format, conn) {
   return String(v);
 }
 
-/** `code` with `params` in the reader's language, or null when there is no template for it. */
+/** `code` with `params` in the reader's language, or null when there is no template for it.
+ * @param {string} code @param {Record<string, any> | null} [params] @param {Conn | null} [conn] */
 export function render(code, params = {}, conn = null) {
-  const template = pluralForm(dict().reasons[code] ?? errorsEn.reasons[code], params || {});
+  const template = pluralForm(dict().reasons[code] ?? LANGS.en.reasons[code], params || {});
   if (typeof template !== "string") return null;
-  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (m, name, format) =>
+  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (/** @type {string} */ m, /** @type {string} */ name, /** @type {string | undefined} */ format) =>
     (params && name in params ? value(name, params[name], format, conn) : m));
 }
 
-/** The server's refusal ({code, reason, params, message}) as a sentence for the reader. */
+/** The server's refusal ({code, reason, params, message}) as a sentence for the reader.
+ * @param {any} error @param {Conn | null} [conn] */
 export function errorText(error, conn = null) {
   if (!error) return "";
   const said = error.reason ? render(error.reason, error.params, conn) : null;
@@ -72,9 +90,10 @@ export function errorText(error, conn = null) {
 }
 
 /** A pot's note in the reader's language: the pot's name, then its clauses (the English note
- * the server sent when a clause has no template). */
+ * the server sent when a clause has no template).
+ * @param {any} pot a pot of POST /api/pots's answer */
 export function potNote(pot) {
-  const clauses = (pot.why || []).map((c) => render(c.code, c.params));
+  const clauses = (pot.why || []).map((/** @type {{ code: string, params: Record<string, any> }} */ c) => render(c.code, c.params));
   if (!clauses.length || clauses.includes(null)) return pot.note;
   const text = clauses.join("; ");
   if (pot.kind === "uncalled") return text;
@@ -84,7 +103,8 @@ export function potNote(pot) {
 }
 
 /** `text` with the player ids it names said as the players' names, where the screen's copy of
- * the state knows them (for a sentence the server sent without a known code). */
+ * the state knows them (for a sentence the server sent without a known code).
+ * @param {string} text @param {Conn | null} conn */
 export function withNames(text, conn) {
   const players = conn?.state?.players;
   if (!players || !text) return text;

@@ -1,3 +1,4 @@
+// @ts-check
 // The facts the server derives from the rules (floor/engine/derived.py), as screens read them:
 // kept from each snapshot, merged from each batch, looked up here. Nothing is decided here:
 // what may be sold, undone, broken, redirected or searched is what the server says.
@@ -10,20 +11,30 @@
 import { render } from "./errors.js";
 import { t } from "./i18n.js";
 import { foldText } from "./ui.js";
+/** @import { Player, Why } from "./protocol.js" */
+/** @import { Conn } from "./types.js" */
 
 /** The per-player maps a batch sends only for the players it named (null removes one). */
 const PARTIAL = new Set(["search", "search_ids", "bars", "moves"]);
 
-/** `into` with a batch's `patch` merged in (whole facts replace what was there). */
+/** `into` with a batch's `patch` merged in (whole facts replace what was there).
+ * @template {{ full: boolean }} F
+ * @param {F | null} into
+ * @param {F | null | undefined} patch
+ * @returns {F | null}
+ */
 export function merge(into, patch) {
   if (patch == null) return into;
   if (into == null || patch.full) return patch;
+  // Keyed by name: a batch's facts are the same Struct as the ones held.
+  const held = /** @type {Record<string, any>} */ (into);
   for (const [key, value] of Object.entries(patch)) {
     if (!PARTIAL.has(key)) {
-      into[key] = value;
+      held[key] = value;
       continue;
     }
-    const map = (into[key] ||= {});
+    /** @type {Record<string, unknown>} */
+    const map = (held[key] ||= {});
     for (const [id, x] of Object.entries(value)) {
       if (x == null) delete map[id];
       else map[id] = x;
@@ -34,6 +45,7 @@ export function merge(into, patch) {
 
 // Sales --------------------------------------------------------------------------------------
 
+/** @param {Player | null | undefined} p */
 function standing(p) {
   if (!p) return null;
   return p.busted ? "out" : p.table != null ? "seated" : null;
@@ -41,11 +53,16 @@ function standing(p) {
 
 /** The sales the server offers player `p` now: [{kind, closed, own, price, chips}]:
  * `closed` is why it cannot be sold now (the window, with the player added, or the player's
- * own limit, `own`), null when it can. */
+ * own limit, `own`), null when it can.
+ * @param {Conn} conn
+ * @param {Player | null | undefined} p
+ * @returns {{ kind: string, closed: Why | null, own: boolean, price: number | null, chips: number | null }[]}
+ */
 export function offers(conn, p) {
   const staff = conn.staff;
   const where = standing(p);
-  if (!staff || !where) return [];
+  if (!staff || !where || !p) return [];
+  /** @type {Record<string, Why>} */
   const bars = staff.bars?.[p.id] || {};
   return Object.entries(staff.sales?.[where] || {}).map(([kind, sale]) => {
     const window = sale.closed ? { ...sale.closed, params: { player: p.id, ...sale.closed.params } } : null;
@@ -55,7 +72,9 @@ export function offers(conn, p) {
 }
 
 /** How the floor's screens say the reasons the facts give ([key, params from the reason's]),
- * shorter than the refusals; any other reason is said as the server's refusal would be. */
+ * shorter than the refusals; any other reason is said as the server's refusal would be.
+ * @type {Record<string, (p: Record<string, any>) => [string, Record<string, any>]>}
+ */
 const WHY = {
   re_entry_late_closed: (p) => ["sale.closed.registration", { level: p.until }],
   re_entry_closed: (p) => ["sale.closed.re_entry", { level: p.until }],
@@ -75,7 +94,11 @@ const WHY = {
   final_too_many: (p) => ["director.final_too_many", { n: p.players, size: p.size }],
 };
 
-/** A reason of the facts ({reason, params}) in the reader's language, players by name. */
+/** A reason of the facts ({reason, params}) in the reader's language, players by name.
+ * @param {Why | null | undefined} why
+ * @param {Conn | null} [conn]
+ * @param {(n: any) => string | number} [format]
+ */
 export function whyText(why, conn, format = (n) => n) {
   if (!why) return "";
   const say = WHY[why.reason];
@@ -84,36 +107,51 @@ export function whyText(why, conn, format = (n) => n) {
   const [key, values] = say(params);
   // Chip counts in the reader's format; levels, seats and counts as numbers.
   const shown = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, k === "stack" || k === "most" ? format(v) : v]));
-  const name = params.player ? conn?.state?.players?.[params.player]?.name ?? params.player : "";
+  const who = params.player;
+  const name = typeof who === "string" && who ? conn?.state?.players?.[who]?.name ?? who : "";
   return t(key, { name, ...shown });
 }
 
 // Bust-outs, tables, moves -----------------------------------------------------------------------
 
 /** Bust-outs at `table` the floor may still undo (until the table deals its next hand, the
- * level changes, or the instant `until` the server set passes). */
+ * level changes, or the instant `until` the server set passes).
+ * @param {Conn} conn
+ * @param {number} table
+ */
 export function undoable(conn, table) {
   const now = conn.now() / 1000;
   return (conn.staff?.undo || []).filter((u) => u.table === table && (u.until == null || u.until > now));
 }
 
-/** How many planned moves player `id` has carried out today (the staff's facts). */
+/** How many planned moves player `id` has carried out today (the staff's facts).
+ * @param {Conn} conn
+ * @param {string} id
+ */
 export function movesToday(conn, id) {
   return conn.staff?.moves?.[id] ?? 0;
 }
 
-/** The free seats elsewhere when table `n` cannot be broken now; null when it can. */
+/** The free seats elsewhere when table `n` cannot be broken now; null when it can.
+ * @param {Conn} conn
+ * @param {number} n
+ */
 export function breakRoom(conn, n) {
   const room = conn.staff?.unbreakable?.[n];
   return room == null ? null : room;
 }
 
 /** The seats planned move number `i` may be redirected to, for `mover`: [{seat, reserved}],
- * a reserved seat disabled unless the server lists the mover as needing one. */
+ * a reserved seat disabled unless the server lists the mover as needing one.
+ * @param {Conn} conn
+ * @param {number} i
+ * @param {string | null} mover
+ */
 export function redirectSeats(conn, i, mover) {
-  const choice = conn.staff?.seats?.[i];
-  if (!choice) return [];
-  const may = (conn.staff.needs_reserved || []).includes(mover);
+  const staff = conn.staff;
+  const choice = staff?.seats?.[i];
+  if (!staff || !choice) return [];
+  const may = mover != null && (staff.needs_reserved || []).includes(mover);
   return [
     ...choice.free.map((seat) => ({ seat, reserved: false })),
     ...choice.reserved.map((seat) => ({ seat, reserved: !may })),
@@ -122,17 +160,26 @@ export function redirectSeats(conn, i, mover) {
 
 // The clock and time calls -------------------------------------------------------------------
 
-/** The level number of step `i` (null for a break), as the server counts. */
+/** The level number of step `i` (null for a break), as the server counts.
+ * @param {Conn} conn
+ * @param {number} i
+ */
 export function levelNumber(conn, i) {
   return conn.facts?.steps?.[i]?.[0] ?? null;
 }
 
-/** The big blind in force at step `i`. */
+/** The big blind in force at step `i`.
+ * @param {Conn} conn
+ * @param {number} i
+ */
 export function bigBlindAt(conn, i) {
   return conn.facts?.steps?.[i]?.[1] ?? null;
 }
 
-/** Time calls as shown at `now`: each with the phase it is in and the seconds left of it. */
+/** Time calls as shown at `now`: each with the phase it is in and the seconds left of it.
+ * @param {Conn} conn
+ * @param {number} now
+ */
 export function timeCalls(conn, now) {
   const s = conn.state;
   return (conn.facts?.time_calls || []).map((c) => {
@@ -149,12 +196,19 @@ export function timeCalls(conn, now) {
 // Search ---------------------------------------------------------------------------------------
 
 /** A name's search key: its words' keys, each the server's folding of the word where it
- * sent one, the word in lower case (plain ASCII) where it did not. */
+ * sent one, the word in lower case (plain ASCII) where it did not.
+ * @param {Conn} conn
+ * @param {Player} p
+ */
 export function searchKey(conn, p) {
   const words = conn.facts?.search || {};
   return p.name.split(" ").map((w) => words[w] ?? w.toLowerCase()).join(" ");
 }
 
+/**
+ * @param {Conn} conn
+ * @param {Player} p
+ */
 function idKey(conn, p) {
   return conn.facts?.search_ids?.[p.id] ?? p.id.toLowerCase();
 }
@@ -162,11 +216,16 @@ function idKey(conn, p) {
 /** The players whose name holds every typed word (or whose id is one), best first: the
  * server's search (floor/server/views.py search_players) on the copy here, for a phone that
  * has lost the server, and for the console, which holds the whole field. `{total, players}`:
- * how many match in all, and the first `limit` of them. */
+ * how many match in all, and the first `limit` of them.
+ * @param {Conn} conn
+ * @param {string} q
+ * @param {number} [limit]
+ */
 export function searchPlayers(conn, q, limit = 20) {
   const words = foldText(q).split(/\s+/).filter(Boolean);
   if (!words.length || !conn.state) return { query: q, total: 0, players: [] };
   const typed = words.join(" ");
+  /** @type {[number, number, string, Player][]} */
   const hits = [];
   for (const p of Object.values(conn.state.players)) {
     const name = searchKey(conn, p);
@@ -178,6 +237,7 @@ export function searchPlayers(conn, q, limit = 20) {
     hits.push([kind, p.busted ? 1 : 0, name, p]);
   }
   hits.sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
+  /** @type {Map<string, import("./protocol.js").Place>} */
   const moves = new Map();
   for (const m of conn.plan?.moves || []) if (m.player && !moves.has(m.player)) moves.set(m.player, m.to);
   const players = hits.slice(0, limit).map(([, , , p]) => {
@@ -190,7 +250,11 @@ export function searchPlayers(conn, q, limit = 20) {
   return { query: q, total: hits.length, players };
 }
 
-/** The first `limit` players `searchPlayers` finds. */
+/** The first `limit` players `searchPlayers` finds.
+ * @param {Conn} conn
+ * @param {string} q
+ * @param {number} [limit]
+ */
 export function findPlayers(conn, q, limit = 20) {
   return searchPlayers(conn, q, limit).players;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The final table on a wall of its own (/final/{id}): its seats with the players and their
 // stacks (counted, or said not to be), the clock in a line, and the pay ladder of the final
 // table's places: who was paid each place already, which are still to be paid. Read from five
@@ -5,7 +6,8 @@
 // table forms (and with no table left to call the last) it says how many are still in play.
 // URL options: ?lang=cs.
 
-import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { Connection, heldState, tableViews, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { clockPanel } from "./clockview.js";
 import { countAge, oldCount } from "./countage.js";
 import { ending } from "./finished.js";
@@ -13,8 +15,10 @@ import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { Prizes, placeText } from "./prizes.js";
 import { $, fill, h, topbar } from "./ui.js";
+/** @import { Player } from "./protocol.js" */
 
 const conn = new Connection(tidFromPath());
+reloadOnUpgrade(conn);
 const prizes = new Prizes(conn);
 
 // The same scale as the wall: designed for 1920x1080, larger and smaller TVs alike; a phone
@@ -41,26 +45,29 @@ clockPanel(clockEl, conn, { stats: false, compact: true });
 
 /** The table shown: the final table once formed, else the one table still with players. */
 function shownTable() {
-  const s = conn.state;
+  const s = heldState(conn);
   if (s.final_table != null && s.tables[s.final_table]) return { table: s.tables[s.final_table], last: false };
   const inPlay = Object.values(s.tables).filter((x) => x.status !== "broken" && Object.keys(x.occupants).length);
   return inPlay.length === 1 ? { table: inPlay[0], last: true } : null;
 }
 
 /** The count on record, when it was counted, and whether it is old (the server's verdict in
- * the table's view): an old count is no stack now, and asks the floor for a recount. */
+ * the table's view): an old count is no stack now, and asks the floor for a recount.
+ * @param {Player} p
+ * @param {any} view
+ */
 function stackCell(p, view) {
   if (!fmt.stackCounted(p)) return h("span", { class: "fs-stack muted" }, t("race.not_counted"));
   const bigBlind = conn.facts?.clock?.big_blind;
   const old = oldCount(view, p.id);
   return h("span", { class: `fs-stack${old ? " old" : ""}` },
     h("span", { class: "fs-count" }, h("strong", {}, fmt.chips(p.stack)),
-      bigBlind && !old ? h("span", { class: "fs-bb" }, fmt.bb(p.stack / bigBlind)) : null),
+      bigBlind && !old ? h("span", { class: "fs-bb" }, fmt.bb((p.stack ?? 0) / bigBlind)) : null),
     countAge(p.counted_at, old, { cls: "fs-age", recount: true }));
 }
 
 function renderTable() {
-  const s = conn.state;
+  const s = heldState(conn);
   const shown = shownTable();
   if (!shown) {
     const tables = Object.values(s.tables).filter((x) => x.status !== "broken" && Object.keys(x.occupants).length).length;
@@ -89,7 +96,9 @@ function renderTable() {
   fill(seatsEl, rows);
 }
 
-/** Who was paid each place: the results, a shared place on every place it covers. */
+/** Who was paid each place: the results, a shared place on every place it covers.
+ * @param {any[]} results
+ */
 function paidTo(results) {
   const out = new Map();
   for (const r of results || []) {
@@ -114,7 +123,7 @@ function renderLadder() {
   // forms the places paid, as many as fit.
   const upTo = shown ? Math.max(shown.table.seats, 1) : Math.min(pool.places.length, 12);
   const paid = paidTo(d.results);
-  const prize = new Map(pool.places.map((x) => [x.place, x.prize]));
+  const prize = new Map(pool.places.map((/** @type {any} */ x) => [x.place, x.prize]));
   const rows = [];
   for (let place = 1; place <= upTo; place += 1) {
     const names = paid.get(place);

@@ -1,3 +1,4 @@
+// @ts-check
 // Flights of an event: the director's flights panel, the phone's bag-and-tag sheet, and the
 // night's counts the wall and the player screen publish.
 //
@@ -13,13 +14,21 @@ import { onLang, t } from "./i18n.js";
 import { parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Conn, Send } from "./types.js" */
+/** @import { TournamentState } from "./protocol.js" */
 
 // The director's panel -----------------------------------------------------------------------
 
+/** The panel's parts, kept while the section is not built again.
+ * @type {{ built: Element | null, status: HTMLElement | null, check: HTMLElement | null, fetchedAt: number,
+ *   fetchedFor: string | null, day2: HTMLElement | null, ack: { ask(checks: any[]): void } | null }} */
 const panel = { built: null, status: null, check: null, fetchedAt: 0, fetchedFor: null, day2: null, ack: null };
 
 /** The flights section of the director console: the flight's settings, the end of the day,
- * the total-chips check once the bags come in, and Day 2 from this and the other flights. */
+ * the total-chips check once the bags come in, and Day 2 from this and the other flights.
+ * @param {{ section: HTMLElement, conn: Conn | null, tid: string, send: Send }} options
+ */
 export function renderFlights({ section, conn, tid, send }) {
   if (!section) return;
   const s = conn?.state;
@@ -36,11 +45,12 @@ export function renderFlights({ section, conn, tid, send }) {
     fill(section, heading, panel.status, setupForm(conn, send), endDayBox(conn, send), panel.check, day2Form(tid));
     panel.built = heading;
   }
-  fill(panel.status, statusText(s), carriedChecks(s));
+  fill(/** @type {HTMLElement} */ (panel.status), statusText(s), carriedChecks(s));
   if (s.day_ended) refreshCheck(tid, s);
-  else fill(panel.check);
+  else fill(/** @type {HTMLElement} */ (panel.check));
 }
 
+/** @param {TournamentState} s */
 function statusText(s) {
   const f = s.flight;
   const parts = [];
@@ -56,12 +66,21 @@ function statusText(s) {
   return h("p", { class: "flight-facts" }, parts.join(" · "));
 }
 
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {HTMLElement} input
+ */
 function field(id, label, input) {
   return h("div", { class: "field" }, h("label", { for: id }, label), input);
 }
 
+/**
+ * @param {Conn} conn
+ * @param {Send} send
+ */
 function setupForm(conn, send) {
-  const f = conn.state.flight;
+  const f = heldState(conn).flight;
   const rules = f?.rules || {};
   const eventIn = h("input", { id: "flight-event", value: f?.event || "", required: true, pattern: "[A-Za-z0-9_\\-]+", autocapitalize: "none" });
   const orderIn = h("input", { id: "flight-order", type: "number", min: 1, max: 100, value: f?.order || 1, inputmode: "numeric" });
@@ -70,9 +89,10 @@ function setupForm(conn, send) {
   const lastIn = h("input", { id: "flight-last", type: "number", min: 1, value: rules.last_level ?? "", inputmode: "numeric" });
   const shareIn = h("input", { id: "flight-share", type: "number", min: 1, max: 99, value: rules.end_share ? Math.round(rules.end_share * 100) : "", inputmode: "numeric" });
   const tolIn = h("input", { id: "flight-tolerance", type: "number", min: 0, value: rules.chip_tolerance ?? 0, inputmode: "numeric" });
-  return h("form", { class: "flight-setup", onsubmit: (ev) => {
+  return h("form", { class: "flight-setup", onsubmit: (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
-    const r = { stack_forward: forward.value, chip_tolerance: Number(tolIn.value || 0) };
+    /** @type {import("./protocol.js").FlightRules} */
+    const r = { stack_forward: /** @type {import("./protocol.js").FlightRules["stack_forward"]} */ (forward.value), chip_tolerance: Number(tolIn.value || 0) };
     if (lastIn.value) r.last_level = Number(lastIn.value);
     if (shareIn.value) r.end_share = Number(shareIn.value) / 100;
     send({ type: "set_flight", event: eventIn.value.trim(), order: Number(orderIn.value || 1), rules: r },
@@ -89,15 +109,23 @@ function setupForm(conn, send) {
   h("button", { type: "submit" }, t("flights.save")));
 }
 
+/**
+ * @param {Conn} conn
+ * @param {Send} send
+ */
 function endDayBox(conn, send) {
   return h("div", { class: "actions flight-end" },
     h("button", { type: "button", class: "warn", onclick: () => {
-      if (conn.state.day_ended) return;
+      if (heldState(conn).day_ended) return;
       if (!confirm(t("flights.end_confirm"))) return;
       send({ type: "end_day", now: true }, t("flights.end_label"));
     } }, t("flights.end_day")));
 }
 
+/**
+ * @param {string} tid
+ * @param {TournamentState} s
+ */
 async function refreshCheck(tid, s) {
   const key = `${Object.keys(s.bags || {}).length}:${JSON.stringify(Object.values(s.bags || {}).map((b) => b.at))}`;
   if (panel.fetchedFor === key && Date.now() - panel.fetchedAt < 30000) return;
@@ -107,21 +135,24 @@ async function refreshCheck(tid, s) {
   try {
     data = await api(`/api/t/${encodeURIComponent(tid)}/bags`);
   } catch (err) {
-    fill(panel.check, h("p", { class: "error-text" }, explainError(err)));
+    if (panel.check) fill(panel.check, h("p", { class: "error-text" }, explainError(err)));
     return;
   }
-  fill(panel.check, checkView(data.check));
+  if (panel.check) fill(panel.check, checkView(data.check));
   // This flight's own check failed: Day 2 from it needs the director's reason, asked at once.
   if (data.check.flagged) panel.ack?.ask([{ flight: tid, difference: data.check.difference, tolerance: data.check.tolerance }]);
 }
 
-/** Day 2 made from flights whose chip check failed: each check, and the director's reason. */
+/** Day 2 made from flights whose chip check failed: each check, and the director's reason.
+ * @param {{ carried?: { checks: any[], acknowledged?: string | null, by?: string | null } | null }} s the state, or what
+ *   the Day 2 answer says of it
+ */
 export function carriedChecks(s) {
   const c = s?.carried;
   if (!c?.checks?.length) return null;
   return h("div", { class: "notice carried-checks" },
     h("p", {}, h("strong", {}, t("flights.made_from_failed"))),
-    h("ul", {}, c.checks.map((x) => h("li", {}, t("flights.failed_line", {
+    h("ul", {}, c.checks.map((/** @type {any} */ x) => h("li", {}, t("flights.failed_line", {
       flight: x.flight, counted: fmt.chips(x.counted), expected: fmt.chips(x.expected),
       difference: signed(x.difference), tolerance: fmt.chips(x.tolerance),
     })))),
@@ -129,9 +160,11 @@ export function carriedChecks(s) {
       : t("flights.acknowledged", { reason: c.acknowledged ?? "" })));
 }
 
-/** The total-chips check as the server made it: the room's figures, each table, and why. */
+/** The total-chips check as the server made it: the room's figures, each table, and why.
+ * @param {any} c
+ */
 export function checkView(c) {
-  const rows = c.tables.map((tc) => h("tr", { class: tc.flagged ? "flagged" : null },
+  const rows = c.tables.map((/** @type {any} */ tc) => h("tr", { class: tc.flagged ? "flagged" : null },
     h("td", {}, tc.table), h("td", { class: "num" }, tc.bags), h("td", { class: "num" }, fmt.chips(tc.counted)),
     h("td", { class: "num" }, tc.chips_on_table == null ? "–" : fmt.chips(tc.chips_on_table)),
     h("td", { class: "num" }, tc.difference == null ? "–" : signed(tc.difference)),
@@ -149,18 +182,21 @@ export function checkView(c) {
         expected: fmt.chips(c.expected), counted: fmt.chips(c.counted), difference: signed(c.difference),
         tolerance: fmt.chips(c.tolerance),
       })),
-    c.why.length ? h("ul", { class: "check-why" }, c.why.map((w) => h("li", {}, flagText(w)))) : null,
+    c.why.length ? h("ul", { class: "check-why" }, c.why.map((/** @type {any} */ w) => h("li", {}, flagText(w)))) : null,
     scroll);
 }
 
+/** @param {number} n */
 function signed(n) {
   return n > 0 ? `+${fmt.chips(n)}` : n < 0 ? `−${fmt.chips(-n)}` : "0";
 }
 
+/** @param {any} w */
 function flagText(w) {
   return t(`flights.why.${w.kind}`, { table: w.table, chips: w.chips == null ? "" : signed(w.chips), n: w.players ?? 0 });
 }
 
+/** @param {string} tid */
 function day2Form(tid) {
   const idIn = h("input", { id: "day2-id", required: true, pattern: "[A-Za-z0-9][A-Za-z0-9_\\-]{0,39}", autocapitalize: "none" });
   const nameIn = h("input", { id: "day2-name", required: true, value: "Day 2" });
@@ -184,9 +220,10 @@ function day2Form(tid) {
       submit.className = "warn";
     },
   };
-  return h("form", { class: "flight-day2", onsubmit: async (ev) => {
+  return h("form", { class: "flight-day2", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     const flights = flightsIn.value.split(/[\s,]+/).filter(Boolean);
+    /** @type {Record<string, any>} the body of POST /api/day2 */
     const body = { id: idIn.value.trim(), name: nameIn.value.trim(), flights };
     reasonError.textContent = "";
     if (!ackBox.hidden) {
@@ -202,11 +239,11 @@ function day2Form(tid) {
     try {
       const made = await api("/api/day2", { method: "POST", body });
       toast(`✓ ${t("flights.day2_made", { n: made.players, tables: made.tables })}`, "ok");
-      fill(panel.day2, day2Result(idIn.value.trim(), made));
+      if (panel.day2) fill(panel.day2, day2Result(idIn.value.trim(), made));
     } catch (err) {
       if (err.reason === "day2_check_failed") {
         // Said where the reason is asked for, not only in a toast that goes.
-        panel.ack.ask([err.params]);
+        panel.ack?.ask([err.params]);
         reasonIn.focus();
       } else toast(`✗ ${explainError(err)}`, "error", 8000);
     }
@@ -222,13 +259,17 @@ function day2Form(tid) {
   panel.day2);
 }
 
+/**
+ * @param {string} id
+ * @param {any} made
+ */
 function day2Result(id, made) {
   const e = encodeURIComponent(id);
   return h("div", { class: "card" },
     h("p", {}, t("flights.day2_made", { n: made.players, tables: made.tables }), " · ",
       t("flights.day2_field", { n: made.entries, chips: fmt.chips(made.chips) })),
     made.set_aside.length ? h("p", { class: "muted" }, t("flights.set_aside", { n: made.set_aside.length }),
-      " ", made.set_aside.map((b) => `${b.name} (${b.flight}: ${fmt.chips(b.stack)})`).join(", ")) : null,
+      " ", made.set_aside.map((/** @type {any} */ b) => `${b.name} (${b.flight}: ${fmt.chips(b.stack)})`).join(", ")) : null,
     made.checks?.length ? carriedChecks({ carried: { checks: made.checks, acknowledged: made.acknowledged } }) : null,
     h("p", {}, h("a", { href: `/director?t=${e}` }, t("flights.day2_open")), " · ",
       h("a", { href: `/player/${e}`, target: "_blank", rel: "noopener" }, t("flights.day2_seats"))));
@@ -239,8 +280,21 @@ function day2Result(id, made) {
 /** A table's bag-and-tag sheet on the floor phone: every survivor's stack and bag number,
  * the chips on the table as one total (optional), and the reason for a corrected sheet. */
 export class BagSheet {
+  /** @param {{ conn: any, send: (command: any, label: string) => Promise<any>, rerender: () => void }} options */
   constructor({ conn, send, rerender }) {
-    Object.assign(this, { conn, send, rerender, table: null, typed: {}, tags: {}, total: "", reason: "", error: null });
+    this.conn = conn;
+    this.send = send;
+    this.rerender = rerender;
+    /** @type {number | null} the table whose sheet is open */
+    this.table = null;
+    /** @type {Record<string, string>} each survivor's stack as typed, by player */
+    this.typed = {};
+    /** @type {Record<string, string>} each survivor's bag number, by player */
+    this.tags = {};
+    this.total = "";
+    this.reason = "";
+    /** @type {string | null} */
+    this.error = null;
     // What is typed stays on the phone until sent or discarded (drafts.js); a sheet sent
     // from another phone meanwhile is said in place, even under a finger typing.
     this.drafts = new Drafts(conn, "bag");
@@ -250,24 +304,30 @@ export class BagSheet {
 
   _drawNotice() {
     if (this.table == null) return this.noticeEl.replaceChildren();
-    const notice = sentSinceNotice(this.drafts, this.table, {
-      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
-      onDiscard: () => { const table = this.table; this.discard(); this.open(table); this.rerender(); },
+    // The notice is about this table: its buttons act on it.
+    const table = this.table;
+    const notice = sentSinceNotice(this.drafts, table, {
+      onKeep: () => { this.drafts.keep(table); this._drawNotice(); },
+      onDiscard: () => { this.discard(); this.open(table); this.rerender(); },
     });
-    this.noticeEl.replaceChildren(...[notice, keptNote(this.drafts, this.table)].filter(Boolean));
+    fill(this.noticeEl, notice, keptNote(this.drafts, this.table));
   }
 
   get active() {
     return this.table != null;
   }
 
-  /** Whether the sheet is offered for this table: the day is over and the table has players. */
+  /** Whether the sheet is offered for this table: the day is over and the table has players.
+   * @param {import("./protocol.js").Table} tb
+   */
   offered(tb) {
     return !!this.conn.state?.day_ended && Object.keys(tb.occupants).length > 0;
   }
 
   /** What the table screen shows for table `tb`: the sheet while it is open there, else
-   * the button that opens it once the day is over; nothing before. */
+   * the button that opens it once the day is over; nothing before.
+   * @param {import("./protocol.js").Table} tb
+   */
   hook(tb) {
     if (this.active && this.table !== tb.number) this.close();
     if (!this.offered(tb)) return null;
@@ -280,7 +340,9 @@ export class BagSheet {
   }
 
   /** Open the sheet of `table`: the draft kept for it, else the table's sheet on record
-   * (a correction starts from it), else an empty one. */
+   * (a correction starts from it), else an empty one.
+   * @param {number} table
+   */
   open(table) {
     const before = this.conn.state?.bags?.[table];
     const draft = this.drafts.load(table)?.data;
@@ -309,7 +371,9 @@ export class BagSheet {
     this.close();
   }
 
+  /** What is typed, kept (only while a sheet is open: typing needs one). */
   _keep() {
+    if (this.table == null) return;
     const first = !this.drafts.load(this.table);
     this.drafts.save(this.table, { typed: this.typed, tags: this.tags, total: this.total, reason: this.reason });
     if (first) this._drawNotice();
@@ -317,12 +381,12 @@ export class BagSheet {
 
   render() {
     const s = this.conn.state;
-    const tb = s?.tables?.[this.table];
+    const tb = this.table == null ? null : s?.tables?.[this.table];
     if (!tb) {
       this.close();
       return null;
     }
-    const before = s.bags?.[this.table];
+    const before = this.table == null ? null : s.bags?.[this.table];
     this._drawNotice();
     const seats = Object.entries(tb.occupants).map(([seat, pid]) => ({ seat: Number(seat), pid })).sort((a, b) => a.seat - b.seat);
     const rows = seats.map(({ seat, pid }) => {
@@ -331,15 +395,15 @@ export class BagSheet {
       return h("li", { class: "count-row bag-row" },
         h("label", { class: "count-seat", for: id }, h("span", { class: "seat-no" }, seat), h("span", { class: "seat-name" }, name)),
         h("input", { id, class: "count-input", type: "text", inputmode: "numeric", autocomplete: "off", value: this.typed[pid] ?? "",
-          "aria-label": t("bag.stack_field", { seat, name }), oninput: (ev) => { this.typed[pid] = ev.target.value; this._keep(); } }),
+          "aria-label": t("bag.stack_field", { seat, name }), oninput: (/** @type {Event} */ ev) => { this.typed[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }),
         h("input", { id: `${id}-tag`, class: "bag-tag", type: "text", autocomplete: "off", maxlength: 20, value: this.tags[pid] ?? "",
-          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (ev) => { this.tags[pid] = ev.target.value; this._keep(); } }));
+          placeholder: t("bag.tag"), "aria-label": t("bag.tag_field", { seat, name }), oninput: (/** @type {Event} */ ev) => { this.tags[pid] = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }));
     });
     const totalIn = h("input", { id: `bag-total-${this.table}`, class: "count-input", type: "text", inputmode: "numeric", value: this.total,
-      oninput: (ev) => { this.total = ev.target.value; this._keep(); } });
+      oninput: (/** @type {Event} */ ev) => { this.total = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } });
     const reasonIn = before ? h("input", { id: `bag-reason-${this.table}`, type: "text", maxlength: 500, value: this.reason, required: true,
-      oninput: (ev) => { this.reason = ev.target.value; this._keep(); } }) : null;
-    return h("form", { class: "count-sheet bag-sheet card", "aria-label": t("bag.title", { table: this.table }), onsubmit: (ev) => {
+      oninput: (/** @type {Event} */ ev) => { this.reason = /** @type {HTMLInputElement} */ (ev.target).value; this._keep(); } }) : null;
+    return h("form", { class: "count-sheet bag-sheet card", "aria-label": t("bag.title", { table: this.table }), onsubmit: (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       this._save(seats, !!before);
     } },
@@ -355,6 +419,10 @@ export class BagSheet {
       h("button", { type: "button", class: "ghost big", onclick: () => { this.discard(); this.rerender(); } }, t("count.cancel"))));
   }
 
+  /**
+   * @param {{ seat: number, pid: string }[]} seats
+   * @param {boolean} correcting
+   */
   async _save(seats, correcting) {
     const bags = [];
     for (const { seat, pid } of seats) {
@@ -365,8 +433,11 @@ export class BagSheet {
         return;
       }
       const tag = (this.tags[pid] || "").trim();
-      bags.push(tag ? { player: pid, stack: v.stack, bag: tag } : { player: pid, stack: v.stack });
+      const stack = /** @type {number} */ (v.stack);
+      bags.push(tag ? { player: pid, stack, bag: tag } : { player: pid, stack });
     }
+    if (this.table == null) return;
+    /** @type {import("./protocol.js").BagTable} */
     const command = { type: "bag_table", table: this.table, bags };
     const total = parseStack(this.total);
     if (total.stack != null) command.chips_on_table = total.stack;
@@ -385,10 +456,16 @@ export class BagSheet {
 
 // The night's counts, published -----------------------------------------------------------------
 
+/** @type {{ key: string | null, rows: any[] | null }} */
 const published = { key: null, rows: null };
 
 /** The counts of the day's bags, biggest first, for the wall and the player screen: empty
- * until the day has ended and a table is bagged. Fetched again when a sheet comes in. */
+ * until the day has ended and a table is bagged. Fetched again when a sheet comes in.
+ * @param {Conn} conn
+ * @param {string} tid
+ * @param {() => void} rerender
+ * @param {number} limit
+ */
 export function countsBlock(conn, tid, rerender, limit = 20) {
   const s = conn?.state;
   if (!s?.day_ended || !Object.keys(s.bags || {}).length) return null;
@@ -409,7 +486,12 @@ export function countsBlock(conn, tid, rerender, limit = 20) {
     h("p", {}, h("a", { href: `/api/t/${encodeURIComponent(tid)}/counts.csv` }, t("bag.file"))));
 }
 
-/** `el` kept showing the night's counts (`countsBlock`), hidden until there are any. */
+/** `el` kept showing the night's counts (`countsBlock`), hidden until there are any.
+ * @param {HTMLElement} el
+ * @param {Conn} conn
+ * @param {string} tid
+ * @param {{ limit?: number }} options
+ */
 export function mountCounts(el, conn, tid, options = {}) {
   const draw = () => {
     const block = countsBlock(conn, tid, draw, options.limit);

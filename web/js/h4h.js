@@ -1,3 +1,4 @@
+// @ts-check
 // Hand-for-hand as the screens show it: the server's facts (floor/engine/hand_for_hand.py,
 // `conn.facts.hand_for_hand`), rendered, never decided here.
 //
@@ -9,28 +10,39 @@
 
 import { onLang, t } from "./i18n.js";
 import { fill, h, playerName } from "./ui.js";
+/** @import { Conn, Send } from "./types.js" */
 
-/** The hand-for-hand facts, or null while it is not on. */
+/** The hand-for-hand facts, or null while it is not on.
+ * @param {Conn} conn
+ * @returns {import("./protocol.js").HandForHandFacts | null}
+ */
 export function handForHand(conn) {
   return conn.facts?.hand_for_hand ?? null;
 }
 
-/** What table `n` does in the hand-for-hand hand: "deal", "playing", "done"; null: not on. */
+/** What table `n` does in the hand-for-hand hand: "deal", "playing", "done"; null: not on.
+ * @param {Conn} conn
+ * @param {number} n
+ */
 export function tableStep(conn, n) {
   const f = handForHand(conn);
   return f ? f.tables?.[n] ?? null : null;
 }
 
-/** Every table waits to deal: the round has just been dealt. */
+/** Every table waits to deal: the round has just been dealt.
+ * @param {import("./protocol.js").HandForHandFacts} f
+ */
 function dealing(f) {
   const steps = Object.values(f.tables || {});
   return steps.length > 0 && steps.every((x) => x === "deal");
 }
 
+/** @param {import("./protocol.js").HandForHandFacts} f */
 function clockLine(f) {
   return f.seconds_per_hand ? t("h4h.clock_per_hand", { seconds: f.seconds_per_hand }) : t("h4h.clock_stopped");
 }
 
+/** @param {Conn} conn */
 export function wallPanel(conn) {
   const el = h("section", { class: "h4h-wall", "aria-live": "polite", hidden: true });
   let last = "";
@@ -63,6 +75,10 @@ export function wallPanel(conn) {
   return el;
 }
 
+/**
+ * @param {Conn} conn
+ * @param {Send} send
+ */
 export function directorControl(conn, send) {
   const f = handForHand(conn);
   if (f) {
@@ -84,11 +100,16 @@ export function directorControl(conn, send) {
 }
 
 /** The floor phone's table view during hand-for-hand: what the table does now, its report
- * with nobody out, and its table screen for a report with players out. */
+ * with nobody out, and its table screen for a report with players out.
+ * @param {Conn} conn
+ * @param {string} tid
+ * @param {number} table
+ * @param {Send} send
+ */
 export function floorPanel(conn, tid, table, send) {
   const step = tableStep(conn, table);
-  if (!step) return null;
   const f = handForHand(conn);
+  if (!step || !f) return null;
   const text = { deal: "table.h4h_deal", playing: "table.h4h_playing", done: "table.h4h_wait" }[step];
   return h("div", { class: `h4h-floor h4h-floor-${step}`, role: "status" },
     h("p", {}, h("strong", {}, `${t("h4h.title")} · ${t("h4h.hand", { n: f.round })}`), " · ", t(text)),

@@ -1,3 +1,4 @@
+// @ts-check
 // English and Czech. t("key", {params}) looks the key up in the chosen language, then in
 // English; `{name}` placeholders are filled in; a value that is an object picks the plural
 // form for `n` ({one, few, many, other}). The choice is remembered in localStorage and sets
@@ -26,11 +27,15 @@ const pushTexts = /** @type {any} */ (globalThis).floorPushTexts;
 
 // The paper and files texts, the rulings' and the table screen's are kept in files of their own
 // (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
+/** A text, or its plural forms by Intl.PluralRules' category; `why` holds the rule citations.
+ * @typedef {string | Record<string, string>} Text */
+/** @type {Record<string, Record<string, any>>} */
 const DICTS = {
   en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn, ...pushTexts.en },
   cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...dealersCs, ...forecastCs, ...pushTexts.cs },
 };
 const KEY = "floor.lang";
+/** @type {((code: string) => void)[]} */
 const listeners = [];
 
 function initial() {
@@ -48,22 +53,30 @@ export function getLang() {
   return lang;
 }
 
+/** @param {string} code */
 export function setLang(code) {
   if (!DICTS[code] || code === lang) return;
   lang = code;
   localStorage.setItem(KEY, code);
   document.documentElement.lang = code;
   applyI18n();
-  for (const fn of listeners) fn(code);
+  for (const fn of [...listeners]) fn(code);
 }
 
-/** Call `fn` whenever the language changes. */
+/** Call `fn` whenever the language changes; returns what stops it.
+ * @param {(code: string) => void} fn */
 export function onLang(fn) {
   listeners.push(fn);
+  return () => {
+    const at = listeners.indexOf(fn);
+    if (at >= 0) listeners.splice(at, 1);
+  };
 }
 
+/** @type {Record<string, Intl.PluralRules>} */
 const rules = {};
 
+/** @param {Text} value @param {Record<string, any>} params @returns {string} */
 function pick(value, params) {
   if (value && typeof value === "object") {
     const n = Number(params?.n ?? 0);
@@ -73,22 +86,29 @@ function pick(value, params) {
   return value;
 }
 
+/** `key` in the reader's language (else in English, else `fallback`, else the key), its
+ * `{name}` placeholders filled from `params` and its plural form picked by `params.n`.
+ * @param {string} key @param {Record<string, any>} [params] @param {string} [fallback]
+ * @returns {string} */
 export function t(key, params = {}, fallback) {
   let value = DICTS[lang][key];
   if (value === undefined) value = DICTS.en[key];
   if (value === undefined) return fallback !== undefined ? fallback : key;
   const text = pick(value, params);
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params[name] !== undefined ? String(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ name) => (params[name] !== undefined ? String(params[name]) : m));
 }
 
+/** @param {string} key */
 export function has(key) {
   return DICTS[lang][key] !== undefined || DICTS.en[key] !== undefined;
 }
 
+/** The texts of the page's own HTML, by their `data-i18n` and `data-i18n-attr` keys.
+ * @param {ParentNode} [root] */
 export function applyI18n(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-attr]")) {
-    for (const pair of el.dataset.i18nAttr.split(";")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) el.textContent = t(el.dataset.i18n ?? "");
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-attr]"))) {
+    for (const pair of (el.dataset.i18nAttr ?? "").split(";")) {
       const [attr, key] = pair.split(":");
       if (attr && key) el.setAttribute(attr.trim(), t(key.trim()));
     }
@@ -99,6 +119,7 @@ export function applyI18n(root = document) {
  * The rule a move or halt follows, in the reader's language. The server sends the English
  * citation (`why`, from floor/engine/reasons.py); known citations have a Czech text here, and
  * anything else is shown as sent.
+ * @param {string} text
  */
 export function why(text) {
   if (!text || lang === "en") return text;

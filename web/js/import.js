@@ -1,3 +1,4 @@
+// @ts-check
 // Register a list: paste from a spreadsheet or upload a CSV, TSV, text or .xlsx file; the
 // server reads it (POST /api/t/{id}/import: the header, the columns, every row flagged) and
 // this panel shows its preview; the director maps the columns, ticks the rows, and the
@@ -10,16 +11,50 @@ import { errorText } from "./errors.js";
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { h, fill, toast } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
 const FIELDS = ["name", "surname_name", "first_name", "last_name", "player", "country", "special_needs", "note"];
 const ENCODINGS = ["auto", "utf-8", "windows-1250", "iso-8859-2", "windows-1252", "utf-16"];
 /** A command body stays under the server's limit (64 KB by default) with room to spare. */
 const CHUNK_BYTES = 48 * 1024;
 const CHUNK_ROWS = 1000;
+/**
+ * The server's preview of a list (POST /api/t/{id}/import/preview, floor/imports).
+ * @typedef {object} Preview
+ * @property {PreviewRow[]} rows
+ * @property {PreviewColumn[]} columns
+ * @property {number} total
+ * @property {number} errors
+ * @property {number} warnings
+ * @property {string} kind
+ * @property {string | null} encoding
+ * @property {boolean} guessed
+ * @property {boolean} asked the first row's shape left open whether it is a header
+ * @property {boolean} header
+ * @property {string[]} first the first row's cells
+ * @property {any} problem a refusal of the whole list
+ */
+/**
+ * @typedef {object} PreviewRow
+ * @property {number} line
+ * @property {boolean} include
+ * @property {import("./protocol.js").Register | null} entry what the row registers (none for a refused row)
+ * @property {{ code: string, error?: boolean, params: Record<string, any>, reason?: string, reason_params?: Record<string, any> }[]} flags
+ * @property {string} [name]
+ * @property {string} [surname]
+ * @property {string} [player]
+ * @property {string} [country]
+ * @property {boolean} [special_needs]
+ * @property {string} [note]
+ */
+/** @typedef {{ index: number, field: string | null, title?: string, sample: string[] }} PreviewColumn */
+
 /** Rows shown in the preview (all flagged rows are shown too). */
 const SHOWN = 200;
 
-/** Split `entries` into commands' worth: under CHUNK_BYTES of JSON and CHUNK_ROWS each. */
+/** Split `entries` into commands' worth: under CHUNK_BYTES of JSON and CHUNK_ROWS each.
+ * @param {import("./protocol.js").Register[]} entries
+ */
 export function chunks(entries) {
   const out = [];
   let chunk = [];
@@ -38,11 +73,16 @@ export function chunks(entries) {
   return out;
 }
 
+/**
+ * @param {PreviewRow["flags"][number]} flag
+ * @param {Conn} conn
+ */
 function flagText(flag, conn) {
   if (flag.code === "refused") return errorText({ reason: flag.reason, params: flag.reason_params, message: flag.params.message }, conn);
   return t(`import.flag.${flag.code}`, flag.params);
 }
 
+/** @param {{ tid: string, conn: Conn, outbox: import("./commands.js").Outbox }} options */
 export function importPanel({ tid, conn, outbox }) {
   const paste = h("textarea", { id: "import-paste", rows: 6, spellcheck: "false", placeholder: t("import.paste_placeholder") });
   const file = h("input", { id: "import-file", type: "file", accept: ".csv,.tsv,.txt,.xlsx,text/csv,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" });
@@ -51,10 +91,14 @@ export function importPanel({ tid, conn, outbox }) {
   const previewEl = h("div", { class: "import-preview", "aria-live": "polite" });
   const progress = h("progress", { id: "import-progress", max: 1, value: 0, hidden: true });
   const progressText = h("span", { id: "import-progress-text", class: "muted", role: "status" });
-  let body = null; // the bytes or text last previewed
+  /** @type {File | string | null} the bytes or text last previewed */
+  let body = null;
+  /** @type {Preview | null} the server's preview (POST /api/t/{id}/import/preview) */
   let preview = null;
-  let mapping = null; // "field=index,..." chosen by the director
-  let ticked = new Map(); // row line -> included
+  /** @type {string | null} "field=index,..." chosen by the director */
+  let mapping = null;
+  /** @type {Map<number, boolean>} row line -> included */
+  let ticked = new Map();
   let sending = false;
   let needsConfirmed = 0; // the special-needs seats the director confirmed (0: none)
   let answered = false; // the header choice is the answer to the question about this list
@@ -77,18 +121,19 @@ export function importPanel({ tid, conn, outbox }) {
       fill(previewEl, h("p", { class: "error-text", role: "alert" }, errorText(data?.error || { message: `HTTP ${r.status}` }, conn)));
       return;
     }
-    preview = data;
+    preview = /** @type {Preview} */ (data);
     ticked = new Map(preview.rows.map((row) => [row.line, row.include]));
     needsConfirmed = 0;
     render();
   }
 
   function chosenMapping() {
-    return preview.columns.filter((c) => c.field).map((c) => `${c.field}=${c.index}`).join(",");
+    return (preview?.columns ?? []).filter((c) => c.field).map((c) => `${c.field}=${c.index}`).join(",");
   }
 
+  /** The preview, once there is one. */
   function render() {
-    const p = preview;
+    const p = /** @type {Preview} */ (preview);
     const columns = h("div", { class: "import-columns row" }, p.columns.map((c) => {
       const sel = h("select", { id: `import-col-${c.index}`, "aria-label": t("import.column_n", { n: c.index + 1 }), onchange: () => {
         // One column per field: the field chosen here leaves any other column.
@@ -110,13 +155,14 @@ export function importPanel({ tid, conn, outbox }) {
     const shown = [...new Set([...p.rows.slice(0, SHOWN), ...flagged.slice(0, 500)])].sort((a, b) => a.line - b.line);
     // Only what the list holds: a column of the table per field a column of the list fills.
     const used = new Set(p.columns.map((c) => c.field));
-    const values = [
-      p.rows.some((row) => row.surname) ? ["import.col.surname", (row) => row.surname, "import-surname"] : null,
-      used.has("player") ? ["import.field.player", (row) => row.player] : null,
-      used.has("country") ? ["import.field.country", (row) => row.country] : null,
-      used.has("special_needs") ? ["import.field.special_needs", (row) => (row.special_needs ? "♿" : "")] : null,
-      used.has("note") ? ["import.field.note", (row) => row.note] : null,
-    ].filter(Boolean);
+    /** @type {[string, (row: any) => any, string?][]} */
+    const values = /** @type {[string, (row: PreviewRow) => any, string?][]} */ ([
+      p.rows.some((row) => row.surname) ? ["import.col.surname", (/** @type {PreviewRow} */ row) => row.surname, "import-surname"] : null,
+      used.has("player") ? ["import.field.player", (/** @type {PreviewRow} */ row) => row.player] : null,
+      used.has("country") ? ["import.field.country", (/** @type {PreviewRow} */ row) => row.country] : null,
+      used.has("special_needs") ? ["import.field.special_needs", (/** @type {PreviewRow} */ row) => (row.special_needs ? "♿" : "")] : null,
+      used.has("note") ? ["import.field.note", (/** @type {PreviewRow} */ row) => row.note] : null,
+    ].filter(Boolean));
     const table = h("div", { class: "scroll-box" }, h("table", { class: "data import-rows" },
       h("thead", {}, h("tr", {}, ["import.col.use", "import.col.line", "import.field.name", ...values.map(([k]) => k), "import.col.flags"]
         .map((k) => h("th", { scope: "col" }, t(k))))),
@@ -142,9 +188,11 @@ export function importPanel({ tid, conn, outbox }) {
     updateButton();
   }
 
-  /** The first row's shape left it open: the director says whether it is a header. */
+  /** The first row's shape left it open: the director says whether it is a header.
+   * @param {Preview} p
+   */
   function question(p) {
-    const answer = (value) => () => {
+    const answer = (/** @type {string} */ value) => () => {
       header.value = value;
       answered = true;
       ask();
@@ -172,7 +220,7 @@ export function importPanel({ tid, conn, outbox }) {
       needsBox.remove();
       return;
     }
-    const column = preview.columns.find((c) => c.field === "special_needs");
+    const column = preview?.columns.find((c) => c.field === "special_needs");
     const name = column ? column.title || t("import.column_n", { n: column.index + 1 }) : "";
     const box = h("input", { type: "checkbox", id: "import-needs-ok", checked: needsConfirmed === n, onchange: () => {
       needsConfirmed = box.checked ? n : 0;
@@ -203,7 +251,7 @@ export function importPanel({ tid, conn, outbox }) {
     if (!preview || sending || preview.asked) return;
     if (needsCount() && needsConfirmed !== needsCount()) return;
     const rows = preview.rows.filter((row) => row.entry && ticked.get(row.line));
-    const parts = chunks(rows.map((row) => row.entry));
+    const parts = chunks(rows.map((row) => /** @type {import("./protocol.js").Register} */ (row.entry)));
     sending = true;
     updateButton();
     progress.hidden = false;
@@ -215,10 +263,11 @@ export function importPanel({ tid, conn, outbox }) {
       progressText.textContent = t("import.progress", { done: fmt.number(done), of: fmt.number(rows.length) });
       const item = await outbox.send({ type: "register_many", entries: part }, t("import.label", { n: part.length }));
       if (item.status !== "done") {
+        const error = "error" in item ? item.error : null;
         // The refusal names its row of the command: said as the file's line.
-        const m = /^entries\[(\d+)\]/.exec(item.error?.field || "");
+        const m = /^entries\[(\d+)\]/.exec(error?.field || "");
         const row = m ? rows[at + Number(m[1])] : null;
-        const why = item.error ? errorText(item.error, conn) : t("floor.signin_again");
+        const why = error ? errorText(error, conn) : t("floor.signin_again");
         progressText.textContent = row ? t("import.refused_line", { line: row.line, name: row.name, why }) : why;
         progressText.className = "error-text";
         toast(`✗ ${progressText.textContent}`, "error", 10000);

@@ -1,3 +1,4 @@
+// @ts-check
 // The start page: the tournaments listed (live, finished with the winner, closed), each with
 // links to its screens. The status is the server's (the list follows floor/engine/finish.py).
 
@@ -7,6 +8,7 @@ import { $, api, every, fill, h, langSwitch } from "./ui.js";
 const main = h("main", { class: "index-main" });
 const title = h("h1", { class: "title" });
 fill($("#app"), h("header", { class: "topbar" }, title, h("div", { class: "topbar-right" }, langSwitch())), main);
+/** @type {any[] | null} */
 let list = null;
 let failed = false;
 
@@ -20,7 +22,9 @@ async function load() {
   render();
 }
 
-/** "live", or "Finished · winner: NAME" / "Closed · winner: NAME". */
+/** "live", or "Finished · winner: NAME" / "Closed · winner: NAME".
+ * @param {any} x
+ */
 function statusLine(x) {
   if ((x.status === "finished" || x.status === "closed") && x.winner) {
     return h("span", { class: `t-status t-${x.status}` }, t(`finish.banner.${x.status}`, { name: x.winner }));
@@ -28,6 +32,11 @@ function statusLine(x) {
   return h("span", { class: "t-status" }, t(`finish.status.${x.status}`, {}, x.status));
 }
 
+/**
+ * @param {string} href
+ * @param {string} key
+ * @param {string} subKey
+ */
 function screen(href, key, subKey) {
   return h("a", { class: "button", href }, t(key), h("span", { class: "sub" }, t(subKey)));
 }

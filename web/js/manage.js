@@ -1,3 +1,4 @@
+// @ts-check
 // The player panel: one player's management, on the director console and the floor phone,
 // opened from a search result or a seat. The name corrected, special needs marked, the seat
 // locked, a move by hand (the stack goes with the player), the entry withdrawn and refunded.
@@ -13,6 +14,9 @@ import { whyText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { explainError, fill, h } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Command, Conn, Send } from "./types.js" */
+/** @import { Player } from "./protocol.js" */
 
 let styled = false;
 
@@ -23,7 +27,9 @@ function style() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/css/manage.css" }));
 }
 
-/** Where a player stands, as the panel says it. */
+/** Where a player stands, as the panel says it.
+ * @param {Player} p
+ */
 function standing(p) {
   if (p.busted) return t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) });
   if (p.table == null) return t("player.no_seat_yet");
@@ -31,10 +37,13 @@ function standing(p) {
 }
 
 /** Open tables and their empty seats (a seat planned for somebody else is refused by the
- * server, with the reason). */
+ * server, with the reason).
+ * @param {Conn} conn
+ * @param {Player} p
+ */
 function freeSeats(conn, p) {
   const out = [];
-  for (const tb of Object.values(conn.state.tables)) {
+  for (const tb of Object.values(heldState(conn).tables)) {
     if (tb.status !== "open") continue;
     const seats = [];
     for (let seat = 1; seat <= tb.seats; seat += 1) if (!tb.occupants[seat]) seats.push(seat);
@@ -44,6 +53,7 @@ function freeSeats(conn, p) {
   return out;
 }
 
+/** @param {{ conn: Conn, send: Send, canManage?: () => boolean }} options */
 export function mountManage({ conn, send, canManage = () => true }) {
   style();
   const dialog = h("dialog", { class: "manage-panel", "aria-labelledby": "manage-title" });
@@ -54,6 +64,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
   // The result of the last change, updated in place: a button is never swapped under a
   // finger for an answer (the panel is drawn again only when what it shows changes).
   const resultEl = h("p", { class: "manage-result", hidden: true });
+  /** @type {{ pid: string | null, asking: "move" | "unregister" | null, result: { status: string, message: string } | null, lastName: string | null, gone?: string | null, drawn: string }} */
   const state = { pid: null, asking: null, result: null, lastName: null, drawn: "" };
 
   const close = () => {
@@ -64,6 +75,10 @@ export function mountManage({ conn, send, canManage = () => true }) {
   // A tap on the backdrop (outside the panel's box) closes it, as Escape does.
   dialog.addEventListener("click", (ev) => { if (ev.target === dialog) close(); });
 
+  /**
+   * @param {Command} command
+   * @param {string} label
+   */
   async function act(command, label) {
     state.asking = null;
     state.result = { status: "pending", message: t("sale.sending") };
@@ -88,11 +103,12 @@ export function mountManage({ conn, send, canManage = () => true }) {
     return resultEl;
   }
 
+  /** @param {Player} p */
   function nameSection(p) {
     // What is typed stays; the name on record comes in only while nobody is editing it.
     if (document.activeElement !== nameIn && state.lastName !== p.name) nameIn.value = p.name;
     state.lastName = p.name;
-    return h("form", { class: "manage-section", onsubmit: (ev) => {
+    return h("form", { class: "manage-section", onsubmit: (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       const name = nameIn.value.trim();
       if (!name) return nameIn.focus();
@@ -102,6 +118,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
       h("div", { class: "row manage-name-row" }, nameIn, h("button", { type: "submit", class: "primary" }, t("manage.save_name")))));
   }
 
+  /** @param {Player} p */
   function flagsSection(p) {
     const needs = p.special_needs;
     return h("div", { class: "manage-section manage-flags" },
@@ -120,6 +137,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
       p.table != null ? h("p", { class: "hint" }, t("manage.lock_hint")) : null);
   }
 
+  /** @param {Player} p */
   function moveSection(p) {
     const tables = freeSeats(conn, p);
     if (!tables.length) {
@@ -151,8 +169,12 @@ export function mountManage({ conn, send, canManage = () => true }) {
           h("button", { type: "button", class: "big", onclick: () => { state.asking = null; render(); } }, t("common.no")))) : null);
   }
 
+  /**
+   * @param {Player} p
+   * @param {any} refund
+   */
   function refundLines(p, refund) {
-    const money = (n) => fmt.money(n, conn.state.structure?.prize?.currency);
+    const money = (/** @type {number} */ n) => fmt.money(n, heldState(conn).structure?.prize?.currency);
     if (refund?.entry == null) return [h("li", {}, t("manage.refund_none"))];
     const lines = [h("li", {}, t("manage.refund_entry", { money: money(refund.entry) }))];
     if (p.rebuys && refund.rebuy != null) lines.push(h("li", {}, t("manage.refund_rebuys", { n: p.rebuys, money: money(refund.rebuy) })));
@@ -160,6 +182,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
     return lines;
   }
 
+  /** @param {Player} p */
   function unregisterSection(p) {
     const refund = conn.staff?.refund;
     const barred = conn.staff?.bars?.[p.id]?.unregister;
@@ -211,6 +234,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
       may ? null : h("p", { class: "muted" }, t("manage.not_yours")));
   }
 
+  /** @param {string} pid */
   function open(pid) {
     state.pid = pid;
     state.asking = null;
@@ -225,11 +249,12 @@ export function mountManage({ conn, send, canManage = () => true }) {
 
   conn.on("change", () => {
     // Not under a finger: a select left open or a name being typed stays as it is.
-    if (!state.pid || dialog.contains(document.activeElement) && document.activeElement.matches("select")) return;
+    if (!state.pid || dialog.contains(document.activeElement) && !!document.activeElement?.matches("select")) return;
     render();
   });
   onLang(render);
 
+  /** @param {string} pid @param {{ label?: string }} [options] */
   function button(pid, { label } = {}) {
     const p = conn.state?.players?.[pid];
     return h("button", { type: "button", class: "small manage-open",

@@ -1,3 +1,4 @@
+// @ts-check
 // The money in the console: buy-in, fee, guarantee, rounding, rebuys, add-ons, re-entries and
 // the payout table (percentages to two decimals, a row per field size, or a standard table
 // for N entries from GET /api/payouts/standard). Sent as `set_prize`: the server checks it
@@ -8,28 +9,45 @@
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { api, h, fill, toast } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Conn, Send } from "./types.js" */
 
+/** @param {HTMLInputElement} input */
 function num(input) {
   const v = input.value.trim();
   return v === "" ? null : Number(v);
 }
 
+/**
+ * @param {string} id
+ * @param {string} label
+ * @param {HTMLElement} input
+ * @param {string} [hint]
+ */
 function field(id, label, input, hint) {
   return h("div", { class: "field narrow-field" }, h("label", { for: id }, label), input, hint ? h("p", { class: "hint" }, hint) : null);
 }
 
+/**
+ * @param {string} id
+ * @param {number | null | undefined} value
+ * @param {Record<string, any>} attrs
+ */
 function numberInput(id, value, attrs = {}) {
   return h("input", { id, type: "number", min: 0, step: 1, inputmode: "numeric", value: value ?? "", ...attrs });
 }
 
-/** "50, 30, 20" or "50 30 20" as numbers; null for a part that is no number. */
+/** "50, 30, 20" or "50 30 20" as numbers; null for a part that is no number.
+ * @param {string} text
+ */
 export function parsePercents(text) {
-  const parts = text.split(/[\s,;]+/).filter(Boolean).map((x) => x.replace(",", "."));
-  return parts.map((x) => (/^\d+(\.\d{1,2})?$/.test(x) ? Number(x) : null));
+  const parts = text.split(/[\s,;]+/).filter(Boolean).map((/** @type {string} */ x) => x.replace(",", "."));
+  return parts.map((/** @type {string} */ x) => (/^\d+(\.\d{1,2})?$/.test(x) ? Number(x) : null));
 }
 
+/** @param {{ conn: Conn, send: Send }} options */
 export function moneyPanel({ conn, send }) {
-  const prize = conn.state.structure?.prize || null;
+  const prize = heldState(conn).structure?.prize || null;
   const el = h("form", { class: "money-form", id: "money-form" });
   const currency = h("input", { id: "money-currency", maxlength: 8, value: prize?.currency ?? "CZK", autocapitalize: "characters" });
   const buyIn = numberInput("money-buy-in", prize?.buy_in ?? 0);
@@ -54,21 +72,21 @@ export function moneyPanel({ conn, send }) {
   const re = prize?.re_entry;
   const reOn = h("input", { id: "money-reentry-on", type: "checkbox", checked: !!re });
   const reEntry = { max_per_player: numberInput("money-reentry-max", re?.max_per_player, { min: 1 }), until_level: numberInput("money-reentry-until", re?.until_level, { min: 1 }) };
-  let rows = (prize?.payouts || [{ entries: 2, percents: [100] }]).map((r) => ({ entries: r.entries, text: r.percents.join(", ") }));
+  let rows = (prize?.payouts || [{ entries: 2, percents: [100] }]).map((/** @type {{ entries: number, percents: number[] }} */ r) => ({ entries: r.entries, text: r.percents.join(", ") }));
   const rowsEl = h("div", { class: "payout-rows" });
-  const curveEntries = numberInput("money-curve-entries", Math.max(conn.state.entries || 0, 100), { min: 2 });
+  const curveEntries = numberInput("money-curve-entries", Math.max(heldState(conn).entries || 0, 100), { min: 2 });
   const curvePaid = numberInput("money-curve-paid", 15, { min: 5, max: 50 });
 
   function renderRows() {
-    fill(rowsEl, rows.map((r, i) => {
+    fill(rowsEl, rows.map((/** @type {{ entries: number | null, text: string }} */ r, /** @type {number} */ i) => {
       const entries = numberInput(`payout-entries-${i}`, r.entries, { min: 1 });
       const text = h("textarea", { id: `payout-percents-${i}`, rows: 2, value: r.text });
       text.value = r.text;
       const sum = h("span", { class: "payout-sum", id: `payout-sum-${i}` });
       const showSum = () => {
         const ps = parsePercents(text.value);
-        const bad = ps.some((p) => p == null);
-        const total = ps.reduce((a, p) => a + (p || 0) * 100, 0) / 100;
+        const bad = ps.some((/** @type {number | null} */ p) => p == null);
+        const total = ps.reduce((/** @type {number} */ a, /** @type {number | null} */ p) => a + (p || 0) * 100, 0) / 100;
         sum.textContent = bad ? t("money.percent_bad") : t("money.row_sum", { n: ps.length, places: ps.length, sum: fmt.number(total, 2) });
         sum.className = `payout-sum ${!bad && Math.round(total * 100) === 10000 ? "ok-text" : "warn-text"}`;
       };
@@ -82,8 +100,14 @@ export function moneyPanel({ conn, send }) {
     }));
   }
 
+  /**
+   * @param {HTMLInputElement} on
+   * @param {Record<string, HTMLInputElement>} parts
+   * @param {Record<string, any>} extra
+   */
   function bought(on, parts, extra = {}) {
     if (!on.checked) return null;
+    /** @type {Record<string, any>} */
     const out = { ...extra };
     for (const [k, input] of Object.entries(parts)) {
       const v = num(input);
@@ -96,13 +120,14 @@ export function moneyPanel({ conn, send }) {
     return {
       currency: currency.value.trim(), buy_in: num(buyIn) ?? 0, fee: num(fee) ?? 0, guarantee: num(guarantee) ?? 0, round_to: num(roundTo) ?? 1,
       rebuy: bought(rebuyOn, rebuy), add_on: bought(addOnOn, addOn, { at_break: atBreak.checked }), re_entry: bought(reOn, reEntry),
-      payouts: rows.map((r) => ({ entries: r.entries, percents: parsePercents(r.text) })),
+      payouts: rows.map((/** @type {{ entries: number | null, text: string }} */ r) => ({ entries: r.entries, percents: parsePercents(r.text) })),
     };
   }
 
   el.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    await send({ type: "set_prize", prize: value() }, t("money.saved"));
+    // As typed: a blank or a wrong field is the server's to refuse, naming it.
+    await send({ type: "set_prize", prize: /** @type {any} */ (value()) }, t("money.saved"));
   });
   fill(el,
     h("div", { class: "row" },
@@ -131,7 +156,7 @@ export function moneyPanel({ conn, send }) {
       h("button", { type: "button", id: "money-curve", onclick: async () => {
         try {
           const data = await api(`/api/payouts/standard?entries=${encodeURIComponent(curveEntries.value)}&paid=${encodeURIComponent(curvePaid.value)}`);
-          rows = data.payouts.map((r) => ({ entries: r.entries, text: r.percents.map((p) => p.toFixed(2).replace(/\.00$/, "")).join(", ") }));
+          rows = data.payouts.map((/** @type {{ entries: number, percents: number[] }} */ r) => ({ entries: r.entries, text: r.percents.map((/** @type {number} */ p) => p.toFixed(2).replace(/\.00$/, "")).join(", ") }));
           renderRows();
           toast(t("money.curve_done", { rows: rows.length, places: data.payouts.at(-1).percents.length }), "ok");
         } catch (err) {

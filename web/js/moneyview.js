@@ -1,3 +1,4 @@
+// @ts-check
 // The money on the screens: the moment the bubble bursts, and a player's own place and prize.
 //
 // The server says when the bubble burst and until when the room is told so
@@ -8,18 +9,24 @@
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { every, fill, h } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
-/** The bubble's bursting while the room is still told of it; null before and after. */
+/** The bubble's bursting while the room is still told of it; null before and after.
+ * @param {Conn} conn
+ */
 export function moneyMoment(conn) {
   const m = conn.facts?.in_the_money;
   return m && conn.nowSec() < m.until ? m : null;
 }
 
 /** A banner that shows itself while the moment lasts. `onStart(moment)` is called once per
- * bursting seen live (a sound, a buzz), not for one already under way when the page opened. */
+ * bursting seen live (a sound, a buzz), not for one already under way when the page opened.
+ * @param {any} conn
+ * @param {{ cls?: string, onStart?: ((moment: any) => void) | null }} [options] */
 export function moneyBanner(conn, { cls = "", onStart = null } = {}) {
   const el = h("div", { class: `money-banner ${cls}`.trim(), role: "status", hidden: true });
   let shown = "";
+  /** @type {number | null} */
   let heard = null;
   const draw = () => {
     const m = moneyMoment(conn);
@@ -46,7 +53,9 @@ export function moneyBanner(conn, { cls = "", onStart = null } = {}) {
 }
 
 /** A finished player's line under their place: "Winner · prize €480", "3rd–4th shared ·
- * prize €60", "no prize"; "" when there is nothing to add (no prize settings, out). */
+ * prize €60", "no prize"; "" when there is nothing to add (no prize settings, out).
+ * @param {any} finish
+ */
 export function finishText(finish) {
   if (!finish) return "";
   const parts = [];

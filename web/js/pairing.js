@@ -1,3 +1,4 @@
+// @ts-check
 // Pairing a table screen (floor/server/tablets.py): the floor phone asks for a short code for
 // a table of this tournament (`pairButton`); the tablet at the table types it once (`pairForm`)
 // and becomes a device of that table, no account needed, for a day; dealers then sign in on
@@ -6,15 +7,21 @@
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { api, explainError, h } from "./ui.js";
+/** @import { Principal } from "./ui.js" */
 
 /** The codes asked for on this screen, by table: {code, expires_at} (or {error}). */
 const codes = new Map();
 
+/** @param {string} code */
 function spaced(code) {
   return `${code.slice(0, 3)} ${code.slice(3, 6)} ${code.slice(6)}`;
 }
 
-/** The floor's button for table `table` of tournament `tid`, and the code once it is given. */
+/** The floor's button for table `table` of tournament `tid`, and the code once it is given.
+ * @param {string} tid
+ * @param {number} table
+ * @param {() => void} rerender
+ */
 export function pairButton(tid, table, rerender) {
   const got = codes.get(table);
   const live = got && got.code && got.expires_at * 1000 > Date.now();
@@ -34,7 +41,9 @@ export function pairButton(tid, table, rerender) {
       : got?.error ? h("p", { class: "error-text", role: "alert" }, got.error) : null);
 }
 
-/** The table screen's pairing by code; `onDone(principal)` once paired. */
+/** The table screen's pairing by code; `onDone(principal)` once paired.
+ * @param {(principal: Principal) => void} onDone
+ */
 export function pairForm(onDone) {
   const input = h("input", { id: "pair-code", name: "code", inputmode: "numeric", autocomplete: "one-time-code",
     maxlength: "15", required: true });

@@ -1,3 +1,4 @@
+// @ts-check
 // The console's paper and files: the money and the structure editors (money.js,
 // structure_editor.js), the files to download (results, a Hendon-Mob-style results file, the
 // payout sheet, the whole log) and the printables (print.js). Each editor is built once per
@@ -8,24 +9,37 @@ import { moneyPanel } from "./money.js";
 import { structureEditor } from "./structure_editor.js";
 import { printHref } from "./print_links.js";
 import { h, fill, icon } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Conn, Send } from "./types.js" */
+/** @import { Principal } from "./ui.js" */
 
 export { cardLink } from "./print_links.js";
 
 const built = { money: "", structure: "", files: "" };
 
+/**
+ * @param {string} id
+ * @param {string} key
+ */
 function heading(id, key) {
   return h("h2", { id: `h-${id}` }, t(key));
 }
 
+/**
+ * @param {Conn} conn
+ * @param {string} part
+ */
 function stamp(conn, part) {
-  const s = conn.state;
+  const s = heldState(conn);
   return JSON.stringify([document.documentElement.lang, part === "money" ? s.structure?.prize ?? null : { ...(s.structure || {}), prize: null }, s.clock.started, s.clock.level]);
 }
 
+/** @param {Element} el */
 function editing(el) {
   return el.contains(document.activeElement) && document.activeElement !== el;
 }
 
+/** @param {{ sections: Record<string, HTMLElement>, conn: Conn | null, tid: string, send: Send, principal: Principal }} options */
 export function renderPaper({ sections, conn, tid, send, principal }) {
   if (!conn?.state) {
     for (const id of ["money", "structure", "files"]) if (sections[id]) fill(sections[id], heading(id, `director.${id}`));
@@ -45,7 +59,9 @@ export function renderPaper({ sections, conn, tid, send, principal }) {
   if (sections.files && built.files !== files) {
     built.files = files;
     const e = encodeURIComponent(tid);
+    /** @param {string} href @param {string} key @param {string} [download] */
     const link = (href, key, download) => h("a", { class: "button", href, download: download || null }, icon("⤓"), t(key));
+    /** @param {string} what @param {string} key @param {Record<string, string>} [extra] */
     const print = (what, key, extra) => h("a", { class: "button", href: printHref(tid, what, extra), target: "_blank", rel: "noopener" }, t(key));
     fill(sections.files, heading("files", "director.files"),
       h("h3", {}, t("files.exports")),

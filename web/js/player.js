@@ -1,3 +1,4 @@
+// @ts-check
 // The player screen (a kiosk or a phone): find my table and seat by name (diacritics optional:
 // "Novak" finds "Novák"), follow my own name and be alerted the moment I am moved, the board of
 // recent moves and table breaks, the clock. Public: no staff controls, no staff data.
@@ -9,6 +10,7 @@
 
 import { installable, keepFollowed } from "./app.js";
 import { Connection, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { Board, calledMoves, entryName } from "./board.js";
 import { clockPanel } from "./clockview.js";
 import { mountLeaders } from "./counts.js";
@@ -20,11 +22,14 @@ import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { countLine, findPlayersNow } from "./search.js";
 import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
+/** @import { PlannedMove } from "./protocol.js" */
 
 const params = new URLSearchParams(location.search);
 const kiosk = params.get("kiosk") === "1";
 const tid = tidFromPath();
 const FOLLOW_KEY = `floor.follow.${tid}`;
+/** The player this phone follows (remembered on it), or nobody.
+ * @type {{ id: string, name: string } | null} */
 let follow = null;
 try {
   // A kiosk is everybody's screen: it follows nobody.
@@ -33,15 +38,19 @@ try {
   follow = null;
 }
 if (!follow?.id) follow = null;
-const conn = new Connection(tid, { follow: follow?.id ?? null });
+const conn = new Connection(tid, { follow: /** @type {any} */ (follow?.id ?? null) });
+reloadOnUpgrade(conn);
 const board = new Board(conn, { limit: 40 });
 // Installable; the followed player's last state kept for a reload without the server (app.js).
 installable("player", tid);
 if (!kiosk) keepFollowed(conn);
+/** @type {any[]} */
 let results = [];
-let found = null; // the last answer: {query, total, players}
+/** @type {any} the last answer: {query, total, players} */
+let found = null;
 let query = "";
-let alert = null; // {kind: "moved"|"planned", table, seat}
+/** @type {{ kind: "moved" | "planned", table: number, seat: number | null } | null} */
+let alert = null;
 const announced = new Set();
 
 if (kiosk) document.body.classList.add("kiosk");
@@ -95,15 +104,19 @@ searchInput.addEventListener("input", () => {
   runSearch();
 });
 
-/** Where a player is now, from the live state (search results can be a few seconds old). */
+/** Where a player is now, from the live state (search results can be a few seconds old).
+ * @param {string} id
+ * @param {any} fallback
+ */
 function whereNow(id, fallback) {
   const p = conn.state?.players?.[id];
-  const move = calledMoves(conn).find((m) => m.player === id);
+  const move = calledMoves(conn).find((/** @type {PlannedMove} */ m) => m.player === id);
   if (!p) return { ...fallback, move: fallback.moving_to };
   return { table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? null,
     move: move ? { table: move.to.table, seat: move.to.seat } : null, name: p.name };
 }
 
+/** @param {any} w */
 function seatBlock(w) {
   if (w.busted) return h("div", { class: "seat-big busted" }, t("player.busted_place", { place: fmt.ordinal(w.place) }));
   if (w.table == null) return h("div", { class: "seat-big waiting" }, t("player.no_seat_yet"));
@@ -130,6 +143,7 @@ function renderResults() {
 
 // Following ------------------------------------------------------------------------------------------
 
+/** @param {any} r */
 function startFollow(r) {
   follow = { id: r.id, name: r.name };
   localStorage.setItem(FOLLOW_KEY, JSON.stringify(follow));
@@ -185,6 +199,7 @@ function renderAlert() {
   alertEl.querySelector("button")?.focus();
 }
 
+/** @param {number | number[]} pattern */
 function buzz(pattern) {
   try {
     if (navigator.vibrate) navigator.vibrate(pattern);
@@ -196,7 +211,7 @@ function buzz(pattern) {
 // The followed player's part as it was and as it is now: moved while seated (a balance or
 // break move carried out, a seat corrected) is said at once; out, a seat to go to no longer
 // means anything.
-conn.on("follow", (before, after) => {
+conn.on("follow", (/** @type {any} */ before, /** @type {any} */ after) => {
   const now = after?.player;
   if (!follow || !now || now.id !== follow.id) return;
   if (now.busted) {
@@ -223,7 +238,7 @@ conn.on("change", () => {
     renderAlert();
   }
   if (!follow) return;
-  const planned = calledMoves(conn).find((m) => m.player === follow.id);
+  const planned = calledMoves(conn).find((/** @type {any} */ m) => m.player === follow?.id);
   if (!planned) return;
   const key = `${planned.to.table}.${planned.to.seat}`;
   if (announced.has(key)) return;
@@ -237,7 +252,7 @@ conn.on("change", () => {
 
 // The name followed is not there (unregistered, or the tournament started again without it):
 // back to the room. A tournament that is not there is said by the connection itself.
-conn.on("missing", async (_reason, pid) => {
+conn.on("missing", async (/** @type {string} */ _reason, /** @type {string | null} */ pid) => {
   if (!follow || pid !== follow.id) return;
   try {
     await api(`/api/t/${encodeURIComponent(tid)}/follow/${encodeURIComponent(pid)}`);
@@ -250,9 +265,9 @@ conn.on("missing", async (_reason, pid) => {
 
 function renderBoard() {
   if (!conn.state) return fill(boardEl, h("h2", {}, t("player.board")), h("p", { class: "muted" }, t("clock.waiting")));
-  const pending = calledMoves(conn).filter((m) => m.player).slice(0, 10);
+  const pending = calledMoves(conn).filter((/** @type {PlannedMove} */ m) => m.player).slice(0, 10);
   const rows = [
-    ...pending.map((m) => h("li", { class: "move-row pending" },
+    ...pending.map((/** @type {PlannedMove} */ m) => h("li", { class: "move-row pending" },
       h("div", { class: "who" }, playerName(conn, m.player)),
       h("div", { class: "route" }, fmt.spot(m.from.table, m.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
         h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(m.to.table, m.to.seat))),
@@ -261,8 +276,8 @@ function renderBoard() {
     ...board.entries.slice(0, 25).map((e) => (e.kind === "move"
       ? h("li", { class: "move-row" },
         h("div", { class: "who" }, entryName(conn, e)),
-        h("div", { class: "route" }, fmt.spot(e.from.table, e.from.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
-          h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(e.to.table, e.to.seat))),
+        h("div", { class: "route" }, fmt.spot(e.from?.table, e.from?.seat), h("span", { class: "arrow", "aria-hidden": "true" }, "→"),
+          h("span", { class: "sr-only" }, ` ${t("wall.to")} `), h("span", { class: "to" }, fmt.spot(e.to?.table, e.to?.seat))),
         h("div", { class: "meta" }, h("span", { class: `badge badge-${e.reason}` }, t(`reason.${e.reason}`)),
           e.at ? fmt.timeOfDay(e.at / 1000) : null))
       : h("li", { class: "move-row event-row" }, h("div", { class: "who" }, t(`board.${e.kind}`,
@@ -275,7 +290,8 @@ function renderBoard() {
 
 // Kiosk: back to an empty search after a minute --------------------------------------------------------
 
-let idleTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let idleTimer;
 function idle() {
   if (!kiosk) return;
   clearTimeout(idleTimer);
@@ -291,7 +307,8 @@ function idle() {
 // Wiring ---------------------------------------------------------------------------------------------
 
 function texts() {
-  searchCard.querySelector(".search-title").textContent = t("player.find_title");
+  const title = searchCard.querySelector(".search-title");
+  if (title) title.textContent = t("player.find_title");
   searchLabel.textContent = t("search.label");
   searchHint.textContent = t("player.search_hint");
   searchInput.placeholder = t("player.search_placeholder");

@@ -1,3 +1,4 @@
+// @ts-check
 // The pot calculator on the floor phone (POST /api/pots): what each seat put in, who folded,
 // how the hands still in ranked (and the low for high-low, the high card for a stud tie); the
 // answer is every pot, side pots first, with what each seat takes and why. The server splits;
@@ -13,24 +14,42 @@ import { api, explainError, fill, h } from "./ui.js";
 
 const GAMES = ["flop", "stud", "flop_hilo", "stud_hilo"];
 
+/** @param {string} text */
 function digits(text) {
   const v = String(text ?? "").replace(/[\s,._']/g, "");
   if (!v) return null;
   return /^\d+$/.test(v) ? Number(v) : NaN;
 }
 
+/** @typedef {{ amount: HTMLInputElement, folded: HTMLInputElement, rank: HTMLInputElement, low: HTMLInputElement, card: HTMLInputElement, error: HTMLElement }} SeatRow */
+
 export class PotsTool {
+  // Built with the form (_build), before anything reads them.
+  /** @type {{ game: HTMLSelectElement, unit: HTMLInputElement, button: HTMLInputElement, total: HTMLInputElement }} */
+  inputs;
+  /** @type {Record<"game" | "unit" | "button" | "total" | "seats" | "general", HTMLElement>} */
+  errors;
+  /** @type {HTMLElement} */
+  resultEl;
+  /** @type {HTMLButtonElement} */
+  submit;
+  /** @type {HTMLFormElement} */
+  form;
+
   /**
    * `defaults()` → {game, unit, seats} from the tournament (the game dealt, the smallest chip
    * in play, seats per table); `openRule(id)` opens a rule of the rulebook.
+   * @param {{ defaults: () => { game: string, unit: number | string, seats: number }, openRule: (id: string) => void }} options
    */
   constructor({ defaults, openRule }) {
     this.defaults = defaults;
     this.openRule = openRule;
     this.el = h("div", { class: "pots-tool" });
+    /** @type {string | null} */
     this.lang = null;
     this.result = null;
     this.seatsShown = 0;
+    /** @type {Map<number, SeatRow>} */
     this.rows = new Map();
   }
 
@@ -46,6 +65,10 @@ export class PotsTool {
     return this.el;
   }
 
+  /**
+   * @param {{ game: string, unit: number | string, seats: number }} d
+   * @param {any} before
+   */
   _build(d, before) {
     const game = h("select", { id: "pots-game", onchange: () => this._gameChanged() },
       GAMES.map((g) => h("option", { value: g }, t(`pots.game.${g}`))));
@@ -92,7 +115,7 @@ export class PotsTool {
     };
     this.resultEl = h("section", { class: "pots-result", "aria-live": "polite" });
     this.submit = h("button", { type: "submit", class: "primary big" }, t("pots.split"));
-    this.form = h("form", { class: "pots-form", novalidate: true, onsubmit: (ev) => { ev.preventDefault(); this._send(); } },
+    this.form = h("form", { class: "pots-form", novalidate: true, onsubmit: (/** @type {SubmitEvent} */ ev) => { ev.preventDefault(); this._send(); } },
       h("div", { class: "row" },
         h("div", { class: "field" }, h("label", { for: "pots-game" }, t("pots.game")), game, this.errors.game),
         h("div", { class: "field" }, h("label", { for: "pots-unit" }, t("pots.unit")), unit, this.errors.unit),
@@ -156,6 +179,7 @@ export class PotsTool {
   }
 
   /** Show `message` next to `input` (or in `box` when no single input is at fault). */
+  /** @param {HTMLElement | null | undefined} input @param {HTMLElement} box @param {string} message */
   _error(input, box, message) {
     box.textContent = message;
     if (input) {
@@ -173,6 +197,7 @@ export class PotsTool {
     const problems = [];
     const unit = digits(this.inputs.unit.value);
     if (!unit) problems.push(this._error(this.inputs.unit, this.errors.unit, t("pots.need_unit")));
+    /** @type {number | null} */
     let button = null;
     if (!stud) {
       button = digits(this.inputs.button.value);
@@ -181,8 +206,11 @@ export class PotsTool {
     const total = digits(this.inputs.total.value);
     if (Number.isNaN(total)) problems.push(this._error(this.inputs.total, this.errors.total, t("pots.not_a_number")));
     const contributions = [];
+    /** @type {Map<number, number[]>} seats by rank */
     const high = new Map();
+    /** @type {Map<number, number[]>} */
     const low = new Map();
+    /** @type {Record<number, string>} */
     const cards = {};
     for (const [seat, r] of this.rows) {
       const amount = digits(r.amount.value);
@@ -198,15 +226,15 @@ export class PotsTool {
       if (rank == null || Number.isNaN(rank) || rank < 1) {
         problems.push(this._error(r.rank, r.error, t("pots.need_rank", { seat })));
       } else {
-        if (!high.has(rank)) high.set(rank, []);
-        high.get(rank).push(seat);
+        const same = high.get(rank) ?? [];
+        high.set(rank, [...same, seat]);
       }
       if (hilo) {
         const lowRank = digits(r.low.value);
         if (Number.isNaN(lowRank)) problems.push(this._error(r.low, r.error, t("pots.not_a_number")));
         else if (lowRank) {
-          if (!low.has(lowRank)) low.set(lowRank, []);
-          low.get(lowRank).push(seat);
+          const same = low.get(lowRank) ?? [];
+          low.set(lowRank, [...same, seat]);
         }
       }
       if (stud && r.card.value.trim()) {
@@ -221,7 +249,8 @@ export class PotsTool {
       problems[0].focus?.();
       return null;
     }
-    const grouped = (m) => [...m.keys()].sort((a, b) => a - b).map((k) => m.get(k));
+    const grouped = (/** @type {Map<number, number[]>} */ m) => [...m.keys()].sort((a, b) => a - b).map((k) => m.get(k));
+    /** @type {Record<string, any>} the body of POST /api/pots */
     const body = { game, odd_chip_unit: unit, contributions, high: grouped(high) };
     if (hilo) body.low = grouped(low);
     if (!stud) body.button = button;
@@ -249,11 +278,15 @@ export class PotsTool {
     }
   }
 
-  /** A 422 names the field: put its message next to that input. */
+  /** A 422 names the field: put its message next to that input.
+   * @param {any} err
+   * @param {Record<string, any>} body
+   */
   _serverError(err, body) {
     const field = err.field || "";
     const message = err.status === 0 ? t("error.network") : err.message || explainError(err);
     let m;
+    /** @type {HTMLElement | null} */
     let target = null;
     if ((m = field.match(/^contributions\[(\d+)\]\.(\w+)$/))) {
       const seat = body.contributions[Number(m[1])]?.seat;
@@ -281,24 +314,26 @@ export class PotsTool {
     target.focus?.();
   }
 
+  /** @param {{ answer: any }} result */
   _showResult({ answer }) {
-    const seatList = (seats) => seats.map((s) => t("pots.seat_n", { seat: s })).join(", ");
+    const seatList = (/** @type {number[]} */ seats) => seats.map((/** @type {number} */ s) => t("pots.seat_n", { seat: s })).join(", ");
     fill(this.resultEl,
       h("h3", {}, t("pots.result_title")),
-      h("ol", { class: "pot-list" }, answer.pots.map((p) => h("li", { class: `pot pot-${p.kind}` },
+      h("ol", { class: "pot-list" }, answer.pots.map((/** @type {any} */ p) => h("li", { class: `pot pot-${p.kind}` },
         h("div", { class: "pot-name" }, h("strong", {}, potName(p)), " ", h("span", { class: "pot-amount-total" }, fmt.chips(p.amount))),
         h("div", { class: "muted small" }, t("pots.eligible", { seats: seatList(p.eligible) })),
-        h("ul", { class: "awards" }, p.awards.map((a) => h("li", {},
+        h("ul", { class: "awards" }, p.awards.map((/** @type {any} */ a) => h("li", {},
           h("span", {}, t("pots.seat_n", { seat: a.seat })), h("strong", {}, fmt.chips(a.amount))))),
         p.note ? h("p", { class: "pot-note" }, potNote(p)) : null))),
       h("h3", {}, t("pots.totals")),
-      h("ul", { class: "awards totals" }, answer.totals.map((a) => h("li", { class: a.amount ? "" : "muted" },
+      h("ul", { class: "awards totals" }, answer.totals.map((/** @type {any} */ a) => h("li", { class: a.amount ? "" : "muted" },
         h("span", {}, t("pots.seat_n", { seat: a.seat })), h("strong", {}, fmt.chips(a.amount))))),
       answer.rules?.length ? h("p", { class: "rule-links" }, t("rules.see"), " ",
-        answer.rules.map((id) => h("button", { type: "button", class: "link-button", onclick: () => this.openRule(id) }, t(`rules.link.${id}`, {}, id)))) : null);
+        answer.rules.map((/** @type {string} */ id) => h("button", { type: "button", class: "link-button", onclick: () => this.openRule(id) }, t(`rules.link.${id}`, {}, id)))) : null);
   }
 }
 
+/** @param {any} p */
 function potName(p) {
   if (p.kind === "side") return t("pots.side_pot", { n: p.number });
   if (p.kind === "main") return t("pots.main_pot");

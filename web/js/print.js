@@ -1,3 +1,4 @@
+// @ts-check
 // The printables: seat cards (80 mm receipts, A4, Letter), the draw alphabetically and by
 // table, table cards, the payout sheet, chip count sheets per table and the results. Printed
 // by the browser from print stylesheets (web/css/print.css); every seat, code, prize and
@@ -14,24 +15,34 @@ import { t } from "./i18n.js";
 import { h, fill } from "./ui.js";
 import { byName, letterOf, sameLetter, venueLocale } from "./venue.js";
 import { dayReport } from "./forecast_print.js";
+/** @import { Child } from "./ui.js" */
 
 const tid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const params = new URLSearchParams(location.search);
+/** @type {Record<string, string>} */
 const PAPERS = { a4: "A4", letter: "Letter", receipt: "80 mm" };
 const KINDS = ["cards", "draw", "draw-tables", "tables", "payouts", "counts", "results", "day"];
 const PAPER_KEY = "floor.print.paper";
-const what = KINDS.includes(params.get("what")) ? params.get("what") : "cards";
-const paper = PAPERS[params.get("paper")] ? params.get("paper") : (PAPERS[localStorage.getItem(PAPER_KEY)] ? localStorage.getItem(PAPER_KEY) : "a4");
+const what = KINDS.includes(params.get("what") ?? "") ? /** @type {string} */ (params.get("what")) : "cards";
+const asked = params.get("paper") ?? "";
+const kept = localStorage.getItem(PAPER_KEY) ?? "";
+const paper = PAPERS[asked] ? asked : PAPERS[kept] ? kept : "a4";
 
-const bar = document.getElementById("bar");
-const main = document.getElementById("paper");
-let data = null;
+// The page's own HTML holds both.
+const bar = /** @type {HTMLElement} */ (document.getElementById("bar"));
+const main = /** @type {HTMLElement} */ (document.getElementById("paper"));
+/** What the server sends to print (GET /api/t/{id}/paper): read before any sheet is drawn.
+ * @type {import("./protocol.js").Paper} */
+let data = /** @type {any} */ (null);
 
-/** The paper's size is the named @page of print.css its class picks. */
+/** The paper's size is the named @page of print.css its class picks.
+ * @param {string} name
+ */
 function setPaper(name) {
   document.body.className = `paper-page paper-${name}`;
 }
 
+/** @param {Record<string, string | null>} changes */
 function go(changes) {
   const next = new URLSearchParams(location.search);
   for (const [k, v] of Object.entries(changes)) {
@@ -42,6 +53,7 @@ function go(changes) {
   location.search = next.toString();
 }
 
+/** @param {number} at */
 function when(at) {
   if (!at) return "";
   const d = new Date(at * 1000);
@@ -54,12 +66,17 @@ function levelText() {
   return data.on_break ? t("paper.after_level", { n: data.level }) : t("paper.level", { n: data.level });
 }
 
+/**
+ * @param {string} title
+ * @param {string} [extra]
+ */
 function head(title, extra) {
   return h("header", { class: "sheet-head" },
     h("h1", {}, title),
     h("div", { class: "meta" }, data.name, " · ", when(data.printed_at), levelText() ? ` · ${levelText()}` : "", extra ? ` · ${extra}` : ""));
 }
 
+/** @param {Child[]} children */
 function sheet(...children) {
   return h("section", { class: "sheet" }, children);
 }
@@ -68,11 +85,18 @@ function sheet(...children) {
 // Seat cards ----------------------------------------------------------------------------------
 
 /** The cards asked for: each a seat a player holds now, or the seat a move takes them to. */
+/** A seat card: where a player sits (or goes: `from` is where they leave).
+ * @typedef {{ player: string, name: string, table: number | null, seat: number | null, code: string | null,
+ *   from: { table: number, seat: number | null } | null, reason?: string }} SeatCard */
+
+/** @returns {SeatCard[]} */
 function cardsAsked() {
   const seated = data.players.filter((p) => !p.busted && p.table != null);
   const moveOf = new Map(data.moves.filter((m) => m.seat != null).map((m) => [m.player, m]));
+  /** @param {import("./protocol.js").PaperMove} m @returns {SeatCard} */
   const moveCard = (m) => ({ player: m.player, name: m.name, table: m.table, seat: m.seat, code: m.code,
     from: { table: m.from_table, seat: m.from_seat }, reason: m.reason });
+  /** @param {import("./protocol.js").PaperPlayer} p @returns {SeatCard} */
   const seatCard = (p) => ({ player: p.id, name: p.name, table: p.table, seat: p.seat, code: p.code, from: null });
   const ids = (params.get("player") || "").split(",").filter(Boolean);
   if (ids.length) {
@@ -81,18 +105,19 @@ function cardsAsked() {
       if (m) return moveCard(m);
       const p = data.players.find((x) => x.id === id && x.table != null && !x.busted);
       return p ? seatCard(p) : null;
-    }).filter(Boolean);
+    }).filter((c) => c !== null);
   }
   const moves = params.get("moves");
   if (moves) {
     return data.moves.filter((m) => m.seat != null && (moves === "all" || m.reason === moves)).map(moveCard)
-      .sort((a, b) => a.table - b.table || a.seat - b.seat);
+      .sort((a, b) => (a.table ?? 0) - (b.table ?? 0) || (a.seat ?? 0) - (b.seat ?? 0));
   }
   const table = Number(params.get("table"));
   return seated.filter((p) => !table || p.table === table).map(seatCard)
-    .sort((a, b) => a.table - b.table || a.seat - b.seat);
+    .sort((a, b) => (a.table ?? 0) - (b.table ?? 0) || (a.seat ?? 0) - (b.seat ?? 0));
 }
 
+/** @param {SeatCard} c */
 function card(c) {
   return h("article", { class: "card", dataset: { player: c.player } },
     h("div", { class: "event" }, h("span", {}, data.name), h("span", {}, when(data.printed_at))),
@@ -120,7 +145,7 @@ function renderCards() {
 function carriedNote() {
   const checks = data.checks_failed || [];
   if (!checks.length) return null;
-  const signed = (n) => (n > 0 ? `+${fmt.chips(n)}` : n < 0 ? `−${fmt.chips(-n)}` : "0");
+  const signed = (/** @type {number} */ n) => (n > 0 ? `+${fmt.chips(n)}` : n < 0 ? `−${fmt.chips(-n)}` : "0");
   const reason = data.acknowledged ?? "";
   return h("div", { class: "carried-note" },
     h("strong", {}, t("flights.made_from_failed")),
@@ -167,6 +192,7 @@ function renderTableCards() {
     h("div", { class: "event" }, data.name, x.final ? ` · ${t("paper.final")}` : ""))));
 }
 
+/** @param {number | null | undefined} n */
 function money(n) {
   return fmt.money(n, data.pool?.currency);
 }
@@ -176,7 +202,7 @@ function renderPayouts() {
   if (!pool) return [sheet(head(t("paper.payouts_title")), h("p", { class: "empty" }, t("paper.no_money")))];
   const at = new Map();
   // A prize set by a deal at the final table is printed beside the payout table's.
-  const named = (r) => (r.deal ? `${r.name} (${t("deal.badge")}: ${money(r.prize)})` : r.name);
+  const named = (/** @type {any} */ r) => (r.deal ? `${r.name} (${t("deal.badge")}: ${money(r.prize)})` : r.name);
   for (const r of data.results) for (let p = r.place; p < r.place + r.tied; p += 1) at.set(p, [...(at.get(p) || []), named(r)]);
   const facts = [[t("prizes.entries"), fmt.number(pool.entries)], [t("prizes.pool"), money(pool.pool)],
     [t("prizes.guarantee"), money(pool.guarantee)], [t("prizes.overlay"), money(pool.overlay)],
@@ -220,6 +246,7 @@ function renderResults() {
       : h("p", { class: "empty" }, t("paper.no_results")))];
 }
 
+/** @type {Record<string, () => HTMLElement[] | Promise<HTMLElement[]>>} */
 const RENDER = { cards: renderCards, draw: renderDraw, "draw-tables": renderDrawTables, tables: renderTableCards,
   payouts: renderPayouts, counts: renderCounts, results: renderResults, day: () => dayReport(tid, { head, sheet }) };
 
@@ -230,7 +257,7 @@ function checkForm() {
   const seat = h("input", { id: "check-seat", type: "number", min: 1, max: 12, inputmode: "numeric", style: { width: "5rem" } });
   const code = h("input", { id: "check-code", maxlength: 8, autocapitalize: "characters", autocomplete: "off", style: { width: "7rem" } });
   const out = h("span", { class: "check-result", role: "status" });
-  return h("form", { class: "check-form", style: { display: "flex", gap: "0.6rem", alignItems: "end" }, onsubmit: async (ev) => {
+  return h("form", { class: "check-form", style: { display: "flex", gap: "0.6rem", alignItems: "end" }, onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     const q = new URLSearchParams({ table: table.value, seat: seat.value, code: code.value });
     const r = await fetch(`/api/t/${encodeURIComponent(tid)}/paper/check?${q}`, { credentials: "same-origin" });

@@ -1,3 +1,4 @@
+// @ts-check
 // The prize pool and the results (GET /api/t/{tid}/prizes), for the wall's results page and
 // the director console. Read again a moment after anything that changes them (a bust-out, an
 // undo, an entry, a rebuy or an add-on) and once a minute besides.
@@ -5,6 +6,7 @@
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { venueLocale } from "./venue.js";
+/** @import { Conn } from "./types.js" */
 
 // Everything the pool, the payouts or the results follow from: the field and what it bought,
 // the money's settings (a console's "Money saved"), Day 2's field carried from the flights.
@@ -12,23 +14,27 @@ const CHANGES = new Set(["player_busted", "bust_undone", "player_registered", "p
   "add_on_made", "prize_changed", "structure_changed", "field_carried", "deal_made"]);
 
 export class Prizes {
+  /** @param {Conn} conn */
   constructor(conn) {
     this.conn = conn;
     this.data = null;
     this.failed = false;
+    /** @type {((prizes: Prizes) => void)[]} */
     this._listeners = [];
-    this._timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._timer = undefined;
     this._busy = false;
     this._again = false;
     conn.on("snapshot", () => this.refresh());
-    conn.on("events", (events) => {
-      if (events.some((e) => CHANGES.has(e.type))) this.soon();
+    conn.on("events", (/** @type {any[]} */ events) => {
+      if (events.some((/** @type {any} */ e) => CHANGES.has(e.type))) this.soon();
     });
     setInterval(() => {
       if (document.visibilityState !== "hidden") this.refresh();
     }, 60000);
   }
 
+  /** @param {(prizes: Prizes) => void} fn */
   onChange(fn) {
     this._listeners.push(fn);
   }
@@ -63,12 +69,17 @@ export class Prizes {
   }
 }
 
-/** "5th", or "18th–19th" for a place shared by two. */
+/** "5th", or "18th–19th" for a place shared by two.
+ * @param {number} place
+ * @param {number} tied
+ */
 export function placeText(place, tied = 1) {
   return tied > 1 ? `${fmt.ordinal(place)}–${fmt.ordinal(place + tied - 1)}` : fmt.ordinal(place);
 }
 
-/** The payout table with neighbouring places of equal prize together: 10th–18th €540. */
+/** The payout table with neighbouring places of equal prize together: 10th–18th €540.
+ * @param {any} pool
+ */
 export function payoutRows(pool) {
   const rows = [];
   for (const p of pool?.places || []) {
@@ -80,7 +91,9 @@ export function payoutRows(pool) {
   return rows;
 }
 
-/** The results as groups: one row per place, players who share it together. */
+/** The results as groups: one row per place, players who share it together.
+ * @param {any[] | null | undefined} results
+ */
 export function finisherGroups(results) {
   const groups = [];
   for (const r of results || []) {
@@ -91,18 +104,26 @@ export function finisherGroups(results) {
   return groups;
 }
 
+/**
+ * @param {number} from
+ * @param {number} to
+ */
 export function placesText(from, to) {
   return from === to ? fmt.ordinal(from) : `${fmt.ordinal(from)}–${fmt.ordinal(to)}`;
 }
 
 /** A payout's percentage as the payout table gives it, never rounded to a different share:
- * 20, 12.5, 0.35 (0,35 in Czech). */
+ * 20, 12.5, 0.35 (0,35 in Czech).
+ * @param {number | null | undefined} percent
+ */
 export function percentText(percent) {
   if (percent == null) return "–";
   return new Intl.NumberFormat(venueLocale, { maximumFractionDigits: 3 }).format(percent);
 }
 
-/** The pool in a line: "€30,000 · 300 entries · 27 places paid". */
+/** The pool in a line: "€30,000 · 300 entries · 27 places paid".
+ * @param {any} pool
+ */
 export function poolFacts(pool) {
   if (!pool) return [];
   const facts = [

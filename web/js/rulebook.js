@@ -1,3 +1,4 @@
+// @ts-check
 // The rulebook on the floor phone: the tournament's rule set (state.rules.rulebook), searched
 // in English or Czech without diacritics (GET /api/rulebook?set=&q=&lang=), and one rule opened
 // in full (GET /api/rulebook/{rule}). Every "why" on the floor links here. The whole set is
@@ -6,12 +7,13 @@
 import { getLang, t } from "./i18n.js";
 import { api, debounce, fill, foldText, h } from "./ui.js";
 
-const fold = (x) => foldText(String(x || ""));
+const fold = (/** @type {unknown} */ x) => foldText(String(x || ""));
 
 // The words of a query, as floor/engine/search_terms.py reads them -----------------------------
 
 /** Endings stripped (Czech case and number), longest first, each only from a word longer
  * than the number given: the server's `_ENDINGS`. */
+/** @type {[number, string[]][]} */
 const ENDINGS = [
   [7, ["atech"]],
   [6, ["etem", "atum"]],
@@ -25,12 +27,15 @@ const VOWELS = new Set("aeiouy");
 const TYPO_LENGTH = 5;
 const MOST_WORDS = 12;
 // How much a word counts: where it is found in a rule, times how (floor/engine/rulebook.py).
+/** @type {Record<string, number>} */
 const TIER = { synonyms: 1, body: 2, tags: 4, title: 6 };
 const TYPED = 4;
 const STEM = 2;
 const TYPO = 1;
 
-/** A folded word without its Czech case or number ending; a number stays as it is. */
+/** A folded word without its Czech case or number ending; a number stays as it is.
+ * @param {string} word
+ */
 export function stem(word) {
   if (!/^[a-z]+$/.test(word)) return word;
   for (const [moreThan, endings] of ENDINGS) {
@@ -41,7 +46,9 @@ export function stem(word) {
   return word;
 }
 
-/** The stem, and with "o" for the "u" before a final consonant ("stul": "stol"). */
+/** The stem, and with "o" for the "u" before a final consonant ("stul": "stol").
+ * @param {string} word
+ */
 export function stems(word) {
   const s = stem(word);
   const last = s[s.length - 1];
@@ -52,7 +59,10 @@ export function stems(word) {
 }
 
 /** Every string one edit from `word` over `letters` (a letter out, in, changed, or two
- * neighbours swapped). */
+ * neighbours swapped).
+ * @param {string} word
+ * @param {string} letters
+ */
 function oneEdit(word, letters) {
   const out = new Set();
   const n = word.length;
@@ -68,35 +78,53 @@ function oneEdit(word, letters) {
   return out;
 }
 
-/** The words of a query: folded, hyphens and punctuation apart. */
+/** The words of a query: folded, hyphens and punctuation apart.
+ * @param {string} q
+ */
 export function queryWords(q) {
   return (fold(q).match(/[a-z0-9]+/g) || []).slice(0, MOST_WORDS);
 }
 
 // The index of a book: built once per copy ---------------------------------------------------
 
+/** A rule as GET /api/rulebook sends it: its words for the search (`terms`, by where they
+ * are found) and its citation; the notes and sources per language.
+ * @typedef {{ id: string, title: string, text: string, cite: string, terms?: Record<string, string[]>, [more: string]: any }} Rule */
+/** A rule set in one language, read whole (the copy searched offline).
+ * @typedef {{ set: string, title: string, rules: Rule[], links?: Record<string, string> }} Book */
+/** The words of a book sorted, each word's rules with their weight, the letters used.
+ * @typedef {{ words: string[], postings: Map<number, number>[], letters: string }} Index */
+
+/** @type {WeakMap<Book, Index>} */
 const indexes = new WeakMap();
 
+/** @param {Book} book */
 function indexOf(book) {
   let index = indexes.get(book);
   if (index) return index;
+  /** @type {Map<string, Map<number, number>>} */
   const best = new Map();
   book.rules.forEach((r, order) => {
     const terms = r.terms || {};
     for (const part of ["synonyms", "body", "tags", "title"]) {
       for (const word of terms[part] || []) {
-        if (!best.has(word)) best.set(word, new Map());
-        best.get(word).set(order, TIER[part]);
+        const postings = best.get(word) ?? new Map();
+        best.set(word, postings);
+        postings.set(order, TIER[part]);
       }
     }
   });
   const words = [...best.keys()].sort();
   const letters = [...new Set(words.join(""))].sort().join("");
-  index = { words, postings: words.map((w) => best.get(w)), letters };
+  index = { words, postings: words.map((w) => /** @type {Map<number, number>} */ (best.get(w))), letters };
   indexes.set(book, index);
   return index;
 }
 
+/**
+ * @param {string[]} words
+ * @param {string} prefix
+ */
 function lowerBound(words, prefix) {
   let lo = 0;
   let hi = words.length;
@@ -108,6 +136,12 @@ function lowerBound(words, prefix) {
   return lo;
 }
 
+/**
+ * @param {Index} index
+ * @param {Map<number, number>} found
+ * @param {string} prefix
+ * @param {number} kind
+ */
 function addHits(index, found, prefix, kind) {
   const { words, postings } = index;
   for (let i = lowerBound(words, prefix); i < words.length && words[i].startsWith(prefix); i += 1) {
@@ -118,7 +152,9 @@ function addHits(index, found, prefix, kind) {
   }
 }
 
+/** @param {Index} index @param {string} word */
 function hits(index, word) {
+  /** @type {Map<number, number>} */
   const found = new Map();
   addHits(index, found, word, TYPED);
   for (const s of stems(word)) if (s !== word) addHits(index, found, s, STEM);
@@ -130,27 +166,38 @@ function hits(index, word) {
  * (floor/engine/rulebook.py `search`) done the same way on the copy read earlier, for a
  * phone that has lost the server. Every word must begin a word of the rule (as typed, by its
  * Czech stem, with one typo from five letters, or a synonym); the rules' words come with
- * them from the server. */
+ * them from the server.
+ * @param {Book} book
+ * @param {string} q
+ * @param {number} limit
+ */
 export function searchBook(book, q, limit = 50) {
   const typed = queryWords(q);
   if (!typed.length) return book.rules.slice();
   const index = indexOf(book);
+  /** @type {Map<number, number> | null} */
   let totals = null;
   for (const word of typed) {
     const found = hits(index, word);
     if (totals === null) totals = found;
     else {
+      /** @type {Map<number, number>} */
       const next = new Map();
-      for (const [order, score] of totals) if (found.has(order)) next.set(order, score + found.get(order));
+      for (const [order, score] of totals) {
+        const more = found.get(order);
+        if (more !== undefined) next.set(order, score + more);
+      }
       totals = next;
     }
     if (!totals.size) return [];
   }
-  return [...totals].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([order]) => book.rules[order]);
+  return [.../** @type {Map<number, number>} */ (totals)].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([order]) => book.rules[order]);
 }
 
 /** A rule's citation as the server gives it ("TDA 2024 rule 11A", "House procedure",
- * "House rule"), in the reader's language. */
+ * "House rule"), in the reader's language.
+ * @param {unknown} cite
+ */
 export function citeText(cite) {
   const c = String(cite || "");
   if (c === "House procedure") return t("rules.cite_house_procedure");
@@ -161,11 +208,17 @@ export function citeText(cite) {
 
 export class RulebookClient {
   constructor() {
+    /** @type {Map<string, Promise<Book>>} */
     this.books = new Map();
+    /** @type {Map<string, Promise<Rule>>} */
     this.rules = new Map();
   }
 
-  /** The whole set in `lang` ({set, title, rules, links}); cached. */
+  /** The whole set in `lang` ({set, title, rules, links}); cached.
+   * @param {string} set
+   * @param {string} lang
+   * @returns {Promise<Book>}
+   */
   async book(set, lang) {
     const key = `${set}/${lang}`;
     if (!this.books.has(key)) {
@@ -173,11 +226,15 @@ export class RulebookClient {
       this.books.set(key, p);
       p.catch(() => this.books.delete(key));
     }
-    return this.books.get(key);
+    return /** @type {Promise<Book>} */ (this.books.get(key));
   }
 
   /** The rules matching `q` (the server's search; the same search in the copy read earlier
-   * when the server cannot be reached). */
+   * when the server cannot be reached).
+   * @param {string} set
+   * @param {string} q
+   * @param {string} lang
+   */
   async search(set, q, lang) {
     try {
       return await api(`/api/rulebook?set=${encodeURIComponent(set)}&lang=${lang}&q=${encodeURIComponent(q)}`);
@@ -188,26 +245,42 @@ export class RulebookClient {
     }
   }
 
-  /** One rule in `lang`; cached. */
+  /** One rule in `lang`; cached.
+   * @param {string} set
+   * @param {string} id
+   * @param {string} lang
+   * @returns {Promise<Rule>}
+   */
   async rule(set, id, lang) {
     const key = `${set}/${id}/${lang}`;
     if (!this.rules.has(key)) {
       const p = api(`/api/rulebook/${encodeURIComponent(id)}?set=${encodeURIComponent(set)}&lang=${lang}`)
         .catch(async (err) => {
           const book = await this.book(set, lang).catch(() => null);
-          const found = book?.rules.find((r) => r.id === id);
+          const found = book?.rules.find((/** @type {Rule} */ r) => r.id === id);
           if (found) return found;
           throw err;
         });
       this.rules.set(key, p);
       p.catch(() => this.rules.delete(key));
     }
-    return this.rules.get(key);
+    return /** @type {Promise<Rule>} */ (this.rules.get(key));
   }
 }
 
 /** The rulebook tool: a search box, the matching rules, one rule opened. */
 export class RulebookView {
+  // Built by _build, before anything reads them.
+  /** @type {HTMLInputElement} */
+  input;
+  /** @type {HTMLElement} */
+  listEl;
+  /** @type {HTMLElement} */
+  detailEl;
+  /** @type {HTMLElement} */
+  searchBox;
+
+  /** @param {{ client: RulebookClient, getSet: () => string, onOpen?: (id: string) => void }} options */
   constructor({ client, getSet, onOpen }) {
     this.client = client;
     this.getSet = getSet;
@@ -218,8 +291,9 @@ export class RulebookView {
     this.openId = null;
     this.openRule = null;
     this.error = null;
-    this.lang = null;
-    this.set = null;
+    // The language and rule set the view was built for ("": not built yet).
+    this.lang = "";
+    this.set = "";
     this.searchSeq = 0;
     this._search = debounce(() => this._load(), 200);
   }
@@ -279,7 +353,7 @@ export class RulebookView {
     fill(this.listEl,
       h("p", { class: "muted small" }, this.query ? t("rules.found", { n: rules.length, q: this.query })
         : t("rules.all", { n: rules.length, set: this.list.title || this.set })),
-      rules.length ? h("ul", { class: "rule-list" }, rules.map((r) => h("li", {},
+      rules.length ? h("ul", { class: "rule-list" }, rules.map((/** @type {Rule} */ r) => h("li", {},
         h("button", { type: "button", class: "rule-item", onclick: () => this.open(r.id) },
           h("span", { class: "rule-cite" }, citeText(r.cite)),
           h("span", { class: "rule-title" }, r.title),
@@ -288,7 +362,9 @@ export class RulebookView {
         : h("p", { class: "empty" }, t("rules.none", { q: this.query })));
   }
 
-  /** Open rule `id` of the tournament's set in full. */
+  /** Open rule `id` of the tournament's set in full.
+   * @param {string} id
+   */
   async open(id) {
     this.openId = id;
     this.openRule = null;
@@ -319,6 +395,7 @@ export class RulebookView {
     return h("button", { type: "button", class: "ghost", onclick: () => this.close() }, "← ", t("rules.back"));
   }
 
+  /** @param {Rule} rule */
   _showRule(rule) {
     fill(this.detailEl,
       this._back(),
@@ -333,24 +410,35 @@ export class RulebookView {
   }
 }
 
-/** How the floor applies a rule where its source leaves room, in `lang` ("" when it does not say). */
+/** How the floor applies a rule where its source leaves room, in `lang` ("" when it does not say).
+ * @param {Rule} rule
+ * @param {string} lang
+ */
 export function noteOf(rule, lang) {
   return (lang === "cs" ? rule.note_cs : rule.note_en) || "";
 }
 
 /** A rule's text in its lettered parts, each to a paragraph of its own: "(A) ... (B) ..."
- * (a text without them is one part). */
+ * (a text without them is one part).
+ * @param {string} text
+ */
 export function partsOf(text) {
   return String(text || "").split(/ (?=\([A-H]\) )/);
 }
 
-/** What of a rule's source wording could not be checked, in `lang` ("" when all was). */
+/** What of a rule's source wording could not be checked, in `lang` ("" when all was).
+ * @param {Rule} rule
+ * @param {string} lang
+ */
 export function uncheckedOf(rule, lang) {
   return (lang === "cs" ? rule.unchecked_cs : rule.unchecked_en) || "";
 }
 
 /** Where a rule's words come from: what could not be checked (or what was checked against),
- * and a link to the official text its source publishes. Nothing when the book says neither. */
+ * and a link to the official text its source publishes. Nothing when the book says neither.
+ * @param {Rule} rule
+ * @param {string} lang
+ */
 function sourceOf(rule, lang) {
   const unchecked = uncheckedOf(rule, lang);
   const checked = (lang === "cs" ? rule.checked_cs : rule.checked_en) || "";

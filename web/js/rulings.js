@@ -1,3 +1,4 @@
+// @ts-check
 // Floor rulings on the screens: what the server keeps of them (state.rulings, folded by
 // fold.js; the players penalised more than once in the staff facts: staff.repeats), rendered.
 //
@@ -17,6 +18,9 @@ import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import * as fmt from "./format.js";
 import { getLang, onLang, t } from "./i18n.js";
 import { debounce, every, explainError, fill, h, playerName, saidAs } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Conn } from "./types.js" */
+/** @import { Send } from "./types.js" */
 
 // The styles of this module, in a file of their own (every screen that mounts a part of it).
 if (!document.querySelector('link[data-rulings]')) {
@@ -27,18 +31,44 @@ const lang2 = () => (getLang() === "cs" ? "cs" : "en");
 
 // What the server keeps ---------------------------------------------------------------------
 
-/** The day's rulings, oldest first. */
+/** A sit-out as the screens show it: where the player sits and how long is left.
+ * @typedef {{ player: string, name: string, ruling: number, table: number | null, seat: number | null,
+ *   endsAt: number | null, handsLeft: number | null, left: number | null }} SitOutShown */
+
+/** A ruling being written on the phone (kept as a draft while it is).
+ * @typedef {object} RulingForm
+ * @property {number} table
+ * @property {string[]} players
+ * @property {string | null} rule
+ * @property {string} query the rule search typed
+ * @property {"none" | "warning" | "sit_out" | "disqualification"} penalty
+ * @property {string | null} target the player penalised
+ * @property {"minutes" | "hands" | "rounds"} unit
+ * @property {string} amount
+ * @property {string} chips
+ * @property {string} note
+ * @property {boolean} earlier made earlier than now, at `time`
+ * @property {string} time
+ * @property {boolean} confirm a disqualification asked to be confirmed
+ * @property {string | null} error
+ */
+
+/** The day's rulings, oldest first.
+ * @param {Conn} conn
+ * @returns {import("./protocol.js").Ruling[]} */
 export function rulingsOf(conn) {
   return conn.state?.rulings?.made || [];
 }
 
 /** The sit-outs running, with where the player sits and how long is left:
  * [{player, name, ruling, table, seat, endsAt, handsLeft, left}] (`left`: seconds, minutes
- * only; 0 once over, until the server's clock writes the end). */
+ * only; 0 once over, until the server's clock writes the end).
+ * @param {Conn} conn
+ * @returns {SitOutShown[]} */
 export function sitOutsOf(conn) {
   const now = conn.now() / 1000;
-  return (conn.state?.rulings?.sit_outs || []).map((x) => {
-    const p = conn.state.players?.[x.player];
+  return (conn.state?.rulings?.sit_outs || []).map((/** @type {import("./protocol.js").SitOut} */ x) => {
+    const p = heldState(conn).players?.[x.player];
     return {
       player: x.player, name: playerName(conn, x.player), ruling: x.ruling, table: p?.table ?? null,
       seat: p?.seat ?? null, endsAt: x.ends_at, handsLeft: x.hands_left,
@@ -47,40 +77,55 @@ export function sitOutsOf(conn) {
   });
 }
 
-/** The rulings that name `player`, newest first. */
+/** The rulings that name `player`, newest first.
+ * @param {Conn} conn
+ * @param {string} player
+ */
 export function rulingsNaming(conn, player) {
   return rulingsOf(conn).filter((r) => r.players.includes(player)).reverse();
 }
 
-/** The players penalised more than once today (the server's list): {player: repeat}. */
+/** The players penalised more than once today (the server's list): {player: repeat}.
+ * @param {Conn} conn
+ */
 function repeatsOf(conn) {
-  return Object.fromEntries((conn.staff?.repeats || []).map((r) => [r.player, r]));
+  return Object.fromEntries((conn.staff?.repeats || []).map((/** @type {import("./protocol.js").Repeat} */ r) => [r.player, r]));
 }
 
-/** A penalty in words: "warning", "sit-out, 10 minutes", "disqualified (place 47)". */
+/** A penalty in words: "warning", "sit-out, 10 minutes", "disqualified (place 47)".
+ * @param {import("./protocol.js").PenaltyGiven | import("./protocol.js").Penalty | null | undefined} p
+ */
 export function penaltyText(p) {
   if (!p) return t("ruling.penalty.none");
   if (p.kind === "warning") return t("ruling.penalty.warning");
   if (p.kind === "disqualification") {
-    return p.place ? t("ruling.penalty.disqualified_place", { place: p.place }) : t("ruling.penalty.disqualified");
+    const place = "place" in p ? p.place : null;
+    return place ? t("ruling.penalty.disqualified_place", { place }) : t("ruling.penalty.disqualified");
   }
   if (p.rounds != null) return t("ruling.penalty.sit_out_rounds", { n: p.rounds, hands: p.hands });
   return p.hands != null ? t("ruling.penalty.sit_out_hands", { n: p.hands }) : t("ruling.penalty.sit_out_minutes", { n: p.minutes });
 }
 
 /** The sit-out lengths a ruling gives and the number each starts at. */
+/** @type {Record<string, string>} */
 const UNITS = { minutes: "10", hands: "3", rounds: "1" };
+/** @type {Record<string, number>} */
 const MAX = { minutes: 600, hands: 100, rounds: 10 };
 
-/** How long a sit-out still runs, in words: "back at 21:34 · 9:12" or "2 more hands". */
+/** How long a sit-out still runs, in words: "back at 21:34 · 9:12" or "2 more hands".
+ * @param {SitOutShown} x
+ */
 export function sitOutLeft(x) {
   if (x.endsAt != null) {
-    return x.left > 0 ? t("sitout.until", { time: fmt.timeOfDay(x.endsAt), left: fmt.clock(x.left) }) : t("sitout.over");
+    return (x.left ?? 0) > 0 ? t("sitout.until", { time: fmt.timeOfDay(x.endsAt), left: fmt.clock(x.left) }) : t("sitout.over");
   }
-  return x.handsLeft > 0 ? t("sitout.hands_left", { n: x.handsLeft }) : t("sitout.last_hand");
+  return (x.handsLeft ?? 0) > 0 ? t("sitout.hands_left", { n: x.handsLeft }) : t("sitout.last_hand");
 }
 
-/** A rule's citation and title from a rulebook copy ({id: rule}), or its id. */
+/** A rule's citation and title from a rulebook copy ({id: rule}), or its id.
+ * @param {Map<string, import("./rulebook.js").Rule> | null} rules
+ * @param {string | null} id
+ */
 function ruleLabel(rules, id) {
   if (!id) return "";
   const r = rules?.get(id);
@@ -89,11 +134,18 @@ function ruleLabel(rules, id) {
 
 /** The rulebook of the tournament, read once per set and language: {id: rule}. */
 class RuleNames {
+  /**
+   * @param {RulebookClient} client
+   * @param {() => string} getSet
+   * @param {() => void} onRead
+   */
   constructor(client, getSet, onRead) {
     this.client = client;
     this.getSet = getSet;
     this.onRead = onRead;
+    /** @type {string | null} the set and language read */
     this.key = null;
+    /** @type {Map<string, import("./rulebook.js").Rule> | null} */
     this.rules = null;
   }
 
@@ -113,12 +165,18 @@ class RuleNames {
 
 // The wall and a table's screen ------------------------------------------------------------
 
+/** @typedef {HTMLElement & { whole: boolean, refit: () => void }} SitOuts */
+
 /** Who sits out, in large type: an element that keeps itself up to date (hidden when nobody
  * does). `table`: only that table's players. `fit`: the rows that do not fit the box its page
  * gives it are counted on a last line, never cut (the wall: a called move keeps its room);
- * `el.refit()` after that room changed, `el.whole` whether every row is shown. */
+ * `el.refit()` after that room changed, `el.whole` whether every row is shown.
+ * @param {any} conn
+ * @param {{ table?: number | null, fit?: boolean }} [options]
+ * @returns {SitOuts} */
 export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
-  const el = h("aside", { class: "sit-outs", "aria-live": "polite", hidden: true });
+  /** @type {SitOuts} */
+  const el = Object.assign(h("aside", { class: "sit-outs", "aria-live": "polite", hidden: true }), { whole: true, refit: () => {} });
   let last = "";
   el.whole = true;
   const draw = () => {
@@ -139,7 +197,7 @@ export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
       const more = h("li", { class: "so-more" });
       const overflows = () => el.scrollHeight > el.clientHeight + 1;
       while (overflows() && ul.querySelector(".so-row")) {
-        [...ul.querySelectorAll(".so-row")].pop().remove();
+        [...ul.querySelectorAll(".so-row")].pop()?.remove();
         more.textContent = t("sitout.more", { n: list.length - ul.querySelectorAll(".so-row").length });
         if (!more.isConnected) ul.append(more);
         el.whole = false;
@@ -158,12 +216,19 @@ export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
 
 // The floor phone ---------------------------------------------------------------------------
 
+/** @type {RulingForm["penalty"][]} */
 const PENALTIES = ["none", "warning", "sit_out", "disqualification"];
 
 export class RulingsPhone {
+  /** The form's parts, made with it (none before).
+   * @type {Record<"players" | "history" | "rule" | "results" | "penalty" | "when" | "error" | "actions" | "stale" | "kept", HTMLElement>} */
+  els;
+
   /** `send(command, label)` the outbox's; `rulebook` the phone's RulebookClient; `ruleSet()`
    * the tournament's rule set; `openRule(id)` opens a rule; `canRule()` whether this reader
-   * may record one (floor and director). */
+   * may record one (floor and director).
+   * @param {{ conn: Conn, send: Send, rulebook?: RulebookClient, ruleSet: () => string, openRule: (id: string) => void, canRule: () => boolean }} options
+   */
   constructor({ conn, send, rulebook, ruleSet, openRule, canRule }) {
     this.conn = conn;
     this.send = send;
@@ -172,14 +237,20 @@ export class RulingsPhone {
     this.openRule = openRule;
     this.canRule = canRule;
     this.names = new RuleNames(this.rulebook, ruleSet, () => this._refresh());
-    this.form = null; // the ruling being written: {table, players, rule, penalty, ...}
+    /** @type {RulingForm | null} the ruling being written */
+    this.form = null;
     // What is written stays on the phone until recorded or cancelled (drafts.js).
     this.drafts = new Drafts(conn, "ruling");
-    this.back = []; // sit-outs just over: [{player, ruling, how}], until the floor has seen them
+    /** @type {{ player: string, ruling: number, how: string }[]} sit-outs just over, until the floor has seen them */
+    this.back = [];
     this.strip = h("section", { class: "sit-out-strip", "aria-live": "polite", hidden: true });
     this.tableEl = h("div", { class: "rulings-at-table" });
+    /** @type {string | null} what the strip was drawn for */
+    this._stripKey = null;
+    /** @type {HTMLFormElement | null} */
     this.formEl = null;
-    conn.on("events", (events) => {
+
+    conn.on("events", (/** @type {any[]} */ events) => {
       for (const e of events) {
         if (e.type === "sit_out_ended" && e.how !== "floor") this.back.push({ player: e.player, ruling: e.ruling, how: e.how });
       }
@@ -217,7 +288,7 @@ export class RulingsPhone {
     fill(this.strip,
       back.map((b) => h("div", { class: "so-back", role: "alert" },
         h("strong", {}, t("sitout.back", { name: playerName(this.conn, b.player) })), " ",
-        h("span", {}, fmt.spot(this.conn.state.players[b.player].table, this.conn.state.players[b.player].seat)),
+        h("span", {}, fmt.spot(heldState(this.conn).players[b.player].table, heldState(this.conn).players[b.player].seat)),
         h("button", { type: "button", class: "small", onclick: () => {
           this.back = this.back.filter((x) => x !== b);
           this._stripKey = null;
@@ -229,7 +300,9 @@ export class RulingsPhone {
   }
 
   /** What the table view shows: the button that starts a ruling, the table's sit-outs, and
-   * the ruling being written there. The same element each time (what is typed stays). */
+   * the ruling being written there. The same element each time (what is typed stays).
+   * @param {number} table
+   */
   forTable(table) {
     if (this.form && this.form.table !== table) this.close();
     const here = sitOutsOf(this.conn).filter((x) => x.table === table);
@@ -244,7 +317,9 @@ export class RulingsPhone {
     return this.tableEl;
   }
 
-  /** Begin a ruling at `table`: the one kept on this phone for it, if any. */
+  /** Begin a ruling at `table`: the one kept on this phone for it, if any.
+   * @param {number} table
+   */
   start(table) {
     const draft = this.drafts.load(table)?.data;
     this.form = {
@@ -254,7 +329,7 @@ export class RulingsPhone {
     if (!draft) this.drafts.begin(table);
     this.formEl = null;
     this.forTable(table);
-    this.tableEl.querySelector(".ruling-form")?.focus({ preventScroll: false });
+    /** @type {HTMLElement | null} */ (this.tableEl.querySelector(".ruling-form"))?.focus({ preventScroll: false });
   }
 
   /** Put away (another table opened): the draft stays. */
@@ -285,7 +360,7 @@ export class RulingsPhone {
       this._refresh();
       return this.formEl;
     }
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     const note = h("input", { id: "ruling-note", type: "text", maxlength: 500, autocomplete: "off", value: f.note,
       placeholder: t("ruling.note_hint") });
     note.addEventListener("input", () => { f.note = note.value; this._keep(); });
@@ -306,7 +381,7 @@ export class RulingsPhone {
       kept: h("div", {}),
     };
     this.formEl = h("form", { class: "ruling-form card", tabindex: "-1", "aria-label": t("ruling.title", { table: f.table }),
-      onsubmit: (ev) => { ev.preventDefault(); this._submit(); } },
+      onsubmit: (/** @type {SubmitEvent} */ ev) => { ev.preventDefault(); this._submit(); } },
       h("h3", {}, t("ruling.title", { table: f.table })),
       h("p", { class: "hint" }, t("ruling.players_hint")),
       this.els.stale, this.els.kept, this.els.players, this.els.history,
@@ -343,7 +418,7 @@ export class RulingsPhone {
   /** A ruling recorded at the table from another phone since this one was begun; and that
    * this one is kept on the phone. */
   _drawDraft() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     fill(this.els.stale, sentSinceNotice(this.drafts, f.table, {
       onKeep: () => { this.drafts.keep(f.table); this._drawDraft(); },
       onDiscard: () => { this.discard(); this.start(f.table); },
@@ -353,12 +428,13 @@ export class RulingsPhone {
 
   /** The table's seats to name players by (and those named who have moved away since). */
   _drawPlayers() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     const conn = this.conn;
     const tb = conn.state?.tables?.[f.table];
-    const seats = Object.entries(tb?.occupants || {}).map(([seat, pid]) => [Number(seat), pid]).sort((a, b) => a[0] - b[0]);
+    const seats = Object.entries(tb?.occupants || {})
+      .map(([seat, pid]) => /** @type {[number, string]} */ ([Number(seat), pid])).sort((a, b) => a[0] - b[0]);
     const others = f.players.filter((pid) => !seats.some(([, x]) => x === pid));
-    const button = (seat, pid) => {
+    const button = (/** @type {number | null} */ seat, /** @type {string} */ pid) => {
       const on = f.players.includes(pid);
       return h("button", { type: "button", class: `seat-btn${on ? " picked-ruling" : ""}`, "aria-pressed": String(on),
         onclick: () => this._toggle(pid) },
@@ -369,25 +445,27 @@ export class RulingsPhone {
   }
 
   _drawRulePicked() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     const rules = this.names.get();
-    fill(this.els.rule, f.rule ? h("p", { class: "picked" }, h("strong", {}, ruleLabel(rules, f.rule) || f.rule), " ",
-      h("button", { type: "button", class: "link-button", onclick: () => this.openRule(f.rule) }, t("ruling.read_rule")), " ",
+    const picked = f.rule;
+    fill(this.els.rule, picked ? h("p", { class: "picked" }, h("strong", {}, ruleLabel(rules, picked) || picked), " ",
+      h("button", { type: "button", class: "link-button", onclick: () => this.openRule(picked) }, t("ruling.read_rule")), " ",
       h("button", { type: "button", class: "link-button", onclick: () => { f.rule = null; this._drawDynamic(); } }, t("ruling.change_rule")))
       : null);
   }
 
+  /** @param {string} pid */
   _toggle(pid) {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     f.players = f.players.includes(pid) ? f.players.filter((x) => x !== pid) : [...f.players, pid];
-    if (!f.players.includes(f.target)) f.target = f.players[0] ?? null;
+    if (f.target == null || !f.players.includes(f.target)) f.target = f.players[0] ?? null;
     f.confirm = false;
     this._drawDynamic();
   }
 
   /** Each named player's earlier rulings and penalties, and whether they are a repeat. */
   _drawHistory() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     const conn = this.conn;
     const repeats = repeatsOf(conn);
     const rules = this.names.get();
@@ -410,9 +488,9 @@ export class RulingsPhone {
   }
 
   _drawPenalty() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     const conn = this.conn;
-    const pick = (kind) => {
+    const pick = (/** @type {RulingForm["penalty"]} */ kind) => {
       f.penalty = kind;
       f.confirm = false;
       if (kind !== "none" && !f.target) f.target = f.players[0] ?? null;
@@ -434,8 +512,8 @@ export class RulingsPhone {
       const sayRounds = () => {
         // TDA 2024 rule 71A: a round is a hand per player at the offender's table (the server
         // counts them when the ruling is made; this is what it will count now).
-        const table = conn.state.players?.[f.target]?.table;
-        const seated = Object.keys(conn.state.tables?.[table]?.occupants || {}).length;
+        const table = f.target == null ? undefined : heldState(conn).players?.[f.target]?.table;
+        const seated = table == null ? 0 : Object.keys(conn.state?.tables?.[table]?.occupants || {}).length;
         const n = Number(f.amount);
         rounds.textContent = seated && Number.isInteger(n) && n > 0
           ? t("ruling.rounds_hint", { n, players: seated, hands: n * seated }) : t("ruling.rounds_hint_none");
@@ -449,7 +527,7 @@ export class RulingsPhone {
         h("label", { for: "ruling-amount" }, t("ruling.sit_out_for")), amount,
         h("div", { class: "segmented", role: "group", "aria-label": t("ruling.unit") }, Object.keys(UNITS).map((unit) =>
           h("button", { type: "button", "aria-pressed": String(f.unit === unit), onclick: () => {
-            f.unit = unit;
+            f.unit = /** @type {RulingForm["unit"]} */ (unit);
             f.amount = UNITS[unit];
             this._drawDynamic();
           } }, t(`ruling.unit.${unit}`))))));
@@ -460,7 +538,7 @@ export class RulingsPhone {
       }
     }
     if (f.penalty === "disqualification") {
-      const p = conn.state.players?.[f.target];
+      const p = f.target == null ? undefined : heldState(conn).players?.[f.target];
       const chips = h("input", { id: "ruling-chips", type: "number", inputmode: "numeric", min: 0, value: f.chips,
         placeholder: p?.stack != null ? fmt.chips(p.stack) : "" });
       chips.addEventListener("input", () => { f.chips = chips.value; this._keep(); });
@@ -472,7 +550,7 @@ export class RulingsPhone {
 
   /** When the ruling was made: now, or a time earlier (a sit-out of minutes runs from then). */
   _drawWhen() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn with a form open
     if (!f.earlier) {
       fill(this.els.when, h("button", { type: "button", class: "link-button", onclick: () => {
         f.earlier = true;
@@ -500,10 +578,11 @@ export class RulingsPhone {
     }
     if (this.form !== f || f.query !== q) return;
     const rules = (answer.rules || []).slice(0, 5);
-    fill(this.els.results, rules.length ? rules.map((r) => h("li", {}, h("button", { type: "button", class: "rule-item", onclick: () => {
+    fill(this.els.results, rules.length ? rules.map((/** @type {import("./rulebook.js").Rule} */ r) => h("li", {}, h("button", { type: "button", class: "rule-item", onclick: () => {
       f.rule = r.id;
       f.query = "";
-      this.formEl.querySelector("#ruling-rule").value = "";
+      const input = this.formEl?.querySelector("#ruling-rule");
+      if (input instanceof HTMLInputElement) input.value = "";
       fill(this.els.results);
       this._drawDynamic();
     } }, h("span", { class: "rule-cite" }, citeText(r.cite)), h("span", { class: "rule-title" }, r.title))))
@@ -512,11 +591,13 @@ export class RulingsPhone {
 
   /** The command the form says, or a reason (in words) why it cannot be sent yet. */
   _command() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
+    /** @type {import("./protocol.js").RecordRuling} */
     const cmd = { type: "record_ruling", table: f.table, players: f.players, note: f.note.trim() };
     if (f.rule) cmd.rule = f.rule;
     if (f.penalty !== "none") {
       if (!f.target) return { why: t("ruling.pick_player") };
+      /** @type {import("./protocol.js").Penalty} */
       const penalty = { player: f.target, kind: f.penalty };
       if (f.penalty === "sit_out") {
         const n = Number(f.amount);
@@ -532,7 +613,7 @@ export class RulingsPhone {
   }
 
   async _submit() {
-    const f = this.form;
+    const f = /** @type {RulingForm} */ (this.form); // drawn and sent with a form open
     const { cmd, why } = this._command();
     if (!cmd) {
       f.error = why;
@@ -558,14 +639,19 @@ export class RulingsPhone {
   }
 }
 
-/** "21:34:05" of a server instant, for a time input. */
+/** "21:34:05" of a server instant, for a time input.
+ * @param {number} epoch
+ */
 function clockTime(epoch) {
   const d = new Date(epoch * 1000);
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((x) => String(x).padStart(2, "0")).join(":");
 }
 
 /** The latest instant at or before `now` whose local time of day is `hhmmss` (a ruling made
- * before midnight, recorded after it, was made yesterday). */
+ * before midnight, recorded after it, was made yesterday).
+ * @param {string} hhmmss
+ * @param {number} now
+ */
 function pastInstant(hhmmss, now) {
   const [hh, mm, ss] = hhmmss.split(":").map(Number);
   const d = new Date(now * 1000);
@@ -577,10 +663,15 @@ function pastInstant(hhmmss, now) {
 
 // The director's console --------------------------------------------------------------------
 
+/** @type {RuleNames | null} */
 let consoleNames = null;
 
 /** The day's rulings (newest first), the sit-outs running and the players penalised more
- * than once, in `section`. */
+ * than once, in `section`.
+ * @param {HTMLElement} section
+ * @param {Conn | null} conn none before a tournament is picked
+ * @param {Send} send
+ */
 export function renderRulings(section, conn, send) {
   if (!section) return;
   if (!conn?.state) return fill(section, h("h2", { id: "h-rulings" }, t("director.rulings")));
@@ -590,12 +681,12 @@ export function renderRulings(section, conn, send) {
   const made = [...rulingsOf(conn)].reverse();
   const running = sitOutsOf(conn);
   const repeats = conn.staff?.repeats || [];
-  const names = (ids) => ids.map((pid) => playerName(conn, pid)).join(", ");
+  const names = (/** @type {string[]} */ ids) => ids.map((pid) => playerName(conn, pid)).join(", ");
   fill(section,
     h("h2", { id: "h-rulings" }, t("director.rulings"), h("span", { class: "muted heading-extra" }, t("ruling.count", { n: made.length }))),
     repeats.length ? h("div", { class: "repeats notice" }, h("h3", {}, t("ruling.repeats")),
-      h("ul", {}, repeats.map((r) => h("li", {}, h("strong", {}, playerName(conn, r.player)), " ",
-        t("ruling.repeat_line", { n: r.rulings.length, rulings: r.rulings.map((x) => `#${x}`).join(", "),
+      h("ul", {}, repeats.map((/** @type {import("./protocol.js").Repeat} */ r) => h("li", {}, h("strong", {}, playerName(conn, r.player)), " ",
+        t("ruling.repeat_line", { n: r.rulings.length, rulings: r.rulings.map((/** @type {number} */ x) => `#${x}`).join(", "),
           heaviest: t(`ruling.heaviest.${r.heaviest}`) }))))) : null,
     running.length ? h("div", { class: "console-sit-outs" }, h("h3", {}, t("sitout.title")),
       h("ul", {}, running.map((x) => h("li", {}, h("strong", {}, x.name), ` ${fmt.spot(x.table, x.seat)} · `, sitOutLeft(x), " ",

@@ -1,3 +1,4 @@
+// @ts-check
 // Several players out in the same hand, on the floor phone (TDA: the bigger starting stack
 // finishes higher; equal stacks share the place and its prizes).
 //
@@ -13,9 +14,12 @@ import { t } from "./i18n.js";
 import { placeText } from "./prizes.js";
 import { countedText, parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
-import { api, debounce, explainError, h, playerName } from "./ui.js";
+import { api, debounce, explainError, fill, h, playerName } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Command, Conn, Send } from "./types.js" */
 
 export class SameHand {
+  /** @param {{ conn: Conn, tid: string, send: Send, rerender: () => void }} options */
   constructor({ conn, tid, send, rerender }) {
     this.conn = conn;
     this.tid = tid;
@@ -31,8 +35,10 @@ export class SameHand {
     this.picked = new Map(); // player id -> typed stack (a string)
     this.confirming = false;
     this.sending = false;
+    /** @type {any} */
     this.preview = null; // {key, finishes, left, currency} | {key, error}
     this.asked = 0;
+    /** @type {string | null} */
     this.askedKey = null;
     // Filled in place: the preview answers while a stack is being typed, and the phone
     // never redraws under the floorperson's fingers.
@@ -42,7 +48,9 @@ export class SameHand {
     this._ask = debounce(() => this._fetch(), 250);
   }
 
-  /** Begin at `table`: the draft kept for it, if any, else nobody picked. */
+  /** Begin at `table`: the draft kept for it, if any, else nobody picked.
+   * @param {number} table
+   */
   start(table) {
     const draft = this.drafts.load(table);
     this.active = true;
@@ -71,24 +79,29 @@ export class SameHand {
   }
 
   _drawNotice() {
-    const notice = this.active && this.table != null ? sentSinceNotice(this.drafts, this.table, {
-      onKeep: () => { this.drafts.keep(this.table); this._drawNotice(); },
-      onDiscard: () => { const table = this.table; this.stop(); this.start(table); this.rerender(); },
+    // The notice is about this table: its buttons act on it.
+    const table = this.table;
+    const notice = this.active && table != null ? sentSinceNotice(this.drafts, table, {
+      onKeep: () => { this.drafts.keep(table); this._drawNotice(); },
+      onDiscard: () => { this.stop(); this.start(table); this.rerender(); },
     }) : null;
     const kept = this.active && this.table != null ? keptNote(this.drafts, this.table) : null;
-    this.noticeEl.replaceChildren(...[notice, kept].filter(Boolean));
+    fill(this.noticeEl, notice, kept);
   }
 
+  /** @param {string} pid */
   isPicked(pid) {
     return this.picked.has(pid);
   }
 
-  /** Pick or drop a seat's player; the stack is filled in from their last count. */
+  /** Pick or drop a seat's player; the stack is filled in from their last count.
+   * @param {string} pid
+   */
   toggle(pid) {
     if (this.picked.has(pid)) this.picked.delete(pid);
     else {
       const p = this.conn.state?.players?.[pid];
-      this.picked.set(pid, fmt.stackCounted(p) ? String(p.stack) : "");
+      this.picked.set(pid, p && fmt.stackCounted(p) ? String(p.stack) : "");
     }
     this.confirming = false;
     this._keep();
@@ -104,8 +117,10 @@ export class SameHand {
   }
 
   /** The command as it stands, or null while fewer than two are picked or a stack is bad. */
+  /** @returns {import("./protocol.js").BustSameHand | null} */
   command() {
     if (this.picked.size < 2) return null;
+    /** @type {import("./protocol.js").Busted[]} */
     const players = [];
     for (const [pid, typed] of this.picked) {
       const v = parseStack(typed);
@@ -116,6 +131,7 @@ export class SameHand {
     return { type: "bust_same_hand", players };
   }
 
+  /** @param {Command | null} command */
   _key(command) {
     const s = this.conn.state;
     return JSON.stringify([command, s?.busted, s?.entries, document.documentElement.lang]);
@@ -142,7 +158,9 @@ export class SameHand {
   }
 
   /** Whether the confirm button is off: nothing to send, or the server's preview refuses it
-   * (offline, the command may still be sent: the server decides when it gets it). */
+   * (offline, the command may still be sent: the server decides when it gets it).
+   * @param {Command | null} command
+   */
   _blocked(command) {
     if (!command || this.sending || !this.canBust) return true;
     const p = this.preview;
@@ -170,7 +188,7 @@ export class SameHand {
         offline ? t("same.preview_offline") : explainError(p.error, this.conn)));
       return;
     }
-    const money = (n) => fmt.money(n, p.currency);
+    const money = (/** @type {number} */ n) => fmt.money(n, p.currency);
     const best = [...p.finishes].sort((a, b) => a.place - b.place);
     el.append(h("h3", {}, t("same.preview_title")),
       h("ol", { class: "same-places" }, best.map((f) => h("li", { class: f.tied > 1 ? "shared" : "" },
@@ -186,11 +204,13 @@ export class SameHand {
     this._drawPreview();
   }
 
-  /** The panel: the players picked, their starting stacks, the server's places, confirm. */
+  /** The panel: the players picked, their starting stacks, the server's places, confirm.
+   * @param {boolean} canBust
+   */
   render(canBust) {
     this.canBust = canBust;
     this._prune();
-    const s = this.conn.state;
+    const s = heldState(this.conn);
     const rows = [...this.picked.entries()].map(([pid, typed]) => {
       const p = s.players[pid];
       const id = `same-stack-${pid}`;
@@ -199,11 +219,11 @@ export class SameHand {
       const input = h("input", {
         id, type: "text", inputmode: "numeric", autocomplete: "off", maxlength: 19, class: "count-input", value: typed,
         "aria-describedby": `${id}-last`,
-        oninput: (ev) => {
-          this.picked.set(pid, ev.target.value);
+        oninput: (/** @type {Event} */ ev) => {
+          this.picked.set(pid, /** @type {HTMLInputElement} */ (ev.target).value);
           this._keep();
           this.confirming = false;
-          problemEl.textContent = parseStack(ev.target.value).problem || "";
+          problemEl.textContent = parseStack(/** @type {HTMLInputElement} */ (ev.target).value).problem || "";
           this._refresh();
         },
       });
@@ -259,6 +279,7 @@ export class SameHand {
   }
 }
 
+/** @param {any} error */
 function isOffline(error) {
   return error.code === "network" || error.status === 0;
 }

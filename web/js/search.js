@@ -1,3 +1,4 @@
+// @ts-check
 // Finding a player, on every screen that searches the field (the player screen, the floor
 // phone, the director console): the server's search, best matches first, with how many match
 // in all; the copy of the state here when the server cannot be reached (the server's own
@@ -7,9 +8,14 @@ import { searchPlayers } from "./facts.js";
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { api, h } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
 /** `{query, total, players, offline}` for `q`: the server's answer, or the copy's (a screen
- * drops an answer whose `query` is no longer what is typed: answers may come out of order). */
+ * drops an answer whose `query` is no longer what is typed: answers may come out of order).
+ * @param {Conn} conn
+ * @param {string} tid
+ * @param {string} q
+ */
 export async function findPlayersNow(conn, tid, q) {
   try {
     const found = await api(`/api/t/${encodeURIComponent(tid)}/players?q=${encodeURIComponent(q)}`);
@@ -21,7 +27,9 @@ export async function findPlayersNow(conn, tid, q) {
 }
 
 /** "63 players match “novak” — showing 20; type more to narrow", or null with no match
- * (the screens say "nobody found" their own way). */
+ * (the screens say "nobody found" their own way).
+ * @param {any} found
+ */
 export function countLine(found) {
   if (!found || !found.total) return null;
   const shown = found.players.length;

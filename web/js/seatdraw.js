@@ -1,3 +1,4 @@
+// @ts-check
 // The seat draw on the wall: every seated player by surname, in the venue's alphabet, with
 // their table and seat, read from five metres (names 4.2rem: 67 px, 4.2 cm on a 55-inch 1080p
 // panel). The list is shown in pages that turn, each headed by its letter range; a wall given
@@ -12,6 +13,8 @@ import { spot } from "./format.js";
 import { t } from "./i18n.js";
 import { fill, h } from "./ui.js";
 import { byName, letterOf, surname } from "./venue.js";
+/** @import { Player, TournamentState } from "./protocol.js" */
+/** @import { Conn } from "./types.js" */
 
 const params = new URLSearchParams(location.search);
 
@@ -23,7 +26,10 @@ function split() {
   return of >= 1 && n >= 1 && n <= of ? [n, of] : [1, 1];
 }
 
-/** The seated players of `state` this wall shows, in the venue's order. */
+/** The seated players of `state` this wall shows, in the venue's order.
+ * @param {TournamentState | null | undefined} state
+ * @returns {Player[]}
+ */
 export function drawList(state) {
   const seated = Object.values(state?.players || {})
     .filter((p) => !p.busted && p.table != null && p.seat != null)
@@ -42,14 +48,18 @@ export function drawList(state) {
 }
 
 /** The page: `el` to put among the wall's pages, `layout(box)` to measure how many rows a part
- * holds in the room it has (the number of parts back), `render(part)` to show one part. */
+ * holds in the room it has (the number of parts back), `render(part)` to show one part.
+ * @param {Conn} conn
+ */
 export function seatDrawPage(conn) {
   const head = h("div", { class: "page-head" });
   const list = h("ol", { class: "draw-list" });
   const el = h("section", { class: "page page-seats", dataset: { page: "seats" } }, head, list);
   let perPart = Infinity;
+  /** @type {Player[]} */
   let players = [];
 
+  /** @param {Player} p */
   function row(p) {
     const last = surname(p.name);
     const first = p.name.slice(0, p.name.length - last.length).trim();
@@ -59,7 +69,9 @@ export function seatDrawPage(conn) {
   }
 
   /** How many parts the list needs where the page is `height` px tall (Infinity rows on a
-   * narrow screen, where the page scrolls as one column). */
+   * narrow screen, where the page scrolls as one column).
+   * @param {boolean} narrow
+   */
   function layout(narrow) {
     players = drawList(conn.state);
     if (narrow || !players.length) {
@@ -68,7 +80,7 @@ export function seatDrawPage(conn) {
     }
     fill(list, row(players[0]));
     fill(head, h("h2", {}, t("wall.page.seats")));
-    const probe = list.firstElementChild.getBoundingClientRect().height || 80;
+    const probe = list.firstElementChild?.getBoundingClientRect().height || 80;
     const gap = parseFloat(getComputedStyle(list).rowGap) || 0;
     const room = el.getBoundingClientRect().height - head.getBoundingClientRect().height
       - parseFloat(getComputedStyle(head).marginBottom || "0");
@@ -79,6 +91,10 @@ export function seatDrawPage(conn) {
     return Math.max(1, Math.ceil(players.length / perPart));
   }
 
+  /**
+   * @param {number} part
+   * @param {string} partText
+   */
   function render(part, partText) {
     const shown = Number.isFinite(perPart) ? players.slice(part * perPart, (part + 1) * perPart) : players;
     const from = shown.length ? letterOf(shown[0].name) : "";

@@ -1,11 +1,15 @@
+// @ts-check
 // The staff sign-in form (POST /api/signin: username and password or PIN → session cookie).
 
 import { forgetOnDevice } from "./app.js";
 import { clearAllDrafts } from "./drafts.js";
 import { onLang, t } from "./i18n.js";
 import { api, explainError, h } from "./ui.js";
+/** @import { Principal } from "./ui.js" */
 
-/** A sign-in form; `onDone(principal)` after a successful sign-in. */
+/** A sign-in form; `onDone(principal)` after a successful sign-in.
+ * @param {(principal: any) => void} onDone
+ * @param {{ roles?: string[] | null, note?: string }} [options] `roles`: who may sign in here */
 export function signInForm(onDone, { roles = null, note = "" } = {}) {
   const user = h("input", { id: "signin-user", name: "username", autocomplete: "username",
     autocapitalize: "none", spellcheck: "false", required: true });
@@ -74,6 +78,7 @@ export async function signOut() {
   }
 }
 
+/** @param {Principal | null} principal */
 export function whoAmI(principal) {
   if (!principal || principal.role === "public") return "";
   // A paired table screen has no account: it is its table's (floor/server/tablets.py).

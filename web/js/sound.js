@@ -1,3 +1,4 @@
+// @ts-check
 // Sound on the wall: a few tones for what the room must not miss (a new level, a break, the
 // last minute of a level or a break, a time call), made in the browser with the Web Audio API
 // so there are no sound files to ship. The switch is remembered on the screen (localStorage).
@@ -13,11 +14,14 @@
 import { clockModel } from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { every, fill, h } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
 const KEY = "floor.wall.sound";
 
 /** Each cue's notes, [frequency in Hz, start in s, length in s]: each cue its own shape,
  * told apart without looking. */
+/** Each cue's notes: [frequency (Hz), start (s), length (s)].
+ * @type {Record<string, [number, number, number][]>} */
 const NOTES = {
   // A new level: three notes going up.
   level: [[659, 0, 0.2], [880, 0.24, 0.2], [1175, 0.48, 0.45]],
@@ -39,10 +43,14 @@ const LAST_MINUTE = 60;
 export class Sound {
   constructor() {
     this.wanted = readWanted();
+    /** @type {AudioContext | null} */
     this.ctx = null;
+    /** @type {GainNode | null} */
     this.master = null;
-    /** Every cue asked for: {cue, at (ms), audible}. */
+    /** Every cue asked for: {cue, at (ms), audible}.
+     * @type {{ cue: string, at: number, audible: boolean }[]} */
     this.played = [];
+    /** @type {((sound: Sound) => void)[]} */
     this._listeners = [];
     // Whether the sound played when the screen was last touched (the switch reads it: the
     // touch itself may have let the sound start).
@@ -63,6 +71,7 @@ export class Sound {
     return this.wanted && this.ctx != null && this.ctx.state === "running";
   }
 
+  /** @param {(sound: Sound) => void} fn */
   onChange(fn) {
     this._listeners.push(fn);
   }
@@ -71,7 +80,9 @@ export class Sound {
     for (const fn of this._listeners) fn(this);
   }
 
-  /** Switch on (from a tap: the browser then lets the sound start) or off. */
+  /** Switch on (from a tap: the browser then lets the sound start) or off.
+   * @param {boolean} on
+   */
   set(on) {
     this.wanted = on;
     try {
@@ -98,23 +109,28 @@ export class Sound {
     }
   }
 
-  /** Sound `cue` now (when audible); the visual cue beside it is the caller's. */
+  /** Sound `cue` now (when audible); the visual cue beside it is the caller's.
+   * @param {string} cue
+   */
   play(cue) {
     const audible = this.audible;
     this.played.push({ cue, at: Date.now(), audible });
     if (this.played.length > 50) this.played.shift();
     if (!audible || !NOTES[cue]) return audible;
-    const start = this.ctx.currentTime + 0.02;
+    // Audible: the context and its output are made (`wake`).
+    const ctx = /** @type {AudioContext} */ (this.ctx);
+    const master = /** @type {GainNode} */ (this.master);
+    const start = ctx.currentTime + 0.02;
     for (const [freq, at, length] of NOTES[cue]) {
-      const osc = this.ctx.createOscillator();
-      const gain = this.ctx.createGain();
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
       osc.type = "triangle";
       osc.frequency.value = freq;
       // A soft start and a fading end: no clicks.
       gain.gain.setValueAtTime(0.0001, start + at);
       gain.gain.exponentialRampToValueAtTime(0.8, start + at + 0.015);
       gain.gain.exponentialRampToValueAtTime(0.0001, start + at + length);
-      osc.connect(gain).connect(this.master);
+      osc.connect(gain).connect(master);
       osc.start(start + at);
       osc.stop(start + at + length + 0.05);
     }
@@ -131,7 +147,9 @@ function readWanted() {
 }
 
 /** The switch: says plainly when the sound is off (or held by the browser) and that a tap
- * switches it on; once it plays, a tap switches it off. */
+ * switches it on; once it plays, a tap switches it off.
+ * @param {Sound} sound
+ */
 export function soundSwitch(sound) {
   const button = h("button", { type: "button", class: "sound-switch" });
   const render = () => {
@@ -158,15 +176,19 @@ export function soundSwitch(sound) {
  * Call `onCue({kind, ...})` for what the server reports as it happens: `level` and `break`
  * (the clock's step changed, with `step`), `minute` (the time left of a level or a break
  * passed one minute, with `onBreak`), `timecall` (with `table`, `seat`, `player`).
+ * @param {Conn} conn
+ * @param {(cue: any) => void} onCue
  */
 export function watchCues(conn, onCue) {
+  /** @type {number | null} */
   let step = null;
   let calls = new Set();
+  /** @type {number | null} */
   let left = null;
-  const callKey = (c) => `${c.table}.${c.seat}`;
+  const callKey = (/** @type {any} */ c) => `${c.table}.${c.seat}`;
   // The server's time when this connection opened (its hello): what happened before is old.
   let watching = Infinity;
-  conn.on("hello", (msg) => {
+  conn.on("hello", (/** @type {import("./protocol.js").Hello} */ msg) => {
     watching = typeof msg.server_time === "number" ? msg.server_time : conn.nowSec();
   });
   const look = () => {
@@ -178,7 +200,7 @@ export function watchCues(conn, onCue) {
     look();
     left = null;
   });
-  conn.on("change", (_, events = []) => {
+  conn.on("change", (/** @type {unknown} */ _, /** @type {any[]} */ events = []) => {
     const news = events.filter((e) => typeof e.at === "number" && e.at >= watching);
     const f = conn.facts?.clock;
     if (f && step != null && f.step !== step) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The end of the tournament on the wall: the winner, large, in place of the clock, and the
 // final standings with prizes as a page of its own, in parts where they do not fit at the
 // wall's smallest text. Who won and where everybody finished are the server's (the derived
@@ -8,8 +9,12 @@ import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { finisherGroups, placeText } from "./prizes.js";
 import { fill, h } from "./ui.js";
+/** @import { Conn } from "./types.js" */
 
-/** The winner panel of the wall's left column: hidden while the tournament is live. */
+/** The winner panel of the wall's left column: hidden while the tournament is live.
+ * @param {Conn} conn
+ * @param {import("./prizes.js").Prizes} prizes
+ */
 export function winnerPanel(conn, prizes) {
   const statusEl = h("div", { class: "ww-status" });
   const labelEl = h("div", { class: "ww-label" });
@@ -27,7 +32,7 @@ export function winnerPanel(conn, prizes) {
     statusEl.textContent = t(end.status === "closed" ? "finish.closed" : "finish.finished");
     labelEl.textContent = t("finish.winner");
     nameEl.textContent = end.winner.name;
-    const first = (prizes.data?.results || []).find((r) => r.player === end.winner.player);
+    const first = (prizes.data?.results || []).find((/** @type {any} */ r) => r.player === end.winner.player);
     const currency = prizes.data?.pool?.currency;
     // A deal at the final table paid the winner their share (and what was left to play for).
     fill(prizeEl, first && first.prize ? [h("span", { class: "k" }, t(first.deal ? "deal.prize_winner" : "finish.prize_first")), " ",
@@ -43,21 +48,31 @@ export function winnerPanel(conn, prizes) {
   return el;
 }
 
-/** One row of the standings: the place (shared places as a range), the names, the prize. */
+/** One row of the standings: the place (shared places as a range), the names, the prize.
+ * @param {any} g
+ * @param {number} paid
+ * @param {string | null | undefined} currency
+ */
 function standingItem(g, paid, currency) {
   const shared = g.tied > 1;
   return h("li", { class: `standing${g.place <= paid ? " paid" : ""}${g.place === 1 ? " winner" : ""}` },
     h("span", { class: "st-place" }, placeText(g.place, g.tied)),
-    h("span", { class: "st-names" }, g.players.map((x) => x.name).join(" · "),
+    h("span", { class: "st-names" }, g.players.map((/** @type {any} */ x) => x.name).join(" · "),
       shared ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null,
-      g.players.some((x) => x.deal) ? h("span", { class: "badge badge-deal" }, t("deal.badge")) : null),
+      g.players.some((/** @type {any} */ x) => x.deal) ? h("span", { class: "badge badge-deal" }, t("deal.badge")) : null),
     h("span", { class: "st-prize" }, g.prize ? fmt.money(g.prize, currency) : "–",
       shared && g.prize ? h("span", { class: "each" }, ` ${t("prizes.each")}`) : null));
 }
 
 let fitted = { key: "", rows: 1, cols: 1 };
 
-/** Rows per column and columns that fit `list` in `box` at the rows' own sizes. */
+/** Rows per column and columns that fit `list` in `box` at the rows' own sizes.
+ * @param {HTMLElement} box
+ * @param {HTMLElement} head
+ * @param {HTMLElement} list
+ * @param {any[]} groups
+ * @param {(g: any) => HTMLElement} make
+ */
 function fit(box, head, list, groups, make) {
   const key = JSON.stringify([groups.length, Math.round(box.clientWidth), Math.round(box.clientHeight),
     document.documentElement.lang]);
@@ -84,13 +99,16 @@ function fit(box, head, list, groups, make) {
  * Render part `part` of the standings into the page (`box`, with `head` and `list`): every
  * place on a phone (`narrow`), else as many as fit, the rest in further parts. `partText(n)`
  * says which part is shown. Returns the number of parts.
+ * @param {{ box: HTMLElement, head: HTMLElement, list: HTMLElement, prizes: any, part?: number,
+ *   narrow?: boolean, partText?: (parts: number) => string,
+ *   deal?: import("./protocol.js").DealMade | null }} options
  */
 export function renderStandings({ box, head, list, prizes, part = 0, narrow = false, partText = () => "", deal = null }) {
   const d = prizes.data;
   const groups = finisherGroups(d?.results);
   const paid = (d?.pool?.places || []).length;
   const currency = d?.pool?.currency;
-  const make = (g) => standingItem(g, paid, currency);
+  const make = (/** @type {any} */ g) => standingItem(g, paid, currency);
   let shown = groups;
   let parts = 1;
   if (!narrow && groups.length && !box.hidden) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The blind structure in the console: the chips, the starting stack, late registration, and
 // every step (a level: blinds, ante, big-blind ante, minutes; a break: minutes, the chips
 // that colour up, a name). Sent as `set_structure`: the server checks it as the TOML files
@@ -8,22 +9,30 @@
 
 import { t } from "./i18n.js";
 import { h, fill, toast } from "./ui.js";
+import { heldState } from "./conn.js";
+/** @import { Conn, Send } from "./types.js" */
 
+/** @param {string} text */
 function ints(text) {
   return text.split(/[\s,;]+/).filter(Boolean).map(Number);
 }
 
+/** @param {any} last */
 function blankLevel(last) {
   const bb = last ? last.big_blind * 2 : 200;
   return { type: "level", small_blind: bb / 2, big_blind: bb, ante: 0, big_blind_ante: false, minutes: last?.minutes ?? 20 };
 }
 
+/** @param {{ conn: Conn, send: Send }} options */
 export function structureEditor({ conn, send }) {
-  const s = conn.state.structure;
-  const started = conn.state.clock.started;
-  const inPlay = conn.state.clock.level;
-  let steps = (s?.levels || [blankLevel(null)]).map((x) => ({ ...x }));
-  const name = h("input", { id: "struct-name", value: s?.name ?? conn.state.name, maxlength: 80 });
+  const state = heldState(conn);
+  const s = state.structure;
+  const started = state.clock.started;
+  const inPlay = state.clock.level;
+  /** The steps as typed: each a level's or a break's fields, edited in place.
+   * @type {Record<string, any>[]} */
+  let steps = (s?.levels || [blankLevel(null)]).map((/** @type {any} */ x) => ({ ...x }));
+  const name = h("input", { id: "struct-name", value: s?.name ?? state.name, maxlength: 80 });
   const stack = h("input", { id: "struct-stack", type: "number", min: 1, value: s?.starting_stack ?? 10000, inputmode: "numeric" });
   const chips = h("input", { id: "struct-chips", value: (s?.chips || [25, 100, 500, 1000]).join(", ") });
   const late = h("input", { id: "struct-late", type: "number", min: 1, value: s?.late_registration_until ?? "", inputmode: "numeric" });
@@ -31,6 +40,7 @@ export function structureEditor({ conn, send }) {
   const fileIn = h("input", { id: "struct-file", type: "file", accept: ".toml,text/plain" });
   const el = h("form", { class: "structure-form", id: "structure-form" });
 
+  /** @param {number} i @param {string} key @param {Record<string, any>} [attrs] */
   function cell(i, key, attrs = {}) {
     const st = steps[i];
     const locked = started && i <= inPlay;
@@ -73,15 +83,18 @@ export function structureEditor({ conn, send }) {
 
   /** The structure as the editor holds it (the prize is the money panel's). */
   function value() {
+    /** @type {import("./protocol.js").Structure} */
     const out = { name: name.value.trim(), starting_stack: Number(stack.value), chips: ints(chips.value), levels: steps.map((st) => {
       if (st.type === "break") {
+        /** @type {import("./protocol.js").Break} */
         const b = { type: "break", minutes: Number(st.minutes) };
         if (st.color_up?.length) b.color_up = st.color_up;
         if (st.name) b.name = st.name;
         return b;
       }
+      /** @type {import("./protocol.js").Level} */
       const l = { type: "level", small_blind: Number(st.small_blind), big_blind: Number(st.big_blind), minutes: Number(st.minutes) };
-      for (const k of ["ante", "bring_in"]) if (st[k]) l[k] = Number(st[k]);
+      for (const k of /** @type {const} */ (["ante", "bring_in"])) if (st[k]) l[k] = Number(st[k]);
       if (st.big_blind_ante) l.big_blind_ante = true;
       if (st.game) l.game = st.game;
       return l;
@@ -90,12 +103,13 @@ export function structureEditor({ conn, send }) {
     return out;
   }
 
+  /** @param {import("./protocol.js").Structure} structure */
   function load(structure) {
     name.value = structure.name;
-    stack.value = structure.starting_stack;
+    stack.value = String(structure.starting_stack);
     chips.value = structure.chips.join(", ");
-    late.value = structure.late_registration_until ?? "";
-    steps = structure.levels.map((x) => ({ ...x }));
+    late.value = String(structure.late_registration_until ?? "");
+    steps = structure.levels.map((/** @type {any} */ x) => ({ ...x }));
     renderSteps();
   }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The table screen: a tablet (or a phone) that belongs to one table, not to a person.
 // /table/{tid}/{table}. Paired once with a code from the floor (no account: the screen becomes
 // a device of this table of this tournament, floor/server/tablets.py), with dealers signing
@@ -12,7 +13,8 @@
 // device and sent again, with the same id, when the connection comes back.
 
 import { installable } from "./app.js";
-import { Connection, tableViews, tidFromPath } from "./conn.js";
+import { Connection, heldState, tableViews, tidFromPath } from "./conn.js";
+import { reloadOnUpgrade } from "./version.js";
 import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
 import { timeCalls as callsAt, undoable } from "./facts.js";
@@ -23,16 +25,21 @@ import { onLang, t } from "./i18n.js";
 import { signOut, whoAmI } from "./signin.js";
 import { mountTableDealers } from "./table_dealers.js";
 import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
+/** @import { Command } from "./types.js" */
+/** @import { Principal } from "./ui.js" */
 
 const tid = tidFromPath();
 const TABLE = Number(location.pathname.split("/").filter(Boolean)[2]);
 const conn = new Connection(tid);
+reloadOnUpgrade(conn);
 // Installable, its shell kept for a wifi drop (the table's own state is not: web/sw.js).
 installable("table", tid, TABLE);
 const outbox = new Outbox(tid);
+/** @type {import("./ui.js").Principal} */
 let principal = { role: "public", username: null, table: null };
 /** What the screen is asking for: null, "out" (bust-outs), "done" (hand-for-hand) or
  * "button"; `picked` the seats tapped, `stacks` the starting stacks typed by seat. */
+/** @type {{ mode: "out" | "done" | "button" | null, picked: Set<number>, stacks: Record<number, string> }} */
 const ui = { mode: null, picked: new Set(), stacks: {} };
 /** Players who sat down here since the table's last hand (a late entry, a move carried out):
  * seat -> player, from the events the server sent. */
@@ -108,7 +115,7 @@ function showSignedIn() {
   appEl.hidden = !ok;
   signinEl.hidden = ok;
   if (!screen && !staff) {
-    const paired = (p) => {
+    const paired = (/** @type {Principal} */ p) => {
       principal = p;
       endedNote = "";
       showSignedIn();
@@ -118,7 +125,7 @@ function showSignedIn() {
     fill(signinEl, endedNote ? h("p", { class: "notice notice-halt", role: "alert" }, endedNote) : null,
       pairForm(paired), h("p", { class: "muted pair-or" }, t("table.signin_note")));
   } else if (!ok) {
-    const own = `/table/${encodeURIComponent(principal.tournament)}/${principal.table}`;
+    const own = `/table/${encodeURIComponent(principal.tournament ?? "")}/${principal.table}`;
     fill(signinEl, h("div", { class: "card" },
       h("p", {}, t("table.other_table", { table: principal.table, tournament: principal.tournament })),
       h("a", { class: "button primary", href: own }, t("table.open_own", { table: principal.table }))));
@@ -135,7 +142,7 @@ function dealerForm() {
     autocomplete: "current-password", required: true });
   const error = h("p", { class: "error-text", role: "alert" });
   const submit = h("button", { type: "submit", class: "primary" }, t("table.dealer_submit"));
-  return h("form", { class: "card dealer-form", "aria-label": t("table.dealer_signin"), onsubmit: async (ev) => {
+  return h("form", { class: "card dealer-form", "aria-label": t("table.dealer_signin"), onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     error.textContent = "";
     submit.disabled = true;
@@ -186,6 +193,10 @@ async function recheck() {
 
 // Sending ----------------------------------------------------------------------------------
 
+/**
+ * @param {Command} command
+ * @param {string} label
+ */
 async function send(command, label) {
   const item = await outbox.send(command, label);
   if (item.status === "done") {
@@ -209,8 +220,9 @@ function closePick() {
   ui.stacks = {};
 }
 
+/** @param {number[]} seats */
 function seatList(seats) {
-  return seats.map((s) => String(s)).join(", ");
+  return seats.map((/** @type {number} */ s) => String(s)).join(", ");
 }
 
 function newHand() {
@@ -220,9 +232,9 @@ function newHand() {
 }
 
 function sendPicked() {
-  const table = conn.state.tables[TABLE];
+  const table = heldState(conn).tables[TABLE];
   const seats = [...ui.picked].sort((a, b) => a - b);
-  const stackOf = (seat) => {
+  const stackOf = (/** @type {number} */ seat) => {
     const typed = ui.stacks[seat];
     return typed === undefined || typed === "" ? null : Number(typed);
   };
@@ -241,8 +253,9 @@ function sendPicked() {
   render();
 }
 
+/** @param {number} seat */
 function tapSeat(seat) {
-  const table = conn.state.tables[TABLE];
+  const table = heldState(conn).tables[TABLE];
   if (!table.occupants[seat]) return;
   if (ui.mode === "button") {
     send({ type: "button", table: TABLE, seat }, `${t("table.button")}: ${t("table.seat", { seat })}`);
@@ -260,6 +273,10 @@ function view() {
   return tableViews(conn).find((v) => v.table === TABLE) || null;
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function renderSeats(table, v) {
   // After a button report the recorded positions are the hand before it, made up: only the
   // button the floor reported is shown until the next hand is dealt.
@@ -274,7 +291,7 @@ function renderSeats(table, v) {
   fill(seatsEl, Array.from({ length: n }, (_, i) => {
     const seat = i + 1;
     const pid = table.occupants[seat];
-    const p = pid ? conn.state.players[pid] : null;
+    const p = pid ? heldState(conn).players[pid] : null;
     const row = seat <= top ? 1 : 2;
     const col = seat <= top ? seat : n - seat + 1;
     const marks = [];
@@ -282,7 +299,7 @@ function renderSeats(table, v) {
     if (p && pos && pos.small_blind === seat && button !== seat) marks.push(h("span", { class: "mark mark-sb" }, t("table.small_blind")));
     if (p && pos && pos.big_blind === seat) marks.push(h("span", { class: "mark mark-bb" }, t("table.big_blind")));
     if (p && pos && pos.small_blind === seat && button === seat) marks.push(h("span", { class: "mark mark-sb" }, t("table.small_blind")));
-    const out = (handForHand(conn)?.out || []).some((o) => o.table === TABLE && o.seat === seat);
+    const out = (handForHand(conn)?.out || []).some((/** @type {any} */ o) => o.table === TABLE && o.seat === seat);
     const el = h("button", {
       type: "button",
       class: `seat${p ? "" : " empty"}${ui.picked.has(seat) ? " picked" : ""}${out ? " out" : ""}${arrivals.has(seat) ? " arrived" : ""}`,
@@ -304,6 +321,10 @@ function renderSeats(table, v) {
   }));
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function notices(table, v) {
   const list = [];
   const step = tableStep(conn, TABLE);
@@ -313,8 +334,8 @@ function notices(table, v) {
   if (table.status === "broken") list.push(["broken", t("table.broken")]);
   if (step === "deal") list.push(["h4h-deal", t("table.h4h_deal")]);
   if (step === "playing") list.push(["h4h-playing", t("table.h4h_playing")]);
-  if (step === "done") {
-    const others = f.waiting_for.filter((n) => n !== TABLE);
+  if (step === "done" && f) {
+    const others = f.waiting_for.filter((/** @type {number} */ n) => n !== TABLE);
     list.push(["h4h-wait", t("table.h4h_wait"),
       others.length ? t("table.h4h_wait_for", { tables: others.join(", ") }) : null]);
   }
@@ -323,7 +344,7 @@ function notices(table, v) {
     const left = fmt.clock(c.left);
     list.push([c.phase === "count" ? "count" : "time", t("table.time_call", { seat: c.seat, left })]);
   }
-  for (const m of conn.plan.moves || []) {
+  for (const m of /** @type {any[]} */ (conn.plan.moves || [])) {
     if (m.from.table === TABLE && m.to.table !== TABLE) {
       const name = m.player ? playerName(conn, m.player) : null;
       const text = m.player == null ? t("table.move_out_bb", { to: m.to.table })
@@ -338,7 +359,7 @@ function notices(table, v) {
   for (const [seat, pid] of arrivals) {
     if (table.occupants[seat] === pid) list.push(["arrive", t("table.arrived", { seat, name: playerName(conn, pid) })]);
   }
-  const waiting = (v?.waiting || []).map((x) => playerName(conn, typeof x === "string" ? x : x.player));
+  const waiting = (v?.waiting || []).map((/** @type {any} */ x) => playerName(conn, typeof x === "string" ? x : x.player));
   if (waiting.length) list.push(["wait", t("table.waiting", { names: waiting.join(", ") })]);
   for (const u of undoable(conn, TABLE)) {
     list.push(["undo", t("table.undo", { seat: u.seat, name: playerName(conn, u.player) })]);
@@ -346,16 +367,27 @@ function notices(table, v) {
   return list;
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function renderNotices(table, v) {
   fill(noticeEl, notices(table, v).map(([kind, text, sub]) =>
     h("p", { class: `notice notice-${kind}`, dataset: { kind } }, text, sub ? h("span", { class: "notice-sub" }, sub) : null)));
 }
 
+/**
+ * @param {any} table
+ * @param {any} v
+ */
 function renderActions(table, v) {
   const step = tableStep(conn, TABLE);
   const open = table.status === "open" && v?.status !== "halted";
   const h4h = step != null;
-  const positionsUnknown = !table.positions && conn.state.current_game !== "stud" && conn.state.current_game !== "razz";
+  const game = heldState(conn).current_game;
+  const positionsUnknown = !table.positions && game !== "stud" && game !== "razz";
+  /** @param {string} label @param {string} cls @param {() => void} onclick
+   * @param {{ disabled?: boolean, action?: string }} [options] */
   const big = (label, cls, onclick, { disabled = false, action } = {}) =>
     h("button", { type: "button", class: `big ${cls}`, disabled, onclick, dataset: { action } }, label);
   fill(actionsEl,
@@ -371,6 +403,10 @@ function renderActions(table, v) {
     }));
 }
 
+/** What the pick was last drawn for: drawn again only when it changed (not under a finger). */
+let pickKey = "";
+
+/** @param {any} table */
 function renderPick(table) {
   pickEl.hidden = ui.mode == null;
   if (ui.mode == null) return fill(pickEl);
@@ -380,10 +416,10 @@ function renderPick(table) {
   // hand-for-hand, where other tables' players out may share the hand).
   const askStacks = ui.mode === "done" || seats.length > 1;
   const rows = askStacks ? seats.map((seat) => {
-    const p = conn.state.players[table.occupants[seat]];
+    const p = heldState(conn).players[table.occupants[seat]];
     const id = `stack-${seat}`;
     const input = h("input", { id, type: "number", min: "0", inputmode: "numeric", value: ui.stacks[seat] ?? (p?.counted && p.stack != null ? p.stack : ""),
-      oninput: (ev) => { ui.stacks[seat] = ev.target.value; } });
+      oninput: (/** @type {Event} */ ev) => { ui.stacks[seat] = /** @type {HTMLInputElement} */ (ev.target).value; } });
     return h("div", { class: "field stack-row" },
       h("label", { for: id }, `${t("table.seat", { seat })} · ${p?.name ?? ""} · ${t("table.stack")}`), input);
   }) : [];
@@ -406,22 +442,23 @@ function render() {
   const v = view();
   document.title = `${t("table.title", { table: TABLE })} · ${conn.state.name}`;
   appEl.dataset.step = tableStep(conn, TABLE) || "";
+  const h4hNow = handForHand(conn);
   fill(handEl,
     h("strong", { class: "hand-no" }, t("table.hand_no", { n: table.hand })),
     conn.state.final_table === TABLE ? h("span", { class: "badge badge-final" }, t("table.final")) : null,
-    handForHand(conn) ? h("span", { class: "badge badge-h4h" }, `${t("h4h.title")} · ${t("h4h.hand", { n: handForHand(conn).round })}`) : null);
+    h4hNow ? h("span", { class: "badge badge-h4h" }, `${t("h4h.title")} · ${t("h4h.hand", { n: h4hNow.round })}`) : null);
   renderNotices(table, v);
   renderActions(table, v);
   renderSeats(table, v);
   // Keep what is being typed: the pick is rebuilt only when its seats change.
   const key = `${ui.mode}|${[...ui.picked].join(",")}|${document.documentElement.lang}`;
-  if (key !== renderPick.last || !pickEl.contains(document.activeElement)) {
-    renderPick.last = key;
+  if (key !== pickKey || !pickEl.contains(document.activeElement)) {
+    pickKey = key;
     renderPick(table);
   }
 }
 
-conn.on("events", (applied) => {
+conn.on("events", (/** @type {any[]} */ applied) => {
   for (const e of applied) {
     if (e.type === "hand_started" && e.table === TABLE) arrivals.clear();
     if (e.type === "player_seated" && e.table === TABLE) arrivals.set(e.seat, e.player);
@@ -440,22 +477,22 @@ conn.on("change", () => {
     render();
   });
 });
-conn.on("status", (status) => {
+conn.on("status", (/** @type {string} */ status) => {
   if (status === "live") outbox.flush();
 });
-conn.on("hello", (msg) => {
+conn.on("hello", (/** @type {import("./protocol.js").Hello} */ msg) => {
   if (principal.device != null && (msg.device !== principal.device || msg.table !== principal.table)) recheck();
 });
-outbox.onChange(() => bar.querySelector(".conn")?.refresh?.());
+outbox.onChange(() => /** @type {import("./ui.js").Indicator | null} */ (bar.querySelector(".conn"))?.refresh?.());
 onLang(() => {
-  renderPick.last = "";
+  pickKey = "";
   accountEl.setAttribute("aria-label", t("signin.account"));
   dealersEl.setAttribute("aria-label", t("dealers.strip"));
   showSignedIn();
 });
 // A time call counts down between batches.
 every(1000, () => {
-  if (conn.state && (conn.facts?.time_calls || []).some((c) => c.table === TABLE)) render();
+  if (conn.state && (conn.facts?.time_calls || []).some((/** @type {any} */ c) => c.table === TABLE)) render();
 });
 
 start();

@@ -1,3 +1,4 @@
+// @ts-check
 // The director console's table screens (floor/server/tablets.py): every paired tablet with its
 // table, tournament, dealer and when it was last heard from; a tap ends one (its screen closes
 // at once, on every server process) and a small form moves one to another table, of this
@@ -6,13 +7,18 @@
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { api, explainError, fill, h, toast } from "./ui.js";
+/** @import { Child } from "./ui.js" */
 
 /** Mount the section: `tournaments()` the console's list of tournaments (for the move form),
- * `current` the tournament the console shows. Returns {load, render}. */
+ * `current` the tournament the console shows. Returns {load, render}.
+ * @param {{ section: HTMLElement, heading: (id: string, key: string, extra?: Child) => HTMLElement, tournaments: () => any[], current: string }} options
+ */
 export function mountTablets({ section, heading, tournaments, current }) {
+  /** @type {any[]} */
   let tablets = [];
   let loaded = false;
   /** The tablet whose move form is open, by id. */
+  /** @type {string | null} */
   let moving = null;
 
   async function load() {
@@ -25,10 +31,12 @@ export function mountTablets({ section, heading, tournaments, current }) {
     render();
   }
 
+  /** @param {string} id */
   function tournamentName(id) {
-    return tournaments().find((x) => x.id === id)?.name ?? id;
+    return tournaments().find((/** @type {any} */ x) => x.id === id)?.name ?? id;
   }
 
+  /** @param {any} tablet */
   function lastSeen(tablet) {
     if (tablet.last_seen == null) return t("tablets.never_seen");
     const ago = Math.max(0, Date.now() / 1000 - tablet.last_seen);
@@ -36,6 +44,7 @@ export function mountTablets({ section, heading, tournaments, current }) {
     return t("tablets.seen_at", { time: fmt.timeOfDay(tablet.last_seen) });
   }
 
+  /** @param {any} tablet */
   async function end(tablet) {
     const what = { table: tablet.table, tournament: tournamentName(tablet.tournament) };
     if (!confirm(t("tablets.end_confirm", what))) return;
@@ -48,14 +57,15 @@ export function mountTablets({ section, heading, tournaments, current }) {
     load();
   }
 
+  /** @param {any} tablet */
   function moveForm(tablet) {
     const id = `move-${tablet.id}`;
-    const where = h("select", { id: `${id}-t` }, tournaments().map((x) =>
+    const where = h("select", { id: `${id}-t` }, tournaments().map((/** @type {any} */ x) =>
       h("option", { value: x.id, selected: x.id === tablet.tournament }, x.name || x.id)));
     const table = h("input", { id: `${id}-n`, type: "number", min: 1, max: 100000, inputmode: "numeric", required: true,
       value: String(tablet.table) });
     const error = h("p", { class: "error-text", role: "alert" });
-    return h("form", { class: "tablet-move", "aria-label": t("tablets.move_named", { table: tablet.table }), onsubmit: async (ev) => {
+    return h("form", { class: "tablet-move", "aria-label": t("tablets.move_named", { table: tablet.table }), onsubmit: async (/** @type {SubmitEvent} */ ev) => {
       ev.preventDefault();
       error.textContent = "";
       const body = { tournament: where.value, table: Number(table.value) };
@@ -77,6 +87,7 @@ export function mountTablets({ section, heading, tournaments, current }) {
       h("button", { type: "button", class: "ghost small", onclick: () => { moving = null; render(); } }, t("director.cancel"))));
   }
 
+  /** @param {any} tablet */
   function item(tablet) {
     const here = tablet.tournament === current;
     const named = { table: tablet.table };
@@ -104,7 +115,7 @@ export function mountTablets({ section, heading, tournaments, current }) {
   function render() {
     // This tournament's tablets first, by table; then the others'.
     const sorted = [...tablets].sort((a, b) =>
-      (a.tournament !== current) - (b.tournament !== current) || a.tournament.localeCompare(b.tournament) || a.table - b.table);
+      Number(a.tournament !== current) - Number(b.tournament !== current) || a.tournament.localeCompare(b.tournament) || a.table - b.table);
     fill(section, heading("tablets", "director.tablets"),
       h("p", { class: "hint" }, t("tablets.hint")),
       !loaded ? null : sorted.length

@@ -1,3 +1,4 @@
+// @ts-check
 // Small shared pieces of every screen: building DOM safely (names are never parsed as HTML),
 // the connection indicator, the language switch, HTTP helpers and short notices.
 
@@ -9,7 +10,19 @@ import { timeOfDay } from "./format.js";
 
 export { withNames };
 
-/** Build an element: h("button", {class: "big", onclick: fn}, "text", child, ...). */
+/** What `h` and `fill` take as children: nodes, text, numbers, nothing, and lists of them.
+ * @typedef {Node | string | number | boolean | null | undefined | Child[]} Child */
+
+/** An element's attributes for `h`: a class, a dataset, a style, `on…` listeners, the rest
+ * set as attributes (null and false leave one out, true sets it empty).
+ * @typedef {Record<string, any>} Attrs */
+
+/** Build an element: h("button", {class: "big", onclick: fn}, "text", child, ...).
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]} */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
@@ -25,6 +38,7 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
   for (const child of children) {
     if (child == null || child === false) continue;
@@ -33,7 +47,8 @@ function append(el, children) {
   }
 }
 
-/** A symbol beside a label, hidden from screen readers (the label names the button). */
+/** A symbol beside a label, hidden from screen readers (the label names the button).
+ * @param {string} symbol */
 export function icon(symbol) {
   return h("span", { class: "icon", "aria-hidden": "true" }, symbol);
 }
@@ -41,28 +56,44 @@ export function icon(symbol) {
 /** A control's content as it is read and as it is shown: `said` is its accessible name (for
  * screen readers only), `shown` what the eye reads (hidden from screen readers). A seat's
  * "3 · Jana" reads "Seat 3: Jana Nováková" without an aria-label the text on screen is
- * not part of (WCAG 2.5.3, label in name). */
+ * not part of (WCAG 2.5.3, label in name).
+ * @param {string} said
+ * @param {...Child} shown */
 export function saidAs(said, ...shown) {
   const parts = shown.flat().filter((x) => x != null && x !== false);
   for (const el of parts) if (el instanceof Element) el.setAttribute("aria-hidden", "true");
   return [h("span", { class: "sr-only" }, said), ...parts];
 }
 
-/** Replace an element's children. */
+/** Replace an element's children.
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E} */
 export function fill(el, ...children) {
   el.replaceChildren();
   append(el, children);
   return el;
 }
 
-export const $ = (sel, root = document) => root.querySelector(sel);
+/** The element `sel` names, which the page's HTML holds.
+ * @param {string} sel
+ * @param {ParentNode} [root] */
+export const $ = (sel, root = document) => /** @type {HTMLElement} */ (root.querySelector(sel));
 
 // Connection indicator ---------------------------------------------------------------------
 
+/** @type {Record<string, string>} */
 const STATUS_ICON = { live: "●", connecting: "◌", reconnecting: "◌", offline: "✕", missing: "?" };
 
-/** A live region showing the connection state in words and a shape, not colour alone. */
+/** The connection indicator: `refresh` draws it again (the outbox changed what it says).
+ * @typedef {HTMLDivElement & { refresh?: () => void }} Indicator */
+
+/** A live region showing the connection state in words and a shape, not colour alone.
+ * @param {any} conn conn.js Connection
+ * @param {(() => string) | undefined} extra more to say (commands waiting to be sent) */
 export function connIndicator(conn, extra) {
+  /** @type {Indicator} */
   const el = h("div", { class: "conn", role: "status", "aria-live": "polite" });
   const render = () => {
     const st = conn.status;
@@ -109,7 +140,10 @@ export function langSwitch() {
 
 // HTTP -----------------------------------------------------------------------------------------
 
+/** The server's refusal (or the network's failure, status 0): the code, the field it names,
+ * the reason and its parameters. */
 export class HttpError extends Error {
+  /** @param {number} status @param {any} error the body's `error` (commands.js errorOf) */
   constructor(status, error) {
     super(errorText(error));
     this.status = status;
@@ -120,6 +154,17 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * @typedef {object} ApiOptions
+ * @property {string} [method]
+ * @property {unknown} [body] sent as JSON
+ * @property {number} [timeout] milliseconds
+ */
+
+/** JSON from the API; a refusal throws an HttpError.
+ * @param {string} path
+ * @param {ApiOptions} [options]
+ * @returns {Promise<any>} */
 export async function api(path, { method = "GET", body, timeout = 10000 } = {}) {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeout);
@@ -147,6 +192,12 @@ export async function api(path, { method = "GET", body, timeout = 10000 } = {}) 
   return data;
 }
 
+/** Who this browser is signed in as (GET /api/me): a paired table screen says its device,
+ * tournament and table.
+ * @typedef {{ username: string | null, role: string, table: number | null, device?: string | null, tournament?: string | null }} Principal */
+
+/** Who this browser is signed in as (the public when nobody).
+ * @returns {Promise<Principal>} */
 export async function me() {
   try {
     return await api("/api/me");
@@ -156,7 +207,9 @@ export async function me() {
 }
 
 /** The server's refusal in the reader's language: its kind, then what it is (rendered from
- * its reason and parameters, or its own words for a reason this page has no template for). */
+ * its reason and parameters, or its own words for a reason this page has no template for).
+ * @param {any} error
+ * @param {any} [conn] names players by their ids */
 export function explainError(error, conn = null) {
   if (!error) return "";
   const known = t(`code.${error.code}`, {}, "");
@@ -166,8 +219,11 @@ export function explainError(error, conn = null) {
 
 // Notices --------------------------------------------------------------------------------------
 
+/** @type {HTMLElement | null} */
 let toastBox = null;
 
+/** A short notice at the bottom of the screen.
+ * @param {string} message @param {string} [kind] info, ok, error @param {number} [ms] */
 export function toast(message, kind = "info", ms = 4000) {
   if (!toastBox) {
     toastBox = h("div", { class: "toasts", role: "status", "aria-live": "polite" });
@@ -178,7 +234,8 @@ export function toast(message, kind = "info", ms = 4000) {
   setTimeout(() => el.remove(), ms);
 }
 
-/** Tick `fn` every `ms` while the page is visible (clocks count locally between events). */
+/** Tick `fn` every `ms` while the page is visible (clocks count locally between events).
+ * @param {number} ms @param {() => void} fn */
 export function every(ms, fn) {
   fn();
   return setInterval(() => {
@@ -186,36 +243,53 @@ export function every(ms, fn) {
   }, ms);
 }
 
-/** Debounce for search boxes. */
+/** Debounce for search boxes.
+ * @template {any[]} A
+ * @param {(...args: A) => unknown} fn @param {number} [ms]
+ * @returns {(...args: A) => void} */
 export function debounce(fn, ms = 200) {
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   return (...args) => {
     clearTimeout(timer);
     timer = setTimeout(() => fn(...args), ms);
   };
 }
 
+/** A player's name by their id (the id itself when the screen does not know them).
+ * @template {string | null | undefined} I
+ * @param {any} conn @param {I} id
+ * @returns {I extends string ? string : null} */
 export function playerName(conn, id) {
-  if (id == null) return null;
+  if (id == null) return /** @type {any} */ (null);
   // Following one player, the state holds them alone: the chip leaders' names come apart.
   return conn.state?.players?.[id]?.name ?? conn.names?.[id] ?? id;
 }
 
 /** Standard page heading: the title, the connection, the language; under them, once the
- * tournament has its winner, a banner saying so (finished.js). */
+ * tournament has its winner, a banner saying so (finished.js).
+ * @param {string} title
+ * @param {any} conn conn.js Connection, or null (no tournament chosen)
+ * @param {{ extra?: () => string, right?: Child }} [options]
+ * @returns {Bar} */
 export function topbar(title, conn, { extra, right } = {}) {
   const titleEl = h("h1", { class: "title" }, title);
-  const bar = h("header", { class: "topbar" }, titleEl, h("div", { class: "topbar-right" },
+  const header = h("header", { class: "topbar" }, titleEl, h("div", { class: "topbar-right" },
     right || null, conn ? connIndicator(conn, extra) : null, langSwitch()), conn ? finishBanner(conn) : null);
-  bar.setTitle = (text) => {
-    titleEl.textContent = text;
-  };
-  return bar;
+  return Object.assign(header, {
+    /** @param {string} text */
+    setTitle: (text) => {
+      titleEl.textContent = text;
+    },
+  });
 }
 
 // Search -------------------------------------------------------------------------------------------
 
+/** @typedef {HTMLElement & { setTitle: (text: string) => void }} Bar */
+
 // Letters Unicode does not decompose into a base and a mark (as floor/engine/rulebook.py folds).
+/** @type {Record<string, string>} */
 const PLAIN = { ł: "l", Ł: "l", ø: "o", Ø: "o", đ: "d", Đ: "d", ð: "d", Ð: "d", æ: "ae", Æ: "ae",
   œ: "oe", Œ: "oe", þ: "th", Þ: "th", ı: "i", ħ: "h", Ħ: "h", ŧ: "t", Ŧ: "t" };
 
@@ -223,10 +297,12 @@ const PLAIN_LETTERS = new RegExp(`[${Object.keys(PLAIN).join("")}]`, "g");
 
 // Where the server's case folding (Python's str.casefold) differs from lower case: "Weiß"
 // is searched as "weiss" there, so a typed "weiß" must be too.
+/** @type {Record<string, string>} */
 const CASEFOLD = { ß: "ss", ς: "σ", "\u1c80": "в", "\u1c81": "д", "\u1c82": "о", "\u1c83": "с",
   "\u1c84": "т", "\u1c85": "т", "\u1c86": "ъ", "\u1c87": "ѣ", "\u1c88": "ꙋ" };
 const CASEFOLD_LETTERS = /[ßς\u1c80-\u1c88\u13f8-\u13fd\uab70-\uabbf]/g;
 
+/** @param {string} c */
 function casefold(c) {
   const code = c.charCodeAt(0);
   // Cherokee folds to its capital letters.
@@ -238,6 +314,7 @@ function casefold(c) {
 /** Text as the search compares it: no diacritics, no case (`Novak` finds `Novák`), folded
  * as the server folds it. Names are searched by the server's own keys (facts.js); this
  * folds what is typed, and the rulebook copy kept for offline use. */
+/** @param {string} x */
 export function foldText(x) {
   return x.replace(PLAIN_LETTERS, (c) => PLAIN[c]).normalize("NFKD")
     .replace(/\p{M}/gu, "").toLowerCase().replace(CASEFOLD_LETTERS, casefold);

@@ -1,7 +1,8 @@
+// @ts-check
 // Čeština. Množná čísla podle Intl.PluralRules("cs"): one (1), few (2–4), many (zlomky), other.
 // `why`: české znění citací pravidel, které server posílá anglicky (floor/engine/reasons.py).
 
-const hraci = (pre, post = "") => ({
+const hraci = (/** @type {string} */ pre, post = "") => ({
   one: `${pre}{n} hráč${post}`, few: `${pre}{n} hráči${post}`, many: `${pre}{n} hráče${post}`,
   other: `${pre}{n} hráčů${post}`,
 });
@@ -697,7 +698,6 @@ export const cs = {
   "sale.title.add_on": "Potvrzení add-onu",
   "sale.title.re_entry": "Potvrzení re-entry",
   "sale.confirm.rebuy": "Prodat hráči {name} rebuy?",
-  "sale.confirm.re_entry": "Prodat hráči {name} re-entry (nový buy-in a nové místo)?",
   "sale.confirm.add_on": "Prodat hráči {name} add-on?",
   "sale.confirm.re_entry": "Zapsat hráče {name} znovu (re-entry)?",
   "sale.yes.rebuy": "Ano, rebuy",

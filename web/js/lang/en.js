@@ -1,3 +1,4 @@
+// @ts-check
 // English. Plural forms are objects keyed by Intl.PluralRules categories (one, other).
 
 export const en = {
@@ -684,7 +685,6 @@ export const en = {
   "sale.title.add_on": "Confirm the add-on",
   "sale.title.re_entry": "Confirm the re-entry",
   "sale.confirm.rebuy": "Sell {name} a rebuy?",
-  "sale.confirm.re_entry": "Sell {name} a re-entry (a new buy-in and a new seat)?",
   "sale.confirm.add_on": "Sell {name} the add-on?",
   "sale.confirm.re_entry": "Enter {name} again (re-entry)?",
   "sale.yes.rebuy": "Yes, rebuy",

@@ -1,3 +1,4 @@
+// @ts-check
 // Odmítnutí serveru a poznámky kalkulačky potů česky, podle kódu (floor/engine/errors.py
 // PARAMS, floor/engine/pots.py NOTE_PARAMS). Formát popisuje errors-en.js; množná čísla podle
 // Intl.PluralRules("cs"): one (1), few (2–4), other (0, 5 a víc).

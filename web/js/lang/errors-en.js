@@ -1,3 +1,4 @@
+// @ts-check
 // The server's refusals and the pot calculator's notes in English, by code: the server sends
 // {reason, params} with every refusal (floor/engine/errors.py PARAMS) and a list of clauses
 // {code, params} with every pot (floor/engine/pots.py NOTE_PARAMS); errors.js renders them.

@@ -1,3 +1,4 @@
+// @ts-check
 // Čeština: flighty eventu, balení žetonů, Day 2 (flights.js).
 
 export const flightsCs = {

@@ -1,3 +1,4 @@
+// @ts-check
 // English: flights of an event, bag and tag, Day 2 (flights.js).
 
 export const flightsEn = {

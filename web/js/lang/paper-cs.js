@@ -1,3 +1,4 @@
+// @ts-check
 // Čeština: papír a soubory v konzoli (import.js, money.js, structure_editor.js,
 // paper_console.js) a tiskoviny (print.js).
 

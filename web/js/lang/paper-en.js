@@ -1,3 +1,4 @@
+// @ts-check
 // English: the console's paper and files (import.js, money.js, structure_editor.js,
 // paper_console.js) and the printables (print.js).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Czech: floor rulings and penalties (rulings.js), and the rulebook's notes (rulebook.js).
 
 export const rulingsCs = {

@@ -1,3 +1,4 @@
+// @ts-check
 // English: floor rulings and penalties (rulings.js), and the rulebook's notes (rulebook.js).
 
 export const rulingsEn = {

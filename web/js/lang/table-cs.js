@@ -1,3 +1,4 @@
+// @ts-check
 // Čeština: obrazovka stolu (table.js), hand-for-hand (h4h.js) a obrazovky stolů v konzoli
 // (tablets_console.js).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // English: the table screen (table.js), hand-for-hand (h4h.js) and the console's table screens
 // (tablets_console.js).
 
