@@ -11,11 +11,16 @@ process (no pool), and a few runs of the lighter model played on the engine itse
 (``engine_check.replay``: every bust-out and entry decided, the floor carrying out every
 move), extrapolated to the same count: what the forecast would cost without the lighter model.
 
-    .venv/bin/python bench/forecast.py [--repeat 3] [--engine-runs 2]
+Then the staff's commands (``bench/forecast_staff.py``): a real ``floor serve`` holding a day
+of ``--staff-players``, a bust, its undo and the clock adjusted sent over HTTP at a steady
+rate, their p99 with the server idle beside their p99 while forecasts of 300 runs are played
+in its niced workers, same run.
+
+    .venv/bin/python bench/forecast.py [--repeat 3] [--engine-runs 2] [--staff-players 10000]
 
 The issue's targets (10,000 players from level 4: 50 runs within 10 s, 300 within 60 s; 60
-players: 300 runs within 2 s) are printed beside the figures, never asserted. The staff's
-command p99 while a forecast runs is measured by no bench yet.
+players: 300 runs within 2 s; the staff's command p99 beside a forecast within 1.5x idle)
+are printed beside the figures, never asserted.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ if str(ROOT) not in sys.path:
 
 import msgspec  # noqa: E402
 
+from bench.forecast_staff import measure  # noqa: E402
 from bench.forecasting.days import live  # noqa: E402
 from floor.engine.state import Tournament  # noqa: E402
 from floor.forecast import jobs, worker  # noqa: E402
@@ -122,12 +128,7 @@ async def case(
     )
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--engine-runs", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=0, help="0: one per core, at most 4")
-    args = parser.parse_args()
+async def main(args: argparse.Namespace) -> None:
     pool = WorkerPool(workers_for(args.workers))
     try:
         # The workers are started by a staff process's first forecast and kept: timed apart.
@@ -151,4 +152,16 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--engine-runs", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=0, help="0: one per core, at most 4")
+    parser.add_argument("--staff-players", type=int, default=10_000, help="0: no staff window")
+    parser.add_argument("--staff-rate", type=float, default=20.0, help="commands a second")
+    parser.add_argument("--staff-seconds", type=float, default=20.0, help="each window")
+    parser.add_argument("--staff-only", action="store_true", help="the staff's windows only")
+    args = parser.parse_args()
+    if not args.staff_only:
+        asyncio.run(main(args))
+    if args.staff_players:
+        measure(args.staff_players, 300, args.staff_rate, args.staff_seconds)

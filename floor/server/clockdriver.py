@@ -68,6 +68,7 @@ class ClockDriver:
         bus: Bus | None = None,
         house: House | None = None,
         room: RoomDriver | None = None,
+        on_level: Callable[[str], None] | None = None,
         ttl: float = 5.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -78,6 +79,9 @@ class ClockDriver:
         self.house = house
         #: The dealer room's tables and pushes (``dealer_driver``).
         self.room = room
+        #: Told of each level change written here (the forecaster's forecast at each level):
+        #: the driver sees every live tournament's, whatever screens are open on them.
+        self.on_level = on_level
         self.ttl = ttl
         self.clock = clock
         self.node = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
@@ -172,17 +176,29 @@ class ClockDriver:
                     await self.bus.unfollow(tid)
         self._held = set(tids)
 
+    def _level_changed(self, tid: str) -> None:
+        if self.on_level is None:
+            return
+        try:
+            self.on_level(tid)
+        except Exception:
+            # The level changes must go on whatever the listener's trouble.
+            log.exception("a level change's listener failed", extra={"tournament": tid})
+
     async def _drive(self, tid: str) -> float | None:
         """Write what is due now; return when the next thing comes due."""
         try:
             t, version = await self.store.tournament(tid)
             due = next_due(t)
             if due is not None and due <= self.clock():
+                level = t.state.clock.level
                 outcome = await self.store.execute(tid, Tick(), f"tick:{tid}:{version}")
                 if outcome.events:
                     log.info("clock", extra={"tournament": tid, "events": outcome.events})
                 t, version = await self.store.tournament(tid)
                 due = next_due(t)
+                if t.state.clock.level != level:
+                    self._level_changed(tid)
             return due
         except StoreError as e:
             log.warning(

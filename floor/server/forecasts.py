@@ -11,11 +11,12 @@ rest are played. A what-if plays the day as it stands beside the day changed, ru
 the same luck (``jobs.run_seed``), so the two differ by the change.
 
 Every staff process looks, every ``SCHEDULE_EVERY`` seconds, at the tournaments it follows
-(a console or a screen open on it: the clock runs on a thread of its own, so its loop no
-longer holds every live one): a tournament at a level without a forecast kept gets one,
-claimed in the storage so that one process makes it, and not while another job runs there
-(a director's what-if is not cancelled by the clock). The day's end gets one more, for the
-truth. A public edge computes nothing: it reads the wall's line.
+(a console or a screen open on it, a command sent through it), and at once at those whose
+level the clock driver of this process has just changed (``level_changed``: the lease's
+holder drives every live tournament, whatever screens are open): a tournament at a level
+without a forecast kept gets one, claimed in the storage so that one process makes it, and
+not while another job runs there (a director's what-if is not cancelled by the clock). The
+day's end gets one more, for the truth. A public edge computes nothing: it reads the wall's line.
 """
 
 from __future__ import annotations
@@ -173,10 +174,15 @@ class Forecasts:
         self.clock = clock
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._scheduler: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        #: The tournaments the clock driver changed the level of, until their forecast starts.
+        self._changed: set[str] = set()
+        self._wake = asyncio.Event()
 
     # Life cycle -------------------------------------------------------------------------------
 
     async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         if self.pool is not None:
             self._scheduler = asyncio.create_task(self._schedule(), name="forecast-levels")
 
@@ -424,9 +430,24 @@ class Forecasts:
 
     # A forecast at every level -------------------------------------------------------------------
 
+    def level_changed(self, tid: str) -> None:
+        """The clock driver changed ``tid``'s level: its forecast, soon. Called from the
+        clock's own thread (``clock_thread``), so handed to this loop."""
+        loop = self._loop
+        if loop is None or self.pool is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed: the process stops
+            loop.call_soon_threadsafe(self._changed_now, tid)
+
+    def _changed_now(self, tid: str) -> None:
+        self._changed.add(tid)
+        self._wake.set()
+
     async def _schedule(self) -> None:
         while True:
-            await asyncio.sleep(SCHEDULE_EVERY)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), SCHEDULE_EVERY)
+            self._wake.clear()
             try:
                 await self.levels()
             except StoreError as e:
@@ -435,23 +456,29 @@ class Forecasts:
                 log.exception("forecasts at levels failed")
 
     async def levels(self) -> list[str]:
-        """Start a forecast for each followed tournament at a level without one (or at its
-        day's end): the tournaments started."""
+        """Start a forecast for each followed tournament, and each the clock driver changed
+        the level of, at a level without one (or at its day's end): the tournaments started."""
         started = []
         for summary in await self.store.summaries():
             tid = summary.id
-            if summary.status == "closed" or not self.hub.bus.following(tid):
+            if summary.status == "closed":
+                self._changed.discard(tid)
+                continue
+            if not self.hub.bus.following(tid) and tid not in self._changed:
                 continue
             t, _ = await self.store.tournament(tid)
             s = t.state
             if s.structure is None or not s.drawn or not s.clock.started:
+                self._changed.discard(tid)
                 continue
             over = s.day_ended is not None or s.winner is not None
             key = "end" if over else str(s.clock.level)
             if not over and s.clock.level in await self.storage.kept(tid):
+                self._changed.discard(tid)
                 continue
             if await self._busy(tid):
                 continue  # a director's what-if runs: the level's forecast comes after it
+            self._changed.discard(tid)
             if not await self.storage.claim(tid, key, LEVEL_CLAIM_TTL):
                 continue
             try:

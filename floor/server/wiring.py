@@ -103,6 +103,15 @@ def build_floor(settings: Settings) -> Floor:
 
     devices = RedisDevices(redis)
     accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
+    # A public edge plays no forecast: it reads the wall's line.
+    forecasts = Forecasts(
+        store,
+        RedisForecasts(redis),
+        hub,
+        WorkerPool(workers_for(settings.forecast_workers))
+        if settings.serves == "everyone"
+        else None,
+    )
     return Floor(
         settings=settings,
         metrics=metrics,
@@ -111,23 +120,18 @@ def build_floor(settings: Settings) -> Floor:
         hub=hub,
         accounts=accounts,
         tablets=Tablets(accounts, devices, ttl=settings.tablet_ttl),
-        clock=ClockThread(lambda: _clock_driver(settings.redis_url)),
-        # A public edge plays no forecast: it reads the wall's line.
-        forecasts=Forecasts(
-            store,
-            RedisForecasts(redis),
-            hub,
-            WorkerPool(workers_for(settings.forecast_workers))
-            if settings.serves == "everyone"
-            else None,
-        ),
+        # The driver tells the forecaster of each level change it writes.
+        clock=ClockThread(lambda: _clock_driver(settings.redis_url, forecasts.level_changed)),
+        forecasts=forecasts,
         push=Push(settings, RedisPush(redis), store),
         ping=redis.ping,
         close=close,
     )
 
 
-def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]:
+def _clock_driver(
+    url: str, on_level: Callable[[str], None]
+) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]:
     """The clock driver's parts, made on its own thread's loop (``clock_thread``): its own
     connections, and its own copies of the tournaments kept current from the bus."""
     redis = connect(url)
@@ -138,7 +142,9 @@ def _clock_driver(url: str) -> tuple[ClockDriver, Callable[[], Awaitable[None]]]
     # The dealer room's pushes are written by the lease's holder too, from the same copies
     # of the tournaments (``dealer_driver``).
     room = RoomDriver(store, house)
-    driver = ClockDriver(store, RedisLease(redis), bus=bus, house=house, room=room)
+    driver = ClockDriver(
+        store, RedisLease(redis), bus=bus, house=house, room=room, on_level=on_level
+    )
 
     async def close() -> None:
         await bus.close()

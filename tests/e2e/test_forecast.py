@@ -6,15 +6,23 @@ records kept beside the log, the wall's line.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import msgspec
 import psutil
 import pytest
 
+from floor.engine.commands import ClockAdjust, Command
+from floor.redisdb.connection import connect
 from floor.redisdb.embedded import EmbeddedServer
+from floor.redisdb.forecasts import RedisForecasts
+from floor.redisdb.log import RedisLog
+from floor.server.tournament_setup import NewTournament, tournament_setup
+from floor.store.service import Service
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 
 DIRECTOR = ("boss", "director-secret")
@@ -234,3 +242,56 @@ def test_the_export_sets_each_kept_forecast_beside_what_happened(director: Api, 
     lines = r.text.strip().splitlines()
     assert lines[0].startswith("level,on_break,made_at,players_left,money_p10,money_p50,money_p90")
     assert lines[1].startswith("1,no,")
+
+
+async def _written_elsewhere(url: str, tid: str, players: int) -> int:
+    """A tournament made and started by another staff process (this test's own store): the
+    server under test never loaded it and no screen is open on it. Its first level is cut to
+    a few seconds left; the level the server's clock driver changes it to is returned."""
+    redis = connect(url)
+    try:
+        store = Service(RedisLog(redis))
+        rules, structure, name = tournament_setup(
+            NewTournament(id=tid, name=tid, config="pfp-2014-main-event")
+        )
+        await store.create(tid, name, rules, structure)
+        entries = [{"name": f"Player {i}", "player": f"P{i}"} for i in range(players)]
+        for command in (
+            {"type": "register_many", "entries": entries},
+            {"type": "draw_seats"},
+            {"type": "clock_start"},
+        ):
+            outcome = await store.execute(tid, msgspec.convert(command, Command))
+            assert outcome.ok, outcome
+        t, _ = await store.tournament(tid)
+        assert t.state.clock.ends_at is not None
+        left = t.state.clock.ends_at - time.time()
+        outcome = await store.execute(tid, ClockAdjust(seconds=-(left - 2)))
+        assert outcome.ok, outcome
+        return t.state.clock.level + 1
+    finally:
+        await redis.aclose()
+
+
+async def _kept(url: str, tid: str) -> set[int]:
+    redis = connect(url)
+    try:
+        return set(await RedisForecasts(redis).kept(tid))
+    finally:
+        await redis.aclose()
+
+
+def test_a_level_changed_by_the_clock_gets_its_forecast_with_no_screen_open(
+    valkey: EmbeddedServer, server: ServerProcess
+) -> None:
+    tid = "fc-unwatched"
+    level = asyncio.run(_written_elsewhere(valkey.url, tid, 60))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        kept = asyncio.run(_kept(valkey.url, tid))
+        if level in kept:
+            break
+        time.sleep(0.5)
+    # The clock driver saw the level change and told the forecaster, which made and kept the
+    # new level's forecast; the first level, which nobody looked at, has none.
+    assert kept == {level}
