@@ -21,7 +21,7 @@ from ..engine.house.commands import HouseCommand
 from ..engine.house.dealers import Dealer, DealerId, Room, RoomSettings, copy_room, table_key
 from ..engine.house.downs import Sheet, sheet
 from ..engine.house.events import HouseEvent
-from ..engine.house.rotation_plan import Forecast, Next, forecast, room_view
+from ..engine.house.rotation_plan import Forecast, Next, forecast, next_push, room_view
 from ..store.house import House
 
 _encode = msgspec.json.Encoder().encode
@@ -135,7 +135,7 @@ class DealerRoom:
         table = room.tables.get(table_key(tournament, number))
         if table is None:
             return TableDealers(at=now, tournament=tournament, table=number, playing=False)
-        coming = plan.coming.get(table.key)
+        due, coming = next_push(table, plan)
         return TableDealers(
             at=now,
             tournament=tournament,
@@ -143,8 +143,8 @@ class DealerRoom:
             playing=True,
             dealer=_person(room, table.dealer),
             signed=_person(room, table.signed),
-            due=coming[0] if coming else table.due,
-            coming=_person(room, coming[1]) if coming else None,
+            due=due,
+            coming=_person(room, coming),
             then=None if table.dealer is None else plan.next.get(table.dealer),
             held=table.held,
             waiting=table.waiting,
@@ -160,8 +160,7 @@ class DealerRoom:
         table = None if d.table is None else room.tables.get(d.table)
         due = None
         if table is not None:
-            coming = plan.coming.get(table.key)
-            due = coming[0] if coming else table.due
+            due = next_push(table, plan)[0]
         return OwnDealer(
             at=self.clock(),
             dealer=Person(d.id, d.name),

@@ -28,7 +28,7 @@ from floor.engine.house.dealers_commands import (
 )
 from floor.engine.house.dealers_events import DealerSaved, Released, Sat, Waiting
 from floor.engine.house.rotation import needed, needed_by_slot
-from floor.engine.house.rotation_plan import alerts, forecast
+from floor.engine.house.rotation_plan import alerts, forecast, room_view
 from floor.engine.house.state import apply
 from tests.unit.dealer_room import RoomSim
 
@@ -143,6 +143,21 @@ def test_a_dealer_marked_sick_is_replaced_from_the_pool_at_once() -> None:
     sim.send(MarkDealer(dealer="bob", mark=None))
     sim.send(ClockIn(dealer="bob"))
     assert sim.room.dealers["bob"].status == "pool"
+
+
+def test_a_table_left_waiting_with_nobody_shows_no_push() -> None:
+    # Its dealer marked sick and nobody free: the table waits, and the push its dealer had
+    # is no push of anybody's (the screen read "push at 00:30" at a table with no dealer).
+    sim = room("ann", "bob")
+    sim.tables("main", [1, 2])
+    sim.now = 5 * MIN
+    sim.send(MarkDealer(dealer="ann", mark="sick"))
+    view = room_view(sim.room, sim.now, forecast(sim.room, sim.now))
+    waiting = next(t for t in view.tables if t.key == "main/1")
+    assert (waiting.dealer, waiting.waiting) == (None, 5 * MIN)
+    assert (waiting.due, waiting.coming) == (None, None)
+    dealing = next(t for t in view.tables if t.key == "main/2")
+    assert dealing.dealer == "bob" and dealing.due is not None
 
 
 def test_a_dealer_clocked_out_at_a_table_is_replaced() -> None:

@@ -216,6 +216,16 @@ def _alert(table: RoomTable, kind: AlertKind, since: float, dealer: str | None =
     )
 
 
+def next_push(table: RoomTable, plan: Forecast) -> tuple[float | None, DealerId | None]:
+    """When ``table``'s next push comes and who comes in then. A table waiting with nobody
+    dealing has no push: only a dealer the plan sends, and when (its last dealer's push time
+    stays on the table and would read as a push with nobody there)."""
+    coming = plan.coming.get(table.key)
+    if coming is not None:
+        return coming
+    return (table.due if table.dealer is not None else None), None
+
+
 def room_view(room: Room, now: float, plan: Forecast) -> RoomView:
     dealers = tuple(
         DealerView(
@@ -243,8 +253,8 @@ def room_view(room: Room, now: float, plan: Forecast) -> RoomView:
             game=t.game,
             dealer=t.dealer,
             since=t.since,
-            due=plan.coming[t.key][0] if t.key in plan.coming else t.due,
-            coming=plan.coming[t.key][1] if t.key in plan.coming else None,
+            due=next_push(t, plan)[0],
+            coming=next_push(t, plan)[1],
             held=t.held,
             final=t.final,
             waiting=t.waiting,
