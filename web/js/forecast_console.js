@@ -76,7 +76,8 @@ function rows(f) {
 function summaryTable(forecasts) {
   const shown = forecasts.filter((x) => x.forecast);
   const all = shown.map((x) => rows(x.forecast));
-  return h("div", { class: "scroll-box forecast-summary", tabindex: "0", role: "region", "aria-label": t("director.forecast") },
+  // Named apart from its section (two landmarks of one name are one too many for a reader).
+  return h("div", { class: "scroll-box forecast-summary", tabindex: "0", role: "region", "aria-label": t("forecast.percentiles") },
     h("table", { class: "data" },
       h("thead", {},
         h("tr", {}, h("td", {}), shown.map((x) => h("th", { colspan: 3, scope: "colgroup", class: "forecast-group" }, x.title))),

@@ -224,7 +224,7 @@ export function staffPush(tid, principal) {
       ? t("push.staff_hint_section", { tables: section.join(", ") })
       : t("push.staff_hint_all");
     fill(el,
-      h("h3", {}, t("push.staff_optin")),
+      h("h2", {}, t("push.staff_optin")),
       h("p", { class: "hint" }, hint),
       onNow
         ? [h("p", { class: "push-on" }, t("push.on")),

@@ -3,6 +3,7 @@
 
 export const forecastCs = {
   "director.forecast": "Předpověď",
+  "forecast.percentiles": "Percentily běhů",
   "paper.kind.day": "Zpráva o konci dne",
 
   "forecast.intro": "Zbytek dne mnohokrát odehraný od stavu teď: 10., 50. a 90. percentil běhů. Odhad, ne slib.",

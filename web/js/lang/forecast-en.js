@@ -3,6 +3,7 @@
 
 export const forecastEn = {
   "director.forecast": "Forecast",
+  "forecast.percentiles": "Percentiles of the runs",
   "paper.kind.day": "End-of-day report",
 
   "forecast.intro": "The rest of the day played many times from the state now: the 10th, 50th and 90th percentiles of the runs. An estimate, not a promise.",
