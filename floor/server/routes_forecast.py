@@ -18,8 +18,6 @@ staff processes' workers (``forecasts``).
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from datetime import datetime
 from typing import TypeVar
@@ -28,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ..exports.cells import Cell, csv_bytes
 from ..forecast.model import Settings
 from ..forecast.truth import Moment
 from .context import floor_of, staff, tid_of
@@ -135,25 +134,24 @@ async def get_csv(request: Request) -> Response:
     await _reader(request)
     await floor.store.tournament(tid)
     view = await floor.forecasts.view(tid)
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\r\n")
     moments = ("money", "final_table", "day_end", "players_at_end", "entries_added")
     head = ["level", "on_break", "made_at", "players_left"]
     for name in moments:
         head += [f"{name}_{x}" for x in ("p10", "p50", "p90", "actual", "inside")]
-    w.writerow(head)
+    rows: list[list[Cell]] = []
     for row in view.checked:
-        line = [str(row.level), "yes" if row.on_break else "no", _time(row.made_at)]
-        line.append(str(row.players_left))
+        line: list[Cell] = [row.level, "yes" if row.on_break else "no", _time(row.made_at)]
+        line.append(row.players_left)
         for name in moments:
             moment: Moment = getattr(row, name)
             shown = _count if name in ("players_at_end", "entries_added") else _time
             inside = "" if moment.inside is None else "yes" if moment.inside else "no"
             line += [shown(x) for x in (moment.p10, moment.p50, moment.p90, moment.actual)]
             line.append(inside)
-        w.writerow(line)
+        rows.append(line)
+    # Through the writer every export uses (``exports.cells``): no cell a spreadsheet runs.
     return Response(
-        out.getvalue().encode(),
+        csv_bytes(head, rows),
         media_type="text/csv; charset=utf-8",
         headers={
             "Content-Disposition": f'attachment; filename="{tid}-forecasts.csv"',

@@ -239,7 +239,9 @@ def test_the_wall_line_is_shown_when_the_director_chooses(
 def test_the_export_sets_each_kept_forecast_beside_what_happened(director: Api, small: str) -> None:
     r = director.client.get(f"/api/t/{small}/export/forecasts.csv")
     assert r.status_code == 200
-    lines = r.text.strip().splitlines()
+    # Written as every export is (exports.cells): a byte order mark so Excel reads UTF-8.
+    assert r.text.startswith("\ufeff")
+    lines = r.text.lstrip("\ufeff").strip().splitlines()
     assert lines[0].startswith("level,on_break,made_at,players_left,money_p10,money_p50,money_p90")
     assert lines[1].startswith("1,no,")
 

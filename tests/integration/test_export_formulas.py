@@ -63,6 +63,12 @@ HOSTILE = (
 NOT_SPREADSHEETS = {
     "/api/t/{tid}/export/log": "the log floor import reads back: JSON lines, not cells",
 }
+#: Spreadsheets whose every cell floor makes itself (numbers, times, yes and no): no text
+#: anybody typed reaches them, so there is nothing hostile to feed them; they are still read
+#: and checked for formulas like every other.
+NO_TYPED_TEXT = {
+    "/api/t/{tid}/export/forecasts.csv": "forecasts beside what happened: levels, times, counts",
+}
 
 #: What a spreadsheet reads as the start of a formula, once it has skipped white space.
 _SIGNS = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
@@ -259,6 +265,8 @@ async def test_every_export_route_writes_hostile_text_as_cells_no_spreadsheet_ru
     # Every export read, and each was fed text it had to neutralise (else it proved nothing).
     assert read, "no export route found"
     for route, neutralised in read.items():
+        if route.split(" ", 1)[1] in NO_TYPED_TEXT:
+            continue
         assert neutralised, f"{route}: none of the hostile text reached it"
     staff_routes = {r.split(" ", 1)[1] for r in read if r.startswith("staff ")}
     assert {
