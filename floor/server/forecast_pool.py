@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, TypeVar
 
-from ..forecast import worker
+from . import parent_watch
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class WorkerPool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=worker.lower_priority,
+                initializer=parent_watch.forecast_worker,
                 initargs=(self.niceness,),
             )
         return self._executor

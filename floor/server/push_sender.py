@@ -18,7 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Final
 
-from . import push_worker
+from . import parent_watch, push_worker
 from .push_worker import Job, Result
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ class PushSender:
             self._pool = ProcessPoolExecutor(
                 1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=push_worker.start,
+                initializer=parent_watch.push_worker,
                 initargs=(self.pem, self.subject, self.threads),
             )
         return self._pool
