@@ -131,7 +131,13 @@ class ResultIn(msgspec.Struct, tag="result", tag_field="type"):
     pass
 
 
-Message = HelloIn | SnapshotIn | EventsIn | HeartbeatIn | OtherIn | PongIn | ResultIn
+class FetchIn(msgspec.Struct, tag="fetch_snapshot", tag_field="type"):
+    """A snapshot is due, to be read over HTTP (``hub.fetch_snapshot``), as conn.js does."""
+
+    seq: int = 0
+
+
+Message = HelloIn | SnapshotIn | EventsIn | HeartbeatIn | OtherIn | PongIn | ResultIn | FetchIn
 _decoder = msgspec.json.Decoder(Message)
 _event_decoder = msgspec.json.Decoder(Event)
 _encoder = msgspec.json.Encoder()
@@ -190,6 +196,8 @@ class Screen:
         self.connected = False
         self.last_rx = 0.0
         self.changed = asyncio.Event()
+        #: The server asked for the snapshot to be read over HTTP (``fetch_snapshot``).
+        self._fetch_due = False
         # What happened, for the summary.
         self.counts: Counter[str] = Counter()
         self.closes: Counter[str] = Counter()
@@ -220,6 +228,9 @@ class Screen:
             self.counts["heartbeats"] += 1
         elif isinstance(msg, SnapshotIn):
             self._snapshot(msg)
+        elif isinstance(msg, FetchIn):
+            self.counts["fetch_snapshots"] += 1
+            self._fetch_due = True
         elif isinstance(msg, HelloIn):
             self.heartbeat = msg.heartbeat
             self.counts["hellos"] += 1
@@ -389,6 +400,12 @@ class Screen:
                             reply = self.take(data)  # type: ignore[arg-type]
                             if reply is not None:
                                 await ws.send(reply)
+                            if self._fetch_due:
+                                # As conn.js: the snapshot over HTTP, then what followed it.
+                                self._fetch_due = False
+                                await self._fetch(base)
+                                resync = {"type": "resync", "since": self.seq}
+                                await ws.send(_encoder.encode(resync))
                     finally:
                         progressed = progressed or (
                             self.counts["snapshots"] + self.counts["batches"] > start_counts
