@@ -248,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = users.add_parser("add", help="create a staff account (the first director, say)")
     p.add_argument("username")
     p.add_argument(
-        "--role", choices=["director", "floor", "dealer", "coordinator"], default="director"
+        "--role", choices=["director", "floor", "dealer", "coordinator", "desk"], default="director"
     )
     # A dealer used to be given a table here; kept so that an old script is told why not.
     p.add_argument("--table", type=int, default=None, help=argparse.SUPPRESS)

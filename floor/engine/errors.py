@@ -322,6 +322,20 @@ Reason = Literal[
     "deal_shares_total",
     "deal_no_offer",
     "deal_not_agreed",
+    # The front desk (``engine.desk``, ``server.desk``).
+    "desk_birth_date",
+    "desk_too_young",
+    "desk_list_too_long",
+    "desk_excluded",
+    "desk_check_unavailable",
+    "desk_list_stale",
+    "desk_override_director",
+    "desk_shift_closed",
+    "desk_id_reused",
+    "desk_no_tickets",
+    "desk_void_other_shift",
+    "desk_sale_undone",
+    "desk_nothing_owed",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -582,6 +596,19 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_shares_total": ("total", "expected"),
     "deal_no_offer": (),
     "deal_not_agreed": ("player",),
+    "desk_birth_date": ("date",),
+    "desk_too_young": ("age", "least"),
+    "desk_list_too_long": ("most",),
+    "desk_excluded": (),
+    "desk_check_unavailable": (),
+    "desk_list_stale": (),
+    "desk_override_director": (),
+    "desk_shift_closed": (),
+    "desk_id_reused": (),
+    "desk_no_tickets": (),
+    "desk_void_other_shift": (),
+    "desk_sale_undone": (),
+    "desk_nothing_owed": ("player",),
 }
 
 

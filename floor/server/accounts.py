@@ -159,7 +159,7 @@ def _check_secret(secret: str, role: Role, pin: bool) -> None:
 
 def _check_role(role: str, table: int | None) -> Role:
     if role not in ROLES:
-        raise BadAccount("the role is director, floor, dealer or coordinator", field="role")
+        raise BadAccount("the role is director, floor, dealer, coordinator or desk", field="role")
     if table is not None:
         # A dealer used to be bound to a table number, in every tournament at once: the
         # table screen they sign in on says the table now, and the tournament.

@@ -18,6 +18,7 @@ from .accounts import Accounts
 from .clock_thread import ClockThread
 from .dealer_phones import DealerPhones
 from .dealer_room import DealerRoom
+from .desk import Desk
 from .follow_feed import Feeds
 from .forecasts import Forecasts
 from .hub import Hub
@@ -47,6 +48,7 @@ class Floor:
         clock: ClockThread,
         forecasts: Forecasts,
         push: Push,
+        desk: Desk,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
     ) -> None:
@@ -64,6 +66,8 @@ class Floor:
         self.forecasts = forecasts
         #: Notifications: subscriptions, sections, the pushes this process sends (``push``).
         self.push = push
+        #: The front desk and the cashier (``desk``).
+        self.desk = desk
         #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
         self.dealers = DealerRoom(house)
         self.phones = DealerPhones(accounts, tablets.storage)

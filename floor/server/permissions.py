@@ -120,6 +120,15 @@ def require_room(principal: Principal) -> None:
         raise Forbidden("only the dealer room's coordinator and the director run the dealer room")
 
 
+def require_desk(principal: Principal, what: str = "take players at the desk") -> None:
+    """The front desk and the cashier (``routes_desk``): the desk's staff and the director.
+    One role for both: each handles the venue's cash at a counter against a player's
+    document, with the same trust; a venue that keeps them apart gives each its own account,
+    and the shift report names the account."""
+    if principal.role not in ("director", "desk"):
+        raise Forbidden(f"only the desk's staff and the director {what}")
+
+
 def authorize(principal: Principal, command: Command, t: Tournament | None) -> None:
     """Raise ``Forbidden`` unless ``principal`` may send ``command`` (over HTTP or a websocket).
 
@@ -144,6 +153,10 @@ def authorize(principal: Principal, command: Command, t: Tournament | None) -> N
         return
     if role == "coordinator":
         raise Forbidden("the dealer room's coordinator runs the dealers, not the tournament")
+    if role == "desk":
+        if isinstance(command, cmd.Register | cmd.Unregister):
+            return
+        raise Forbidden("the desk registers players and refunds them; the rest is the floor's")
     raise Forbidden("the public view is read-only: sign in as staff to change the tournament")
 
 

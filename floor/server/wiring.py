@@ -27,7 +27,9 @@ from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
 from ..redisdb.connection import connect, reads_client
+from ..redisdb.desk import RedisDesk
 from ..redisdb.devices import RedisDevices
+from ..redisdb.exclusion import RedisExclusionList
 from ..redisdb.forecasts import RedisForecasts
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
@@ -43,6 +45,7 @@ from . import (
     routes_app,
     routes_commands,
     routes_dealers,
+    routes_desk,
     routes_files,
     routes_flights,
     routes_follow,
@@ -62,6 +65,7 @@ from .clock_thread import ClockThread
 from .clockdriver import ClockDriver
 from .context import Floor
 from .dealer_driver import RoomDriver
+from .desk import Desk
 from .edges import for_error
 from .fanout import ExposeProtocol
 from .forecast_pool import WorkerPool, workers_for
@@ -102,6 +106,8 @@ def build_floor(settings: Settings) -> Floor:
         await redis.aclose()
 
     devices = RedisDevices(redis)
+    # The exclusion register: the venue's imported list (a live register plugs in here).
+    listed = RedisExclusionList(redis)
     accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
     # A public edge plays no forecast: it reads the wall's line.
     forecasts = Forecasts(
@@ -124,6 +130,7 @@ def build_floor(settings: Settings) -> Floor:
         clock=ClockThread(lambda: _clock_driver(settings.redis_url, forecasts.level_changed)),
         forecasts=forecasts,
         push=Push(settings, RedisPush(redis), store),
+        desk=Desk(RedisDesk(redis), listed, listed),
         ping=redis.ping,
         close=close,
     )
@@ -160,6 +167,7 @@ def routes() -> list[BaseRoute]:
         *routes_staff.routes,
         *routes_pairing.routes,
         *routes_dealers.routes,
+        *routes_desk.routes,
         *routes_tournaments.routes,
         *routes_commands.routes,
         *routes_preview.routes,

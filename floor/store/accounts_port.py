@@ -20,8 +20,8 @@ import msgspec
 
 from .ports import Resubscribed
 
-Role = Literal["director", "floor", "dealer", "coordinator"]
-ROLES: Final[tuple[Role, ...]] = ("director", "floor", "dealer", "coordinator")
+Role = Literal["director", "floor", "dealer", "coordinator", "desk"]
+ROLES: Final[tuple[Role, ...]] = ("director", "floor", "dealer", "coordinator", "desk")
 
 #: What ``remove_account`` did. A storage makes the last-director check in the same atomic
 #: step as the removal, so that two directors removing each other cannot leave none.

@@ -149,6 +149,19 @@ export const errorsCs = {
     "deal_shares_total": "podíly dávají dohromady {total}, ne {expected} cen v dohodě",
     "deal_no_offer": "na stacky, jak teď jsou, není navržena žádná dohoda: spočítejte ji znovu",
     "deal_not_agreed": "{player} s dohodou nesouhlasil",
+    "desk_birth_date": "datum narození {date} nemůže být správně",
+    "desk_too_young": "hráči je {age}: herna přijímá hráče od {least} let",
+    "desk_list_too_long": "seznam vyloučených má nejvýše {most} osob",
+    "desk_excluded": "osoba je na seznamu vyloučených: vklad nelze přijmout",
+    "desk_check_unavailable": "kontrola vyloučených neodpovídá: vklad nelze přijmout (ředitel může výjimku povolit s důvodem)",
+    "desk_list_stale": "seznam vyloučených je starší, než herna dovoluje: vklad nelze přijmout (nahrajte ho znovu, nebo ředitel povolí výjimku s důvodem)",
+    "desk_override_director": "výjimku z kontroly vyloučených povoluje jen ředitel",
+    "desk_shift_closed": "směna je uzavřená: otevřete novou",
+    "desk_id_reused": "toto id příkazu už patří jinému příkazu",
+    "desk_no_tickets": "vstupenky se přijímají, až bude na floor evidence vstupenek",
+    "desk_void_other_shift": "storno ruší prodej téže směny: jinak vraťte peníze",
+    "desk_sale_undone": "prodej už byl stornován nebo vrácen",
+    "desk_nothing_owed": "{player} nemá výhru k vyplacení",
     "tournament_not_finished": {
       "count": "left",
       "one": "ve hře je ještě {left} hráč: turnaj ještě nemá vítěze",
@@ -317,7 +330,7 @@ export const errorsCs = {
     }
   },
   "values": {
-    "role": { "director": "ředitele turnaje", "floor": "floor", "dealer": "dealera", "coordinator": "koordinátora" },
+    "role": { "director": "ředitele turnaje", "floor": "floor", "dealer": "dealera", "coordinator": "koordinátora", "desk": "pokladny" },
     "state": { "off": "mimo směnu", "pool": "v poolu", "dealing": "u stolu", "break": "na přestávce", "home": "doma" },
     "status": { "open": "hraje", "halted": "stojí", "breaking": "se ruší", "broken": "je zrušený" },
     "reason": { "balance": "kvůli vyrovnání stolů", "break": "kvůli rušení stolu", "final": "k finálovému stolu" },

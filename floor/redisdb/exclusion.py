@@ -1,0 +1,68 @@
+"""The exclusion register's adapter for a list the venue imports (``ExclusionRegister``).
+
+The list is kept as the digests of its people's match keys (``engine.desk.exclusion.keys``),
+never as names; each import replaces it whole (written under a key of its own, then renamed
+over the old one in one step, so a check never sees half a list)::
+
+    floor:{@house}:exclusion:keys      set: the digests
+    floor:{@house}:exclusion:info      string: when it was imported, its rows, by whom (JSON)
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import Final
+
+import msgspec
+import redis.asyncio as aioredis
+
+from ..engine.desk.exclusion import Answer, Person, keys, matches
+from ..store.desk_port import ListInfo
+from ..store.errors import Unavailable
+from .errors import call as _call
+
+KEYS: Final = "floor:{@house}:exclusion:keys"
+INFO: Final = "floor:{@house}:exclusion:info"
+#: Digests sent to Valkey in one call while a list is written.
+BATCH: Final = 5_000
+
+_enc = msgspec.json.Encoder()
+_info = msgspec.json.Decoder(ListInfo)
+
+
+class RedisExclusionList:
+    def __init__(self, redis: aioredis.Redis) -> None:
+        self._r = redis
+
+    async def answer(self, person: Person) -> Answer:
+        if not await _call(self._r.exists(INFO)):
+            raise Unavailable("no exclusion list has been imported")
+        found = await _call(self._r.smismember(KEYS, list(keys(person))))
+        return matches(person, (bool(x) for x in found))
+
+    async def info(self) -> ListInfo | None:
+        raw = await _call(self._r.get(INFO))
+        return None if raw is None else _info.decode(raw)
+
+    async def replace(self, digests: Iterable[str], info: ListInfo) -> None:
+        """The list replaced whole by ``digests``."""
+        temp = f"floor:{{@house}}:exclusion:new:{uuid.uuid4().hex}"
+        batch: list[str] = []
+        try:
+            for d in digests:
+                batch.append(d)
+                if len(batch) >= BATCH:
+                    await _call(self._r.sadd(temp, *batch))
+                    batch = []
+            if batch:
+                await _call(self._r.sadd(temp, *batch))
+            pipe = self._r.pipeline(transaction=True)
+            if info.rows:
+                pipe.rename(temp, KEYS)
+            else:
+                pipe.delete(KEYS)
+            pipe.set(INFO, _enc.encode(info))
+            await _call(pipe.execute())
+        finally:
+            await _call(self._r.delete(temp))

@@ -1,0 +1,441 @@
+"""The front desk's service: a player taken at a desk in one command (the exclusion check,
+the registry, the registration through the usual path, the sale, the identity kept apart),
+voids and refunds, shifts and their reports, the cashier's payments.
+
+Every command carries its id: a retry finds the sale written under it and answers with the
+same seat, and the registration itself is the tournament's idempotent ``Register`` under the
+same id. The seat is drawn by the engine in the tournament's lock, so two desks never give
+one seat twice.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import uuid
+from typing import Annotated, Literal, Protocol
+
+import msgspec
+from msgspec import Meta
+
+from ..engine import commands as tc
+from ..engine import seat_cards
+from ..engine.desk import exclusion
+from ..engine.desk.cashier import Cashier, to_pay
+from ..engine.desk.identity import Identity, Shown, expires_at, shown
+from ..engine.desk.identity import check as check_identity
+from ..engine.desk.ledger import Amount, Entry, Method, Report, Shift, report
+from ..engine.errors import FloorError, NotAllowed, UnknownPlayer
+from ..engine.house.registry import (
+    MOST_FOUND,
+    Language,
+    Record,
+    RegistryId,
+    registry_id,
+    search_key,
+)
+from ..engine.state import Tournament
+from ..store.desk_port import (
+    Check,
+    DeskStorage,
+    ExclusionList,
+    ExclusionRegister,
+    ListInfo,
+    Payment,
+)
+from ..store.errors import NotFound, Unavailable
+from ..store.outcome import Outcome
+from .principal import Principal
+
+log = logging.getLogger("floor.server")
+
+
+class Tournaments(Protocol):
+    """The tournaments as the desk reaches them: a command sent through the usual path (in
+    the tournament's lock, authorized, logged, idempotent by its id) and a tournament read."""
+
+    async def run(self, tid: str, command: tc.Command, command_id: str) -> Outcome: ...
+    async def read(self, tid: str) -> Tournament: ...
+
+
+class Card(msgspec.Struct, frozen=True, kw_only=True):
+    """What the 80 mm seat card prints, and the desk shows."""
+
+    tournament: str
+    tournament_name: str
+    player: str
+    name: str
+    entry: int
+    table: int | None
+    seat: int | None
+    code: str | None
+    language: str
+
+
+class Taken(msgspec.Struct, frozen=True, kw_only=True):
+    card: Card
+    entry: Entry
+    check: exclusion.Result
+    duplicate: bool = False
+
+
+def _refused(outcome: Outcome) -> FloorError:
+    """The tournament's refusal of the desk's command, relayed as the engine gave it."""
+    assert outcome.error is not None
+    e = outcome.error
+    error = FloorError(e.message, field=e.field, params=dict(e.params))
+    error.code = e.code
+    error._reason = e.reason  # type: ignore[assignment]  # a reason the engine raised
+    return error
+
+
+class Desk:
+    def __init__(
+        self, storage: DeskStorage, register: ExclusionRegister, lists: ExclusionList
+    ) -> None:
+        self.storage = storage
+        #: Asked at each buy-in: the imported list, or a live register's client.
+        self.register = register
+        #: Where an imported list is written (the list the register reads, when it is one).
+        self.lists = lists
+
+    # Shifts --------------------------------------------------------------------------------
+
+    async def open_shift(self, principal: Principal, desk: str, float_: int, now: float) -> Shift:
+        shift = Shift(
+            id=f"s-{uuid.uuid4().hex[:12]}",
+            desk=desk,
+            by=principal.username or "",
+            opened_at=now,
+            float_=float_,
+        )
+        await self.storage.open_shift(shift)
+        return shift
+
+    async def shift(self, sid: str) -> Shift:
+        shift = await self.storage.shift(sid)
+        if shift is None:
+            raise NotFound(f"no shift {sid!r}", field="shift")
+        return shift
+
+    async def open_only(self, sid: str) -> Shift:
+        shift = await self.shift(sid)
+        if shift.closed_at is not None:
+            raise NotAllowed(
+                "the shift is closed: open a new one", field="shift", reason="desk_shift_closed"
+            )
+        return shift
+
+    async def report(self, sid: str) -> Report:
+        shift = await self.shift(sid)
+        return report(shift, await self.storage.entries(sid))
+
+    async def close(self, sid: str, counted: int, now: float) -> Report:
+        await self.shift(sid)
+        shift = await self.storage.close_shift(sid, counted, now)
+        assert shift is not None
+        return report(shift, await self.storage.entries(sid))
+
+    # The exclusion check -------------------------------------------------------------------
+
+    async def check(
+        self,
+        person: exclusion.Person,
+        principal: Principal,
+        desk: str,
+        tid: str,
+        cid: str,
+        override: str | None,
+        now: float,
+    ) -> exclusion.Result:
+        """The register's verdict on ``person``, logged; a refusal raised unless a director
+        overrides a check that could not answer (never a match: the law excludes them)."""
+        settings = await self.storage.settings()
+        try:
+            answer: exclusion.Answer | None = await self.register.answer(person)
+            info = await self.register.info()
+        except Unavailable:
+            answer, info = None, None
+        result = exclusion.verdict(
+            answer, info.imported_at if info else None, now, settings.list_max_age_hours
+        )
+        reason = ""
+        if not exclusion.lets_through(result) and override:
+            if principal.role != "director":
+                raise NotAllowed(
+                    "only the director overrides the exclusion check",
+                    field="override",
+                    reason="desk_override_director",
+                )
+            if result != "excluded":
+                result, reason = "overridden", override
+        by = principal.username or ""
+        await self.storage.log_check(
+            Check(
+                at=now, by=by, desk=desk, tournament=tid, command=cid, result=result, reason=reason
+            )
+        )
+        log.info("exclusion check", extra={"by": by, "desk": desk, "result": result})
+        match result:
+            case "excluded":
+                raise NotAllowed(
+                    "the person is on the exclusion list: no buy-in",
+                    field="exclusion",
+                    reason="desk_excluded",
+                )
+            case "unavailable":
+                raise NotAllowed(
+                    "the exclusion check cannot answer: no buy-in",
+                    field="exclusion",
+                    reason="desk_check_unavailable",
+                )
+            case "stale":
+                raise NotAllowed(
+                    "the exclusion list is older than the venue allows: no buy-in",
+                    field="exclusion",
+                    reason="desk_list_stale",
+                )
+        return result
+
+    async def list_info(self) -> ListInfo | None:
+        try:
+            return await self.register.info()
+        except Unavailable:
+            return None
+
+    # Taking a player -------------------------------------------------------------------------
+
+    async def take(
+        self,
+        ts: Tournaments,
+        principal: Principal,
+        body: TakeBody,
+        now: float,
+    ) -> Taken:
+        cid = body.id
+        kept = await self.storage.entry(cid)
+        if kept is not None:
+            if kept.kind != "sale" or kept.tournament != body.tournament:
+                raise NotAllowed(
+                    "this command id was used for another command",
+                    field="id",
+                    reason="desk_id_reused",
+                )
+            card = await self._card(ts, kept.tournament, kept.player, None)
+            return Taken(card=card, entry=kept, check="clear", duplicate=True)
+        shift = await self.open_only(body.shift)
+        settings = await self.storage.settings()
+        today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
+        identity = check_identity(body.identity, today, settings.min_age)
+        if body.method == "ticket":
+            raise NotAllowed(
+                "tickets are taken once the ticket ledger is on this floor",
+                field="method",
+                reason="desk_no_tickets",
+            )
+        record: Record | None = None
+        if body.player is not None:
+            record = await self.storage.player(body.player)
+            if record is None:
+                raise UnknownPlayer(
+                    f"{body.player} is not in the registry",
+                    field="player",
+                    reason="player_unknown",
+                    params={"player": body.player},
+                )
+        person = exclusion.Person(
+            surname=body.surname,
+            given_names=body.given_names,
+            birth_date=identity.birth_date,
+            doc_number=identity.doc_number,
+        )
+        checked = await self.check(
+            person, principal, shift.desk, body.tournament, cid, body.override, now
+        )
+        pid = record.id if record is not None else registry_id(cid)
+        name = record.name if record is not None else f"{body.given_names} {body.surname}"
+        language = body.language if record is None else record.language
+        if record is None and body.consent:
+            record = await self.storage.add_player(
+                Record(
+                    id=pid,
+                    name=name,
+                    language=body.language,
+                    consent_at=now,
+                    created_at=now,
+                    consent_by=principal.username or "",
+                )
+            )
+        outcome = await ts.run(body.tournament, tc.Register(name=name, player=pid), cid)
+        if not outcome.ok:
+            raise _refused(outcome)
+        await self.storage.put_identity(pid, identity, expires_at(now, settings.retention_days))
+        card = await self._card(ts, body.tournament, pid, language)
+        entry = Entry(
+            id=cid,
+            kind="sale",
+            shift=shift.id,
+            desk=shift.desk,
+            by=principal.username or "",
+            tournament=body.tournament,
+            player=pid,
+            name=card.name,
+            method=body.method,
+            amount=body.amount,
+            at=now,
+            table=card.table,
+            seat=card.seat,
+            code=card.code,
+        )
+        await self.storage.write_entry(entry)
+        return Taken(card=card, entry=entry, check=checked, duplicate=outcome.duplicate)
+
+    async def _card(self, ts: Tournaments, tid: str, pid: str, language: str | None) -> Card:
+        t = await ts.read(tid)
+        p = t.state.players.get(pid)
+        if p is None:
+            raise UnknownPlayer(
+                f"{pid} is not in {tid}",
+                field="player",
+                reason="player_unknown",
+                params={"player": pid},
+            )
+        if language is None:
+            record = await self.storage.player(pid)
+            language = record.language if record is not None else "en"
+        seated = p.table is not None and p.seat is not None and not p.busted
+        return Card(
+            tournament=tid,
+            tournament_name=t.state.name,
+            player=pid,
+            name=p.name,
+            entry=p.entries,
+            table=p.table if seated else None,
+            seat=p.seat if seated else None,
+            code=seat_cards.code(tid, pid, p.entries, p.table, p.seat)
+            if seated and p.table is not None and p.seat is not None
+            else None,
+            language=language,
+        )
+
+    # Voids and refunds -----------------------------------------------------------------------
+
+    async def undo(
+        self, ts: Tournaments, principal: Principal, body: UndoBody, now: float
+    ) -> Entry:
+        kept = await self.storage.entry(body.id)
+        if kept is not None:
+            return kept
+        shift = await self.open_only(body.shift)
+        sale = await self.storage.entry(body.sale)
+        if sale is None or sale.kind != "sale":
+            raise NotFound(f"no sale {body.sale!r}", field="sale")
+        if body.kind == "void" and sale.shift != shift.id:
+            raise NotAllowed(
+                "a void undoes a sale of the same shift: refund it instead",
+                field="sale",
+                reason="desk_void_other_shift",
+            )
+        if await self.storage.undone_by(sale.id) is not None:
+            raise NotAllowed(
+                "the sale was voided or refunded before", field="sale", reason="desk_sale_undone"
+            )
+        outcome = await ts.run(sale.tournament, tc.Unregister(player=sale.player), body.id)
+        if not outcome.ok:
+            raise _refused(outcome)
+        entry = msgspec.structs.replace(
+            sale,
+            id=body.id,
+            kind=body.kind,
+            shift=shift.id,
+            desk=shift.desk,
+            by=principal.username or "",
+            at=now,
+            of=sale.id,
+            reason=body.reason,
+        )
+        written = await self.storage.write_entry(entry)
+        if written == "undone":
+            raise NotAllowed(
+                "the sale was voided or refunded before", field="sale", reason="desk_sale_undone"
+            )
+        return entry
+
+    # The registry ----------------------------------------------------------------------------
+
+    async def find(self, query: str) -> list[Record]:
+        key = search_key(query)
+        if not key:
+            return []
+        return await self.storage.find_players(key, MOST_FOUND)
+
+    async def access(self, pid: str) -> tuple[Record | None, Identity | None]:
+        """What the house keeps about a player: their right of access."""
+        return await self.storage.player(pid), await self.storage.identity(pid)
+
+    async def shown(self, name: str, pid: str) -> Shown | None:
+        identity = await self.storage.identity(pid)
+        return None if identity is None else shown(name, identity)
+
+    # The cashier -------------------------------------------------------------------------------
+
+    async def cashier(self, ts: Tournaments, tid: str) -> Cashier:
+        t = await ts.read(tid)
+        paid = [(p.player, p.at, p.by) for p in await self.storage.payments(tid)]
+        return to_pay(t, paid)
+
+    async def pay(
+        self, ts: Tournaments, principal: Principal, tid: str, pid: str, now: float
+    ) -> Cashier:
+        sheet = await self.cashier(ts, tid)
+        row = next((r for r in sheet.rows if r.player == pid), None)
+        if row is None:
+            raise NotAllowed(
+                f"{pid} has no prize to be paid",
+                field="player",
+                reason="desk_nothing_owed",
+                params={"player": pid},
+            )
+        await self.storage.pay(
+            Payment(
+                tournament=tid,
+                player=pid,
+                place=row.place,
+                amount=row.amount,
+                by=principal.username or "",
+                at=now,
+            )
+        )
+        return await self.cashier(ts, tid)
+
+
+# Bodies ------------------------------------------------------------------------------------------
+
+NamePart = Annotated[str, Meta(min_length=1, max_length=40)]
+WhyText = Annotated[str, Meta(min_length=3, max_length=200)]
+
+
+class TakeBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    shift: str
+    tournament: str
+    given_names: NamePart
+    surname: NamePart
+    identity: Identity
+    method: Method
+    amount: Amount
+    language: Language = "en"
+    #: A returning player's registry id.
+    player: RegistryId | None = None
+    #: The player agrees to be kept in the registry.
+    consent: bool = False
+    #: A director's reason to let the buy-in through a check that could not answer.
+    override: WhyText | None = None
+
+
+class UndoBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    shift: str
+    sale: str
+    kind: Literal["void", "refund"]
+    reason: Annotated[str, Meta(max_length=200)] = ""

@@ -1,0 +1,98 @@
+"""The ports behind the front desk: the player registry, identity kept apart, the desk's
+takings by shift, the exclusion checks' log, the cashier's payments, the venue's settings
+(``floor.redisdb.desk`` on Redis/Valkey), and the exclusion register (``ExclusionRegister``:
+the imported list's adapter is ``floor.redisdb.exclusion``; a live register client, the Czech
+RVO or Germany's OASIS, plugs in here).
+
+Plain data only; the rules are the engine's (``floor.engine.desk``, ``engine.house.registry``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal, Protocol
+
+import msgspec
+
+from ..engine.desk.exclusion import Answer, Person, Result
+from ..engine.desk.identity import Identity
+from ..engine.desk.ledger import Entry, Shift
+from ..engine.desk.settings import DeskSettings
+from ..engine.house.registry import Record
+
+#: What writing an entry did: written, already there (a retry), the sale it undoes was
+#: undone before, or the shift is closed.
+Written = Literal["written", "exists", "undone", "closed"]
+
+
+class Check(msgspec.Struct, frozen=True, kw_only=True):
+    """One exclusion check, as logged: who asked, when, the answer; never who was asked
+    about beyond the entry's id, never a copy of the register."""
+
+    at: float
+    by: str
+    desk: str
+    tournament: str
+    command: str
+    result: Result
+    reason: str = ""
+
+
+class Payment(msgspec.Struct, frozen=True, kw_only=True):
+    """A prize paid by the cashier."""
+
+    tournament: str
+    player: str
+    place: int
+    amount: int
+    by: str
+    at: float
+
+
+class ListInfo(msgspec.Struct, frozen=True, kw_only=True):
+    imported_at: float
+    rows: int
+    by: str
+
+
+class DeskStorage(Protocol):
+    # The registry.
+    async def add_player(self, record: Record) -> Record: ...
+    async def player(self, pid: str) -> Record | None: ...
+    async def find_players(self, prefix: str, most: int) -> list[Record]: ...
+    async def erase_player(self, pid: str) -> bool: ...
+
+    # Identity: one key per player, deleted by Valkey at ``expires_at``.
+    async def put_identity(self, pid: str, identity: Identity, expires_at: float) -> None: ...
+    async def identity(self, pid: str) -> Identity | None: ...
+
+    # Shifts and their takings.
+    async def open_shift(self, shift: Shift) -> None: ...
+    async def shift(self, sid: str) -> Shift | None: ...
+    async def close_shift(self, sid: str, counted: int, at: float) -> Shift | None: ...
+    async def entry(self, cid: str) -> Entry | None: ...
+    async def write_entry(self, entry: Entry) -> Written: ...
+    async def entries(self, sid: str) -> list[Entry]: ...
+    async def undone_by(self, sale: str) -> str | None: ...
+
+    # The checks' log, the cashier, the settings.
+    async def log_check(self, check: Check) -> None: ...
+    async def checks(self, most: int) -> list[Check]: ...
+    async def pay(self, payment: Payment) -> bool: ...
+    async def payments(self, tid: str) -> list[Payment]: ...
+    async def settings(self) -> DeskSettings: ...
+    async def set_settings(self, settings: DeskSettings) -> None: ...
+
+
+class ExclusionRegister(Protocol):
+    """A register of excluded people. ``answer`` raises ``Unavailable`` when it cannot say;
+    ``imported_at`` is when its data was last brought in (None: it is live, or has none)."""
+
+    async def answer(self, person: Person) -> Answer: ...
+    async def info(self) -> ListInfo | None: ...
+
+
+class ExclusionList(ExclusionRegister, Protocol):
+    """A register the venue imports as a list: replaced whole at each import."""
+
+    async def replace(self, digests: Iterable[str], info: ListInfo) -> None: ...

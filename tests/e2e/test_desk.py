@@ -1,0 +1,374 @@
+"""The front desk on two real servers and a real Valkey: two desks take players at once (the
+exclusion check, the registry, the seat drawn, the sale), a retried command changes nothing,
+no seat is given twice, a person on the list is refused and so is everyone while the check
+cannot answer, until the director overrides with a reason; a void, a refund and the shift
+reports that balance; identity in no event, export, public view or log line, shown to the
+floor as the document's type and last digits; the registry's access and erasure; the cashier
+pays the money finishers in order. Bad input is refused, naming the field, and changes
+nothing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from floor.redisdb.embedded import EmbeddedServer
+from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
+
+TID = "desk-day"
+PRIZE = {
+    "currency": "CZK",
+    "buy_in": 1000,
+    "fee": 100,
+    "payouts": [{"entries": 3, "percents": [50, 30, 20]}],
+}
+LIST = "surname,given_names,birth_date,document_number\nExcluded,Eva,1970-03-04,\nOther,Person,1960-01-01,ZZ999999\n"
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("desk-logs")
+
+
+@pytest.fixture(scope="module")
+def servers(valkey: EmbeddedServer, logs: Path) -> Iterator[list[ServerProcess]]:
+    add_user(valkey.url, "boss", "director-secret", "director")
+    add_user(valkey.url, "fred", "floor-secret", "floor")
+    add_user(valkey.url, "dora", "desk-secret-1", "desk")
+    add_user(valkey.url, "dirk", "desk-secret-2", "desk")
+    procs = [
+        ServerProcess(valkey.url, logs / f"server-{i}.log", FLOOR_RATE_LIMIT="0") for i in range(2)
+    ]
+    try:
+        for p in procs:
+            p.start()
+        yield procs
+    finally:
+        for p in procs:
+            p.stop()
+
+
+@pytest.fixture(scope="module")
+def boss(servers: list[ServerProcess]) -> Iterator[Api]:
+    api = Api(servers[0], sign_in(servers[0], "boss", "director-secret"))
+    r = api.client.post(
+        "/api/tournaments",
+        json={"id": TID, "name": "Desk Day", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert r.status_code == 201, r.text
+    api.ok(TID, {"type": "set_prize", "prize": PRIZE})
+    for i in range(4):
+        api.ok(TID, {"type": "register", "name": f"Early {i}", "player": f"E{i}"})
+    api.ok(TID, {"type": "draw_seats"})
+    r = api.client.post(
+        "/api/desk/exclusions", content=LIST.encode(), headers={"Content-Type": "text/csv"}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["rows"] == 2
+    yield api
+    api.client.close()
+
+
+@pytest.fixture(scope="module")
+def desks(servers: list[ServerProcess], boss: Api) -> Iterator[list[Api]]:
+    apis = [
+        Api(servers[0], sign_in(servers[0], "dora", "desk-secret-1")),
+        Api(servers[1], sign_in(servers[1], "dirk", "desk-secret-2")),
+    ]
+    yield apis
+    for a in apis:
+        a.client.close()
+
+
+def person(i: int, **over: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "given_names": f"Guest{i}",
+        "surname": f"Desk{i}",
+        "language": "cs" if i % 2 else "en",
+        "consent": True,
+        "identity": {
+            "doc_type": "id_card",
+            "doc_number": f"CZ{900000 + i}",
+            "birth_date": "1985-06-07",
+            "country": "CZ",
+        },
+        "method": "cash" if i % 3 else "card",
+        "amount": 1100,
+    }
+    body.update(over)
+    return body
+
+
+def open_shift(api: Api, desk: str, float_: int = 5000) -> str:
+    r = api.client.post("/api/desk/shifts", json={"desk": desk, "float": float_})
+    assert r.status_code == 201, r.text
+    sid: str = r.json()["id"]
+    return sid
+
+
+def take(api: Api, shift: str, cid: str, body: dict[str, Any]) -> httpx.Response:
+    return api.client.post(
+        "/api/desk/take", json={"id": cid, "shift": shift, "tournament": TID, **body}
+    )
+
+
+def seats(api: Api) -> list[tuple[int, int]]:
+    players = api.state(TID)["state"]["players"].values()  # type: ignore[index]
+    return [(p["table"], p["seat"]) for p in players if p["table"] is not None]
+
+
+def test_two_desks_take_players_at_once_and_no_seat_is_given_twice(
+    boss: Api, desks: list[Api], logs: Path
+) -> None:
+    shifts = [open_shift(desks[0], "A"), open_shift(desks[1], "B")]
+
+    def one(i: int) -> httpx.Response:
+        return take(desks[i % 2], shifts[i % 2], f"desk-t-{i}", person(i))
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answers = list(pool.map(one, range(24)))
+    assert [r.status_code for r in answers] == [201] * 24, [
+        r.text for r in answers if r.status_code != 201
+    ]
+    cards = [r.json()["card"] for r in answers]
+    assert all(c["table"] and c["seat"] and len(c["code"]) == 4 for c in cards)
+    taken = seats(boss)
+    assert len(taken) == len(set(taken)) == 28
+    assert len({c["player"] for c in cards}) == 24
+    # A retry of one command (its answer lost on the way) is the same seat, and nothing more.
+    again = take(desks[0], shifts[0], "desk-t-0", person(0))
+    assert again.status_code == 200 and again.json()["card"] == cards[0]
+    assert len(seats(boss)) == 28
+    # The player's language is the registry's; the card says it.
+    assert [c["language"] for c in cards[:2]] == ["en", "cs"]
+
+    # A void at desk A (the mistake undone: unregistered, the seat free) and a refund at B.
+    void = desks[0].client.post(
+        "/api/desk/undo",
+        json={"id": "desk-v-1", "shift": shifts[0], "sale": "desk-t-2", "kind": "void"},
+    )
+    assert void.status_code == 201, void.text
+    other_shift = desks[0].client.post(
+        "/api/desk/undo",
+        json={"id": "desk-v-2", "shift": shifts[0], "sale": "desk-t-1", "kind": "void"},
+    )
+    assert (
+        other_shift.status_code == 409
+        and other_shift.json()["error"]["reason"] == "desk_void_other_shift"
+    )
+    refund = desks[1].client.post(
+        "/api/desk/undo",
+        json={
+            "id": "desk-r-1",
+            "shift": shifts[1],
+            "sale": "desk-t-1",
+            "kind": "refund",
+            "reason": "ill",
+        },
+    )
+    assert refund.status_code == 201, refund.text
+    twice = desks[1].client.post(
+        "/api/desk/undo",
+        json={"id": "desk-r-2", "shift": shifts[1], "sale": "desk-t-1", "kind": "refund"},
+    )
+    assert twice.status_code == 409, twice.text
+    assert len(seats(boss)) == 26
+
+    # Each shift's report: sales by method, the void and refund, the cash expected.
+    for api, sid, mine in (
+        (desks[0], shifts[0], range(0, 24, 2)),
+        (desks[1], shifts[1], range(1, 24, 2)),
+    ):
+        rep = api.client.get(f"/api/desk/shifts/{sid}").json()
+        cash_sold = sum(1100 for i in mine if i % 3)
+        card_sold = sum(1100 for i in mine if not i % 3)
+        totals = {t["method"]: t for t in rep["totals"]}
+        assert (totals["cash"]["sold"], totals["card"]["sold"], rep["sales"]) == (
+            cash_sold,
+            card_sold,
+            12,
+        )
+        undone = 1100  # desk-t-2 (cash, voided at A) and desk-t-1 (cash, refunded at B)
+        assert rep["expected_cash"] == 5000 + cash_sold - undone
+        wrong = api.client.post(f"/api/desk/shifts/{sid}/close", json={"counted": -1})
+        assert wrong.status_code == 422 and wrong.json()["error"]["field"] == "counted"
+        closed = api.client.post(
+            f"/api/desk/shifts/{sid}/close", json={"counted": rep["expected_cash"]}
+        )
+        assert closed.status_code == 200 and closed.json()["balances"] is True
+        late = take(api, sid, f"desk-late-{sid}", person(90))
+        assert late.status_code == 409 and late.json()["error"]["reason"] == "desk_shift_closed"
+
+
+def test_the_list_refuses_an_excluded_person_and_a_check_that_cannot_answer_refuses_everyone(
+    boss: Api, desks: list[Api]
+) -> None:
+    desk = desks[0]
+    sid = open_shift(desk, "A")
+    before = len(seats(boss))
+    eva = person(
+        40,
+        given_names="Éva",
+        surname="EXCLUDED",
+        identity={**person(40)["identity"], "birth_date": "1970-03-04"},
+    )
+    r = take(desk, sid, "desk-x-1", eva)
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "desk_excluded"
+    # Not even the director lets an excluded person through.
+    r = take(boss, sid, "desk-x-2", {**eva, "override": "regular customer"})
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "desk_excluded"
+    # A list older than the venue allows: the desk refuses; the director overrides with a reason.
+    settings = {"retention_days": 30, "list_max_age_hours": 0.0002, "min_age": 18, "buy_in": 0}
+    assert boss.client.put("/api/desk/settings", json=settings).status_code == 200
+    time.sleep(1.0)
+    r = take(desk, sid, "desk-x-3", person(41))
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "desk_list_stale"
+    r = take(desk, sid, "desk-x-4", {**person(41), "override": "the register is down"})
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "desk_override_director"
+    r = take(boss, sid, "desk-x-5", {**person(41), "override": "the register is down"})
+    assert r.status_code == 201, r.text
+    assert r.json()["check"] == "overridden"
+    assert len(seats(boss)) == before + 1
+    settings["list_max_age_hours"] = 24
+    assert boss.client.put("/api/desk/settings", json=settings).status_code == 200
+    # The checks' log: who, when, the answer, never the name asked about.
+    log = boss.client.get("/api/desk/checks").json()
+    assert [c["result"] for c in log[:4]] == ["overridden", "stale", "excluded", "excluded"]
+    assert log[0]["by"] == "boss" and log[0]["reason"] == "the register is down"
+    assert "Desk41" not in str(log) and "EXCLUDED" not in str(log)
+    assert desk.client.get("/api/desk/checks").status_code == 403
+
+
+def test_identity_is_in_no_event_export_public_view_or_log_line(
+    boss: Api, desks: list[Api], servers: list[ServerProcess], logs: Path
+) -> None:
+    desk = desks[1]
+    sid = open_shift(desk, "B")
+    body = person(
+        50,
+        identity={
+            "doc_type": "passport",
+            "doc_number": "PZ7766554",
+            "birth_date": "1979-11-30",
+            "country": "DE",
+        },
+    )
+    r = take(desk, sid, "desk-i-1", body)
+    assert r.status_code == 201, r.text
+    pid = r.json()["card"]["player"]
+    exported = boss.client.get(f"/api/t/{TID}/export/log").content
+    public = httpx.get(f"{servers[0].base}/api/t/{TID}").content
+    events = httpx.get(f"{servers[0].base}/api/t/{TID}/events?since=0").content
+    lines = b"".join(p.read_bytes() for p in logs.glob("*.log"))
+    for where in (exported, public, events, lines):
+        assert b"PZ7766554" not in where and b"1979-11-30" not in where
+    # The floor sees the type and the last digits; the public nothing.
+    shown = httpx.get(
+        f"{servers[0].base}/api/desk/shown/{TID}/{pid}",
+        headers=sign_in(servers[0], "fred", "floor-secret"),
+    )
+    assert shown.json() == {"name": "Guest50 Desk50", "doc_type": "passport", "last": "554"}
+    assert httpx.get(f"{servers[0].base}/api/desk/shown/{TID}/{pid}").status_code == 403
+    # The player's access: their record and identity; then erasure leaves nothing.
+    seen = desk.client.get(f"/api/desk/registry/{pid}").json()
+    assert (
+        seen["record"]["name"] == "Guest50 Desk50" and seen["identity"]["doc_number"] == "PZ7766554"
+    )
+    assert [
+        p["id"] for p in desk.client.get("/api/desk/registry", params={"q": "guest50"}).json()
+    ] == [pid]
+    assert desk.client.delete(f"/api/desk/registry/{pid}").json() == {"erased": True}
+    assert desk.client.get(f"/api/desk/registry/{pid}").status_code == 404
+    assert desk.client.get("/api/desk/registry", params={"q": "guest50"}).json() == []
+
+
+def test_a_returning_player_is_found_and_taken_by_their_registry_id(
+    boss: Api, desks: list[Api]
+) -> None:
+    desk = desks[0]
+    sid = open_shift(desk, "A")
+    r = take(desk, sid, "desk-ret-1", person(60, consent=True, language="cs"))
+    assert r.status_code == 201
+    pid = r.json()["card"]["player"]
+    found = desk.client.get("/api/desk/registry", params={"q": "desk60"}).json()
+    assert [(p["id"], p["language"]) for p in found] == [(pid, "cs")]
+    # Already in: the engine refuses a second entry while they play.
+    again = take(desk, sid, "desk-ret-2", person(60, player=pid))
+    assert again.status_code == 409 and again.json()["error"]["reason"] == "player_exists"
+    # Without consent nothing is kept in the registry.
+    r = take(desk, sid, "desk-ret-3", person(61, consent=False))
+    assert r.status_code == 201
+    assert desk.client.get("/api/desk/registry", params={"q": "desk61"}).json() == []
+
+
+def test_bad_input_is_refused_naming_the_field_and_changes_nothing(
+    boss: Api, desks: list[Api], servers: list[ServerProcess]
+) -> None:
+    desk = desks[0]
+    sid = open_shift(desk, "A")
+    before = len(seats(boss))
+    bad = [
+        (
+            {**person(70), "identity": {**person(70)["identity"], "doc_type": "library_card"}},
+            "identity.doc_type",
+        ),
+        (
+            {**person(70), "identity": {**person(70)["identity"], "birth_date": "2015-01-01"}},
+            "identity.birth_date",
+        ),
+        (
+            {**person(70), "identity": {**person(70)["identity"], "country": "czech"}},
+            "identity.country",
+        ),
+        ({**person(70), "method": "ticket"}, "method"),
+        ({**person(70), "amount": -5}, "amount"),
+        ({**person(70), "given_names": ""}, "given_names"),
+        ({**person(70), "player": "P1"}, "player"),
+        ({**person(70), "player": "R0000000000"}, "player"),
+    ]
+    for body, field in bad:
+        r = take(desk, sid, f"desk-bad-{field}", body)
+        assert 400 <= r.status_code < 500 and r.json()["error"]["field"] == field, (field, r.text)
+    r = desk.client.post(
+        "/api/desk/take", json={"id": "x y", "shift": sid, "tournament": TID, **person(70)}
+    )
+    assert r.status_code == 422 and r.json()["error"]["field"] == "command_id"
+    r = take(desk, "s-000000000000", "desk-bad-shift", person(70))
+    assert r.status_code == 404 and r.json()["error"]["field"] == "shift"
+    assert len(seats(boss)) == before
+    floor = httpx.post(
+        f"{servers[0].base}/api/desk/take",
+        json={"id": "desk-f", "shift": sid, "tournament": TID, **person(71)},
+        headers=sign_in(servers[0], "fred", "floor-secret"),
+    )
+    assert floor.status_code == 403
+    # The desk's account sends no other command of the tournament's.
+    r = desk.command(TID, {"type": "draw_seats"})
+    assert r.status_code == 403
+
+
+def test_the_cashier_pays_the_money_finishers_in_order(boss: Api, desks: list[Api]) -> None:
+    state = boss.state(TID)["state"]
+    left = [p["id"] for p in state["players"].values() if p["table"] is not None]  # type: ignore[index,union-attr]
+    for pid in left[:-1]:
+        boss.ok(TID, {"type": "bust", "player": pid})
+    desk = desks[1]
+    sheet = desk.client.get(f"/api/desk/cashier/{TID}").json()
+    rows = sheet["sheet"]["rows"]
+    assert [r["place"] for r in rows] == [3, 2, 1]
+    assert all(not r["paid"] for r in rows) and sheet["sheet"]["paid"] == 0
+    total = sheet["sheet"]["owed"]
+    for row in rows:
+        r = desk.client.post(f"/api/desk/cashier/{TID}/pay", json={"player": row["player"]})
+        assert r.status_code == 200, r.text
+    done = desk.client.get(f"/api/desk/cashier/{TID}").json()["sheet"]
+    assert (done["paid"], done["owed"]) == (total, 0)
+    assert all(r["paid"] and r["paid_by"] == "dirk" for r in done["rows"])
+    nobody = desk.client.post(f"/api/desk/cashier/{TID}/pay", json={"player": "E0"})
+    assert nobody.status_code == 409 and nobody.json()["error"]["reason"] == "desk_nothing_owed"
