@@ -28,7 +28,11 @@ PRIZE = {
     "fee": 100,
     "payouts": [{"entries": 3, "percents": [50, 30, 20]}],
 }
-LIST = "surname,given_names,birth_date,document_number\nExcluded,Eva,1970-03-04,\nOther,Person,1960-01-01,ZZ999999\n"
+LIST = (
+    "surname,given_names,birth_date,document_number\n"
+    "Excluded,Eva,1970-03-04,\n"
+    "Other,Person,1960-01-01,ZZ999999\n"
+)
 
 
 @pytest.fixture(scope="module")
