@@ -98,6 +98,7 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/director/{tid}"),
     _rule("/dealers"),
     _rule("/dealer"),
+    _rule("/desk"),
     _rule("/static"),  # the mount: every file below it
     # The installed app (``routes_app``) and a player's phone opting in and out of alerts
     # (``routes_push``: a public write, limited per address and per player).
@@ -167,6 +168,21 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/dealers/table", "GET"),
     _rule("/api/dealers/phone/code", "POST"),
     _rule("/api/dealers/me", "GET"),
+    # The front desk and the cashier (``routes_desk``).
+    _rule("/api/desk", "GET"),
+    _rule("/api/desk/settings", "PUT"),
+    _rule("/api/desk/shifts", "POST"),
+    _rule("/api/desk/shifts/{sid}", "GET"),
+    _rule("/api/desk/shifts/{sid}/close", "POST"),
+    _rule("/api/desk/take", "POST"),
+    _rule("/api/desk/undo", "POST"),
+    _rule("/api/desk/registry", "GET"),
+    _rule("/api/desk/registry/{pid}", "GET", "DELETE"),
+    _rule("/api/desk/exclusions", "POST"),
+    _rule("/api/desk/checks", "GET"),
+    _rule("/api/desk/shown/{tid}/{player}", "GET"),
+    _rule("/api/desk/cashier/{tid}", "GET"),
+    _rule("/api/desk/cashier/{tid}/pay", "POST"),
 )
 
 #: Request headers that carry a session: removed on the edge.

@@ -97,6 +97,7 @@ routes: list[BaseRoute] = [
     Route("/director", _page("director")),
     # The dealer room's screen, and a dealer's own phone.
     Route("/dealers", _page("dealers")),
+    Route("/desk", _page("desk")),
     Route("/dealer", _page("dealer")),
     Route("/director/{tid}", _director_of),
 ]

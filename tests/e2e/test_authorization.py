@@ -28,7 +28,17 @@ from floor.server.wiring import routes
 from tests.e2e.conftest import Api, ServerProcess, add_user, dealer_on, paired, sign_in
 
 A, B = "authz-a", "authz-b"
-WHO = ("anonymous", "player", "tablet", "dealer", "floor", "director", "coordinator", "phone")
+WHO = (
+    "anonymous",
+    "player",
+    "tablet",
+    "dealer",
+    "floor",
+    "director",
+    "coordinator",
+    "phone",
+    "desk",
+)
 #: A table screen's id that names no screen.
 NO_DEVICE = "0123456789ab"
 
@@ -42,7 +52,7 @@ def everyone(who: str, tid: str) -> bool:
 def accounts(who: str, tid: str) -> bool:
     """Whoever signed in with an account of their own (a dealer on a screen too; not a
     dealer's phone, which never tries a PIN)."""
-    return who in ("dealer", "floor", "director", "coordinator")
+    return who in ("dealer", "floor", "director", "coordinator", "desk")
 
 
 def floor(who: str, tid: str) -> bool:
@@ -70,6 +80,16 @@ def room(who: str, tid: str) -> bool:
 def table_dealers(who: str, tid: str) -> bool:
     """Who deals at a table: a table screen (its own table), the staff (any, named)."""
     return who in ("tablet", "dealer", "floor", "director", "coordinator")
+
+
+def desk(who: str, tid: str) -> bool:
+    """The front desk and the cashier: the desk's staff and the director."""
+    return who in ("director", "desk")
+
+
+def desk_and_floor(who: str, tid: str) -> bool:
+    """A player's document as the dealer is shown it: the staff."""
+    return who in ("director", "floor", "desk")
 
 
 def dealer_on_screen(who: str, tid: str) -> bool:
@@ -207,6 +227,22 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/dealers/phone/code"): Rule(dealer_on_screen, body={}),
     ("POST", "/api/dealers/phone"): Rule(everyone, body={"code": "000000000"}),
     ("GET", "/api/dealers/me"): Rule(own_dealer),
+    ("GET", "/desk"): Rule(everyone),
+    ("GET", "/api/desk"): Rule(desk),
+    ("PUT", "/api/desk/settings"): Rule(director, body={}),
+    ("POST", "/api/desk/shifts"): Rule(desk, body={}),
+    ("GET", "/api/desk/shifts/{sid}"): Rule(desk),
+    ("POST", "/api/desk/shifts/{sid}/close"): Rule(desk, body={"counted": 0}),
+    ("POST", "/api/desk/take"): Rule(desk, body={}),
+    ("POST", "/api/desk/undo"): Rule(desk, body={}),
+    ("GET", "/api/desk/registry"): Rule(desk, query="q=Player"),
+    ("GET", "/api/desk/registry/{pid}"): Rule(desk),
+    ("DELETE", "/api/desk/registry/{pid}"): Rule(desk),
+    ("POST", "/api/desk/exclusions"): Rule(director, body=b"surname,given_names,birth_date\n"),
+    ("GET", "/api/desk/checks"): Rule(director),
+    ("GET", "/api/desk/shown/{tid}/{player}"): Rule(desk_and_floor),
+    ("GET", "/api/desk/cashier/{tid}"): Rule(desk),
+    ("POST", "/api/desk/cashier/{tid}/pay"): Rule(desk, body={"player": "P1"}),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).
@@ -218,6 +254,8 @@ PARAMS = {
     "rule": "1",
     "table:int": "1",
     "job": "0" * 32,
+    "sid": "s-000000000000",
+    "pid": "R0000000000",
 }
 
 
@@ -276,6 +314,8 @@ class Clients:
             return sign_in(self.server, "fred", "floor-secret")
         if who == "coordinator":
             return sign_in(self.server, "cora", "coordinator-secret")
+        if who == "desk":
+            return sign_in(self.server, "dora", "desk-secret")
         if who == "phone":
             # A dealer's phone: signed in with the code from the screen the dealer is on.
             screen = dealer_on(self.server, paired(self.server, self.boss, A, 1))
@@ -290,6 +330,7 @@ class Clients:
 @pytest.fixture(scope="module")
 def clients(servers: list[ServerProcess], director: Api, valkey: EmbeddedServer) -> Clients:
     add_user(valkey.url, "cora", "coordinator-secret", "coordinator")
+    add_user(valkey.url, "dora", "desk-secret", "desk")
     for tid in (A, B):
         director.create(tid, 20)
     # Special needs at table 1 and at table 2 of A: the floor's business, at every table.
@@ -409,5 +450,5 @@ def test_what_the_websocket_shows_each_and_takes_from_each(clients: Clients, who
             # The public, a table screen of A on B, the dealer room's coordinator and a
             # dealer's phone: the room's view, read-only.
             assert (needs, staff) == (0, None)
-            assert hello["role"] in ("public", "coordinator", "dealer_phone")
+            assert hello["role"] in ("public", "coordinator", "dealer_phone", "desk")
             assert refusal == "forbidden", sent

@@ -983,6 +983,155 @@ async def run(w: World, key: str) -> None:
         await PROBES[key](w, http)
 
 
+# The front desk (``routes_desk``) ---------------------------------------------------------------
+
+#: Rows of the largest exclusion list a probe imports (the Czech RVO holds some 200,000).
+DESK_LIST_ROWS = 200_000
+
+
+def _desk_person(i: int, **over: Any) -> dict[str, Any]:
+    identity = {
+        "doc_type": "passport",
+        "doc_number": f"W{i:08d}",
+        "birth_date": "1980-01-01",
+        "country": "CZ",
+    }
+    return {
+        "given_names": "G" * 40,
+        "surname": f"Worst{i}",
+        "language": "cs",
+        "consent": True,
+        "identity": identity,
+        "method": "cash",
+        "amount": 10_000_000,
+        **over,
+    }
+
+
+@probe("POST /api/desk/exclusions", "GET /api/desk/checks")
+async def _desk_list(w: World, http: httpx.AsyncClient) -> None:
+    """The largest exclusion list, read off the loop and written whole; one over the body's
+    bound refused before it is read; the checks' log at its longest read."""
+    director = w.headers("director")
+    rows = "".join(
+        f"Surname{i},Given{i},19{i % 90 + 10:02d}-01-01,D{i:09d}\n" for i in range(DESK_LIST_ROWS)
+    )
+    body = ("surname,given_names,birth_date,document_number\n" + rows).encode()
+    got = w.expect(await http.post("/api/desk/exclusions", content=body, headers=director), 200)
+    if got is not None and got["rows"] != DESK_LIST_ROWS:
+        w.notes.append(f"the list read {got['rows']} rows")
+    too_big = b"x" * (32 * 1024 * 1024 + 1)
+    w.expect(
+        await http.post("/api/desk/exclusions", content=too_big, headers=director), 413, "body"
+    )
+    w.expect(
+        await http.post("/api/desk/exclusions", content=b"\xff\xfe", headers=director), 400, "list"
+    )
+    w.expect(
+        await http.post("/api/desk/exclusions", content=b"a,b,c\n", headers=w.headers("floor")), 403
+    )
+    w.expect(await http.get("/api/desk/checks", headers=director), 200)
+
+
+@probe(
+    "GET /api/desk",
+    "GET /desk",
+    "PUT /api/desk/settings",
+    "POST /api/desk/shifts",
+    "GET /api/desk/shifts/{sid}",
+    "POST /api/desk/shifts/{sid}/close",
+    "POST /api/desk/take",
+    "POST /api/desk/undo",
+)
+async def _desk_take(w: World, http: httpx.AsyncClient) -> None:
+    """A player taken into the 10,000-player room (the list checked, the seat drawn there, or
+    the room's refusal once its registration has closed), a retry of it, a void; the shift's
+    report and close; every refusal naming its field."""
+    director = w.headers("director")
+    w.expect(await http.get("/desk"), 200)
+    w.expect(await http.get("/api/desk", headers=director), 200)
+    settings = {"retention_days": 3650, "list_max_age_hours": 8760, "min_age": 18, "buy_in": 0}
+    w.expect(await http.put("/api/desk/settings", json=settings, headers=director), 200)
+    bad = {**settings, "retention_days": 0}
+    w.expect(
+        await http.put("/api/desk/settings", json=bad, headers=director), 422, "retention_days"
+    )
+    shift = w.expect(
+        await http.post(
+            "/api/desk/shifts", json={"desk": "W" * 24, "float": 10_000_000}, headers=director
+        ),
+        201,
+    )
+    sid = shift["id"] if shift else "s-000000000000"
+    w.expect(
+        await http.post("/api/desk/shifts", json={"desk": "x" * 25}, headers=director), 422, "desk"
+    )
+    cid = w.unique("desk-w")
+    body = {"id": cid, "shift": sid, "tournament": ROOM, **_desk_person(1)}
+    r = await http.post("/api/desk/take", json=body, headers=director)
+    taken = w.expect(r, 201 if r.status_code == 201 else 409)
+    if taken is not None and r.status_code == 201:
+        w.expect(await http.post("/api/desk/take", json=body, headers=director), 200)
+        undo = {"id": w.unique("desk-v"), "shift": sid, "sale": cid, "kind": "void"}
+        w.expect(await http.post("/api/desk/undo", json=undo, headers=director), 201)
+    over = {**body, "id": w.unique("desk-w"), "amount": 10_000_001}
+    w.expect(await http.post("/api/desk/take", json=over, headers=director), 422, "amount")
+    long_name = {**body, "id": w.unique("desk-w"), "surname": "S" * 41}
+    w.expect(await http.post("/api/desk/take", json=long_name, headers=director), 422, "surname")
+    w.expect(await http.post("/api/desk/take", json=body, headers=w.headers("floor")), 403)
+    nothing = {"id": w.unique("desk-v"), "shift": sid, "sale": "desk-none", "kind": "refund"}
+    w.expect(await http.post("/api/desk/undo", json=nothing, headers=director), 404, "sale")
+    w.expect(await http.get(f"/api/desk/shifts/{sid}", headers=director), 200)
+    w.expect(await http.get("/api/desk/shifts/" + "s" * 40, headers=director), 400, "shift")
+    w.expect(
+        await http.post(
+            f"/api/desk/shifts/{sid}/close", json={"counted": 10_000_001}, headers=director
+        ),
+        422,
+        "counted",
+    )
+    w.expect(
+        await http.post(f"/api/desk/shifts/{sid}/close", json={"counted": 0}, headers=director), 200
+    )
+
+
+@probe(
+    "GET /api/desk/registry",
+    "GET /api/desk/registry/{pid}",
+    "DELETE /api/desk/registry/{pid}",
+    "GET /api/desk/shown/{tid}/{player}",
+    "GET /api/desk/cashier/{tid}",
+    "POST /api/desk/cashier/{tid}/pay",
+)
+async def _desk_registry_and_cashier(w: World, http: httpx.AsyncClient) -> None:
+    """The registry searched by one letter (a page of it, never all), a record read and
+    erased; a document shown in the 10,000-player room; the cashier's list of its 1,500
+    paid places, a payment refused for a player not in the money."""
+    director = w.headers("director")
+    for q in ("w", "worst1", "x" * 80):
+        w.expect(await http.get("/api/desk/registry", params={"q": q}, headers=director), 200)
+    w.expect(
+        await http.get("/api/desk/registry", params={"q": "x" * 81}, headers=director), 400, "q"
+    )
+    w.expect(await http.get("/api/desk/registry/R0000000000", headers=director), 404, "player")
+    w.expect(await http.get("/api/desk/registry/nobody", headers=director), 400, "player")
+    w.expect(await http.delete("/api/desk/registry/R0000000000", headers=director), 200)
+    w.expect(await http.get(f"/api/desk/shown/{ROOM}/nobody", headers=director), 404, "player")
+    w.expect(await http.get(f"/api/desk/cashier/{ROOM}", headers=director), 200)
+    w.expect(
+        await http.post(
+            f"/api/desk/cashier/{ROOM}/pay", json={"player": "nobody"}, headers=director
+        ),
+        409,
+        "player",
+    )
+    w.expect(
+        await http.post(f"/api/desk/cashier/{ROOM}/pay", json={"player": ""}, headers=director),
+        422,
+        "player",
+    )
+
+
 def order() -> list[str]:
     """The probes, each once (a probe may cover several keys), in the order written."""
     seen: dict[Probe, str] = {}

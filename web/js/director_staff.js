@@ -146,7 +146,7 @@ export function staffSection(desk, { loaded = () => {} } = {}) {
   function renderStaff() {
     const el = sections.staff;
     const user = h("input", { id: "staff-user", autocapitalize: "none", spellcheck: "false", autocomplete: "off", maxlength: 32 });
-    const role = h("select", { id: "staff-role" }, ["floor", "dealer", "coordinator", "director"].map((r) => h("option", { value: r }, t(`role.${r}`))));
+    const role = h("select", { id: "staff-role" }, ["floor", "dealer", "coordinator", "desk", "director"].map((r) => h("option", { value: r }, t(`role.${r}`))));
     const secret = h("input", { id: "staff-secret", type: "password", autocomplete: "new-password" });
     const pin = h("input", { id: "staff-pin", type: "checkbox" });
     // A PIN only for a dealer, who signs in on a paired table screen alone: the screen says

@@ -1,0 +1,221 @@
+"""Benchmark: the front desk beside bare registrations, in one run.
+
+Ten desks take ``--players`` players into one flight at once (``POST /api/desk/take``: the
+exclusion check against an imported list, the registry, the seat drawn by ``register``, the
+identity kept apart, the sale, the seat card's data), and, beside it, the same registrations
+as bare API calls (``POST /api/t/{id}/commands`` with ``register``) into a twin flight, ten
+clients at once, on the same server and Valkey. Both flights are drawn before, so every
+registration draws a seat (opening tables as the room fills). The printing itself is the
+browser's and is not measured here.
+
+Prints each run's wall time, the median and 99th percentile of a call, what the desk adds
+to the bare call, and the counts that must hold: no seat given twice, no player twice.
+It prints, never fails the run on a timing.
+
+    .venv/bin/python bench/desk.py [--players 1000] [--desks 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from floor.redisdb.embedded import EmbeddedServer
+from tests.e2e.conftest import ServerProcess, add_user, sign_in
+
+PRIZE = {
+    "currency": "EUR",
+    "buy_in": 500,
+    "fee": 50,
+    "payouts": [{"entries": 3, "percents": [50, 30, 20]}],
+}
+LIST_ROWS = 10_000
+
+
+def create(base: str, boss: dict[str, str], tid: str) -> None:
+    with httpx.Client(base_url=base, headers=boss, timeout=30) as c:
+        body = {"id": tid, "name": tid, "rules": "tda-2024", "structure": "demo-fast"}
+        assert c.post("/api/tournaments", json=body).status_code == 201
+        n = 0
+
+        def send(command: dict[str, Any]) -> None:
+            nonlocal n
+            n += 1
+            r = c.post(
+                f"/api/t/{tid}/commands", json={"id": f"{tid}-setup-{n}", "command": command}
+            )
+            assert r.status_code == 200, r.text
+
+        send({"type": "set_prize", "prize": PRIZE})
+        for i in range(10):
+            send({"type": "register", "name": f"Early {i}", "player": f"E{i}"})
+        send({"type": "draw_seats"})
+
+
+def person(i: int) -> dict[str, Any]:
+    identity = {
+        "doc_type": "id_card",
+        "doc_number": f"B{i:08d}",
+        "birth_date": "1984-02-03",
+        "country": "CZ",
+    }
+    return {
+        "given_names": f"Given{i}",
+        "surname": f"Bench{i}",
+        "language": "cs",
+        "consent": True,
+        "identity": identity,
+        "method": "cash" if i % 2 else "card",
+        "amount": 550,
+    }
+
+
+def run(
+    calls: list[tuple[httpx.Client, str, dict[str, Any]]], desks: int
+) -> tuple[float, list[float], int]:
+    """Send every call, ``desks`` at once; the wall time, each call's seconds, the failures."""
+    times: list[float] = []
+    failed = 0
+
+    def one(call: tuple[httpx.Client, str, dict[str, Any]]) -> None:
+        nonlocal failed
+        client, path, body = call
+        start = time.perf_counter()
+        r = client.post(path, json=body)
+        times.append(time.perf_counter() - start)
+        if r.status_code not in (200, 201):
+            failed += 1
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=desks) as pool:
+        list(pool.map(one, calls))
+    return time.perf_counter() - start, times, failed
+
+
+def counts(base: str, tid: str) -> tuple[int, int, int]:
+    state = httpx.get(f"{base}/api/t/{tid}", timeout=30).json()["state"]
+    seated = [(p["table"], p["seat"]) for p in state["players"].values() if p["table"] is not None]
+    names = [p["name"] for p in state["players"].values()]
+    return len(seated), len(seated) - len(set(seated)), len(names) - len(set(names))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--desks", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        valkey = EmbeddedServer(Path(tmp) / "valkey")
+        valkey.start()
+        server = ServerProcess(valkey.url, Path(tmp) / "server.log", FLOOR_RATE_LIMIT="0")
+        try:
+            add_user(valkey.url, "boss", "director-secret", "director")
+            for d in range(args.desks):
+                add_user(valkey.url, f"desk{d}", f"desk-secret-{d}", "desk")
+            server.start()
+            boss = sign_in(server, "boss", "director-secret")
+            for tid in ("bench-bare", "bench-desk"):
+                create(server.base, boss, tid)
+            rows = "".join(f"Listed{i},Person{i},1970-01-01,L{i:08d}\n" for i in range(LIST_ROWS))
+            r = httpx.post(
+                f"{server.base}/api/desk/exclusions",
+                content=rows.encode(),
+                headers=boss,
+                timeout=60,
+            )
+            assert r.status_code == 200, r.text
+            clients = [
+                httpx.Client(
+                    base_url=server.base,
+                    headers=sign_in(server, f"desk{d}", f"desk-secret-{d}"),
+                    timeout=60,
+                )
+                for d in range(args.desks)
+            ]
+            shifts = [
+                c.post("/api/desk/shifts", json={"desk": f"D{d}", "float": 0}).json()["id"]
+                for d, c in enumerate(clients)
+            ]
+            bare = [
+                (
+                    clients[i % args.desks],
+                    "/api/t/bench-bare/commands",
+                    {
+                        "id": f"bare-{i}",
+                        "command": {
+                            "type": "register",
+                            "name": f"Given{i} Bench{i}",
+                            "player": f"B{i}",
+                        },
+                    },
+                )
+                for i in range(args.players)
+            ]
+            desk = [
+                (
+                    clients[i % args.desks],
+                    "/api/desk/take",
+                    {
+                        "id": f"desk-{i}",
+                        "shift": shifts[i % args.desks],
+                        "tournament": "bench-desk",
+                        **person(i),
+                    },
+                )
+                for i in range(args.players)
+            ]
+            # Interleaved halves, so that neither runs on a warmer server or a fuller Valkey.
+            half = args.players // 2
+            results: dict[str, tuple[float, list[float], int]] = {
+                "bare": (0.0, [], 0),
+                "desk": (0.0, [], 0),
+            }
+            for part in (slice(0, half), slice(half, None)):
+                for name, calls in (("bare", bare[part]), ("desk", desk[part])):
+                    wall, times, failed = run(calls, args.desks)
+                    w0, t0, f0 = results[name]
+                    results[name] = (w0 + wall, t0 + times, f0 + failed)
+            print(f"{args.desks} desks, {args.players} players each way, one server, one Valkey")
+            print(
+                f"{'':6} {'wall s':>8} {'per s':>8} {'median ms':>10} {'p99 ms':>8} {'failed':>7}"
+            )
+            for name in ("bare", "desk"):
+                wall, times, failed = results[name]
+                ordered = sorted(times)
+                p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+                median = statistics.median(ordered) * 1e3
+                rate = len(times) / wall
+                print(
+                    f"{name:6} {wall:8.2f} {rate:8.1f} {median:10.1f} {p99 * 1e3:8.1f} {failed:7d}"
+                )
+            bare_med = statistics.median(results["bare"][1])
+            desk_med = statistics.median(results["desk"][1])
+            added = (desk_med / bare_med - 1) * 100
+            walls = (results["desk"][0] / results["bare"][0] - 1) * 100
+            print(
+                f"the desk adds {added:.0f}% to the bare call's median "
+                f"({walls:.0f}% to the wall time; the target: under 20%)"
+            )
+            for tid in ("bench-bare", "bench-desk"):
+                seated, seats_twice, names_twice = counts(server.base, tid)
+                twice = f"{seats_twice} seats given twice, {names_twice} players twice"
+                print(f"{tid}: {seated} seated, {twice}")
+            for c in clients:
+                c.close()
+        finally:
+            server.stop()
+            valkey.stop()
+
+
+if __name__ == "__main__":
+    main()
