@@ -25,6 +25,7 @@ from ..engine.desk.cashier import Cashier, to_pay
 from ..engine.desk.identity import Identity, Shown, expires_at, shown
 from ..engine.desk.identity import check as check_identity
 from ..engine.desk.ledger import Amount, Entry, Method, Report, Shift, report
+from ..engine.desk.settings import DeskSettings
 from ..engine.errors import FloorError, NotAllowed, UnknownPlayer
 from ..engine.house.registry import (
     MOST_FOUND,
@@ -147,10 +148,10 @@ class Desk:
         cid: str,
         override: str | None,
         now: float,
+        settings: DeskSettings,
     ) -> exclusion.Result:
         """The register's verdict on ``person``, logged; a refusal raised unless a director
         overrides a check that could not answer (never a match: the law excludes them)."""
-        settings = await self.storage.settings()
         try:
             answer: exclusion.Answer | None = await self.register.answer(person)
             info = await self.register.info()
@@ -250,7 +251,7 @@ class Desk:
             doc_number=identity.doc_number,
         )
         checked = await self.check(
-            person, principal, shift.desk, body.tournament, cid, body.override, now
+            person, principal, shift.desk, body.tournament, cid, body.override, now, settings
         )
         pid = record.id if record is not None else registry_id(cid)
         name = record.name if record is not None else f"{body.given_names} {body.surname}"

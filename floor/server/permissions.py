@@ -154,9 +154,12 @@ def authorize(principal: Principal, command: Command, t: Tournament | None) -> N
     if role == "coordinator":
         raise Forbidden("the dealer room's coordinator runs the dealers, not the tournament")
     if role == "desk":
-        if isinstance(command, cmd.Register | cmd.Unregister):
-            return
-        raise Forbidden("the desk registers players and refunds them; the rest is the floor's")
+        # Never bare: a registration at the desk passes the exclusion check first, in the
+        # desk's own service (``server.desk``), which sends it with the floor's right.
+        raise Forbidden(
+            "the desk takes players at /api/desk/take, where the exclusion check runs; "
+            "the tournament's commands are the floor's"
+        )
     raise Forbidden("the public view is read-only: sign in as staff to change the tournament")
 
 

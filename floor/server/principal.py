@@ -10,8 +10,8 @@ Roles::
     coordinator  the dealer room: its dealers, their rotation and downs (``routes_dealers``);
                nothing of a tournament's but what the public sees
     desk       the front desk and the cashier (``routes_desk``): players registered with their
-               buy-in, shifts and their takings, payouts; of a tournament's commands only
-               ``register``, and what the public sees
+               buy-in, shifts and their takings, payouts; no tournament command bare (its
+               registrations pass the exclusion check first), and what the public sees
     dealer_phone  a dealer's own phone, signed in with a one-time code from the table screen
                they signed in on: their own place in the rotation, nothing else
     table      a paired table screen (``floor.server.tablets``), a device of one table of one

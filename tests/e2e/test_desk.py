@@ -352,9 +352,12 @@ def test_bad_input_is_refused_naming_the_field_and_changes_nothing(
         headers=sign_in(servers[0], "fred", "floor-secret"),
     )
     assert floor.status_code == 403
-    # The desk's account sends no other command of the tournament's.
-    r = desk.command(TID, {"type": "draw_seats"})
-    assert r.status_code == 403
+    # The desk's account sends no command of the tournament's bare: a registration there
+    # would skip the exclusion check.
+    for command in ({"type": "draw_seats"}, {"type": "register", "name": "Bare Player"}):
+        r = desk.command(TID, command)
+        assert r.status_code == 403, r.text
+    assert len(seats(boss)) == before
 
 
 def test_the_cashier_pays_the_money_finishers_in_order(boss: Api, desks: list[Api]) -> None:

@@ -1025,7 +1025,7 @@ async def _desk_list(w: World, http: httpx.AsyncClient) -> None:
         await http.post("/api/desk/exclusions", content=too_big, headers=director), 413, "body"
     )
     w.expect(
-        await http.post("/api/desk/exclusions", content=b"\xff\xfe", headers=director), 400, "list"
+        await http.post("/api/desk/exclusions", content=b"\xff\xfe", headers=director), 422, "list"
     )
     w.expect(
         await http.post("/api/desk/exclusions", content=b"a,b,c\n", headers=w.headers("floor")), 403
@@ -1082,7 +1082,7 @@ async def _desk_take(w: World, http: httpx.AsyncClient) -> None:
     nothing = {"id": w.unique("desk-v"), "shift": sid, "sale": "desk-none", "kind": "refund"}
     w.expect(await http.post("/api/desk/undo", json=nothing, headers=director), 404, "sale")
     w.expect(await http.get(f"/api/desk/shifts/{sid}", headers=director), 200)
-    w.expect(await http.get("/api/desk/shifts/" + "s" * 40, headers=director), 400, "shift")
+    w.expect(await http.get("/api/desk/shifts/" + "s" * 40, headers=director), 422, "shift")
     w.expect(
         await http.post(
             f"/api/desk/shifts/{sid}/close", json={"counted": 10_000_001}, headers=director
@@ -1111,10 +1111,10 @@ async def _desk_registry_and_cashier(w: World, http: httpx.AsyncClient) -> None:
     for q in ("w", "worst1", "x" * 80):
         w.expect(await http.get("/api/desk/registry", params={"q": q}, headers=director), 200)
     w.expect(
-        await http.get("/api/desk/registry", params={"q": "x" * 81}, headers=director), 400, "q"
+        await http.get("/api/desk/registry", params={"q": "x" * 81}, headers=director), 422, "q"
     )
     w.expect(await http.get("/api/desk/registry/R0000000000", headers=director), 404, "player")
-    w.expect(await http.get("/api/desk/registry/nobody", headers=director), 400, "player")
+    w.expect(await http.get("/api/desk/registry/nobody", headers=director), 422, "player")
     w.expect(await http.delete("/api/desk/registry/R0000000000", headers=director), 200)
     w.expect(await http.get(f"/api/desk/shown/{ROOM}/nobody", headers=director), 404, "player")
     w.expect(await http.get(f"/api/desk/cashier/{ROOM}", headers=director), 200)
