@@ -122,6 +122,7 @@ def main() -> None:
             add_user(valkey.url, "boss", "director-secret", "director")
             for d in range(args.desks):
                 add_user(valkey.url, f"desk{d}", f"desk-secret-{d}", "desk")
+                add_user(valkey.url, f"floor{d}", f"floor-secret-{d}", "floor")
             server.start()
             boss = sign_in(server, "boss", "director-secret")
             for tid in ("bench-bare", "bench-desk"):
@@ -146,9 +147,18 @@ def main() -> None:
                 c.post("/api/desk/shifts", json={"desk": f"D{d}", "float": 0}).json()["id"]
                 for d, c in enumerate(clients)
             ]
+            # The bare calls as the floor sends them (a desk's account sends no bare command).
+            floors = [
+                httpx.Client(
+                    base_url=server.base,
+                    headers=sign_in(server, f"floor{d}", f"floor-secret-{d}"),
+                    timeout=60,
+                )
+                for d in range(args.desks)
+            ]
             bare = [
                 (
-                    clients[i % args.desks],
+                    floors[i % args.desks],
                     "/api/t/bench-bare/commands",
                     {
                         "id": f"bare-{i}",
@@ -210,7 +220,7 @@ def main() -> None:
                 seated, seats_twice, names_twice = counts(server.base, tid)
                 twice = f"{seats_twice} seats given twice, {names_twice} players twice"
                 print(f"{tid}: {seated} seated, {twice}")
-            for c in clients:
+            for c in [*clients, *floors]:
                 c.close()
         finally:
             server.stop()

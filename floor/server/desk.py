@@ -27,6 +27,7 @@ from ..engine.desk.identity import check as check_identity
 from ..engine.desk.ledger import Amount, Entry, Method, Report, Shift, report
 from ..engine.desk.settings import DeskSettings
 from ..engine.errors import FloorError, NotAllowed, UnknownPlayer
+from ..engine.events import Event, PlayerRegistered, PlayerSeated
 from ..engine.house.registry import (
     MOST_FOUND,
     Language,
@@ -57,6 +58,7 @@ class Tournaments(Protocol):
 
     async def run(self, tid: str, command: tc.Command, command_id: str) -> Outcome: ...
     async def read(self, tid: str) -> Tournament: ...
+    async def events(self, tid: str, outcome: Outcome) -> list[Event] | None: ...
 
 
 class Card(msgspec.Struct, frozen=True, kw_only=True):
@@ -99,6 +101,8 @@ class Desk:
         self.register = register
         #: Where an imported list is written (the list the register reads, when it is one).
         self.lists = lists
+        #: Tournaments' names, for the cards (read once).
+        self._names: dict[str, str] = {}
 
     # Shifts --------------------------------------------------------------------------------
 
@@ -271,7 +275,7 @@ class Desk:
         if not outcome.ok:
             raise _refused(outcome)
         await self.storage.put_identity(pid, identity, expires_at(now, settings.retention_days))
-        card = await self._card(ts, body.tournament, pid, language)
+        card = await self._card_of(ts, body.tournament, pid, language, outcome)
         entry = Entry(
             id=cid,
             kind="sale",
@@ -290,6 +294,37 @@ class Desk:
         )
         await self.storage.write_entry(entry)
         return Taken(card=card, entry=entry, check=checked, duplicate=outcome.duplicate)
+
+    async def _card_of(
+        self, ts: Tournaments, tid: str, pid: str, language: str, outcome: Outcome
+    ) -> Card:
+        """The card from the registration's own events: read from the log, not from the
+        tournament, whose lock the next desks' commands hold (a read there waits for them)."""
+        events = await ts.events(tid, outcome)
+        registered = next(
+            (e for e in events or () if isinstance(e, PlayerRegistered) and e.player == pid), None
+        )
+        if registered is None:
+            return await self._card(ts, tid, pid, language)
+        seated = next(
+            (e for e in events or () if isinstance(e, PlayerSeated) and e.player == pid), None
+        )
+        name = self._names.get(tid)
+        if name is None:
+            name = self._names[tid] = (await ts.read(tid)).state.name
+        return Card(
+            tournament=tid,
+            tournament_name=name,
+            player=pid,
+            name=registered.name,
+            entry=registered.entry,
+            table=None if seated is None else seated.table,
+            seat=None if seated is None else seated.seat,
+            code=None
+            if seated is None
+            else seat_cards.code(tid, pid, registered.entry, seated.table, seated.seat),
+            language=language,
+        )
 
     async def _card(self, ts: Tournaments, tid: str, pid: str, language: str | None) -> Card:
         t = await ts.read(tid)

@@ -38,9 +38,11 @@ from ..engine.desk import exclusion
 from ..engine.desk.ledger import Amount, DeskName
 from ..engine.desk.settings import DeskSettings
 from ..engine.errors import UnknownPlayer
+from ..engine.events import Event
 from ..engine.house.registry import RegistryId
 from ..engine.state import Tournament
 from ..errortext import field_names
+from ..protocol import decode_event
 from ..store.desk_port import ListInfo
 from ..store.errors import NotFound
 from ..store.ids import check_command_id, check_tournament_id
@@ -104,6 +106,14 @@ class _Tournaments:
     async def read(self, tid: str) -> Tournament:
         t, _ = await self._floor.store.tournament(tid)
         return t
+
+    async def events(self, tid: str, outcome: Outcome) -> list[Event] | None:
+        """The events ``outcome`` wrote, from the log (None when they cannot be read)."""
+        if outcome.events <= 0:
+            return None
+        # Exactly the command's events (sequence numbers are the stream's ids).
+        page = await self._floor.store.log.read(tid, outcome.first - 1, outcome.events)
+        return [decode_event(data) for _, data in page]
 
 
 def _now() -> float:
