@@ -154,6 +154,18 @@ class RedisDesk:
             return shift
         return await self.shift(sid)
 
+    async def begin(self, cid: str, sid: str) -> tuple[Entry | None, Shift | None, DeskSettings]:
+        pipe = self._r.pipeline(transaction=False)
+        pipe.hget(ENTRIES, cid)
+        pipe.get(_shift_key(sid))
+        pipe.get(SETTINGS)
+        entry, shift, settings = await _call(pipe.execute())
+        return (
+            None if entry is None else _entry.decode(entry),
+            None if shift is None else _shift.decode(shift),
+            DeskSettings() if settings is None else _settings.decode(settings),
+        )
+
     async def entry(self, cid: str) -> Entry | None:
         raw = await _call(self._r.hget(ENTRIES, cid))
         return None if raw is None else _entry.decode(raw)

@@ -35,11 +35,14 @@ class RedisExclusionList:
     def __init__(self, redis: aioredis.Redis) -> None:
         self._r = redis
 
-    async def answer(self, person: Person) -> Answer:
-        if not await _call(self._r.exists(INFO)):
+    async def answer(self, person: Person) -> tuple[Answer, ListInfo | None]:
+        pipe = self._r.pipeline(transaction=True)
+        pipe.get(INFO)
+        pipe.smismember(KEYS, list(keys(person)))
+        raw, found = await _call(pipe.execute())
+        if raw is None:
             raise Unavailable("no exclusion list has been imported")
-        found = await _call(self._r.smismember(KEYS, list(keys(person))))
-        return matches(person, (bool(x) for x in found))
+        return matches(person, (bool(x) for x in found)), _info.decode(raw)
 
     async def info(self) -> ListInfo | None:
         raw = await _call(self._r.get(INFO))

@@ -124,7 +124,11 @@ class Desk:
         return shift
 
     async def open_only(self, sid: str) -> Shift:
-        shift = await self.shift(sid)
+        return self._open(sid, await self.storage.shift(sid))
+
+    def _open(self, sid: str, shift: Shift | None) -> Shift:
+        if shift is None:
+            raise NotFound(f"no shift {sid!r}", field="shift")
         if shift.closed_at is not None:
             raise NotAllowed(
                 "the shift is closed: open a new one", field="shift", reason="desk_shift_closed"
@@ -157,8 +161,8 @@ class Desk:
         """The register's verdict on ``person``, logged; a refusal raised unless a director
         overrides a check that could not answer (never a match: the law excludes them)."""
         try:
-            answer: exclusion.Answer | None = await self.register.answer(person)
-            info = await self.register.info()
+            answer: exclusion.Answer | None
+            answer, info = await self.register.answer(person)
         except Unavailable:
             answer, info = None, None
         result = exclusion.verdict(
@@ -218,7 +222,7 @@ class Desk:
         now: float,
     ) -> Taken:
         cid = body.id
-        kept = await self.storage.entry(cid)
+        kept, shift_kept, settings = await self.storage.begin(cid, body.shift)
         if kept is not None:
             if kept.kind != "sale" or kept.tournament != body.tournament:
                 raise NotAllowed(
@@ -228,8 +232,7 @@ class Desk:
                 )
             card = await self._card(ts, kept.tournament, kept.player, None)
             return Taken(card=card, entry=kept, check="clear", duplicate=True)
-        shift = await self.open_only(body.shift)
-        settings = await self.storage.settings()
+        shift = self._open(body.shift, shift_kept)
         today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
         identity = check_identity(body.identity, today, settings.min_age)
         if body.method == "ticket":

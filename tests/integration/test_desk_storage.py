@@ -120,6 +120,12 @@ async def test_an_entry_is_written_once_undone_once_and_never_into_a_closed_shif
     assert await desk.write_entry(_sale("v1", kind="void", of="c1")) == "written"
     assert await desk.write_entry(_sale("v2", kind="refund", of="c1")) == "undone"
     assert sorted(e.id for e in await desk.entries("s-aaaaaaaaaaaa")) == ["c1", "v1"]
+    # What a take reads first, in one round trip.
+    kept, shift, settings = await desk.begin("c1", "s-aaaaaaaaaaaa")
+    assert (
+        kept == _sale("c1") and shift is not None and shift.desk == "A" and settings.min_age == 18
+    )
+    assert await desk.begin("nothing", "s-none") == (None, None, settings)
     closed = await desk.close_shift("s-aaaaaaaaaaaa", 0, 2.0)
     assert closed is not None and closed.counted == 0 and closed.closed_at == 2.0
     assert await desk.write_entry(_sale("c2")) == "closed"
@@ -137,10 +143,10 @@ async def test_an_imported_list_is_replaced_whole_and_answers_by_digest(
     )
     digests, rows, _ = exclusion.read_list("Novák,Jan,1980-05-01,\n")
     await lists.replace(digests, ListInfo(imported_at=1.0, rows=rows, by="boss"))
-    assert await lists.answer(person) == "excluded"
+    assert (await lists.answer(person))[0] == "excluded"
     other, rows, _ = exclusion.read_list("Svoboda,Petr,1975-01-02,\n")
     await lists.replace(other, ListInfo(imported_at=2.0, rows=rows, by="boss"))
-    assert await lists.answer(person) == "clear"
+    assert (await lists.answer(person))[0] == "clear"
     info = await lists.info()
     assert info is not None and (info.imported_at, info.rows) == (2.0, 1)
     # Nothing of the names in Valkey.
