@@ -17,6 +17,7 @@ import { RulebookClient, citeText } from "./rulebook.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import * as fmt from "./format.js";
 import { getLang, onLang, t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { debounce, every, explainError, fill, h, playerName, saidAs } from "./ui.js";
 import { heldState } from "./conn.js";
 /** @import { Conn } from "./types.js" */
@@ -208,8 +209,7 @@ export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
     last = "";
     draw();
   };
-  conn.on("change", draw);
-  onLang(draw);
+  mount(el, conn, draw);
   every(1000, draw);
   return el;
 }
