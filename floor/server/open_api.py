@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import msgspec
 
-from ..engine import open_read
+from ..engine import chain, open_read
 from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,
@@ -31,6 +31,7 @@ _DOCS: Final = {
     "OpenResults": open_read.OpenResults,
     "OpenPayouts": open_read.OpenPayouts,
     "OpenChanges": open_read.OpenChanges,
+    "ChainHead": chain.Head,
 }
 
 _TID = {
@@ -129,6 +130,25 @@ def build() -> dict[str, Any]:
         },
         "required": ["error"],
     }
+    components["SignedResults"] = {
+        "type": "object",
+        "description": "document: the results (format floor-results), signed as written; "
+        "signature: the venue's Ed25519 signature of the document's bytes.",
+        "properties": {
+            "document": {"type": "object"},
+            "signature": {
+                "type": "object",
+                "properties": {
+                    "alg": {"type": "string", "const": "ed25519"},
+                    "key_id": {"type": "string"},
+                    "signed": {"type": "string"},
+                    "value": {"type": "string"},
+                },
+                "required": ["alg", "key_id", "signed", "value"],
+            },
+        },
+        "required": ["document", "signature"],
+    }
     components["Tournaments"] = {
         "type": "object",
         "properties": {
@@ -185,6 +205,17 @@ def build() -> dict[str, Any]:
         ),
         f"{t}/ots.json": _read(
             "The results as an Open Tournament Summary.", _ref("OpenTournamentSummary")
+        ),
+        f"{t}/chain": _read(
+            "The head of the tournament's hash chain over its log (docs/chain-spec.md) and "
+            "the event it follows: note it, and a log changed later no longer leads to it.",
+            _ref("ChainHead"),
+        ),
+        f"{t}/results/signed": _read(
+            "The results and the payout table signed by the venue (Ed25519; the keys at "
+            "/.well-known/floor-keys.json): check it offline with floor verify. 404 where the "
+            "venue has no signing key.",
+            _ref("SignedResults"),
         ),
     }
     return {

@@ -176,7 +176,7 @@ async def get_log(request: Request) -> Response:
     tid = tid_of(request)
     principal = await _staff_reader(request)
     require_director(principal, "exports the log")
-    lines, _ = await export_lines(floor.store, tid)
+    lines, _ = await export_lines(floor.store, tid, floor.signer)
     day = datetime.now().astimezone().strftime("%Y-%m-%d-%H%M")
     return _file(b"".join(lines), f"{tid}-{day}.floor.jsonl", "application/x-ndjson")
 

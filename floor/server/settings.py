@@ -203,6 +203,18 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "a PEM file with the VAPID private key (P-256) pushes are signed with; unset: one is "
         "made once and kept in Redis for every process",
     ),
+    (
+        "FLOOR_SIGNING_KEY",
+        "",
+        "the venue's Ed25519 key (a PEM made by `floor keys new`), kept outside "
+        "FLOOR_DATA_DIR: exports and the results are signed with it; unset: nothing is signed",
+    ),
+    (
+        "FLOOR_SIGNING_KEYS",
+        "",
+        "the venue's key list, published at /.well-known/floor-keys.json; unset: the "
+        "keys.json beside FLOOR_SIGNING_KEY",
+    ),
 )
 
 
@@ -253,6 +265,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     push_services: tuple[str, ...] = ()
     push_rate: float = 30.0
     vapid_key: str = ""
+    signing_key: str = ""
+    signing_keys: str = ""
 
     @property
     def public_ws_port(self) -> int:
@@ -323,6 +337,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         push_services=tuple(_listed(get("FLOOR_PUSH_SERVICES").lower())),
         push_rate=_at_least("FLOOR_PUSH_RATE", number("FLOOR_PUSH_RATE", float), 1.0),
         vapid_key=get("FLOOR_VAPID_KEY"),
+        signing_key=get("FLOOR_SIGNING_KEY"),
+        signing_keys=get("FLOOR_SIGNING_KEYS"),
     )
 
 

@@ -28,7 +28,17 @@ PRIZE = {
     "payouts": [{"entries": 2, "percents": [60, 40]}, {"entries": 20, "percents": [50, 30, 20]}],
 }
 #: Every open route of a tournament, with a query it takes.
-READS = ("clock", "field", "seats", "counts", "results", "payouts", "changes?since=0", "ots.json")
+READS = (
+    "clock",
+    "field",
+    "seats",
+    "counts",
+    "results",
+    "payouts",
+    "changes?since=0",
+    "ots.json",
+    "chain",
+)
 
 
 @pytest.fixture(scope="module")

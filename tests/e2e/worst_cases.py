@@ -297,6 +297,25 @@ async def _open_documents(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.get(f"{_OPEN}/t/{ROOM}/clock", params={"x" * 50: "1"}), 400, "x" * 50)
 
 
+@probe(
+    "GET /api/open/v1/t/{tid}/chain",
+    "GET /api/open/v1/t/{tid}/results/signed",
+    "GET /.well-known/floor-keys.json",
+)
+async def _open_chain_and_signatures(w: World, http: httpx.AsyncClient) -> None:
+    # The chain's head of the 10,000-player room (its whole log walked once, in pages), its
+    # results signed, and the keys they are checked against; each again by its ETag.
+    for path in (
+        f"{_OPEN}/t/{ROOM}/chain",
+        f"{_OPEN}/t/{ROOM}/results/signed",
+        "/.well-known/floor-keys.json",
+    ):
+        r = await http.get(path)
+        w.expect(r, 200)
+        w.expect(await http.get(path, headers={"If-None-Match": r.headers.get("etag", "")}), 304)
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/chain", params={"after": "1"}), 400, "after")
+
+
 @probe("GET /api/open/v1/t/{tid}/changes")
 async def _open_changes(w: World, http: httpx.AsyncClient) -> None:
     # The largest page from the start (500 events of a 10,000-player registration), the
