@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import msgspec
 
+from .. import signing
 from ..engine import chain, open_read
 from .open_answer import (
     DEFAULT_CHANGES,
@@ -31,7 +32,8 @@ _DOCS: Final = {
     "OpenResults": open_read.OpenResults,
     "OpenPayouts": open_read.OpenPayouts,
     "OpenChanges": open_read.OpenChanges,
-    "ChainHead": chain.Head,
+    "ChainHead": chain.ChainHead,
+    "KeyList": signing.KeyList,
 }
 
 _TID = {
@@ -216,6 +218,12 @@ def build() -> dict[str, Any]:
             "/.well-known/floor-keys.json): check it offline with floor verify. 404 where the "
             "venue has no signing key.",
             _ref("SignedResults"),
+        ),
+        "/.well-known/floor-keys.json": _read(
+            "The venue's signing keys: the public halves, their ids, the revoked ones (outside "
+            "the versioned API). 404 where the venue has none.",
+            _ref("KeyList"),
+            tournament=False,
         ),
     }
     return {

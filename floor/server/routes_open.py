@@ -240,7 +240,7 @@ async def get_chain(request: Request) -> Response:
         "open:chain",
         tid,
         version,
-        lambda: built(_encode(chain.Head(tid, chain.SPEC, version, head.hex()))),
+        lambda: built(_encode(chain.ChainHead(tid, chain.SPEC, version, head.hex()))),
     )
     return respond(request, doc, version)
 

@@ -130,6 +130,8 @@ export const cs = {
   "chart.no_data": "Zatím žádná data",
 
   "wall.title": "Obrazovka v sále",
+  "chain.line": "Záznam {seq} · {head}",
+  "chain.title": "Hlava hashového řetězce záznamu po události {seq}: {head}. Ověříte ji příkazem floor verify.",
   "wall.pages": "Stránky",
   "wall.page.tables": "Stoly",
   "wall.page.moves": "Změny míst",

@@ -126,6 +126,8 @@ export const en = {
 
   // The wall
   "wall.title": "Wall display",
+  "chain.line": "Log {seq} · {head}",
+  "chain.title": "The head of the log's hash chain after event {seq}: {head}. Check it with floor verify.",
   "wall.pages": "Pages",
   "wall.page.tables": "Tables",
   "wall.page.moves": "Seat changes",
