@@ -76,6 +76,8 @@ class Floor:
         #: The hash chain's heads (``chain_heads``), and the venue's signing key and its
         #: published list (``floor.signing``; None where the server has no key).
         self.chain = ChainHeads(store)
+        store.listen(self.chain.observe)
+        hub.heard.append(self.chain.observe)
         self.signer = signer
         self.signing_keys = signing_keys
         #: Raises when the storage cannot be reached (``/healthz``).
