@@ -331,9 +331,12 @@ def seats(t: Tournament, seq: int, table: TableNo | None = None) -> OpenSeats:
     )
 
 
-def counts(t: Tournament, seq: int, table: TableNo | None = None) -> OpenCounts:
+def counts(
+    t: Tournament, seq: int, table: TableNo | None = None, top: int | None = None
+) -> OpenCounts:
     """The counted stacks of the players still in (``table``: at that table), biggest first
-    (equal stacks by player id), each with when it was counted and whether it is old."""
+    (equal stacks by player id), each with when it was counted and whether it is old; the
+    ``top`` biggest only, when given (the leaders, without the whole field)."""
     s = t.state
     left = [p for p in _players(t) if not p.busted and p.table is not None]
     counted = [p for p in left if p.counted and p.stack is not None]
@@ -359,7 +362,7 @@ def counts(t: Tournament, seq: int, table: TableNo | None = None) -> OpenCounts:
                 counted_at=p.counted_at,
                 old=count_age(s, p),
             )
-            for p in shown
+            for p in (shown if top is None else shown[:top])
         ],
     )
 

@@ -18,6 +18,7 @@ from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,
     MAX_TABLE,
+    MAX_TOP,
     PREFIX,
     Built,
     built,
@@ -49,6 +50,13 @@ _TABLE = {
     "required": False,
     "description": "Only this table.",
     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_TABLE},
+}
+_TOP = {
+    "name": "top",
+    "in": "query",
+    "required": False,
+    "description": "Only the biggest stacks, this many (the leaders).",
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_TOP},
 }
 _SINCE = {
     "name": "since",
@@ -194,6 +202,7 @@ def build() -> dict[str, Any]:
             "The counted stacks, biggest first, with when each was counted.",
             _ref("OpenCounts"),
             _TABLE,
+            _TOP,
         ),
         f"{t}/results": _read(
             "The bust-outs with places and prizes, best place first.", _ref("OpenResults")

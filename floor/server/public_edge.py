@@ -94,6 +94,7 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/"),
     _rule("/wall/{tid}"),
     _rule("/final/{tid}"),
+    _rule("/widget/{tid}"),
     _rule("/floor/{tid}"),
     _rule("/player/{tid}"),
     _rule("/table/{tid}/{table:int}"),

@@ -31,6 +31,7 @@ from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,
     MAX_TABLE,
+    MAX_TOP,
     PREFIX,
     SITE,
     Built,
@@ -140,8 +141,13 @@ async def get_seats(request: Request) -> Response:
 @handle_errors
 async def get_counts(request: Request) -> Response:
     table = whole_number(request, "table", 1, MAX_TABLE)
+    top = whole_number(request, "top", 1, MAX_TOP)
     return await _document(
-        request, "counts", ("table",), lambda t, v: open_read.counts(t, v, table), key=table
+        request,
+        "counts",
+        ("table", "top"),
+        lambda t, v: open_read.counts(t, v, table, top),
+        key=(table, top),
     )
 
 

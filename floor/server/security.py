@@ -51,8 +51,9 @@ def style_hashes(web: Path = WEB) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def policy(host: str | None, styles: Collection[str]) -> str:
-    """The ``Content-Security-Policy`` of an answer to a request for ``host``."""
+def policy(host: str | None, styles: Collection[str], ancestors: str = "'self'") -> str:
+    """The ``Content-Security-Policy`` of an answer to a request for ``host`` (``ancestors``:
+    who may frame it)."""
     # 'self' covers ws:// and wss:// of the page's own host in CSP 3; older Safari reads
     # 'self' as http(s) only, so the websocket addresses are named as well.
     sockets = f" ws://{host} wss://{host}" if host and _HOST_VALUE.fullmatch(host) else ""
@@ -67,7 +68,7 @@ def policy(host: str | None, styles: Collection[str]) -> str:
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
-            "frame-ancestors 'self'",
+            f"frame-ancestors {ancestors}",
         ]
     )
 
@@ -113,6 +114,10 @@ class Security:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 present = {key.lower() for key, _ in headers}
+                if b"content-security-policy" in present:
+                    # A page with a policy of its own (the widget, framed by other sites):
+                    # its frame-ancestors says who may frame it, X-Frame-Options would not.
+                    present.add(b"x-frame-options")
                 headers += [(k, v) for k, v in extra if k not in present]
                 message = {**message, "headers": headers}
             await send(message)

@@ -180,6 +180,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/"): Rule(everyone),
     ("GET", "/wall/{tid}"): Rule(everyone),
     ("GET", "/final/{tid}"): Rule(everyone),
+    ("GET", "/widget/{tid}"): Rule(everyone),
     ("GET", "/floor/{tid}"): Rule(everyone),
     ("GET", "/player/{tid}"): Rule(everyone),
     ("GET", "/table/{tid}/{table:int}"): Rule(everyone),

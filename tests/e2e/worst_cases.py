@@ -290,6 +290,9 @@ async def _open_documents(w: World, http: httpx.AsyncClient) -> None:
         w.expect(r, 200)
         again = {"If-None-Match": r.headers.get("etag", ""), **gzip}
         w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=again), 304)
+    # The widget's leaders: the five biggest stacks of the room, and past the most asked.
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/counts", params={"top": "5"}), 200)
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/counts", params={"top": "101"}), 400, "top")
     for read in ("seats", "counts"):
         w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params={"table": "1"}), 200)
         bad = {"table": "10001"}
@@ -979,6 +982,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
     "GET /",
     "GET /wall/{tid}",
     "GET /final/{tid}",
+    "GET /widget/{tid}",
     "GET /floor/{tid}",
     "GET /player/{tid}",
     "GET /table/{tid}/{table:int}",
@@ -990,7 +994,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
 async def _pages(w: World, http: httpx.AsyncClient) -> None:
     for path in ("/", "/director", f"/print/{ROOM}", f"/table/{ROOM}/1"):
         w.expect(await http.get(path), 200)
-    for page in ("wall", "final", "floor", "player"):
+    for page in ("wall", "final", "widget", "floor", "player"):
         w.expect(await http.get(f"/{page}/{ROOM}"), 200)
     w.expect(await http.get(f"/director/{ROOM}"), 307)
     w.expect(await http.get("/static/js/director.js"), 200)
