@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The languages written so far; a language joins once every one of its files is written.
-LANGUAGES = ("fr",)
+LANGUAGES = ("fr", "it")
 SCRIPT = ROOT / "scripts" / "check_translations.mjs"
 
 
