@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The languages written so far; a language joins once every one of its files is written.
-LANGUAGES = ("fr", "it")
+LANGUAGES = ("fr", "it", "pt-br")
 SCRIPT = ROOT / "scripts" / "check_translations.mjs"
 
 
@@ -96,4 +96,3 @@ def test_every_rule_of_every_rule_set_has_a_title(code: str) -> None:
         assert sorted(titles[book]) == sorted(ids), book
         for rule, title in titles[book].items():
             assert isinstance(title, str) and title.strip() == title and title, (book, rule)
-
