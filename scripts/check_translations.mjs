@@ -5,6 +5,9 @@
 //
 //   node scripts/check_translations.mjs fr it pt-br [--same]
 //
+// The base file may also hold `why`, the rule citations the server sends in English, with
+// the citations cs.js has a text for.
+//
 // --same also lists the values left equal to English (often right: "Hold'em", "PIN", "{n} %"),
 // for a reader to look over; they are not faults.
 //
@@ -96,6 +99,19 @@ function compare(en, tr, where, categories, faults, same) {
   }
 }
 
+/**
+ * `why`: the rule citations the server sends in English (floor/engine/reasons.py), in this
+ * language. English has none (the citation is its own text); the Czech file says which
+ * citations have a text, and a language that has them has the same ones.
+ * @param {any} tr @param {any} cs @param {string} name @param {string[]} faults
+ */
+function whyFaults(tr, cs, name, faults) {
+  for (const k of Object.keys(cs)) {
+    if (typeof tr[k] !== "string" || !tr[k].trim()) faults.push(`${name} why: no text for "${k}"`);
+  }
+  for (const k of Object.keys(tr)) if (!(k in cs)) faults.push(`${name} why: "${k}" is no citation cs.js knows`);
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const showSame = args.includes("--same");
@@ -118,7 +134,10 @@ async function main() {
       if (tr === undefined) { faults.push(`${name}: missing, or it exports nothing under its name`); continue; }
       if (part === "errors") { const j = plainJson(code); if (j) faults.push(j); }
       for (const k of Object.keys(en)) compare(en[k], tr[k], `${name} ${k}`, categories, faults, same);
-      for (const k of Object.keys(tr)) if (!(k in en)) faults.push(`${name} ${k}: not in English`);
+      for (const k of Object.keys(tr)) {
+        if (part === "" && k === "why") whyFaults(tr.why, (await load("", "cs")).why, name, faults);
+        else if (!(k in en)) faults.push(`${name} ${k}: not in English`);
+      }
       keys += Object.keys(en).length;
     }
     console.log(`${code}: ${keys} keys checked, plural categories ${categories.join(", ")}: ` +

@@ -41,16 +41,17 @@ def test_every_text_has_the_english_keys_placeholders_and_plural_forms(code: str
     assert f"{code}: " in done.stdout and " 0 faults" in done.stdout
 
 
-def test_the_check_finds_a_lost_placeholder_a_missing_key_and_a_missing_plural_form(
+def test_the_check_finds_a_lost_placeholder_a_missing_key_a_plural_form_and_a_citation(
     tmp_path: Path,
 ) -> None:
-    """The check itself, on a copy of the French texts spoiled three ways: each is named."""
+    """The check itself, on a copy of the French texts spoiled four ways: each is named."""
     lang = ROOT / "web" / "js" / "lang"
     source = (lang / "fr.js").read_text(encoding="utf-8")
     spoiled = (
         source.replace('"Table {table} · siège {seat}"', '"Table {table}"')
         .replace('  "conn.live": "En direct",\n', "")
         .replace('many: "{n} joueurs", other: "{n} joueurs" },', 'other: "{n} joueurs" },', 1)
+        .replace('"PFP 2014 rule 28: dead button":', '"PFP 2014 rule 28: dead buton":')
     )
     assert spoiled.count("\n") < source.count("\n")
     copy = tmp_path / "web" / "js" / "lang"
@@ -74,6 +75,7 @@ def test_the_check_finds_a_lost_placeholder_a_missing_key_and_a_missing_plural_f
     assert "fr.js timecall.where: lost {seat}" in done.stdout
     assert "fr.js conn.live: missing" in done.stdout
     assert 'fr.js chart.players_left_value: no "many" form' in done.stdout
+    assert 'fr.js why: no text for "PFP 2014 rule 28: dead button"' in done.stdout
 
 
 def rule_ids() -> dict[str, list[str]]:

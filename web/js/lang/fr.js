@@ -842,4 +842,66 @@ export const fr = {
   "money.prize": "gain {prize}",
   "money.unpaid": "pas de gain",
   "final.dealer": "Bouton",
+
+  // Les citations de règles que le serveur envoie en anglais (floor/engine/reasons.py), comme cs.js.
+  why: {
+    "TDA 2024 rule 11A: the next big blind moves to the worst position":
+      "TDA 2024, règle 11A : la prochaine grosse blinde part, vers la pire position",
+    "TDA 2024 rule 11A: in stud, players move by position to the last seat to open at the short table":
+      "TDA 2024, règle 11A : au stud, les joueurs partent selon leur position vers le dernier siège libéré à la table incomplète",
+    "TDA 2024 rule 11B: in a mixed game during stud, the player who would be the next big blind in hold'em moves":
+      "TDA 2024, règle 11B : dans un jeu mixte pendant le stud, part le joueur qui serait la prochaine grosse blinde au hold'em",
+    "TDA 2024 rule 11D: play halts at a table 3 or more players short":
+      "TDA 2024, règle 11D : le jeu s'arrête à une table à laquelle il manque 3 joueurs ou plus",
+    "TDA 2024 rule 10B: players from a broken table are seated by a 2-step random draw":
+      "TDA 2024, règle 10B : les joueurs d'une table cassée sont placés par un tirage aléatoire en 2 étapes",
+    "TDA 2024 RP-9: the final table is redrawn at random":
+      "TDA 2024 RP-9 : les places de la table finale sont tirées à nouveau au sort",
+    "TDA 2024 rule 10A: a new player is not dealt in between the button and the small blind":
+      "TDA 2024, règle 10A : un nouveau joueur ne reçoit pas de cartes entre le bouton et la petite blinde",
+    "TDA 2024 rule 32: dead button; nobody skips the big blind":
+      "TDA 2024, règle 32 : bouton mort ; personne ne saute la grosse blinde",
+    "House procedure: the button is placed by a high-card draw":
+      "Procédure maison : le bouton est placé par tirage à la carte haute",
+    "TDA 2024 rule 8: late entries are seated from the same seat pool":
+      "TDA 2024, règle 8 : les inscrits tardifs sont placés à partir du même ensemble de sièges",
+    "TDA 2024 rule 7: random seating":
+      "TDA 2024, règle 7 : placement aléatoire",
+    "TDA 2024 rule 10B: a drawn seat that no longer fits is drawn again":
+      "TDA 2024, règle 10B : un siège tiré qui ne convient plus est tiré à nouveau",
+    "TDA 2011 rule 8A: the next big blind moves to the worst position":
+      "TDA 2011, règle 8A : la prochaine grosse blinde part, vers la pire position",
+    "TDA 2011 rule 8A: in stud, the last seat to open at the short table is filled":
+      "TDA 2011, règle 8A : au stud, on remplit le dernier siège libéré à la table incomplète",
+    "TDA 2011 rule 8B: in a mixed game during stud, the player who would be the next big blind in hold'em moves":
+      "TDA 2011, règle 8B : dans un jeu mixte pendant le stud, part le joueur qui serait la prochaine grosse blinde au hold'em",
+    "TDA 2011 rule 8A: play halts at a table 3 or more players short":
+      "TDA 2011, règle 8A : le jeu s'arrête à une table à laquelle il manque 3 joueurs ou plus",
+    "TDA 2011 rule 7: players from a broken table take the rights of the new seat":
+      "TDA 2011, règle 7 : les joueurs d'une table cassée prennent les droits de leur nouveau siège",
+    "TDA 2011 rule 9: the final table is redrawn":
+      "TDA 2011, règle 9 : les places de la table finale sont tirées à nouveau",
+    "TDA 2011 rule 7: no hand between the button and the small blind":
+      "TDA 2011, règle 7 : pas de main entre le bouton et la petite blinde",
+    "TDA 2011 rule 5: random correct seating":
+      "TDA 2011, règle 5 : placement aléatoire et correct",
+    "TDA 2011 rule 7: a drawn seat that no longer fits is drawn again":
+      "TDA 2011, règle 7 : un siège tiré qui ne convient plus est tiré à nouveau",
+    "PFP 2014 rule 7: a drawn seat that no longer fits is drawn again":
+      "PFP 2014, règle 7 : un siège tiré qui ne convient plus est tiré à nouveau",
+    "PFP 2014 rule 8: the next big blind moves to the worst position":
+      "PFP 2014, règle 8 : la prochaine grosse blinde part, vers la pire position",
+    "PFP 2014 rule 8 (TDA 11D): play halts at a table 3 or more players short":
+      "PFP 2014, règle 8 (TDA 11D) : le jeu s'arrête à une table à laquelle il manque 3 joueurs ou plus",
+    "PFP 2014 rule 7: players from a broken table check their new table and seat":
+      "PFP 2014, règle 7 : les joueurs d'une table cassée vérifient leur nouvelle table et leur siège",
+    "PFP 2014 rule 9: the final table is redrawn (9 players; 6-max: 7)":
+      "PFP 2014, règle 9 : les places de la table finale sont tirées à nouveau (9 joueurs ; 6-max : 7)",
+    "PFP 2014 rule 7: no hand between the small blind and the button":
+      "PFP 2014, règle 7 : pas de main entre la petite blinde et le bouton",
+    "PFP 2014 rule 28: dead button":
+      "PFP 2014, règle 28 : bouton mort",
+    "PFP 2014 rule 5: random correct seating":
+      "PFP 2014, règle 5 : placement aléatoire et correct",
+  },
 };

@@ -842,4 +842,66 @@ export const it = {
   "money.prize": "premio {prize}",
   "money.unpaid": "nessun premio",
   "final.dealer": "Button",
+
+  // Le citazioni delle regole che il server invia in inglese (floor/engine/reasons.py), come cs.js.
+  why: {
+    "TDA 2024 rule 11A: the next big blind moves to the worst position":
+      "TDA 2024, regola 11A: si sposta il prossimo big blind, nella posizione peggiore",
+    "TDA 2024 rule 11A: in stud, players move by position to the last seat to open at the short table":
+      "TDA 2024, regola 11A: nello stud i giocatori si spostano per posizione nell'ultimo posto liberato al tavolo corto",
+    "TDA 2024 rule 11B: in a mixed game during stud, the player who would be the next big blind in hold'em moves":
+      "TDA 2024, regola 11B: in un gioco misto durante lo stud si sposta il giocatore che sarebbe il prossimo big blind a hold'em",
+    "TDA 2024 rule 11D: play halts at a table 3 or more players short":
+      "TDA 2024, regola 11D: il gioco si ferma a un tavolo a cui mancano 3 o più giocatori",
+    "TDA 2024 rule 10B: players from a broken table are seated by a 2-step random draw":
+      "TDA 2024, regola 10B: i giocatori di un tavolo rotto ricevono il posto con un sorteggio casuale in 2 fasi",
+    "TDA 2024 RP-9: the final table is redrawn at random":
+      "TDA 2024 RP-9: i posti del tavolo finale vengono sorteggiati di nuovo",
+    "TDA 2024 rule 10A: a new player is not dealt in between the button and the small blind":
+      "TDA 2024, regola 10A: un nuovo giocatore non riceve carte tra il button e lo small blind",
+    "TDA 2024 rule 32: dead button; nobody skips the big blind":
+      "TDA 2024, regola 32: dead button; nessuno salta il big blind",
+    "House procedure: the button is placed by a high-card draw":
+      "Procedura della casa: il button si assegna con la carta alta",
+    "TDA 2024 rule 8: late entries are seated from the same seat pool":
+      "TDA 2024, regola 8: gli iscritti tardivi ricevono il posto dallo stesso insieme di posti",
+    "TDA 2024 rule 7: random seating":
+      "TDA 2024, regola 7: posti assegnati a caso",
+    "TDA 2024 rule 10B: a drawn seat that no longer fits is drawn again":
+      "TDA 2024, regola 10B: un posto sorteggiato che non va più bene si sorteggia di nuovo",
+    "TDA 2011 rule 8A: the next big blind moves to the worst position":
+      "TDA 2011, regola 8A: si sposta il prossimo big blind, nella posizione peggiore",
+    "TDA 2011 rule 8A: in stud, the last seat to open at the short table is filled":
+      "TDA 2011, regola 8A: nello stud si riempie l'ultimo posto liberato al tavolo corto",
+    "TDA 2011 rule 8B: in a mixed game during stud, the player who would be the next big blind in hold'em moves":
+      "TDA 2011, regola 8B: in un gioco misto durante lo stud si sposta il giocatore che sarebbe il prossimo big blind a hold'em",
+    "TDA 2011 rule 8A: play halts at a table 3 or more players short":
+      "TDA 2011, regola 8A: il gioco si ferma a un tavolo a cui mancano 3 o più giocatori",
+    "TDA 2011 rule 7: players from a broken table take the rights of the new seat":
+      "TDA 2011, regola 7: i giocatori di un tavolo rotto prendono i diritti del nuovo posto",
+    "TDA 2011 rule 9: the final table is redrawn":
+      "TDA 2011, regola 9: i posti del tavolo finale vengono sorteggiati di nuovo",
+    "TDA 2011 rule 7: no hand between the button and the small blind":
+      "TDA 2011, regola 7: nessuna mano tra il button e lo small blind",
+    "TDA 2011 rule 5: random correct seating":
+      "TDA 2011, regola 5: posti assegnati a caso e correttamente",
+    "TDA 2011 rule 7: a drawn seat that no longer fits is drawn again":
+      "TDA 2011, regola 7: un posto sorteggiato che non va più bene si sorteggia di nuovo",
+    "PFP 2014 rule 7: a drawn seat that no longer fits is drawn again":
+      "PFP 2014, regola 7: un posto sorteggiato che non va più bene si sorteggia di nuovo",
+    "PFP 2014 rule 8: the next big blind moves to the worst position":
+      "PFP 2014, regola 8: si sposta il prossimo big blind, nella posizione peggiore",
+    "PFP 2014 rule 8 (TDA 11D): play halts at a table 3 or more players short":
+      "PFP 2014, regola 8 (TDA 11D): il gioco si ferma a un tavolo a cui mancano 3 o più giocatori",
+    "PFP 2014 rule 7: players from a broken table check their new table and seat":
+      "PFP 2014, regola 7: i giocatori di un tavolo rotto controllano il nuovo tavolo e il nuovo posto",
+    "PFP 2014 rule 9: the final table is redrawn (9 players; 6-max: 7)":
+      "PFP 2014, regola 9: i posti del tavolo finale vengono sorteggiati di nuovo (9 giocatori; 6-max: 7)",
+    "PFP 2014 rule 7: no hand between the small blind and the button":
+      "PFP 2014, regola 7: nessuna mano tra lo small blind e il button",
+    "PFP 2014 rule 28: dead button":
+      "PFP 2014, regola 28: dead button",
+    "PFP 2014 rule 5: random correct seating":
+      "PFP 2014, regola 5: posti assegnati a caso e correttamente",
+  },
 };

@@ -842,4 +842,66 @@ export const ptBr = {
   "money.prize": "prêmio {prize}",
   "money.unpaid": "sem prêmio",
   "final.dealer": "Botão",
+
+  // As citações de regras que o servidor envia em inglês (floor/engine/reasons.py), como cs.js.
+  why: {
+    "TDA 2024 rule 11A: the next big blind moves to the worst position":
+      "TDA 2024, regra 11A: troca de lugar o próximo big blind, para a pior posição",
+    "TDA 2024 rule 11A: in stud, players move by position to the last seat to open at the short table":
+      "TDA 2024, regra 11A: no stud, os jogadores trocam por posição para a última cadeira liberada na mesa curta",
+    "TDA 2024 rule 11B: in a mixed game during stud, the player who would be the next big blind in hold'em moves":
+      "TDA 2024, regra 11B: num jogo misto durante o stud, troca o jogador que seria o próximo big blind no hold'em",
+    "TDA 2024 rule 11D: play halts at a table 3 or more players short":
+      "TDA 2024, regra 11D: o jogo para numa mesa a que faltam 3 ou mais jogadores",
+    "TDA 2024 rule 10B: players from a broken table are seated by a 2-step random draw":
+      "TDA 2024, regra 10B: os jogadores de uma mesa quebrada recebem cadeira por um sorteio aleatório em 2 etapas",
+    "TDA 2024 RP-9: the final table is redrawn at random":
+      "TDA 2024 RP-9: as cadeiras da mesa final são sorteadas de novo",
+    "TDA 2024 rule 10A: a new player is not dealt in between the button and the small blind":
+      "TDA 2024, regra 10A: um jogador novo não recebe cartas entre o botão e o small blind",
+    "TDA 2024 rule 32: dead button; nobody skips the big blind":
+      "TDA 2024, regra 32: botão morto; ninguém pula o big blind",
+    "House procedure: the button is placed by a high-card draw":
+      "Procedimento da casa: o botão é definido pela carta mais alta",
+    "TDA 2024 rule 8: late entries are seated from the same seat pool":
+      "TDA 2024, regra 8: quem entra tarde recebe cadeira do mesmo conjunto de cadeiras",
+    "TDA 2024 rule 7: random seating":
+      "TDA 2024, regra 7: sorteio aleatório das cadeiras",
+    "TDA 2024 rule 10B: a drawn seat that no longer fits is drawn again":
+      "TDA 2024, regra 10B: uma cadeira sorteada que não serve mais é sorteada de novo",
+    "TDA 2011 rule 8A: the next big blind moves to the worst position":
+      "TDA 2011, regra 8A: troca de lugar o próximo big blind, para a pior posição",
+    "TDA 2011 rule 8A: in stud, the last seat to open at the short table is filled":
+      "TDA 2011, regra 8A: no stud, preenche-se a última cadeira liberada na mesa curta",
+    "TDA 2011 rule 8B: in a mixed game during stud, the player who would be the next big blind in hold'em moves":
+      "TDA 2011, regra 8B: num jogo misto durante o stud, troca o jogador que seria o próximo big blind no hold'em",
+    "TDA 2011 rule 8A: play halts at a table 3 or more players short":
+      "TDA 2011, regra 8A: o jogo para numa mesa a que faltam 3 ou mais jogadores",
+    "TDA 2011 rule 7: players from a broken table take the rights of the new seat":
+      "TDA 2011, regra 7: os jogadores de uma mesa quebrada assumem os direitos da nova cadeira",
+    "TDA 2011 rule 9: the final table is redrawn":
+      "TDA 2011, regra 9: as cadeiras da mesa final são sorteadas de novo",
+    "TDA 2011 rule 7: no hand between the button and the small blind":
+      "TDA 2011, regra 7: nenhuma mão entre o botão e o small blind",
+    "TDA 2011 rule 5: random correct seating":
+      "TDA 2011, regra 5: sorteio aleatório e correto das cadeiras",
+    "TDA 2011 rule 7: a drawn seat that no longer fits is drawn again":
+      "TDA 2011, regra 7: uma cadeira sorteada que não serve mais é sorteada de novo",
+    "PFP 2014 rule 7: a drawn seat that no longer fits is drawn again":
+      "PFP 2014, regra 7: uma cadeira sorteada que não serve mais é sorteada de novo",
+    "PFP 2014 rule 8: the next big blind moves to the worst position":
+      "PFP 2014, regra 8: troca de lugar o próximo big blind, para a pior posição",
+    "PFP 2014 rule 8 (TDA 11D): play halts at a table 3 or more players short":
+      "PFP 2014, regra 8 (TDA 11D): o jogo para numa mesa a que faltam 3 ou mais jogadores",
+    "PFP 2014 rule 7: players from a broken table check their new table and seat":
+      "PFP 2014, regra 7: os jogadores de uma mesa quebrada conferem a nova mesa e a nova cadeira",
+    "PFP 2014 rule 9: the final table is redrawn (9 players; 6-max: 7)":
+      "PFP 2014, regra 9: as cadeiras da mesa final são sorteadas de novo (9 jogadores; 6-max: 7)",
+    "PFP 2014 rule 7: no hand between the small blind and the button":
+      "PFP 2014, regra 7: nenhuma mão entre o small blind e o botão",
+    "PFP 2014 rule 28: dead button":
+      "PFP 2014, regra 28: botão morto",
+    "PFP 2014 rule 5: random correct seating":
+      "PFP 2014, regra 5: sorteio aleatório e correto das cadeiras",
+  },
 };
