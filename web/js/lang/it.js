@@ -237,7 +237,7 @@ export const it = {
   "floor.stop_call": "Ferma",
   "floor.acted_label": "Chiamata del tempo T{table} P{seat}: ha agito",
   "floor.stop_label": "Chiamata del tempo T{table} P{seat}: fermata",
-  "floor.tab.moves": "Spostamenti",
+  "floor.tab.moves": "Cambi",
   "floor.tab.table": "Tavolo",
   "floor.tab.search": "Cerca",
   "floor.tab.sent": "Inviati",
@@ -507,7 +507,7 @@ export const it = {
   "director.signin_limits_hint": "Dopo 5 accessi falliti da un indirizzo, un account lì attende 2, 4, 8… secondi (al massimo 5 minuti) tra i tentativi; gli altri indirizzi non sono trattenuti. «Togli i ritardi» li azzera.",
 
   // The floor tools
-  "floor.tab.tools": "Strumenti",
+  "floor.tab.tools": "Utilità",
   "floor.open_rule": "Apri la regola",
   "floor.rule_link": "Regola",
   "floor.next_bb": "Prossimo big blind:",

@@ -507,7 +507,7 @@ export const ptBr = {
   "director.signin_limits_hint": "Depois de 5 acessos falhos de um endereço, uma conta espera ali 2, 4, 8… segundos (no máximo 5 minutos) entre as tentativas; outros endereços não são retidos. “Suspender atrasos” os apaga.",
 
   // The floor tools
-  "floor.tab.tools": "Ferramentas",
+  "floor.tab.tools": "Recursos",
   "floor.open_rule": "Abrir a regra",
   "floor.rule_link": "Regra",
   "floor.next_bb": "Próximo big blind:",
