@@ -487,7 +487,7 @@ export const it = {
   "director.no_staff": "Nessun account.",
   "director.failed_n": { one: "{n} fallito", many: "{n} falliti", other: "{n} falliti" },
   "director.waits": "attende {s} s",
-  "director.you": "voi",
+  "director.you": "tu",
   "director.change": "Cambia",
   "director.change_secret_of": "Cambia la password o il PIN di {name}",
   "director.new_password": "Nuova password",

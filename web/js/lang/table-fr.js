@@ -16,7 +16,7 @@ export const tableFr = {
   "h4h.start_confirm": "Lancer le main par main ? Chaque table distribue une main, puis attend les autres.",
   "h4h.end": "Finir le main par main",
   "h4h.end_confirm": "Finir le main par main maintenant ? Les joueurs éliminés sur cette main sont classés.",
-  "h4h.due": "Un joueur de l'argent : lancez le main par main",
+  "h4h.due": "À un joueur de l'argent : lancez le main par main",
   "h4h.table": "Table {table}",
 
   "pair.button": "Associer un écran de table",

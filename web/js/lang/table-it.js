@@ -16,7 +16,7 @@ export const tableIt = {
   "h4h.start_confirm": "Avviare il mano per mano? Ogni tavolo distribuisce una mano, poi aspetta gli altri.",
   "h4h.end": "Termina il mano per mano",
   "h4h.end_confirm": "Terminare ora il mano per mano? I giocatori eliminati in questa mano vengono classificati.",
-  "h4h.due": "Un giocatore dalla zona premi: avviate il mano per mano",
+  "h4h.due": "A un giocatore dalla zona premi: avviate il mano per mano",
   "h4h.table": "Tavolo {table}",
 
   "pair.button": "Abbina uno schermo del tavolo",
