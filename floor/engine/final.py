@@ -18,15 +18,22 @@ def seats(t: Tournament) -> int:
 
 def start_bar(t: Tournament) -> Why | None:
     """Why the director cannot start the final table now, or None."""
+    if (formed := formed_bar(t)) is not None:
+        return formed
     s = t.state
-    if s.final_table is not None:
-        return Why("final_formed", {"table": s.final_table})
     if t.active < 2:
         return Why("final_too_few")
     # Only the final table may have more seats than the others (7 at a 6-max event).
     most = max(s.rules.final_table, s.rules.seats)
     if seats(t) > most:
         return Why("final_too_many", {"players": t.active, "size": most})
+    return None
+
+
+def formed_bar(t: Tournament) -> Why | None:
+    """The final table formed already: another cannot be (the import checks this too)."""
+    if t.state.final_table is not None:
+        return Why("final_formed", {"table": t.state.final_table})
     return None
 
 

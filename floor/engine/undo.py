@@ -34,8 +34,11 @@ UndoBar = Literal[
 ]
 
 
-def undo_bar(t: Tournament, p: Player, now: float | None = None) -> UndoBar | None:
-    """Why ``p``'s bust-out cannot be undone at ``now`` (None: whatever the time), or None."""
+def undo_bar(
+    t: Tournament, p: Player, now: float | None = None, *, timed: bool = True
+) -> UndoBar | None:
+    """Why ``p``'s bust-out cannot be undone at ``now`` (None: whatever the time), or None.
+    Not ``timed``: but for the level and the minutes, which a log does not say (``validate``)."""
     record = p.bust
     if record is None or not p.busted:
         return "player_not_out"
@@ -45,7 +48,7 @@ def undo_bar(t: Tournament, p: Player, now: float | None = None) -> UndoBar | No
     table = t.state.tables[record.table]
     if table.hand != record.hand:
         return "dispute_over"
-    if not _made_winner(t, record):
+    if timed and not _made_winner(t, record):
         s = t.state
         step = s.clock.level if now is None else current_step(s, now)
         if record.level is not None and s.clock.started and step != record.level:

@@ -234,3 +234,49 @@ def test_the_check_itself(importer: str, target: str, fails: bool) -> None:
     layer = _layer(importer)
     assert layer is not None
     assert _within(target, layer[0]) is not fails
+
+
+#: The engine's own layers (docs/architecture.md, "The engine"), lowest first: what a module
+#: of a layer may reach, through any chain of imports, is held by the tests below.
+ENGINE_FOLD = ("floor.engine.state", "floor.engine.records", "floor.engine.fold")
+ENGINE_RULES = ("floor.engine.features", "floor.engine.decide", "floor.engine.validate")
+ENGINE_READ = (
+    "floor.engine.alerts",
+    "floor.engine.derived",
+    "floor.engine.follow",
+    "floor.engine.open_read",
+    "floor.engine.patch",
+    "floor.engine.preview",
+    "floor.engine.seat_cards",
+    "floor.engine.staff_fields",
+    "floor.engine.views",
+)
+
+
+def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        for w in graph[stack.pop()]:
+            if w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return seen
+
+
+def _of(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if _within(m, set(prefixes)))
+
+
+def test_the_fold_reaches_no_rule() -> None:
+    """The state and its fold sit below the rules: they never decide or check a command."""
+    graph = _graph()
+    for start in _of(set(graph), ENGINE_FOLD):
+        assert not _of(_reached(graph, start), ENGINE_RULES), start
+
+
+def test_the_write_side_reaches_nothing_of_the_read_side() -> None:
+    """What the screens read is derived from the state; deciding never depends on it."""
+    graph = _graph()
+    for start in _of(set(graph), ENGINE_FOLD + ENGINE_RULES):
+        assert not _of(_reached(graph, start), ENGINE_READ), start
