@@ -92,7 +92,8 @@ def adjust(
     return ClockAdjusted(seconds=seconds, ends_at=ends_at, remaining=left)
 
 
-def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> LevelChanged:
+def step_of(s: TournamentState, index: int, field: str) -> Step:
+    """Step ``index`` of the structure, refused if it has none."""
     structure = structure_of(s)
     if not 0 <= index < len(structure.levels):
         raise NotAllowed(
@@ -101,7 +102,11 @@ def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> Leve
             reason="no_step",
             params={"step": index, "last": len(structure.levels) - 1},
         )
-    left = _seconds(structure.levels[index])
+    return structure.levels[index]
+
+
+def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> LevelChanged:
+    left = _seconds(step_of(s, index, field))
     running = s.clock.running
     return LevelChanged(
         at=now,

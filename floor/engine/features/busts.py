@@ -71,12 +71,7 @@ def bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rando
         where = f"players[{i}]"
         p = lookups.seated(t, b.player, f"{where}.player")
         if p.id in seen:
-            raise NotAllowed(
-                f"{p.id} is listed twice",
-                field=f"{where}.player",
-                reason="player_listed_twice",
-                params={"player": p.id},
-            )
+            raise checks.listed_twice(p.id, f"{where}.player")
         seen.add(p.id)
         # The stack on record only when counted: a stack nobody counted is what the player
         # was given, which would place everybody uncounted together.

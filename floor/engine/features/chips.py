@@ -12,6 +12,7 @@ from typing import Literal
 from .. import (
     clock,
     colour_up,
+    counts,
     lookups,
     windows,
 )
@@ -176,17 +177,7 @@ def check_stacks_counted(t: Tournament, e: StacksCounted) -> None:
     seen: set[PlayerId] = set()
     for i, c in enumerate(e.stacks):
         where = f"stacks[{i}]"
-        p = lookups.seated(t, c.player, f"{where}.player")
-        if p.id in seen:
-            raise checks.listed_twice(p.id, f"{where}.player")
-        seen.add(p.id)
-        if p.table != table.number:
-            raise NotAllowed(
-                f"{p.id} is not at table {table.number} (they sit at table {p.table})",
-                field=f"{where}.player",
-                reason="count_not_at_table",
-                params={"player": p.id, "table": table.number, "at_table": p.table},
-            )
+        counts.counted(t, table, c.player, seen, f"{where}.player")
         checks.stack(c.stack, f"{where}.stack")
     checks.not_negative("at", e.at)
 

@@ -111,21 +111,6 @@ def end_time_call(t: Tournament, c: EndTimeCall, now: float, rng: random.Random)
     return [TimeCallEnded(table=c.table, seat=c.seat, at=now, outcome=c.outcome)]
 
 
-def _step(t: Tournament, index: int, field: str) -> None:
-    structure = t.state.structure
-    if structure is None:
-        clock.structure_of(t.state)
-        return
-    last = len(structure.levels) - 1
-    if not 0 <= index <= last:
-        raise NotAllowed(
-            f"there is no step {index}: the structure has steps 0 to {last}",
-            field=field,
-            reason="no_step",
-            params={"step": index, "last": last},
-        )
-
-
 def time_call(t: Tournament, table: TableNo, seat: SeatNo) -> TimeCall:
     """The time call running at ``table`` ``seat``."""
     for call in t.state.time_calls:
@@ -140,7 +125,7 @@ def time_call(t: Tournament, table: TableNo, seat: SeatNo) -> TimeCall:
 
 
 def check_level_changed(t: Tournament, e: LevelChanged) -> None:
-    _step(t, e.level, "level")
+    clock.step_of(t.state, e.level, "level")
     checks.not_negative("remaining", e.remaining)
 
 
@@ -158,7 +143,7 @@ def check_clock(
     match e:
         case ClockStarted():
             clock.startable(s)
-            _step(t, e.level, "level")
+            clock.step_of(t.state, e.level, "level")
         case ClockPaused():
             clock.pausable(s)
             checks.not_negative("remaining", e.remaining)
