@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from .board import BoardLog
-from .chiprace import ChipRaceResult
+from .calc.chiprace import ChipRaceResult
 from .events import (
     DayEnded,
     DealMade,

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 import msgspec
 
-from ..engine import open_read
+from ..engine.read import open_read
 from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,

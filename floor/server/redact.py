@@ -30,9 +30,9 @@ from typing import Any, Final
 
 import msgspec
 
-from ..engine import staff_fields
-from ..engine.derived import StaffFacts, Undoable
 from ..engine.plan import Plan
+from ..engine.read import staff_fields
+from ..engine.read.derived import StaffFacts, Undoable
 from .principal import Principal
 
 #: The views messages are built for: ``staff`` (the director and the floor, shown the

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..engine import open_read
+from ..engine.read import open_read
 from ..engine.state import Tournament
 from ..protocol import decode_event
 from .answers import answer

@@ -1,7 +1,7 @@
 """Refusals and pot notes as codes with parameters, which each language renders.
 
 The catalogues are ``floor.engine.errors.PARAMS`` (every refusal's reason and the names of its
-parameters) and ``floor.engine.pots.NOTE_PARAMS`` (the clauses of a pot's note); the screens'
+parameters) and ``floor.engine.calc.pots.NOTE_PARAMS`` (the clauses of a pot's note); the screens'
 templates are ``web/js/lang/errors-en.js`` and ``errors-cs.js``. These tests hold the three
 together: every reason raised anywhere in ``floor/`` is in the catalogue with the parameters it
 is raised with, every code has an English and a Czech template naming only its parameters,
@@ -21,10 +21,10 @@ import msgspec
 import pytest
 
 from floor.engine import commands as cmd
-from floor.engine import pots as pots_module
-from floor.engine.chiprace import ChipRaceInput, RaceSeat, chip_race
+from floor.engine.calc import pots as pots_module
+from floor.engine.calc.chiprace import ChipRaceInput, RaceSeat, chip_race
+from floor.engine.calc.pots import NOTE_PARAMS, Contribution, PotInput, split_pot
 from floor.engine.errors import PARAMS, ConfigValueError, FloorError, NotAllowed, RuleError
-from floor.engine.pots import NOTE_PARAMS, Contribution, PotInput, split_pot
 from floor.engine.rules import Rules, Structure
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import at_step, table

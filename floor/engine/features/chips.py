@@ -16,7 +16,7 @@ from .. import (
     lookups,
     windows,
 )
-from ..chiprace import ChipRaceInput, RaceSeat, chip_race
+from ..calc.chiprace import ChipRaceInput, RaceSeat, chip_race
 from ..commands import (
     AddOn,
     ChipRace,
