@@ -32,6 +32,8 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
     "floor.engine": ({"floor.engine"}, _ENGINE_LIBS),
     "floor.protocol": ({"floor.engine", "floor.protocol"}, _ENGINE_LIBS),
     "floor.errortext": ({"floor.errortext"}, _ENGINE_LIBS),
+    # The refusal templates, read from the screens' language files.
+    "floor.refusals": ({"floor.refusals"}, set()),
     "floor.config": ({"floor.engine", "floor.config", "floor.errortext"}, _ENGINE_LIBS),
     # Player lists read from files, and the files written for people (results, payouts).
     "floor.imports": (

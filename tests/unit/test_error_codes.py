@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from floor import refusals
 from floor.engine import commands as cmd
 from floor.engine.calc import pots as pots_module
 from floor.engine.calc.chiprace import ChipRaceInput, RaceSeat, chip_race
@@ -55,13 +56,7 @@ PLAIN_VALUE_ERRORS = {
 }
 
 
-def templates(lang: str) -> dict[str, Any]:
-    """The JSON object a language file exports."""
-    text = (ROOT / "web" / "js" / "lang" / f"errors-{lang}.js").read_text(encoding="utf-8")
-    start = text.index("= {") + 2
-    end = text.rindex("};") + 1
-    loaded: dict[str, Any] = json.loads(text[start:end])
-    return loaded
+templates = refusals.templates
 
 
 CATALOGUE: dict[str, tuple[str, ...]] = {**PARAMS, **NOTE_PARAMS}
@@ -225,31 +220,7 @@ def test_the_czech_templates_are_not_the_english_ones() -> None:
 
 def say_en(code: str, params: dict[str, Any]) -> str:
     """What errors.js renders in English, as Python writes it (ids stay ids)."""
-    lang = templates("en")
-    template = lang["reasons"][code]
-    if isinstance(template, dict):
-        value = params[template["count"]]
-        n = len(value) if isinstance(value, list) else value
-        template = template["one"] if n == 1 else template["other"]
-
-    def one(match: re.Match[str]) -> str:
-        name, fmt = match.group(1), match.group(2)
-        value = params[name]
-        words = lang["values"].get(name, {})
-        if isinstance(value, list):
-            items = [f"{x:,}" if isinstance(x, int) else str(x) for x in value]
-            if fmt != "seats":
-                return ", ".join(items)
-            listed = items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-            noun = lang["formats"]["seats"]["one" if len(items) == 1 else "other"]
-            return str(noun).replace("{list}", listed)
-        if json.dumps(value).strip('"') in words:
-            return str(words[json.dumps(value).strip('"')])
-        if value is None:
-            return "–"
-        return f"{value:,}" if isinstance(value, int | float) else str(value)
-
-    return PLACEHOLDER.sub(one, template)
+    return refusals.say(code, params)
 
 
 def plain(text: str) -> str:
@@ -561,3 +532,16 @@ def test_a_body_refused_by_a_config_check_or_a_missing_field_says_why() -> None:
     e = caught.value
     assert (e.code, e.field, e.message) == ("invalid", "name", "name is required")
     assert_said(e, "required", {"name": "name"})
+
+
+def test_python_says_a_refusal_in_each_language_from_the_screens_file() -> None:
+    params = {"table": 1, "seat": 7, "holder": "P0002"}
+
+    assert refusals.say("seat_now_taken", params) == "table 1 seat 7 is now taken by P0002"
+    assert refusals.say("seat_now_taken", params, "cs") == "stůl 1 místo 7 teď obsadil hráč P0002"
+    assert refusals.say("table_not_open", {"table": 3, "status": "broken"}) == ("table 3 is broken")
+
+
+def test_a_language_that_is_not_a_language_code_reads_no_file() -> None:
+    with pytest.raises(ValueError, match="no language"):
+        refusals.templates("../../etc/passwd")
