@@ -138,7 +138,46 @@ def test_every_reason_raised_is_in_the_catalogue_with_the_params_it_is_raised_wi
         keys = literal_keys(keyword(node, "params"), where)
         assert keys == set(PARAMS[reason.value]), f"{where}: {reason.value} raised with {keys}"
         raised.add(reason.value)
+    data = reasons_as_data()
+    assert data <= set(PARAMS), f"not in errors.PARAMS: {sorted(data - set(PARAMS))}"
+    raised |= data
     assert not set(PARAMS) - raised, f"never raised: {sorted(set(PARAMS) - raised)}"
+
+
+def reasons_as_data() -> set[str]:
+    """The reasons a check returns as data, which ``errors.refused`` raises in the words of
+    the reason's template: a ``Why`` (its parameters among the reason's), or a code of a
+    ``...Bar`` literal type (``undo.UndoBar``)."""
+    found: set[str] = set()
+    for path, _, node in calls_in_floor():
+        if callee(node) != "Why" or not node.args:
+            continue
+        # A literal, or literals picked between (``"a" if at_break else "b"``).
+        named = {
+            c.value
+            for c in ast.walk(node.args[0])
+            if isinstance(c, ast.Constant) and isinstance(c.value, str)
+        }
+        # (A ``Why`` made from another refusal's reason, as ``amendments._fits`` does, names
+        # none: that reason is raised where it is made.)
+        found |= named
+        if len(named) == 1 and len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
+            (reason,) = named
+            keys = literal_keys(node.args[1], f"{path.relative_to(ROOT)}:{node.lineno}")
+            assert keys <= set(PARAMS.get(reason, ())), f"{path}:{node.lineno}: {reason} {keys}"
+    for path in (ROOT / "floor").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.endswith("Bar")
+            ):
+                found |= {
+                    c.value
+                    for c in ast.walk(node.value)
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                }
+    return found
 
 
 def test_every_error_the_engine_builds_says_its_reason() -> None:
