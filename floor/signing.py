@@ -49,7 +49,7 @@ class PublicKey(msgspec.Struct, frozen=True, kw_only=True):
 class KeyList(msgspec.Struct, frozen=True, kw_only=True):
     format: str = LIST_FORMAT
     version: int = 1
-    keys: tuple[PublicKey, ...] = ()
+    keys: list[PublicKey] = msgspec.field(default_factory=list)
 
     def get(self, key_id: str) -> PublicKey | None:
         return next((k for k in self.keys if k.key_id == key_id), None)
@@ -181,7 +181,7 @@ def new_key(directory: Path, now: float) -> tuple[Path, Path, str]:
         0o600,
     )
     signer = Signer(key)
-    _write(listed, _pretty(KeyList(keys=(*keys.keys, signer.listed(now)))), 0o644)
+    _write(listed, _pretty(KeyList(keys=[*keys.keys, signer.listed(now)])), 0o644)
     return pem, listed, signer.key_id
 
 
@@ -193,10 +193,10 @@ def revoke(listed: Path, key_id: str, reason: str, now: float) -> None:
         raise SigningError(f"{listed}: no key {key_id} (the list holds: {known})")
     if key.revoked is not None:
         raise SigningError(f"{listed}: {key_id} is already revoked")
-    changed = tuple(
+    changed = [
         msgspec.structs.replace(k, revoked=now, reason=reason) if k.key_id == key_id else k
         for k in keys.keys
-    )
+    ]
     _write(listed, _pretty(msgspec.structs.replace(keys, keys=changed)), 0o644)
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .chiprace import ChipRaceResult
+from .calc.chiprace import ChipRaceResult
 from .flights import CheckFailed, DayOver, FlightRules
 from .model import (
     STAFF,

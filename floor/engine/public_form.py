@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import msgspec
 
-from . import staff_fields
+from .read import staff_fields
 
 STAFF_FLAGS: Final = tuple(sorted(staff_fields.FLAGS))
 STAFF_TEXTS: Final = tuple(sorted(staff_fields.TEXTS))

@@ -20,8 +20,8 @@ import msgspec
 
 from ..engine import chain
 from ..engine.prize import PaidPlace
+from ..engine.read.views import prize_pool
 from ..engine.state import Tournament
-from ..engine.views import prize_pool
 from ..signing import Signature, Signer
 from .results import ResultRow, result_rows
 

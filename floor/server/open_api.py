@@ -13,7 +13,8 @@ from typing import Any, Final
 import msgspec
 
 from .. import signing
-from ..engine import chain, open_read
+from ..engine import chain
+from ..engine.read import open_read
 from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,

@@ -31,8 +31,8 @@ from typing import Any, Final
 import msgspec
 
 from ..engine import public_form
-from ..engine.derived import StaffFacts, Undoable
 from ..engine.plan import Plan
+from ..engine.read.derived import StaffFacts, Undoable
 from .principal import Principal
 
 #: The views messages are built for: ``staff`` (the director and the floor, shown the
@@ -46,7 +46,7 @@ _TABLE: Final = "table:"
 
 #: Fields cleared for the public, wherever they are in a message: the flags (sent as false)
 #: and the texts (sent as null) declared the staff's on the records and events
-#: (``engine.staff_fields``, applied by ``engine.public_form``).
+#: (``engine.read.staff_fields``, applied by ``engine.public_form``).
 _MARKERS = public_form.MARKERS
 #: Parts of a message (top-level fields) the public is sent as null.
 _STAFF_PARTS = frozenset({"staff"})

@@ -33,11 +33,11 @@ from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
 from ..backup import export_lines
+from ..engine.calc.payout_curve import MOST_PLACES, standard_table, table_places
 from ..engine.errors import ConfigError, FloorError
-from ..engine.payout_curve import MOST_PLACES, standard_table, table_places
 from ..engine.prize import PayoutRow
+from ..engine.read.seat_cards import check as check_card
 from ..engine.rules import Structure
-from ..engine.seat_cards import check as check_card
 from ..engine.state import Tournament
 from ..exports.paper import paper
 from ..exports.results import hendon_csv, payouts_csv, results_csv

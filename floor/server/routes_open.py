@@ -19,7 +19,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..engine import chain, open_read
+from ..engine import chain
+from ..engine.read import open_read
 from ..engine.state import Tournament
 from ..exports import signed
 from ..protocol import decode_event

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 from pathlib import Path
 from typing import Final
@@ -81,27 +80,6 @@ async def _director_of(request: Request) -> Response:
     return RedirectResponse(f"/director?t={tid}")
 
 
-async def widget(request: Request) -> Response:
-    """The embeddable widget: framed by the sites ``FLOOR_WIDGET_ANCESTORS`` names, never
-    more. It reads the open API only, holds no credential and sends no command."""
-    from .security import policy
-
-    settings = floor_of(request).settings
-    response = page_response(request, "widget")
-    response.headers["Content-Security-Policy"] = policy(
-        request.headers.get("host"), _styles(), settings.widget_ancestors
-    )
-    return response
-
-
-@functools.cache
-def _styles() -> tuple[str, ...]:
-    # security imports this module (for WEB): read when the first widget is asked for.
-    from .security import style_hashes
-
-    return style_hashes()
-
-
 async def index(request: Request) -> Response:
     if (WEB / "index.html").exists():
         return page_response(request, "index")
@@ -112,7 +90,8 @@ routes: list[BaseRoute] = [
     Route("/", index),
     Route("/wall/{tid}", _page("wall")),
     Route("/final/{tid}", _page("final")),
-    Route("/widget/{tid}", widget),
+    # Framed by the sites FLOOR_WIDGET_ANCESTORS names (its policy: ``security``).
+    Route("/widget/{tid}", _page("widget")),
     Route("/floor/{tid}", _page("floor")),
     Route("/player/{tid}", _page("player")),
     # The table screen: a tablet that belongs to one table.

@@ -27,14 +27,14 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
+from ..engine.calc.pots import Award, Contribution, Pot, PotInput, split_pot
 from ..engine.errors import ConfigError, FloorError, RuleError, seat_not_exist
-from ..engine.pots import Award, Contribution, Pot, PotInput, split_pot
 from ..engine.prize import PrizePool
+from ..engine.read.views import Finish, prize_pool, results
 from ..engine.reasons import RULE_IDS
 from ..engine.rulebook import Book, Rule, search
 from ..engine.rules import SeatCount
 from ..engine.state import Tournament
-from ..engine.views import Finish, prize_pool, results
 from ..errortext import field_names
 from ..exports.results import results_csv
 from ..store.ids import check_tournament_id

@@ -202,7 +202,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             # Outermost, so that it sees uvicorn's own send: the fan-out writes frames through it.
             Middleware(ExposeProtocol),
             Middleware(ClientAddress, trusted=settings.trusted_proxies),
-            Middleware(Security, hosts=allowed_hosts(settings.allowed_hosts, settings.host)),
+            Middleware(
+                Security,
+                hosts=allowed_hosts(settings.allowed_hosts, settings.host),
+                widget_ancestors=settings.widget_ancestors,
+            ),
             # Each client address's requests and websockets, by the address told above.
             Middleware(
                 Limits,

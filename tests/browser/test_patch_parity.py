@@ -24,9 +24,9 @@ import msgspec
 import pytest
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
-from floor.engine.derived import public_facts
 from floor.engine.events import Event, TournamentCreated
-from floor.engine.patch import build, marks
+from floor.engine.read.derived import public_facts
+from floor.engine.read.patch import build, marks
 from floor.engine.rulebook import fold
 from floor.engine.state import Tournament
 from floor.engine.touches import touched

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from openapi_spec_validator import validate
 
-from floor.engine import staff_fields
+from floor.engine.read import staff_fields
 from floor.redisdb.embedded import EmbeddedServer
 from floor.server import routes_open
 from tests.e2e.conftest import Api, EdgeProcess, ServerProcess, settled

@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.asyncio.client import ClientConnection, connect
 
-from floor.engine.payout_curve import percents
+from floor.engine.calc.payout_curve import percents
 from floor.server.push import MAX_BODY as PUSH_BODY
 from floor.server.push import MAX_ENDPOINT
 from floor.server.routes_push import MOST_TABLES

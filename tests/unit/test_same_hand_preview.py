@@ -9,10 +9,10 @@ import pytest
 
 from floor.engine import commands as cmd
 from floor.engine.errors import NotAllowed
-from floor.engine.preview import PreviewFinish, preview
 from floor.engine.prize import PayoutRow, Prize
+from floor.engine.read.preview import PreviewFinish, preview
+from floor.engine.read.views import results
 from floor.engine.rules import Level, Structure
-from floor.engine.views import results
 from tests.unit.builders import Floor
 
 STRUCTURE = Structure(

@@ -23,10 +23,10 @@ from typing import Final, Literal
 
 import msgspec
 
-from . import finish, staff_fields
-from .clock import level_view
-from .count_age import OldCount, count_age, level_changed_at
-from .events import (
+from .. import finish
+from ..clock import level_view
+from ..count_age import OldCount, count_age, level_changed_at
+from ..events import (
     BustUndone,
     CallsLapsed,
     ClockPaused,
@@ -44,9 +44,10 @@ from .events import (
     TournamentClosed,
     TournamentFinished,
 )
-from .model import PlayerId, TableNo
-from .rules import Break
-from .state import Player, Tournament
+from ..model import PlayerId, TableNo
+from ..rules import Break
+from ..state import Player, Tournament
+from . import staff_fields
 from .views import field_stats, prize_pool, results
 
 #: The version of these documents' shapes: a change that breaks a reader makes a v2.

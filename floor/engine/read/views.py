@@ -10,10 +10,9 @@ from collections.abc import Collection, Iterable
 
 import msgspec
 
-from .count_age import OldCount, count_age
-from .deal import deal_prize
-from .derived import sales
-from .events import (
+from ..count_age import OldCount, count_age
+from ..deal import deal_prize
+from ..events import (
     ClockStarted,
     Event,
     FinalTableFormed,
@@ -24,13 +23,14 @@ from .events import (
     SeatsDrawn,
     StackSet,
 )
-from .model import FLOP_GAMES, PlayerId, ShownStatus, TableNo
-from .positions import button_seat, waiting_seats
-from .positions import next_big_blind as _next_bb
-from .prize import PrizePool, payouts, shared_prizes
-from .rules import Level
-from .state import Player, Table, Tournament
-from .windows import SaleKind, Standing, registration
+from ..model import FLOP_GAMES, PlayerId, ShownStatus, TableNo
+from ..positions import button_seat, waiting_seats
+from ..positions import next_big_blind as _next_bb
+from ..prize import PrizePool, payouts, shared_prizes
+from ..rules import Level
+from ..state import Player, Table, Tournament
+from ..windows import SaleKind, Standing, registration
+from .derived import sales
 
 
 class TableView(msgspec.Struct, frozen=True, kw_only=True):

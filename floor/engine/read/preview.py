@@ -13,11 +13,11 @@ import random
 
 import msgspec
 
-from .commands import Command
-from .decide import decide
-from .events import PlayerBusted
-from .model import PlayerId
-from .state import Tournament
+from ..commands import Command
+from ..decide import decide
+from ..events import PlayerBusted
+from ..model import PlayerId
+from ..state import Tournament
 from .views import results
 
 

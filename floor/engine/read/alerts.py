@@ -21,7 +21,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from .events import (
+from ..events import (
     DayEnded,
     Event,
     MovesCalled,
@@ -30,9 +30,9 @@ from .events import (
     TimeCalled,
     TournamentFinished,
 )
-from .model import PlayerId, TableNo
-from .money import finish_of, in_the_money
-from .state import Tournament
+from ..model import PlayerId, TableNo
+from ..money import finish_of, in_the_money
+from ..state import Tournament
 
 PlayerKind = Literal[
     "move_called", "table_breaking", "bag_time", "payout_ready", "in_the_money", "seat_ready"

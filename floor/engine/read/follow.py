@@ -17,15 +17,15 @@ from collections.abc import Iterable
 
 import msgspec
 
-from .board import BoardEntry
-from .counts import chip_facts
+from ..board import BoardEntry
+from ..counts import chip_facts
+from ..events import CallsLapsed, DayEnded, Event, MovesCalled
+from ..model import DealtGame, PlayerId, TableNo
+from ..money import PlayerFinish, finish_of
+from ..plan import Halt, Plan, PlannedMove
+from ..rules import Rules, Structure
+from ..state import ClockState, Player, Table, Tournament
 from .derived import Facts, StepFacts, players_in, public_facts, steps
-from .events import CallsLapsed, DayEnded, Event, MovesCalled
-from .model import DealtGame, PlayerId, TableNo
-from .money import PlayerFinish, finish_of
-from .plan import Halt, Plan, PlannedMove
-from .rules import Rules, Structure
-from .state import ClockState, Player, Table, Tournament
 from .views import FieldStats, TableView, field_stats, table_view, touched_tables
 
 #: Board lines a follower is sent (the player screen shows 25).

@@ -31,7 +31,7 @@ from typing import Literal
 import msgspec
 from msgspec import UNSET
 
-from . import (
+from .. import (
     deal,
     final,
     finish,
@@ -45,11 +45,11 @@ from . import (
     undo,
     windows,
 )
-from .clock import seconds_to_break
-from .colour_up import Terms, offered, terms
-from .counts import ChipFacts, chip_facts, touches_counts
-from .deal import DealFacts
-from .events import (
+from ..clock import seconds_to_break
+from ..colour_up import Terms, offered, terms
+from ..counts import ChipFacts, chip_facts, touches_counts
+from ..deal import DealFacts
+from ..events import (
     ChipsRaced,
     Event,
     PlayerRegistered,
@@ -62,12 +62,12 @@ from .events import (
     TableSetUp,
     TournamentCreated,
 )
-from .model import PlayerId, SeatNo, Spot, TableNo
-from .rulebook import fold
-from .rules import Break, Level, Structure
-from .state import Player, Tournament, TournamentState
-from .why import Why
-from .windows import SaleKind, Standing, standing
+from ..model import PlayerId, SeatNo, Spot, TableNo
+from ..rulebook import fold
+from ..rules import Break, Level, Structure
+from ..state import Player, Tournament, TournamentState
+from ..why import Why
+from ..windows import SaleKind, Standing, standing
 
 # Public facts --------------------------------------------------------------------------------
 

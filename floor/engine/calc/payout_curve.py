@@ -20,7 +20,7 @@ import math
 from functools import lru_cache
 from typing import Final
 
-from .prize import PayoutRow
+from ..prize import PayoutRow
 
 #: Places paid in the steps houses use: each place up to 10, then by threes, then by tables.
 _STEPS: Final[tuple[int, ...]] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 18, *range(27, 10_000, 9))

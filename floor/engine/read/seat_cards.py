@@ -16,8 +16,8 @@ from typing import Final
 
 import msgspec
 
-from .model import PlayerId, SeatNo, TableNo
-from .state import Player, Tournament
+from ..model import PlayerId, SeatNo, TableNo
+from ..state import Player, Tournament
 
 #: Letters and digits nobody mistakes for another on a receipt (no 0/O, 1/I/L, 2/Z, 5/S, 8/B).
 ALPHABET: Final = "ACDEFHJKMNPQRTUVWXY34679"

@@ -37,10 +37,10 @@ from typing import Final, Literal, NamedTuple
 
 import msgspec
 
+from ..errors import RuleError, seat_listed_twice, seat_not_exist
+from ..model import SeatNo
+from ..positions import after
 from .chiprace import card_strength
-from .errors import RuleError, seat_listed_twice, seat_not_exist
-from .model import SeatNo
-from .positions import after
 
 #: What decides the odd chip: the button (flop games) or the cards (stud), and whether the pot
 #: is split high-low.

@@ -24,11 +24,11 @@ from typing import Any, Final, Literal
 
 import msgspec
 
-from .board import BoardLog
-from .ruling_log import RulingLog
+from ..board import BoardLog
+from ..ruling_log import RulingLog
+from ..state import Tournament, TournamentState
+from ..touches import Touched
 from .staff_fields import public as publicly
-from .state import Tournament, TournamentState
-from .touches import Touched
 
 OpKind = Literal["add", "remove"]
 

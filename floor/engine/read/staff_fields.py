@@ -12,8 +12,8 @@ from typing import Any, Final, TypeVar, get_args
 import msgspec
 import msgspec.inspect as mi
 
-from .events import Event
-from .state import TournamentState
+from ..events import Event
+from ..state import TournamentState
 
 S = TypeVar("S", bound=msgspec.Struct)
 

@@ -23,8 +23,8 @@ import random
 
 import msgspec
 
-from .errors import RuleError, seat_listed_twice, seat_not_exist
-from .model import SeatNo
+from ..errors import RuleError, seat_listed_twice, seat_not_exist
+from ..model import SeatNo
 
 #: Card ranks, lowest first; "T" is the ten.
 RANKS = "23456789TJQKA"
