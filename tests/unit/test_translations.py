@@ -175,6 +175,14 @@ def loose(text: str) -> str:
     return text.lower().replace("-", " ")
 
 
+def term_pattern(term: str) -> str:
+    """A glossary's term as a word, or its plural ("table", "tables", not "tablet"); a term
+    ending in ``*`` as the start of a word ("re-entr*": "re-entry", "re-entries")."""
+    if term.endswith("*"):
+        return rf"\b{re.escape(term[:-1])}"
+    return rf"\b{re.escape(term)}(?:s|es)?\b"
+
+
 def term_problems(
     name: str, en: dict[str, Any], other: dict[str, Any], terms: dict[str, str | list[str]]
 ) -> list[str]:
@@ -184,7 +192,7 @@ def term_problems(
             # A placeholder's name ("{table}") is no word of the text.
             english = PLACEHOLDER.sub(" ", english)
             for term, rendering in terms.items():
-                if not re.search(rf"\b{re.escape(term)}", english, re.IGNORECASE):
+                if not re.search(term_pattern(term), english, re.IGNORECASE):
                     continue
                 ok = [rendering] if isinstance(rendering, str) else rendering
                 if not any(loose(r) in loose(mine) for r in ok):
@@ -249,7 +257,7 @@ def test_each_check_finds_what_it_is_for() -> None:
         "a.bb": "Wpłać big blinda",
     }
     need = {"one", "few", "many", "other"}
-    terms: dict[str, str | list[str]] = {"big blind": "big blind"}
+    terms: dict[str, str | list[str]] = {"big blind": "big blind", "table": "stół"}
     assert key_problems("x", en, good) == []
     assert placeholder_problems("x", en, good) == []
     assert plural_problems("x", en, good, need) == []
@@ -272,6 +280,8 @@ def test_each_check_finds_what_it_is_for() -> None:
     assert english_left("x", en, good, set()) == ["x a.ok: 'OK'"]
     other_term = {**good, "a.bb": "Wpłać duży blind"}
     assert len(term_problems("x", en, other_term, terms)) == 1
+    # "table" is not in "tablet", nor in the field name "table_id".
+    assert term_problems("x", {"a": "the tablet's table_id"}, {"a": "tablet"}, terms) == []
 
 
 @pytest.mark.parametrize("code", OTHERS)
