@@ -162,11 +162,12 @@ def english_left(
 ) -> list[str]:
     out = []
     for key, value in other.items():
-        for mine, english in zip(forms(value), forms(en.get(key, "")), strict=False):
+        english = forms(en.get(key, ""))
+        for mine in forms(value):
             # Texts without a word (a range "{from} – {to}", "10 %") need no translating.
-            words = re.sub(r"\{[^}]*\}", "", english)
-            if mine == english and re.search(r"[A-Za-z]{2,}", words) and mine not in allowed:
-                out.append(f"{name} {key}: {english!r}")
+            words = re.sub(r"\{[^}]*\}", "", mine)
+            if mine in english and re.search(r"[A-Za-z]{2,}", words) and mine not in allowed:
+                out.append(f"{name} {key}: {mine!r}")
     return out
 
 
@@ -188,9 +189,10 @@ def term_problems(
 ) -> list[str]:
     out = []
     for key, value in other.items():
-        for mine, english in zip(forms(value), forms(en.get(key, "")), strict=False):
-            # A placeholder's name ("{table}") is no word of the text.
-            english = PLACEHOLDER.sub(" ", english)
+        # Every form of the language against English's forms together (Polish has four forms
+        # where English has two); a placeholder's name ("{table}") is no word of the text.
+        english = PLACEHOLDER.sub(" ", " / ".join(forms(en.get(key, ""))))
+        for mine in forms(value):
             for term, rendering in terms.items():
                 if not re.search(term_pattern(term), english, re.IGNORECASE):
                     continue
