@@ -152,6 +152,8 @@ class Player(msgspec.Struct, kw_only=True):
     #: Where the player comes from (for the results files), and the staff's note on the
     #: entry (never shown to the room: ``floor.server.redact``).
     country: str | None = None
+    #: The language the player reads and hears (issue 29.3); None: the venue's locale's.
+    lang: str | None = None
     note: Annotated[str | None, STAFF] = None
 
     @property
@@ -771,6 +773,7 @@ class Tournament:
                 stack=e.stack,
                 country=e.country,
                 note=e.note,
+                lang=e.lang,
             )
             self.state.players[e.player] = p
         else:
@@ -789,6 +792,7 @@ class Tournament:
             p.left_bust_at = None
             p.country = e.country
             p.note = e.note
+            p.lang = e.lang
         p.entries = e.entry
         self.state.entries += 1
 

@@ -35,3 +35,11 @@ def language_of(tag: str, web: Path) -> str:
         if code.split("-")[0] == base:
             return code
     return "en"
+
+
+def player_language(lang: str | None, venue_locale: str, web: Path) -> str:
+    """The language a player is spoken to in: theirs, as the desk, an import or their phone
+    gave it (``Player.lang``), where the screens speak it; else the venue's locale's."""
+    if lang is not None and lang in shipped(web):
+        return lang
+    return language_of(venue_locale, web)

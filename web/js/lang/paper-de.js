@@ -117,6 +117,8 @@ export const paperDe = {
   "import.needs.confirm": { "one": "Ja, {n} Spieler braucht einen Platz für besondere Bedürfnisse", "other": "Ja, {n} Spieler brauchen einen Platz für besondere Bedürfnisse" },
   "import.wait.header": "Zum Registrieren: Sag, ob die erste Zeile eine Kopfzeile ist.",
   "import.wait.needs": "Zum Registrieren: Bestätige die Plätze für besondere Bedürfnisse.",
+  "import.field.language": "Sprache",
+  "import.flag.language_unknown": "„{value}“ ist hier keine bekannte Sprache: in der Sprache des Hauses registriert",
 
   "money.intro": "Buy-in, Gebühr, Garantie, Rebuys, Add-ons, Re-Entries und die Auszahlungstabelle. Eine Änderung ist ein Eintrag im Log; was verkauft wurde, behält seinen Preis.",
   "money.currency": "Währung",

@@ -117,6 +117,8 @@ export const paperEs = {
   "import.needs.confirm": { "one": "Sí, {n} jugador necesita un asiento para necesidades especiales", "other": "Sí, {n} jugadores necesitan un asiento para necesidades especiales" },
   "import.wait.header": "Para inscribir, indica si la primera fila es una cabecera.",
   "import.wait.needs": "Para inscribir, confirma los asientos para necesidades especiales.",
+  "import.field.language": "Idioma",
+  "import.flag.language_unknown": "«{value}» no es un idioma conocido aquí: se inscribe en el idioma del local",
 
   "money.intro": "Buy-in, comisión, garantizado, recompras, add-ons, reentradas y la tabla de premios. Un cambio es una entrada en el registro; lo ya vendido conserva su precio.",
   "money.currency": "Moneda",

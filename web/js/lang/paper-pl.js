@@ -117,6 +117,8 @@ export const paperPl = {
   "import.needs.confirm": { "one": "Tak, {n} gracz potrzebuje miejsca dla osób o szczególnych potrzebach", "few": "Tak, {n} graczy potrzebuje miejsca dla osób o szczególnych potrzebach", "many": "Tak, {n} graczy potrzebuje miejsca dla osób o szczególnych potrzebach", "other": "Tak, {n} gracza potrzebuje miejsca dla osób o szczególnych potrzebach" },
   "import.wait.header": "Aby zarejestrować, odpowiedz, czy pierwszy wiersz to nagłówek.",
   "import.wait.needs": "Aby zarejestrować, potwierdź miejsca dla osób o szczególnych potrzebach.",
+  "import.field.language": "Język",
+  "import.flag.language_unknown": "„{value}” to nieznany tu język: zarejestrowany w języku lokalu",
 
   "money.intro": "Wpisowe, opłata, gwarancja, rebuye, add-ony, re-entry i tabela wypłat. Zmiana jest wpisem w logu; to, co sprzedano, zachowuje swoją cenę.",
   "money.currency": "Waluta",
