@@ -92,6 +92,8 @@ class Player(msgspec.Struct, kw_only=True):
     #: Where the player comes from (for the results files), and the staff's note on the
     #: entry (never shown to the room: ``floor.server.redact``).
     country: str | None = None
+    #: The language the player reads and hears (issue 29.3); None: the venue's locale's.
+    lang: str | None = None
     note: Annotated[str | None, STAFF] = None
 
     @property

@@ -1,4 +1,4 @@
-"""What a batch asks of somebody (floor/engine/alerts.py): the alerts a player's phone or a
+"""What a batch asks of somebody (floor/engine/read/alerts.py): the alerts a player's phone or a
 floorperson's is woken for, and never a move the room has not been shown."""
 
 from __future__ import annotations

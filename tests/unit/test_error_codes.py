@@ -27,11 +27,13 @@ from floor.engine.calc.chiprace import ChipRaceInput, RaceSeat, chip_race
 from floor.engine.calc.pots import NOTE_PARAMS, Contribution, PotInput, split_pot
 from floor.engine.errors import PARAMS, ConfigValueError, FloorError, NotAllowed, RuleError
 from floor.engine.rules import Rules, Structure
+from floor.server.languages import shipped
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import at_step, table
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("en", "cs")
+#: Every language the screens ship (floor/server/languages.py): English and Czech, and more.
+LANGS = shipped(ROOT / "web")
 PLURAL_KEYS = {"count", "zero", "one", "two", "few", "many", "other"}
 FORMATS = {"seats", "list"}
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
@@ -237,8 +239,9 @@ def test_every_code_has_a_template_naming_only_its_params(lang: str) -> None:
             assert "{" not in PLACEHOLDER.sub("", text), f"{lang} {code}: a stray brace"
 
 
-def test_both_languages_name_the_same_words() -> None:
-    en, cs = templates("en"), templates("cs")
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+def test_every_language_names_the_same_words(lang: str) -> None:
+    en, cs = templates("en"), templates(lang)
     params = {p for names in CATALOGUE.values() for p in names}
     assert set(en["values"]) == set(cs["values"])
     for name, words in en["values"].items():

@@ -1,4 +1,4 @@
-"""The preview of players out in the same hand (floor/engine/preview.py): the places by the
+"""The preview of players out in the same hand (floor/engine/read/preview.py): the places by the
 stacks they started the hand with, shared when equal, with the shared prizes, exactly what
 the command then records; a command the engine would refuse is refused; nothing changes."""
 

@@ -28,7 +28,9 @@ if (!document.querySelector('link[data-rulings]')) {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/css/rulings.css", "data-rulings": "" }));
 }
 
-const lang2 = () => (getLang() === "cs" ? "cs" : "en");
+// The rulebook in the reader's language: its titles in every language, its texts in English
+// and Czech (the server's config/rulebook/titles).
+const lang2 = () => getLang();
 
 // What the server keeps ---------------------------------------------------------------------
 

@@ -118,6 +118,7 @@ def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
         shifts_places=True,
         country=country,
         note=note,
+        lang=entry_list.language(c, s.players.get(pid)),
     )
 
 

@@ -37,6 +37,7 @@ class PlayerFolds(Indexed):
                 stack=e.stack,
                 country=e.country,
                 note=e.note,
+                lang=e.lang,
             )
             self.state.players[e.player] = p
         else:
@@ -55,6 +56,7 @@ class PlayerFolds(Indexed):
             p.left_bust_at = None
             p.country = e.country
             p.note = e.note
+            p.lang = e.lang
         p.entries = e.entry
         self.state.entries += 1
 

@@ -9,6 +9,7 @@ const hraci = (/** @type {string} */ pre, post = "") => ({
 
 export const cs = {
   "lang.label": "Jazyk",
+  "format.ordinal": "{n}.",
   "common.back": "Zpět",
   "common.no": "Ne",
   "error.network": "Bez spojení se serverem",
@@ -594,7 +595,7 @@ export const cs = {
   "wall.page.chips": "Žetony",
   "leaders.title": "Nejvíc žetonů",
   "leaders.counted_of": "spočítáno {n} z {left}",
-  "leaders.counted": { one: "spočítány žetony {n} hráče", other: "spočítány žetony {n} hráčů" },
+  "leaders.counted": { one: "spočítány žetony {n} hráče", few: "spočítány žetony {n} hráčů", other: "spočítány žetony {n} hráčů" },
   "leaders.average": "průměr {stack}",
   "leaders.last": "naposledy v {time}",
   // Více hráčů venku v jedné hře (web/js/samehand.js).

@@ -3,6 +3,8 @@
 
 export const en = {
   "lang.label": "Language",
+  // An ordinal number as a language other than English writes it (English: format.js ordinal).
+  "format.ordinal": "{n}th",
   "common.back": "Back",
   "common.no": "No",
   "error.network": "No connection to the server",

@@ -1,6 +1,6 @@
 // @ts-check
 // Les refus du serveur et les notes du calculateur de pots en français, par code (floor/engine/
-// errors.py PARAMS, floor/engine/pots.py NOTE_PARAMS). Le format est décrit dans errors-en.js ;
+// errors.py PARAMS, floor/engine/calc/pots.py NOTE_PARAMS). Le format est décrit dans errors-en.js ;
 // pluriels selon Intl.PluralRules("fr") : one (0 et 1), many (millions), other.
 
 export const errorsFr = {

@@ -1,6 +1,6 @@
 // @ts-check
 // I rifiuti del server e le note del calcolatore dei piatti in italiano, per codice (floor/engine/
-// errors.py PARAMS, floor/engine/pots.py NOTE_PARAMS). Il formato è descritto in errors-en.js;
+// errors.py PARAMS, floor/engine/calc/pots.py NOTE_PARAMS). Il formato è descritto in errors-en.js;
 // plurali secondo Intl.PluralRules("it"): one (1), many (milioni), other.
 
 export const errorsIt = {

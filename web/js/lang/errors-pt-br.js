@@ -1,6 +1,6 @@
 // @ts-check
 // As recusas do servidor e as notas da calculadora de potes em português do Brasil, por código
-// (floor/engine/errors.py PARAMS, floor/engine/pots.py NOTE_PARAMS). O formato está descrito em
+// (floor/engine/errors.py PARAMS, floor/engine/calc/pots.py NOTE_PARAMS). O formato está descrito em
 // errors-en.js; plurais segundo Intl.PluralRules("pt-BR"): one (0 e 1), many (milhões), other.
 
 export const errorsPtBr = {
