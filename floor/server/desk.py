@@ -19,7 +19,6 @@ import msgspec
 from msgspec import Meta
 
 from ..engine import commands as tc
-from ..engine import seat_cards
 from ..engine.desk import exclusion
 from ..engine.desk.cashier import Cashier, to_pay
 from ..engine.desk.identity import Identity, Shown, expires_at, shown
@@ -36,6 +35,7 @@ from ..engine.house.registry import (
     registry_id,
     search_key,
 )
+from ..engine.read import seat_cards
 from ..engine.state import Tournament
 from ..store.desk_port import (
     Check,

@@ -1111,6 +1111,7 @@ export interface NewEntry {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 export interface NewStaff {
@@ -1345,6 +1346,7 @@ export interface Player {
   bust: BustRecord | null;
   moves: number;
   country: string | null;
+  lang: string | null;
   note: string | null;
 }
 
@@ -1385,6 +1387,7 @@ export interface PlayerRegistered {
   shifts_places: boolean;
   country: string | null;
   note: string | null;
+  lang: string | null;
 }
 
 /**
@@ -1632,6 +1635,7 @@ export interface Register {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 /**
