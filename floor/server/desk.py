@@ -274,7 +274,10 @@ class Desk:
                     consent_by=principal.username or "",
                 )
             )
-        outcome = await ts.run(body.tournament, tc.Register(name=name, player=pid), cid)
+        # The tournament keeps the player's language too (screens, announcements), as main's
+        # commands spell it (pt-br).
+        register = tc.Register(name=name, player=pid, lang=language.lower())
+        outcome = await ts.run(body.tournament, register, cid)
         if not outcome.ok:
             raise _refused(outcome)
         await self.storage.put_identity(pid, identity, expires_at(now, settings.retention_days))

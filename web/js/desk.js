@@ -13,7 +13,7 @@
 // a retry after a lost answer gets the same seat, never a second one.
 
 import * as fmt from "./format.js";
-import { onLang, t } from "./i18n.js";
+import { LANGUAGE_NAMES, onLang, t } from "./i18n.js";
 import { signInForm, signOut, whoAmI } from "./signin.js";
 import { $, api, debounce, explainError, fill, h, me, toast, topbar } from "./ui.js";
 
@@ -212,7 +212,7 @@ function takeView() {
   const search = h("input", { type: "search", autocomplete: "off", placeholder: t("desk.search_hint") });
   const given = h("input", { autocomplete: "off", maxlength: 40 });
   const surname = h("input", { autocomplete: "off", maxlength: 40 });
-  const language = h("select", {}, ...LANGUAGES.map((l) => h("option", { value: l }, t(`desk.lang.${l}`))));
+  const language = h("select", {}, ...LANGUAGES.map((l) => h("option", { value: l }, LANGUAGE_NAMES[/** @type {keyof typeof LANGUAGE_NAMES} */ (l.toLowerCase())])));
   const consent = h("input", { type: "checkbox", id: "desk-consent" });
   const docType = h("select", {}, ...DOCS.map((d) => h("option", { value: d }, t(`desk.doc.${d}`))));
   const docNumber = h("input", { autocomplete: "off", maxlength: 32, autocapitalize: "characters" });
