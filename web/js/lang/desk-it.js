@@ -6,7 +6,7 @@ export const deskIt = {
   "desk.sections": "Sezioni dell'accettazione",
   "desk.not_yours": "Questo account non lavora all'accettazione: accedete come personale dell'accettazione o come direttore.",
   "desk.signin_note": "Il personale dell'accettazione e il direttore iscrivono qui i giocatori e pagano i premi.",
-  "desk.tab.take": "Iscrivere un giocatore",
+  "desk.tab.take": "Iscrivi un giocatore",
   "desk.tab.shift": "Il mio turno",
   "desk.tab.cashier": "Cassa",
   "desk.tab.settings": "Impostazioni e lista",
