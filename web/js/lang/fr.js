@@ -3,6 +3,8 @@
 // Les termes de poker suivent docs/glossary/fr.md.
 
 export const fr = {
+  // An ordinal number (format.js ordinal).
+  "format.ordinal": "{n}e",
   "lang.label": "Langue",
   "common.back": "Retour",
   "common.no": "Non",

@@ -3,6 +3,8 @@
 // I termini di poker seguono docs/glossary/it.md.
 
 export const it = {
+  // An ordinal number (format.js ordinal).
+  "format.ordinal": "{n}º",
   "lang.label": "Lingua",
   "common.back": "Indietro",
   "common.no": "No",

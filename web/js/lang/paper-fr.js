@@ -198,5 +198,8 @@ export const paperFr = {
   "files.print_tables": "Cartes de table",
   "files.print_payouts": "Feuille des gains",
   "files.print_counts": "Feuilles de comptage",
-  "files.print_results": "Résultats"
+  "files.print_results": "Résultats",
+  // A player's language from an imported column.
+  "import.field.language": "Langue",
+  "import.flag.language_unknown": "« {value} » n’est pas une langue connue ici : inscrit dans la langue de la salle",
 };

@@ -198,5 +198,8 @@ export const paperIt = {
   "files.print_tables": "Cartelli dei tavoli",
   "files.print_payouts": "Foglio dei premi",
   "files.print_counts": "Fogli di conteggio",
-  "files.print_results": "Risultati"
+  "files.print_results": "Risultati",
+  // A player's language from an imported column.
+  "import.field.language": "Lingua",
+  "import.flag.language_unknown": "“{value}” non è una lingua conosciuta qui: iscritto nella lingua della sala",
 };

@@ -198,5 +198,8 @@ export const paperPtBr = {
   "files.print_tables": "Cartões de mesa",
   "files.print_payouts": "Folha de premiação",
   "files.print_counts": "Folhas de contagem",
-  "files.print_results": "Resultados"
+  "files.print_results": "Resultados",
+  // A player's language from an imported column.
+  "import.field.language": "Idioma",
+  "import.flag.language_unknown": "“{value}” não é um idioma conhecido aqui: inscrito no idioma da casa",
 };

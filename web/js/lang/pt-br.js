@@ -3,6 +3,8 @@
 // Os termos de pôquer seguem docs/glossary/pt-br.md.
 
 export const ptBr = {
+  // An ordinal number (format.js ordinal).
+  "format.ordinal": "{n}º",
   "lang.label": "Idioma",
   "common.back": "Voltar",
   "common.no": "Não",
