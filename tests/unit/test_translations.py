@@ -229,9 +229,7 @@ def test_every_plural_form_the_language_has(code: str) -> None:
     known = frozenset(dump()["categories"][code])
     one = frozenset(glossary(code).get("plural", {}).get("uninflected", []))
     found = [
-        p
-        for n, en, other in pairs(code)
-        for p in plural_problems(n, en, other, need, one, known)
+        p for n, en, other in pairs(code) for p in plural_problems(n, en, other, need, one, known)
     ]
     assert found == []
 
