@@ -13,6 +13,7 @@ import random
 from typing import Literal, assert_never
 
 from . import (
+    alternates,
     amendments,
     calls,
     clock,
@@ -60,21 +61,26 @@ from .commands import (
     CorrectSeat,
     CountTable,
     DrawSeats,
+    DropAlternate,
     EndDay,
     EndHandForHand,
     EndSitOut,
     EndTimeCall,
     Hand,
     HandDone,
+    JoinAlternates,
     LockSeat,
     MakeDeal,
     OpenTable,
     ProposeDeal,
+    QueueAlternate,
     Rebuy,
     RecordRuling,
     Register,
     RegisterMany,
     RenamePlayer,
+    SeatAlternate,
+    SetCapacity,
     SetFlight,
     SetGame,
     SetPrize,
@@ -98,6 +104,7 @@ from .events import (
     AddOnMade,
     BustUndone,
     ButtonReported,
+    CapacitySet,
     ChipsRaced,
     Event,
     FinalTableFormed,
@@ -146,7 +153,9 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
     # Whatever left one player ends the tournament (the winner, the clock stopped); a
     # flight's day ends at its last level or its share of the field (the clock stopped).
     events += finish.ending(t, now)
-    return events + day_end.ending(t, now)
+    events += day_end.ending(t, now)
+    # Seats opened (or a level changed): the next alternates are called.
+    return events + alternates.calling(t, now, events)
 
 
 def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[Event]:
@@ -255,6 +264,14 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal.propose(t, c, now)
         case MakeDeal():
             return deal.make(t, c, now)
+        case SetCapacity():
+            return alternates.set_capacity(t, CapacitySet(capacity=c.capacity))
+        case QueueAlternate() | JoinAlternates():
+            return alternates.queue(t, c, now, _registered)
+        case SeatAlternate():
+            return alternates.seat(t, c, now, lambda r: _register(t, r, now, rng, held=True))
+        case DropAlternate():
+            return alternates.drop(t, c, now)
         case _:
             assert_never(c)
 
@@ -316,9 +333,14 @@ def registration(t: Tournament, c: Register, now: float) -> PlayerRegistered:
     return _registered(t, c, now)
 
 
-def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> list[Event]:
+def _register(
+    t: Tournament, c: Register, now: float, rng: random.Random, *, held: bool = False
+) -> list[Event]:
     s = t.state
-    registered = _registered(t, c, now)
+    if not held and alternates.full(s):
+        # The flight is full: the entry waits in the alternates' line (``held``: its seat).
+        return alternates.queue(t, c, now, _registered)
+    registered = _registered(t, c, now, window=not held)
     events: list[Event] = [registered]
     if not s.drawn:
         return events
@@ -339,8 +361,9 @@ def _register(t: Tournament, c: Register, now: float, rng: random.Random) -> lis
     return events
 
 
-def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
-    """The entry's own checks, and the event that registers it."""
+def _registered(t: Tournament, c: Register, now: float, *, window: bool = True) -> PlayerRegistered:
+    """The entry's own checks, and the event that registers it (``window``: asking whether
+    late registration is open; an alternate called before it closed holds the seat)."""
     s = t.state
     pid = c.player
     entry = 1
@@ -355,7 +378,7 @@ def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
                 params={"player": pid},
             )
         step = clock.current_step(s, now)
-        if (why := windows.re_entry_window(s, step)) is not None:
+        if window and (why := windows.re_entry_window(s, step)) is not None:
             raise windows.refusal(why, existing.id)
         _final_table_has_room(t)
         if (why := windows.re_entry_limit(s, existing)) is not None:
@@ -368,7 +391,7 @@ def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
         name = shown_name(name)
         if pid is not None:
             check_player_id(pid)
-        if (why := windows.registration(s, clock.current_step(s, now))) is not None:
+        if window and (why := windows.registration(s, clock.current_step(s, now))) is not None:
             raise windows.refusal(why, pid)
         _final_table_has_room(t)
         if pid is None:
@@ -964,7 +987,7 @@ def _tick(t: Tournament, c: Tick, now: float, rng: random.Random) -> list[Event]
             events.append(
                 TimeCallEnded(table=call.table, seat=call.seat, at=call.ends_at, outcome="dead")
             )
-    return events + rulings.due(t.state, now)
+    return events + rulings.due(t.state, now) + alternates.lapsed(t.state, now)
 
 
 def _call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> list[Event]:

@@ -18,14 +18,22 @@ from typing import TYPE_CHECKING, Annotated, Literal, assert_never
 
 import msgspec
 
+from .alternates_model import AlternateLine
+from .alternates_model import fold as alternates_fold
 from .board import BoardLog
 from .board import add as board_add
 from .chiprace import ChipRaceResult
 from .events import (
     AddOnMade,
+    AlternateQueued,
+    AlternatesCalled,
+    AlternateSeated,
+    AlternatesLapsed,
+    AlternatesLeft,
     BustUndone,
     ButtonReported,
     CallsLapsed,
+    CapacitySet,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
@@ -327,6 +335,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal_offer: DealProposed | None = None
     #: The deal made: the shares it pays, and whether it ended the tournament.
     deal: DealMade | None = None
+    #: The capacity and the alternates' line (``alternates``).
+    alternates: AlternateLine = msgspec.field(default_factory=AlternateLine)
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -715,6 +725,15 @@ class Tournament:
                 self.state.deal_offer = event
             case DealMade():
                 self._deal_made(event)
+            case (
+                CapacitySet()
+                | AlternateQueued()
+                | AlternatesCalled()
+                | AlternateSeated()
+                | AlternatesLapsed()
+                | AlternatesLeft()
+            ):
+                self.state.alternates = alternates_fold(self.state.alternates, event)
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from typing import assert_never
 
 from . import (
+    alternates,
     amendments,
     day_end,
     deal,
@@ -45,9 +46,15 @@ from .errors import (
 )
 from .events import (
     AddOnMade,
+    AlternateQueued,
+    AlternatesCalled,
+    AlternateSeated,
+    AlternatesLapsed,
+    AlternatesLeft,
     BustUndone,
     ButtonReported,
     CallsLapsed,
+    CapacitySet,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
@@ -327,6 +334,15 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             day_end.check(t, event)
         case DealProposed() | DealMade():
             deal.check(t, event)
+        case (
+            CapacitySet()
+            | AlternateQueued()
+            | AlternatesCalled()
+            | AlternateSeated()
+            | AlternatesLapsed()
+            | AlternatesLeft()
+        ):
+            alternates.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:
