@@ -10,8 +10,8 @@ from floor.engine.alternates_model import Capacity
 from floor.engine.errors import NotAllowed
 from floor.engine.events import (
     AlternateQueued,
-    AlternateSeated,
     AlternatesCalled,
+    AlternateSeated,
     AlternatesLapsed,
     PlayerRegistered,
     PlayerSeated,
