@@ -43,7 +43,7 @@ class Capacity(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     tables: Annotated[int, Meta(ge=1, le=10_000)] | None = None
     call: CallMode = "each"
     wave: Annotated[int, Meta(ge=0, le=MAX_LINE)] = 0
-    minutes: Annotated[float, Meta(ge=0.5, le=120)] = 5.0
+    minutes: Annotated[float, Meta(ge=0.1, le=120)] = 5.0
     at_close: AtClose = "seat"
 
     def __post_init__(self) -> None:

@@ -198,6 +198,13 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "venue's NAT raise it or name the address in FLOOR_LIMITS_EXEMPT",
     ),
     (
+        "FLOOR_ALTERNATES_RATE",
+        "6",
+        "people a client address may put in a flight's alternates' line per minute, from the "
+        "code on the wall (as many at once); behind a venue's NAT raise it or name the address "
+        "in FLOOR_LIMITS_EXEMPT",
+    ),
+    (
         "FLOOR_VAPID_KEY",
         "",
         "a PEM file with the VAPID private key (P-256) pushes are signed with; unset: one is "
@@ -253,6 +260,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     push_services: tuple[str, ...] = ()
     push_rate: float = 30.0
     vapid_key: str = ""
+    alternates_rate: float = 6.0
 
     @property
     def public_ws_port(self) -> int:
@@ -323,6 +331,9 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         push_services=tuple(_listed(get("FLOOR_PUSH_SERVICES").lower())),
         push_rate=_at_least("FLOOR_PUSH_RATE", number("FLOOR_PUSH_RATE", float), 1.0),
         vapid_key=get("FLOOR_VAPID_KEY"),
+        alternates_rate=_at_least(
+            "FLOOR_ALTERNATES_RATE", number("FLOOR_ALTERNATES_RATE", float), 1.0
+        ),
     )
 
 

@@ -189,6 +189,8 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/push/key"): Rule(everyone),
     ("PUT", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
     ("DELETE", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
+    # The alternates' line from the code on the wall: anybody (a blank name is refused).
+    ("POST", "/api/t/{tid}/alternates"): Rule(everyone, body={"name": ""}),
     ("PUT", "/api/push/staff"): Rule(floor, body={}),
     ("DELETE", "/api/push/staff"): Rule(floor, body={}),
     ("GET", "/api/t/{tid}/sections"): Rule(floor),
