@@ -67,7 +67,7 @@ def test_the_walls_code_puts_people_in_line_limited_per_address(
     limited: ServerProcess, boss: Api
 ) -> None:
     tid = "alt-rate"
-    _full_flight(boss, tid, 4)
+    boss.create(tid, 4, capacity={"seats": 4})  # set with the new tournament
     url = f"{limited.base}/api/t/{tid}/alternates"
     r = httpx.post(url, json={"name": "Ann Walk"})
     assert r.status_code == 201, r.text

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 import pytest
 
+from floor import config
 from floor.engine import commands as cmd
 from floor.engine.alternates_model import Capacity
-from floor.engine.errors import NotAllowed
+from floor.engine.errors import ConfigError, NotAllowed
 from floor.engine.events import (
     AlternateQueued,
     AlternatesCalled,
@@ -177,3 +180,20 @@ def test_an_imported_log_replays_and_a_forged_seat_is_refused() -> None:
     forged = [*f.log, AlternateSeated(alternate="A2", player="P9999")]
     with pytest.raises(InvalidEvent, match="not been called"):
         replay(forged)
+
+
+def test_a_tournament_file_sets_the_capacity(tmp_path: Path) -> None:
+    shipped = config.tournaments()["club-night"]
+    text = shipped.read_text().replace("# [capacity]\n# tables = 6 ", "[capacity]\ntables = 6 ")
+    text = text.replace('rules = "tda-2024"', f'rules = "{config.rule_sets()["tda-2024"]}"')
+    text = text.replace(
+        'structure = "club-night-turbo"',
+        f'structure = "{config.structures()["club-night-turbo"]}"',
+    )
+    path = tmp_path / "sold-out.toml"
+    path.write_text(text)
+    assert config.load_tournament(path).capacity == Capacity(tables=6)
+    assert config.load_tournament(shipped).capacity is None
+    path.write_text(text.replace("tables = 6", "tables = 6\nseats = 54"))
+    with pytest.raises(ConfigError, match="seats or in tables"):
+        config.load_tournament(path)
