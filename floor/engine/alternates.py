@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import msgspec
+
 from . import clock, windows
 from .alternates_model import MAX_LINE, Alternate
 from .commands import DropAlternate, JoinAlternates, QueueAlternate, Register, SeatAlternate
@@ -65,6 +67,22 @@ def full(s: TournamentState) -> bool:
 
 def _closed(s: TournamentState, now: float) -> bool:
     return windows.registration(s, clock.current_step(s, now)) is not None
+
+
+class AlternateFacts(msgspec.Struct, frozen=True, kw_only=True):
+    """What a screen shows of the capacity: the wall's code is up while ``full``."""
+
+    full: bool
+    #: Players at most at once (None: no limit), and seats taken or promised to the called.
+    limit: int | None
+    held: int
+
+
+def facts(s: TournamentState) -> AlternateFacts | None:
+    """None for a tournament without a capacity or a line (as before either)."""
+    if s.alternates.capacity is None and not s.alternates.line:
+        return None
+    return AlternateFacts(full=full(s), limit=limit(s), held=held(s))
 
 
 # Commands ---------------------------------------------------------------------------------
