@@ -1,7 +1,8 @@
 """A flight's capacity and its line of alternates: the records, and their fold.
 
 Kept apart from the rules (``alternates``) so that ``events`` and ``state`` can import the
-records without importing the rules, which read the whole tournament.
+records without importing the rules, which read the whole tournament; the fold of the events
+is ``alternates_fold``.
 
 The line is one frozen record, replaced at every change: a patch compares it whole (a field
 of ``TournamentState`` outside the keyed records), and it is bounded (``MAX_LINE``).
@@ -9,7 +10,7 @@ of ``TournamentState`` outside the keyed records), and it is bounded (``MAX_LINE
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal, assert_never
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -17,9 +18,6 @@ from msgspec import Meta
 from .errors import ConfigValueError
 from .limits import check_limits
 from .model import PlayerId
-
-if TYPE_CHECKING:
-    from .events import AlternateEvent
 
 #: The most alternates one line holds: a sold-out festival flight's hallway (400) with room.
 MAX_LINE = 1000
@@ -101,44 +99,3 @@ class AlternateLine(msgspec.Struct, frozen=True, kw_only=True):
             if a.id == alternate:
                 return a
         return None
-
-
-def fold(line: AlternateLine, e: AlternateEvent) -> AlternateLine:
-    """The line after ``e`` (the state's ``apply`` calls this for every alternates event)."""
-    from .events import (
-        AlternateQueued,
-        AlternatesCalled,
-        AlternateSeated,
-        AlternatesLapsed,
-        AlternatesLeft,
-        CapacitySet,
-    )
-
-    replace = msgspec.structs.replace
-    match e:
-        case CapacitySet():
-            return replace(line, capacity=e.capacity)
-        case AlternateQueued():
-            a = Alternate(id=e.alternate, name=e.name, at=e.at, player=e.player, public=e.public)
-            return replace(line, line=(*line.line, a), issued=line.issued + 1)
-        case AlternatesCalled():
-            ids = set(e.alternates)
-            called = tuple(
-                replace(a, called_at=e.at, ends_at=e.ends_at) if a.id in ids else a
-                for a in line.line
-            )
-            return replace(line, line=called)
-        case AlternateSeated():
-            rest = tuple(a for a in line.line if a.id != e.alternate)
-            return replace(line, line=rest, seated=line.seated + 1)
-        case AlternatesLapsed():
-            ids = set(e.alternates)
-            rest = tuple(a for a in line.line if a.id not in ids)
-            return replace(line, line=rest, lapsed=line.lapsed + len(ids))
-        case AlternatesLeft():
-            ids = set(e.alternates)
-            rest = tuple(a for a in line.line if a.id not in ids)
-            refunded = line.refunded + (len(ids) if e.refunded else 0)
-            return replace(line, line=rest, refunded=refunded)
-        case _:
-            assert_never(e)

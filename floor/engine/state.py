@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Annotated, Literal, assert_never
 
 import msgspec
 
+from .alternates_fold import fold as alternates_fold
 from .alternates_model import AlternateLine
-from .alternates_model import fold as alternates_fold
 from .board import BoardLog
 from .board import add as board_add
 from .chiprace import ChipRaceResult

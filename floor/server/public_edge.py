@@ -93,6 +93,7 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/final/{tid}"),
     _rule("/floor/{tid}"),
     _rule("/player/{tid}"),
+    _rule("/line/{tid}"),
     _rule("/table/{tid}/{table:int}"),
     _rule("/director"),
     _rule("/director/{tid}"),

@@ -178,6 +178,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/final/{tid}"): Rule(everyone),
     ("GET", "/floor/{tid}"): Rule(everyone),
     ("GET", "/player/{tid}"): Rule(everyone),
+    ("GET", "/line/{tid}"): Rule(everyone),
     ("GET", "/table/{tid}/{table:int}"): Rule(everyone),
     ("GET", "/director"): Rule(everyone),
     ("GET", "/director/{tid}"): Rule(everyone),

@@ -991,6 +991,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
     "GET /final/{tid}",
     "GET /floor/{tid}",
     "GET /player/{tid}",
+    "GET /line/{tid}",
     "GET /table/{tid}/{table:int}",
     "GET /director",
     "GET /director/{tid}",
@@ -1000,7 +1001,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
 async def _pages(w: World, http: httpx.AsyncClient) -> None:
     for path in ("/", "/director", f"/print/{ROOM}", f"/table/{ROOM}/1"):
         w.expect(await http.get(path), 200)
-    for page in ("wall", "final", "floor", "player"):
+    for page in ("wall", "final", "floor", "player", "line"):
         w.expect(await http.get(f"/{page}/{ROOM}"), 200)
     w.expect(await http.get(f"/director/{ROOM}"), 307)
     w.expect(await http.get("/static/js/director.js"), 200)

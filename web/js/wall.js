@@ -41,6 +41,7 @@ import { Rotation } from "./wall_pages.js";
 import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
 import { wallLine } from "./forecast_wall.js";
+import { alternatesWallPanel } from "./alternates.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -133,6 +134,8 @@ const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn)
 // Time calls go in the left column, under the clock (the field numbers make way meanwhile):
 // never over the table map.
 leftEl.append(timeCallsPanel({ conn, left: leftEl, onToggle: () => latest.render() }), latest.el, sitOutsEl);
+// A full flight's alternates: who is called to the desk, who is next, the code to join.
+leftEl.insertBefore(alternatesWallPanel({ conn, tid, onToggle: () => latest.render() }), latest.el);
 
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
   h("div", { class: "wall-right" }, pagesEl, progress)));
