@@ -197,7 +197,7 @@ function queueForm(send) {
 // The wall's panel -------------------------------------------------------------------------------
 
 /** How many names of those waiting the wall lists. */
-const WALL_NEXT = 6;
+const WALL_NEXT = 4;
 
 /**
  * The wall's panel: the called alternates with their time left, the next in line, and while

@@ -25,7 +25,7 @@ export const alternatesCs = {
   "alt.totals": "Posazeno z fronty {seated} · nestihli {lapsed} · vráceno {refunded}",
   "alt.full": "Flight je plný: registrace jdou do fronty.",
   "alt.queue": "Zařadit do fronty",
-  "alt.queue_name": "Jméno",
+  "alt.queue_name": "Jméno do fronty",
   "alt.queue_label": "Ve frontě: {name}",
   "alt.empty": "Ve frontě nikdo není.",
   "alt.place": "Č.",

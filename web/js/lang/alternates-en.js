@@ -25,7 +25,7 @@ export const alternatesEn = {
   "alt.totals": "Seated from the line {seated} · missed their time {lapsed} · refunded {refunded}",
   "alt.full": "The flight is full: registrations go in line.",
   "alt.queue": "Put in line",
-  "alt.queue_name": "Name",
+  "alt.queue_name": "Name to put in line",
   "alt.queue_label": "In line: {name}",
   "alt.empty": "Nobody in line.",
   "alt.place": "No.",
