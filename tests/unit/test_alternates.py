@@ -16,6 +16,7 @@ from floor.engine.events import (
     AlternatesCalled,
     AlternateSeated,
     AlternatesLapsed,
+    AlternatesLeft,
     PlayerRegistered,
     PlayerSeated,
     TableOpened,
@@ -197,3 +198,49 @@ def test_a_tournament_file_sets_the_capacity(tmp_path: Path) -> None:
     path.write_text(text.replace("tables = 6", "tables = 6\nseats = 54"))
     with pytest.raises(ConfigError, match="seats or in tables"):
         config.load_tournament(path)
+
+
+def _late_until_first_level() -> Floor:
+    from floor.engine.rules import Structure
+
+    structure = msgspec.convert(
+        {
+            "name": "s",
+            "starting_stack": 1000,
+            "chips": [25],
+            "late_registration_until": 1,
+            "levels": [
+                {"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 10},
+                {"type": "level", "small_blind": 50, "big_blind": 100, "minutes": 10},
+                {"type": "level", "small_blind": 75, "big_blind": 150, "minutes": 10},
+            ],
+        },
+        Structure,
+    )
+    return Floor(FULL, structure=structure)
+
+
+def test_at_the_close_of_late_registration_the_house_refunds_those_still_waiting() -> None:
+    f = _late_until_first_level()
+    f.do(cmd.SetCapacity(capacity=Capacity(seats=18, minutes=20, at_close="refund")))
+    f.do(cmd.Register(name="Ann Late"), cmd.Register(name="Bob Later"), cmd.ClockStart())
+    f.bust("T1S1")
+    assert _called(f) == ["A1"]
+    events = f.do(cmd.Tick(), now=600.0)  # level 1 is over: late registration closes
+    assert AlternatesLeft(alternates=("A2",), refunded=True, why="closed", at=600.0) in events
+    # The one called before the close keeps the seat held for her, and takes it.
+    assert _line(f) == ["A1"]
+    f.do(cmd.SeatAlternate(alternate="A1"), now=620.0)
+    assert f.t.state.alternates.refunded == 1 and f.t.state.alternates.seated == 1
+    f.refuse(cmd.Register(name="Cy Latest"), NotAllowed, "player")
+
+
+def test_at_the_close_of_late_registration_those_in_line_are_seated_as_seats_open() -> None:
+    f = _late_until_first_level()
+    f.do(cmd.SetCapacity(capacity=Capacity(seats=18, at_close="seat")))
+    f.do(cmd.Register(name="Ann Late"), cmd.ClockStart(), cmd.ClockLevel(to=2))
+    assert _line(f) == ["A1"] and _called(f) == []  # still in line after the close
+    f.bust("T1S1")
+    assert _called(f) == ["A1"]
+    seated = f.do(cmd.SeatAlternate(alternate="A1"))
+    assert any(isinstance(e, PlayerSeated) for e in seated)
