@@ -12,6 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.a11y import axe_violations
 from tests.browser.conftest import DIRECTOR, Pages, wait_for
 from tests.e2e.conftest import Api, ServerProcess
 
@@ -123,6 +124,9 @@ def test_a_full_flight_calls_its_alternates_and_the_next_when_one_misses_the_tim
     assert director.state(tid)["state"]["alternates"]["lapsed"] == 1
     expect(panel.locator(".alt-facts")).to_contain_text("missed their time 1")
     shot(wall, "alternates-wall-called-tv")
+    # Nothing axe-core finds on the three screens as they stand: a call, a line, a lapse.
+    for name, page in (("wall", wall), ("line page", dee), ("console", console)):
+        assert axe_violations(page) == [], name
     if SHOTS:  # the same screens at the other size
         for path, size, name in (
             (f"/wall/{tid}", "phone", "alternates-wall-phone"),
