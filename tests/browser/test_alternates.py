@@ -103,7 +103,7 @@ def test_a_full_flight_calls_its_alternates_and_the_next_when_one_misses_the_tim
     expect(code).to_be_visible()  # others wait: a newcomer still joins behind them
     expect(panel.locator("tr.alt-called")).to_contain_text(re.compile(r"called · 0:0\d left"))
     shot(ann, "alternates-line-called-phone")
-    panel.get_by_role("button", name="Seat Ann Walker").click()
+    panel.get_by_role("button", name="Seated: Ann Walker").click()
     wait_for(lambda: line(director, tid)[0]["name"] == "Bob Later", console)
     state: Any = director.state(tid)["state"]
     ann_entry = next(p for p in state["players"].values() if p["name"] == "Ann Walker")

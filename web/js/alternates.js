@@ -108,7 +108,7 @@ function drawList(conn, send) {
       h("th", { scope: "col" }, t("alt.place")),
       h("th", { scope: "col" }, t("alt.name")),
       h("th", { scope: "col" }, t("alt.state")),
-      h("th", { scope: "col" }, ""))),
+      h("th", { scope: "col" }, t("alt.actions")))),
     h("tbody", {}, line.line.map((a, i) => h("tr", { class: a.called_at != null ? "alt-called" : "", dataset: { alternate: a.id } },
       h("td", {}, String(i + 1)),
       h("td", {}, a.name, a.public ? h("span", { class: "muted" }, ` · ${t("alt.from_wall")}`) : null),
