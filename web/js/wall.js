@@ -33,6 +33,7 @@ import { renderStandings, winnerPanel } from "./standings.js";
 import { sitOutsPanel } from "./rulings.js";
 import { seatDrawPage } from "./seatdraw.js";
 import { wallPanel as handForHandPanel } from "./h4h.js";
+import { alternatesWallPanel } from "./alternates.js";
 import { $, fill, h, topbar } from "./ui.js";
 import { cueBanner, timeCallsPanel } from "./wall_calls.js";
 import { MIN_TEXT, narrow, rootPx } from "./wall_fit.js";
@@ -41,7 +42,6 @@ import { Rotation } from "./wall_pages.js";
 import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
 import { wallLine } from "./forecast_wall.js";
-import { alternatesWallPanel } from "./alternates.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
