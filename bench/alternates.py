@@ -87,7 +87,7 @@ def main() -> None:
         ),
         (
             f"join at a line of {a.line:,}",
-            timed(full, a.runs, lambda t, i: decide(t, cmd.JoinAlternates(name=f"J {i}"), 1.0, rng)),
+            timed(full, a.runs, lambda t, i: decide(t, cmd.JoinAlternates(name=f"J{i}"), 1, rng)),
         ),
     ]
     called = full.copy()
