@@ -28,8 +28,8 @@ import msgspec
 from floor.engine import commands as cmd
 from floor.engine.alternates_model import Capacity
 from floor.engine.decide import decide
-from floor.engine.derived import public_facts
 from floor.engine.events import TournamentCreated
+from floor.engine.read.derived import public_facts
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 

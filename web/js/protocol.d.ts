@@ -1254,6 +1254,7 @@ export interface NewEntry {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 export interface NewStaff {
@@ -1489,6 +1490,7 @@ export interface Player {
   bust: BustRecord | null;
   moves: number;
   country: string | null;
+  lang: string | null;
   note: string | null;
 }
 
@@ -1529,6 +1531,7 @@ export interface PlayerRegistered {
   shifts_places: boolean;
   country: string | null;
   note: string | null;
+  lang: string | null;
 }
 
 /**
@@ -1786,6 +1789,7 @@ export interface Register {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 /**
