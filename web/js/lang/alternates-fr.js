@@ -43,7 +43,7 @@ export const alternatesFr = {
   "alt.drop_confirm": "Retirer {name} de la liste et rembourser le buy-in ?",
   "alt.wall_called": "Appelés : au comptoir des inscriptions",
   "alt.wall_next": "Prochains sur la liste",
-  "alt.wall_more": { one: "et {n} autre", many: "et {n} autres", other: "et {n} autres" },
+  "alt.wall_more": { one: "et {n} autre", other: "et {n} autres" },
   "alt.wall_join": "Complet : scannez pour entrer en liste d'attente",
   "alt.line_title": "Liste d'attente",
   "alt.join": "Entrer en liste d'attente",

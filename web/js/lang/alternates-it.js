@@ -43,7 +43,7 @@ export const alternatesIt = {
   "alt.drop_confirm": "Togliere {name} dalla lista e rimborsare il buy-in?",
   "alt.wall_called": "Chiamati: al banco iscrizioni",
   "alt.wall_next": "Prossimi in lista",
-  "alt.wall_more": { one: "e {n} altro", many: "e altri {n}", other: "e altri {n}" },
+  "alt.wall_more": { one: "e {n} altro", other: "e altri {n}" },
   "alt.wall_join": "Al completo: scansiona per entrare in lista",
   "alt.line_title": "Lista d'attesa",
   "alt.join": "Entra in lista",

@@ -43,7 +43,7 @@ export const alternatesPtBr = {
   "alt.drop_confirm": "Remover {name} da lista e reembolsar o buy-in?",
   "alt.wall_called": "Chamados: ao balcão de inscrição",
   "alt.wall_next": "Próximos da lista",
-  "alt.wall_more": { one: "e mais {n}", many: "e mais {n}", other: "e mais {n}" },
+  "alt.wall_more": { one: "e mais {n}", other: "e mais {n}" },
   "alt.wall_join": "Lotado: escaneie para entrar na lista",
   "alt.line_title": "Lista de espera",
   "alt.join": "Entrar na lista",
