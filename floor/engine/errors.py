@@ -323,6 +323,14 @@ Reason = Literal[
     "deal_shares_total",
     "deal_no_offer",
     "deal_not_agreed",
+    # A flight's capacity and its alternates (alternates.py).
+    "capacity_seats_and_tables",
+    "capacity_unchanged",
+    "alternates_not_full",
+    "alternates_line_full",
+    "alternate_in_line",
+    "alternate_unknown",
+    "alternate_not_called",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -583,6 +591,13 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_shares_total": ("total", "expected"),
     "deal_no_offer": (),
     "deal_not_agreed": ("player",),
+    "capacity_seats_and_tables": (),
+    "capacity_unchanged": (),
+    "alternates_not_full": (),
+    "alternates_line_full": ("most",),
+    "alternate_in_line": ("alternate", "name"),
+    "alternate_unknown": ("alternate",),
+    "alternate_not_called": ("alternate",),
 }
 
 

@@ -18,9 +18,15 @@ from typing import assert_never
 
 from .events import (
     AddOnMade,
+    AlternateQueued,
+    AlternatesCalled,
+    AlternateSeated,
+    AlternatesLapsed,
+    AlternatesLeft,
     BustUndone,
     ButtonReported,
     CallsLapsed,
+    CapacitySet,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
@@ -234,6 +240,15 @@ def touch(e: Event, into: Touched) -> None:
             | DealMade()
         ):
             pass  # the clock, the counts, the money: compared whole
+        case (
+            CapacitySet()
+            | AlternateQueued()
+            | AlternatesCalled()
+            | AlternateSeated()
+            | AlternatesLapsed()
+            | AlternatesLeft()
+        ):
+            pass  # the alternates' line, compared whole (a seat taken: the events after it)
         case TournamentCreated():
             t.restart = True
         case _:

@@ -97,6 +97,7 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/widget/{tid}"),
     _rule("/floor/{tid}"),
     _rule("/player/{tid}"),
+    _rule("/line/{tid}"),
     _rule("/table/{tid}/{table:int}"),
     _rule("/director"),
     _rule("/director/{tid}"),
@@ -111,6 +112,9 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/app/table/{tid}/{table:int}/manifest.webmanifest", "GET"),
     _rule("/api/push/key", "GET"),
     _rule("/api/t/{tid}/push/{player}", "PUT", "DELETE"),
+    # A person joining a full flight's alternates' line from the code on the wall
+    # (``routes_alternates``: a public write, limited per address and one place per name).
+    _rule("/api/t/{tid}/alternates", "POST"),
     # The public websockets, as public screens (nginx sends /ws/ to the edge's websockets
     # server, FLOOR_WS_PORT; these are for a client that reaches the edge's HTTP port).
     _rule("/ws/t/{tid}", "WEBSOCKET"),

@@ -41,6 +41,7 @@ from ..store.service import Service
 from . import (
     public_edge,
     public_ws,
+    routes_alternates,
     routes_app,
     routes_commands,
     routes_dealers,
@@ -177,6 +178,7 @@ def routes() -> list[BaseRoute]:
         *routes_follow.routes,
         *routes_forecast.routes,
         *routes_push.routes,
+        *routes_alternates.routes,
         *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,

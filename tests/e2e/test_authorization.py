@@ -183,6 +183,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/widget/{tid}"): Rule(everyone),
     ("GET", "/floor/{tid}"): Rule(everyone),
     ("GET", "/player/{tid}"): Rule(everyone),
+    ("GET", "/line/{tid}"): Rule(everyone),
     ("GET", "/table/{tid}/{table:int}"): Rule(everyone),
     ("GET", "/director"): Rule(everyone),
     ("GET", "/director/{tid}"): Rule(everyone),
@@ -194,6 +195,8 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/push/key"): Rule(everyone),
     ("PUT", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
     ("DELETE", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
+    # The alternates' line from the code on the wall: anybody (a blank name is refused).
+    ("POST", "/api/t/{tid}/alternates"): Rule(everyone, body={"name": ""}),
     ("PUT", "/api/push/staff"): Rule(floor, body={}),
     ("DELETE", "/api/push/staff"): Rule(floor, body={}),
     ("GET", "/api/t/{tid}/sections"): Rule(floor),

@@ -29,6 +29,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.asyncio.client import ClientConnection, connect
 
+from floor.engine.alternates_model import MAX_LINE
 from floor.engine.calc.payout_curve import percents
 from floor.server.push import MAX_BODY as PUSH_BODY
 from floor.server.push import MAX_ENDPOINT
@@ -829,6 +830,34 @@ async def _player_push(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.put(f"/api/t/{ROOM}/push/{'P' * 65}", json=_subscription()), 422, "player")
 
 
+@probe("POST /api/t/{tid}/alternates")
+async def _alternates(w: World, http: httpx.AsyncClient) -> None:
+    """A full flight whose line is filled to its bound by a list (every entry queued), then
+    by the wall's code (the engine reads the whole line at each join), past it refused."""
+    director, tid = w.headers("director"), w.unique("alt")
+    body = {"id": tid, "config": "club-night"}
+    w.expect(await http.post("/api/tournaments", json=body, headers=director), 201)
+    commands = f"/api/t/{tid}/commands"
+    capacity = {"type": "set_capacity", "capacity": {"seats": 2}}
+    w.expect(await http.post(commands, json={"command": capacity}, headers=director), 200)
+    for name in ("Ann Seated", "Bob Seated"):
+        register = {"type": "register", "name": name}
+        w.expect(await http.post(commands, json={"command": register}, headers=director), 200)
+    entries = _entries(w.unique("Q"), MAX_BODY - 1_000)
+    many = {"type": "register_many", "entries": entries}
+    w.expect(await http.post(commands, json={"command": many}, headers=director), 200)
+    url = f"/api/t/{tid}/alternates"
+    for i in range(MAX_LINE - len(entries)):
+        w.expect(await http.post(url, json={"name": f"Walk In {i}"}), 201)
+    r = await http.post(url, json={"name": "One Too Many"})
+    w.expect(r, 409, "name")
+    w.expect(await http.post(url, json={"name": "Walk In 0"}), 409, "name")
+    w.expect(await http.post(url, json={"name": ""}), 422, "name")
+    w.expect(await http.post(url, json={"name": "x" * 81}), 422, "name")
+    w.expect(await http.post(url, content=b'{"name": "' + b"x" * 2000 + b'"}'), 413, "body")
+    w.expect(await http.post(f"/api/t/{tid}-none/alternates", json={"name": "Ann"}), 404)
+
+
 @probe("PUT /api/push/staff", "DELETE /api/push/staff")
 async def _staff_push(w: World, http: httpx.AsyncClient) -> None:
     await _opt_ins(w, http, "/api/push/staff", "floor", "staff")
@@ -985,6 +1014,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
     "GET /widget/{tid}",
     "GET /floor/{tid}",
     "GET /player/{tid}",
+    "GET /line/{tid}",
     "GET /table/{tid}/{table:int}",
     "GET /director",
     "GET /director/{tid}",
@@ -994,7 +1024,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
 async def _pages(w: World, http: httpx.AsyncClient) -> None:
     for path in ("/", "/director", f"/print/{ROOM}", f"/table/{ROOM}/1"):
         w.expect(await http.get(path), 200)
-    for page in ("wall", "final", "widget", "floor", "player"):
+    for page in ("wall", "final", "widget", "floor", "player", "line"):
         w.expect(await http.get(f"/{page}/{ROOM}"), 200)
     w.expect(await http.get(f"/director/{ROOM}"), 307)
     w.expect(await http.get("/static/js/director.js"), 200)

@@ -23,6 +23,7 @@ import { $, api, explainError, fill, h, me, toast, topbar } from "./ui.js";
 import { mountManage } from "./manage.js";
 import { renderPaper } from "./paper_console.js";
 import { renderFlights } from "./flights.js";
+import { renderAlternates } from "./alternates.js";
 import { mountTablets } from "./tablets_console.js";
 import { clockSection } from "./director_clock.js";
 import { playersSection } from "./director_players.js";
@@ -60,7 +61,7 @@ const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 /** @type {Record<string, HTMLElement>} */
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "alternates", "staff", "floorsections", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -189,6 +190,7 @@ function renderLive() {
   forecast.onState();
   renderPaper({ sections, conn, tid, send, principal: desk.principal });
   renderFlights({ section: sections.flights, conn, tid, send });
+  renderAlternates({ section: sections.alternates, conn, send });
 }
 
 function renderAll() {

@@ -33,6 +33,7 @@ import { renderStandings, winnerPanel } from "./standings.js";
 import { sitOutsPanel } from "./rulings.js";
 import { seatDrawPage } from "./seatdraw.js";
 import { wallPanel as handForHandPanel } from "./h4h.js";
+import { alternatesWallPanel } from "./alternates.js";
 import { $, fill, h, topbar } from "./ui.js";
 import { cueBanner, timeCallsPanel } from "./wall_calls.js";
 import { MIN_TEXT, narrow, rootPx } from "./wall_fit.js";
@@ -135,6 +136,8 @@ const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn)
 // Time calls go in the left column, under the clock (the field numbers make way meanwhile):
 // never over the table map.
 leftEl.append(timeCallsPanel({ conn, left: leftEl, onToggle: () => latest.render() }), latest.el, sitOutsEl);
+// A full flight's alternates: who is called to the desk, who is next, the code to join.
+leftEl.insertBefore(alternatesWallPanel({ conn, tid, onToggle: () => latest.render() }), latest.el);
 
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
   h("div", { class: "wall-right" }, pagesEl, progress)));

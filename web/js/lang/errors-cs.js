@@ -149,6 +149,13 @@ export const errorsCs = {
     "deal_shares_total": "podíly dávají dohromady {total}, ne {expected} cen v dohodě",
     "deal_no_offer": "na stacky, jak teď jsou, není navržena žádná dohoda: spočítejte ji znovu",
     "deal_not_agreed": "{player} s dohodou nesouhlasil",
+    "capacity_seats_and_tables": "kapacitu zadejte v místech, nebo ve stolech, ne obojí",
+    "capacity_unchanged": "kapacita už je taková",
+    "alternates_not_full": "flight má volná místa: hráče zaregistrujte",
+    "alternates_line_full": "fronta náhradníků je plná ({most})",
+    "alternate_in_line": "{name} už je ve frontě náhradníků ({alternate})",
+    "alternate_unknown": "náhradník {alternate} ve frontě není",
+    "alternate_not_called": "{alternate} ještě nebyl vyvolán: fronta jde popořadě",
     "tournament_not_finished": {
       "count": "left",
       "one": "ve hře je ještě {left} hráč: turnaj ještě nemá vítěze",
