@@ -14,6 +14,7 @@ from typing import Literal, assert_never
 
 from . import (
     amendments,
+    announce,
     calls,
     clock,
     colour_up,
@@ -38,6 +39,7 @@ from . import (
 from .chiprace import ChipRaceInput, RaceSeat, chip_race
 from .commands import (
     AddOn,
+    Announce,
     BagTable,
     BreakTable,
     Bust,
@@ -48,6 +50,7 @@ from .commands import (
     CallTime,
     Cancel,
     ChipRace,
+    ClearAnnouncement,
     ClockAdjust,
     ClockLevel,
     ClockPause,
@@ -255,6 +258,10 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal.propose(t, c, now)
         case MakeDeal():
             return deal.make(t, c, now)
+        case Announce():
+            return announce.say(t, c, now)
+        case ClearAnnouncement():
+            return announce.clear(t, c, now)
         case _:
             assert_never(c)
 

@@ -322,6 +322,9 @@ Reason = Literal[
     "deal_shares_total",
     "deal_no_offer",
     "deal_not_agreed",
+    # The director's announcements (``announce``).
+    "announcement_blank",
+    "announcement_none",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -582,6 +585,8 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_shares_total": ("total", "expected"),
     "deal_no_offer": (),
     "deal_not_agreed": ("player",),
+    "announcement_blank": (),
+    "announcement_none": (),
 }
 
 

@@ -628,6 +628,23 @@ class DealMade(_Event, frozen=True, tag="deal_made"):
     remaining: float | None = None
 
 
+# The director's announcements to the room (``announce``) ----------------------------------
+
+
+class Announced(_Event, frozen=True, tag="announced"):
+    """The director's message, shown until cleared or replaced: a line, or the whole wall."""
+
+    text: str
+    full: bool = False
+    at: float = 0.0
+
+
+class AnnouncementCleared(_Event, frozen=True, tag="announcement_cleared"):
+    """The director's message is off the screens."""
+
+    at: float = 0.0
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -681,4 +698,6 @@ Event = (
     | FieldCarried
     | DealProposed
     | DealMade
+    | Announced
+    | AnnouncementCleared
 )

@@ -23,6 +23,8 @@ from .board import add as board_add
 from .chiprace import ChipRaceResult
 from .events import (
     AddOnMade,
+    Announced,
+    AnnouncementCleared,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -327,6 +329,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal_offer: DealProposed | None = None
     #: The deal made: the shares it pays, and whether it ended the tournament.
     deal: DealMade | None = None
+    #: The director's message to the room while it is shown (``announce``).
+    announcement: Announced | None = None
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -715,6 +719,10 @@ class Tournament:
                 self.state.deal_offer = event
             case DealMade():
                 self._deal_made(event)
+            case Announced():
+                self.state.announcement = event
+            case AnnouncementCleared():
+                self.state.announcement = None
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():

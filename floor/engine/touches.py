@@ -18,6 +18,8 @@ from typing import assert_never
 
 from .events import (
     AddOnMade,
+    Announced,
+    AnnouncementCleared,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -232,6 +234,8 @@ def touch(e: Event, into: Touched) -> None:
             | FieldCarried()
             | DealProposed()
             | DealMade()
+            | Announced()
+            | AnnouncementCleared()
         ):
             pass  # the clock, the counts, the money: compared whole
         case TournamentCreated():

@@ -25,6 +25,7 @@ from typing import assert_never
 
 from . import (
     amendments,
+    announce,
     day_end,
     deal,
     entry_list,
@@ -45,6 +46,8 @@ from .errors import (
 )
 from .events import (
     AddOnMade,
+    Announced,
+    AnnouncementCleared,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -327,6 +330,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             day_end.check(t, event)
         case DealProposed() | DealMade():
             deal.check(t, event)
+        case Announced() | AnnouncementCleared():
+            announce.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

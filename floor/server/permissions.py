@@ -78,6 +78,8 @@ def sender(command: Command) -> Sender:
             | cmd.EndDay()
             | cmd.ProposeDeal()
             | cmd.MakeDeal()
+            | cmd.Announce()
+            | cmd.ClearAnnouncement()
         ):
             return "director"
         case cmd.Tick():

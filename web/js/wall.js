@@ -41,6 +41,7 @@ import { Rotation } from "./wall_pages.js";
 import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
 import { wallLine } from "./forecast_wall.js";
+import { wallAnnouncement } from "./announce_screens.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -134,8 +135,10 @@ const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn)
 // never over the table map.
 leftEl.append(timeCallsPanel({ conn, left: leftEl, onToggle: () => latest.render() }), latest.el, sitOutsEl);
 
+// The director's message: a line under the clock and the pages, or the whole screen.
+const announced = wallAnnouncement(conn);
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
-  h("div", { class: "wall-right" }, pagesEl, progress)));
+  h("div", { class: "wall-right" }, pagesEl, progress)), announced.line, announced.screen);
 
 const clockView = clockPanel(clockEl, conn, { stats: true });
 latest.placeIn({ left: leftEl, clock: clockView, sitOuts: sitOutsEl });

@@ -149,6 +149,8 @@ export const errorsCs = {
     "deal_shares_total": "podíly dávají dohromady {total}, ne {expected} cen v dohodě",
     "deal_no_offer": "na stacky, jak teď jsou, není navržena žádná dohoda: spočítejte ji znovu",
     "deal_not_agreed": "{player} s dohodou nesouhlasil",
+    "announcement_blank": "oznámení potřebuje aspoň jedno písmeno nebo číslici",
+    "announcement_none": "žádné oznámení se nezobrazuje",
     "tournament_not_finished": {
       "count": "left",
       "one": "ve hře je ještě {left} hráč: turnaj ještě nemá vítěze",

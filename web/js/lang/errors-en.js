@@ -160,6 +160,8 @@ export const errorsEn = {
     "deal_shares_total": "the shares add up to {total}, not to the {expected} of prizes in the deal",
     "deal_no_offer": "no deal is offered on the stacks as they stand: work the deal out again",
     "deal_not_agreed": "{player} has not agreed to the deal",
+    "announcement_blank": "an announcement needs at least one letter or digit",
+    "announcement_none": "no announcement is shown",
     "tournament_not_finished": "{left} players are still in: the tournament has no winner yet",
     "prize_unchanged": "the prize settings are already these",
     "prize_entries_sold": "{entries} entries are sold: the currency, buy-in and fee stay",
