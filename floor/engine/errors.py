@@ -325,6 +325,9 @@ Reason = Literal[
     # The director's announcements (``announce``).
     "announcement_blank",
     "announcement_none",
+    "image_too_large",
+    "image_svg",
+    "image_unknown_type",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -587,6 +590,9 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_not_agreed": ("player",),
     "announcement_blank": (),
     "announcement_none": (),
+    "image_too_large": ("bytes", "most"),
+    "image_svg": (),
+    "image_unknown_type": (),
 }
 
 

@@ -35,6 +35,7 @@ from ..redisdb.log import RedisLog
 from ..redisdb.push import RedisPush
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
+from ..redisdb.walls import RedisWalls
 from ..store.house import House
 from ..store.service import Service
 from . import (
@@ -55,6 +56,7 @@ from . import (
     routes_push,
     routes_staff,
     routes_tournaments,
+    routes_walls,
     tools,
 )
 from .accounts import Accounts
@@ -124,6 +126,7 @@ def build_floor(settings: Settings) -> Floor:
         clock=ClockThread(lambda: _clock_driver(settings.redis_url, forecasts.level_changed)),
         forecasts=forecasts,
         push=Push(settings, RedisPush(redis), store),
+        walls=RedisWalls(redis),
         ping=redis.ping,
         close=close,
     )
@@ -168,6 +171,7 @@ def routes() -> list[BaseRoute]:
         *routes_follow.routes,
         *routes_forecast.routes,
         *routes_push.routes,
+        *routes_walls.routes,
         *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,

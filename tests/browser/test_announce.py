@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -105,7 +106,9 @@ def test_a_blank_message_is_refused_and_nothing_is_shown(
     wall = pages.open(servers[0], f"/wall/{tid}", size="tv")
     expect(wall.locator(".announce-line")).to_be_hidden()
     phone = pages.open(servers[0], f"/wall/{tid}", size="phone")
-    director.ok(tid, {"type": "announce", "text": "Registration closes in 10 minutes", "full": True})
+    director.ok(
+        tid, {"type": "announce", "text": "Registration closes in 10 minutes", "full": True}
+    )
     expect(phone.locator(".announce-screen")).to_be_visible()
     # Each word whole on a phone: the text is made smaller rather than a word cut.
     text = phone.locator(".announce-screen .announce-text")
@@ -115,3 +118,67 @@ def test_a_blank_message_is_refused_and_nothing_is_shown(
     small.locator("#s-announce").scroll_into_view_if_needed()
     expect(small.locator(".announce-quote")).to_contain_text("Registration closes")
     shot(small, "console-phone")
+
+
+def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
+    """A real PNG of one colour (zlib and CRCs as the format says): Chromium draws it."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    row = b"\x00" + bytes(rgb) * width
+    raw = zlib.compress(row * height)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
+
+
+def test_the_logo_and_the_sponsor_uploaded_on_the_console_show_on_the_wall(
+    pages: Pages, servers: list[ServerProcess], director: Api, tmp_path: Path
+) -> None:
+    tid = "announce3"
+    new_tournament(director, tid, 12)
+    director.ok(tid, {"type": "clock_start"})
+    logo, svg = tmp_path / "logo.png", tmp_path / "sponsor.svg"
+    logo.write_bytes(_png(400, 120, (200, 30, 40)))
+    svg.write_text("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>")
+    console = pages.open(servers[0], f"/director?t={tid}", size="desk", user=DIRECTOR)
+    console.set_input_files("#walls-logo-file", str(logo))
+    expect(console.locator("#walls-logo img.walls-preview")).to_be_visible()
+    # An SVG under an image's name is refused with the server's reason; nothing is shown.
+    console.set_input_files("#walls-sponsor-file", str(svg))
+    expect(console.locator(".toast-error")).to_contain_text("SVG")
+    expect(console.locator("#walls-sponsor img")).to_have_count(0)
+    sponsor = tmp_path / "sponsor.png"
+    sponsor.write_bytes(_png(300, 100, (20, 160, 60)))
+    console.set_input_files("#walls-sponsor-file", str(sponsor))
+    expect(console.locator("#walls-sponsor img.walls-preview")).to_be_visible()
+
+    wall = pages.open(servers[1], f"/wall/{tid}", size="tv")
+    for cls in ("wall-logo", "wall-sponsor"):
+        expect(wall.locator(f"img.{cls}")).to_be_visible()
+        wall.wait_for_function(f"() => document.querySelector('img.{cls}').naturalWidth > 0")
+    src = wall.locator(".topbar img.wall-logo").get_attribute("src")
+    assert src is not None
+    r = director.client.get(src)
+    assert r.headers["content-type"] == "image/png"
+    assert "immutable" in r.headers["cache-control"]
+    # The title keeps its room beside the logo; the sponsor is under the pages, on screen.
+    assert wall.locator(".topbar .title").evaluate("e => e.scrollWidth <= e.clientWidth")
+    box = wall.locator("img.wall-sponsor").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 1080
+    shot(wall, "brand-tv")
+    phone = pages.open(servers[1], f"/wall/{tid}", size="phone")
+    expect(phone.locator(".topbar img.wall-logo")).to_be_visible()
+    expect(phone.locator("img.wall-sponsor")).to_be_visible()
+    shot(phone, "brand-phone")
+    console.locator("#s-walls").scroll_into_view_if_needed()
+    shot(console, "walls-console")
+
+    # Taken down on the console, gone from the wall at its next read.
+    console.locator("#walls-logo").get_by_role("button", name="Take it down").click()
+    expect(console.locator("#walls-logo img")).to_have_count(0)
+    wall.evaluate("() => window.floorWall.brand.load()")
+    expect(wall.locator(".topbar img.wall-logo")).to_be_hidden()

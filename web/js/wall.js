@@ -42,6 +42,7 @@ import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
 import { wallLine } from "./forecast_wall.js";
 import { wallAnnouncement } from "./announce_screens.js";
+import { wallBrand } from "./walls_brand.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -93,6 +94,9 @@ const rotation = new Rotation({
 });
 const sound = new Sound();
 const bar = topbar(t("wall.title"), conn, { right: h("div", { class: "wall-controls" }, pageNav, soundSwitch(sound)) });
+// The venue's logo beside the title, the event's sponsor under the pages.
+const sponsorRow = h("div", { class: "wall-sponsor-row", hidden: true });
+const brand = wallBrand(tid, bar, sponsorRow);
 const clockEl = h("section", { class: "wall-clock", "aria-label": t("wall.clock") });
 // The banner of a cue: over the top bar, never over the map or the clock.
 const cueEl = cueBanner({ conn, sound, clock: clockEl });
@@ -138,7 +142,7 @@ leftEl.append(timeCallsPanel({ conn, left: leftEl, onToggle: () => latest.render
 // The director's message: a line under the clock and the pages, or the whole screen.
 const announced = wallAnnouncement(conn);
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
-  h("div", { class: "wall-right" }, pagesEl, progress)), announced.line, announced.screen);
+  h("div", { class: "wall-right" }, pagesEl, progress, sponsorRow)), announced.line, announced.screen);
 
 const clockView = clockPanel(clockEl, conn, { stats: true });
 latest.placeIn({ left: leftEl, clock: clockView, sitOuts: sitOutsEl });
@@ -295,4 +299,4 @@ conn.start();
 setInterval(() => {
   if (!chartsPage.hidden) charts.update();
 }, 10000);
-window.floorWall = { conn, board, prizes, sound, charts, whyText };
+window.floorWall = { conn, board, prizes, sound, charts, whyText, brand };

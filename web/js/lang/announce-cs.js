@@ -15,4 +15,18 @@ export const announceCs = {
   "announce.sent_line": "Vzkaz zobrazen",
   "announce.sent_screen": "Oznámení zobrazeno",
   "announce.cleared": "Vzkaz smazán",
+  // The walls' logo and sponsor (walls_console.js, walls_brand.js).
+  "director.walls": "Stěny",
+  "walls.hint": "Zobrazí se v horní liště stěny: soubor PNG, JPEG nebo WebP o velikosti nejvýš 512 kB (nikdy SVG).",
+  "walls.logo": "Logo herny",
+  "walls.sponsor": "Sponzor této akce",
+  "walls.logo_alt": "Logo herny",
+  "walls.sponsor_alt": "Sponzor",
+  "walls.none": "Zatím žádné.",
+  "walls.upload": "Nahrát obrázek",
+  "walls.remove": "Stáhnout",
+  "walls.logo_set": "Logo nahráno",
+  "walls.sponsor_set": "Sponzor nahrán",
+  "walls.logo_removed": "Logo staženo",
+  "walls.sponsor_removed": "Sponzor stažen",
 };

@@ -15,4 +15,18 @@ export const announceEn = {
   "announce.sent_line": "Message shown",
   "announce.sent_screen": "Announcement shown",
   "announce.cleared": "Message cleared",
+  // The walls' logo and sponsor (walls_console.js, walls_brand.js).
+  "director.walls": "Walls",
+  "walls.hint": "Shown on the wall's top bar: a PNG, JPEG or WebP file of at most 512 KB (never SVG).",
+  "walls.logo": "The venue's logo",
+  "walls.sponsor": "This event's sponsor",
+  "walls.logo_alt": "Venue logo",
+  "walls.sponsor_alt": "Sponsor",
+  "walls.none": "None yet.",
+  "walls.upload": "Upload an image",
+  "walls.remove": "Take it down",
+  "walls.logo_set": "Logo uploaded",
+  "walls.sponsor_set": "Sponsor uploaded",
+  "walls.logo_removed": "Logo taken down",
+  "walls.sponsor_removed": "Sponsor taken down",
 };

@@ -1,0 +1,58 @@
+"""What the walls show besides a tournament: the venue's logo and each event's sponsor,
+uploaded by the director, and the named screens' layouts.
+
+An image is taken as PNG, JPEG or WebP by its first bytes (never by its name or the type a
+client claims), at most ``MOST_IMAGE`` bytes; SVG (a document that may run script) is never
+taken. It is kept under the SHA-256 of its bytes and served under that name, so that its URL
+never changes meaning and may be cached for a year.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final
+
+from .edges import BadRequest, TooLarge
+
+#: The largest logo or sponsor image: plenty for a banner on a 1080p wall.
+MOST_IMAGE: Final = 512 * 1024
+
+#: The name an image is served under: its digest and its type's extension.
+IMAGE_NAME: Final = r"[0-9a-f]{32}\.(?:png|jpg|webp)"
+
+_TYPES: Final = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
+
+
+def image_kind(data: bytes) -> str:
+    """The extension of an image floor shows, read from its first bytes; refused otherwise."""
+    if len(data) > MOST_IMAGE:
+        raise TooLarge(
+            f"the image has {len(data):,} bytes, more than {MOST_IMAGE:,}",
+            field="body",
+            reason="image_too_large",
+            params={"bytes": len(data), "most": MOST_IMAGE},
+        )
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpg"
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) or b"<svg" in head:
+        raise BadRequest(
+            "an SVG image is never shown: send a PNG, JPEG or WebP",
+            field="body",
+            reason="image_svg",
+        )
+    raise BadRequest(
+        "the image is not a PNG, JPEG or WebP", field="body", reason="image_unknown_type"
+    )
+
+
+def image_name(data: bytes, kind: str) -> str:
+    return f"{hashlib.sha256(data).hexdigest()[:32]}.{kind}"
+
+
+def media_type(kind: str) -> str:
+    return _TYPES[kind]
