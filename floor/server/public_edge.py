@@ -143,6 +143,8 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/t/{tid}/commands", "POST"),
     _rule("/api/wall/logo", "PUT", "DELETE"),
     _rule("/api/t/{tid}/wall/sponsor", "PUT", "DELETE"),
+    _rule("/api/wall/screens", "GET"),
+    _rule("/api/wall/screens/{name}", "PUT", "DELETE"),
     _rule("/api/t/{tid}/commands/{kind}", "POST"),
     _rule("/api/t/{tid}/preview", "POST"),
     _rule("/api/t/{tid}/import", "POST"),

@@ -7,12 +7,16 @@
   for a year. Public.
 - ``PUT /api/wall/logo`` and ``PUT /api/t/{id}/wall/sponsor``: the image's bytes as the body
   (PNG, JPEG or WebP, at most ``walls.MOST_IMAGE``); ``DELETE`` takes it down. The director.
+- ``GET /api/wall/screens``: ``{screens: {name: layout}}`` (the staff);
+  ``PUT /api/wall/screens/{name}`` ``{pages: [{page, seconds}]}`` saves a screen's layout,
+  ``DELETE`` forgets it (the director).
 """
 
 from __future__ import annotations
 
 import re
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -20,11 +24,25 @@ from starlette.routing import BaseRoute, Route
 from ..store.errors import NotFound
 from ..store.walls_port import WallStorage
 from .context import floor_of, staff, tid_of
-from .edges import handle_errors, json_response, read_body
-from .permissions import require_director
-from .walls import IMAGE_NAME, MOST_IMAGE, image_kind, image_name, media_type
+from .edges import BadQuery, BadRequest, decode, handle_errors, json_response, read_body
+from .permissions import require_director, require_floor
+from .walls import (
+    IMAGE_NAME,
+    LAYOUT_KEYS,
+    MOST_IMAGE,
+    MOST_SCREENS,
+    SCREEN_NAME,
+    Layout,
+    check_layout,
+    image_kind,
+    image_name,
+    media_type,
+)
 
 _IMAGE = re.compile(IMAGE_NAME)
+_SCREEN = re.compile(SCREEN_NAME)
+#: A layout's body: six pages of a few words each.
+_MOST_LAYOUT = 4096
 _NO_STORE = {"Cache-Control": "no-store"}
 #: A year, and never revalidated: the name is the content's digest.
 _FOREVER = {"Cache-Control": "public, max-age=31536000, immutable"}
@@ -46,9 +64,22 @@ def _sponsor(tid: str) -> str:
 async def get_wall(request: Request) -> Response:
     tid = tid_of(request)
     walls = _walls(request)
+    name = request.query_params.get("screen")
+    unknown = set(request.query_params) - {"screen"}
+    if unknown:
+        raise BadQuery(f"the wall takes no {min(unknown)}", field=min(unknown))
+    if name is not None and not _SCREEN.fullmatch(name):
+        raise BadQuery(
+            "a screen's name is 1-32 lower-case letters, digits, - and _", field="screen"
+        )
     brand = await walls.brand(["logo", _sponsor(tid)])
+    saved = await walls.screen(name) if name is not None else None
     return json_response(
-        {"logo": _url(brand.get("logo")), "sponsor": _url(brand.get(_sponsor(tid)))},
+        {
+            "logo": _url(brand.get("logo")),
+            "sponsor": _url(brand.get(_sponsor(tid))),
+            "screen": None if saved is None else msgspec.Raw(saved),
+        },
         headers=_NO_STORE,
     )
 
@@ -105,6 +136,46 @@ async def delete_sponsor(request: Request) -> Response:
     return json_response({"url": None}, headers=_NO_STORE)
 
 
+def _screen_name(request: Request) -> str:
+    name: str = request.path_params["name"]
+    if not _SCREEN.fullmatch(name):
+        raise BadRequest(
+            "a screen's name is 1-32 lower-case letters, digits, - and _", field="name"
+        )
+    return name
+
+
+@handle_errors
+async def get_screens(request: Request) -> Response:
+    require_floor(await staff(request), "reads the walls' screens")
+    saved = await _walls(request).screens()
+    screens = {name: msgspec.Raw(data) for name, data in sorted(saved.items())}
+    return json_response({"screens": screens}, headers=_NO_STORE)
+
+
+@handle_errors
+async def put_screen(request: Request) -> Response:
+    require_director(await staff(request), "names the walls' screens")
+    name = _screen_name(request)
+    layout = check_layout(decode(await read_body(request, _MOST_LAYOUT), Layout, LAYOUT_KEYS))
+    walls = _walls(request)
+    saved = await walls.screens()
+    if name not in saved and len(saved) >= MOST_SCREENS:
+        raise BadRequest(f"a venue names at most {MOST_SCREENS} screens", field="name")
+    data = msgspec.json.encode(layout)
+    await walls.put_screen(name, data)
+    return json_response({"name": name, "screen": msgspec.Raw(data)}, headers=_NO_STORE)
+
+
+@handle_errors
+async def delete_screen(request: Request) -> Response:
+    require_director(await staff(request), "names the walls' screens")
+    name = _screen_name(request)
+    if not await _walls(request).drop_screen(name):
+        raise NotFound(f"there is no screen {name}", field="name")
+    return json_response({"name": name}, headers=_NO_STORE)
+
+
 routes: list[BaseRoute] = [
     Route("/api/t/{tid}/wall", get_wall, methods=["GET"]),
     Route("/api/wall/images/{name}", get_image, methods=["GET"]),
@@ -112,4 +183,7 @@ routes: list[BaseRoute] = [
     Route("/api/wall/logo", delete_logo, methods=["DELETE"]),
     Route("/api/t/{tid}/wall/sponsor", put_sponsor, methods=["PUT"]),
     Route("/api/t/{tid}/wall/sponsor", delete_sponsor, methods=["DELETE"]),
+    Route("/api/wall/screens", get_screens, methods=["GET"]),
+    Route("/api/wall/screens/{name}", put_screen, methods=["PUT"]),
+    Route("/api/wall/screens/{name}", delete_screen, methods=["DELETE"]),
 ]

@@ -10,7 +10,9 @@ never changes meaning and may be cached for a year.
 from __future__ import annotations
 
 import hashlib
-from typing import Final
+from typing import Annotated, Final, Literal
+
+import msgspec
 
 from .edges import BadRequest, TooLarge
 
@@ -56,3 +58,39 @@ def image_name(data: bytes, kind: str) -> str:
 
 def media_type(kind: str) -> str:
     return _TYPES[kind]
+
+
+# Named screens --------------------------------------------------------------------------------
+
+#: A screen's name as its URL gives it (``/wall/{id}?screen=bar-left``).
+SCREEN_NAME: Final = r"[a-z0-9][a-z0-9_-]{0,31}"
+#: The most screens a venue names.
+MOST_SCREENS: Final = 200
+
+WallPage = Literal["tables", "moves", "prizes", "chips", "charts", "seats"]
+
+
+class LayoutPage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One page of a named screen's rotation, shown for ``seconds``."""
+
+    page: WallPage
+    seconds: Annotated[int, msgspec.Meta(ge=4, le=600)] = 18
+
+
+class Layout(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What a named screen shows: its pages, in order, each for its time."""
+
+    pages: Annotated[tuple[LayoutPage, ...], msgspec.Meta(min_length=1, max_length=6)]
+
+
+LAYOUT_KEYS: Final = frozenset({"pages", "page", "seconds"})
+
+
+def check_layout(layout: Layout) -> Layout:
+    """A page listed twice is refused, naming the second."""
+    seen: set[str] = set()
+    for i, p in enumerate(layout.pages):
+        if p.page in seen:
+            raise BadRequest(f"the page {p.page} is listed twice", field=f"pages[{i}].page")
+        seen.add(p.page)
+    return layout

@@ -182,3 +182,44 @@ def test_the_logo_and_the_sponsor_uploaded_on_the_console_show_on_the_wall(
     expect(console.locator("#walls-logo img")).to_have_count(0)
     wall.evaluate("() => window.floorWall.brand.load()")
     expect(wall.locator(".topbar img.wall-logo")).to_be_hidden()
+
+
+def test_a_named_screen_shows_the_layout_saved_on_the_console_and_follows_a_new_one(
+    pages: Pages, servers: list[ServerProcess], director: Api
+) -> None:
+    tid = "announce4"
+    new_tournament(director, tid, 30)
+    director.ok(tid, {"type": "clock_start"})
+    console = pages.open(servers[0], f"/director?t={tid}", size="desk", user=DIRECTOR)
+    console.fill("#screen-name", "bar-left")
+    console.select_option("#screen-tables-order", "")
+    console.select_option("#screen-charts-order", "1")
+    console.fill("#screen-charts-seconds", "7")
+    console.select_option("#screen-tables-order", "2")
+    console.fill("#screen-tables-seconds", "30")
+    console.locator("#screen-save").click()
+    expect(console.locator('[data-screen="bar-left"]')).to_contain_text("Charts 7 s → Tables 30 s")
+    console.locator("#s-walls").scroll_into_view_if_needed()
+    shot(console, "screens-console")
+
+    wall = pages.open(servers[1], f"/wall/{tid}?screen=bar-left", size="tv")
+    nav = wall.locator(".page-nav li")
+    expect(nav).to_have_count(2)
+    expect(nav.nth(0)).to_contain_text("Charts")
+    expect(nav.nth(1)).to_contain_text("Tables")
+    expect(wall.locator(".page-charts")).to_be_visible()
+    # Seven seconds on the charts, then the tables.
+    expect(wall.locator(".page-tables")).to_be_visible(timeout=15_000)
+    shot(wall, "screen-bar-left")
+
+    # Saved again with one page: the wall that shows it is built again with it.
+    r = director.client.put(
+        "/api/wall/screens/bar-left", json={"pages": [{"page": "prizes", "seconds": 20}]}
+    )
+    assert r.status_code == 200, r.text
+    wall.evaluate("() => window.floorWall.brand.load()")
+    expect(wall.locator(".page-nav li")).to_have_count(1, timeout=15_000)
+    expect(wall.locator(".page-nav li").first).to_contain_text("Prizes")
+    # A wall without a name keeps every page.
+    plain = pages.open(servers[1], f"/wall/{tid}", size="tv")
+    assert plain.locator(".page-nav li").count() > 1

@@ -214,6 +214,9 @@ RULES: dict[tuple[str, str], Rule] = {
     ("DELETE", "/api/wall/logo"): Rule(director),
     ("PUT", "/api/t/{tid}/wall/sponsor"): Rule(director, body=b"not an image"),
     ("DELETE", "/api/t/{tid}/wall/sponsor"): Rule(director),
+    ("GET", "/api/wall/screens"): Rule(floor),
+    ("PUT", "/api/wall/screens/{name}"): Rule(director, body={"pages": [{"page": "tables"}]}),
+    ("DELETE", "/api/wall/screens/{name}"): Rule(director),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).

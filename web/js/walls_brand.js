@@ -5,6 +5,7 @@
 
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
+import { layoutChanged, screenName } from "./walls_layout.js";
 
 /** How often the wall asks again. */
 const EVERY_MS = 60_000;
@@ -30,9 +31,13 @@ export function wallBrand(tid, bar, below) {
   };
   async function load() {
     try {
-      const r = await fetch(`/api/t/${encodeURIComponent(tid)}/wall`, { credentials: "same-origin" });
+      const name = screenName();
+      const query = name ? `?screen=${encodeURIComponent(name)}` : "";
+      const r = await fetch(`/api/t/${encodeURIComponent(tid)}/wall${query}`, { credentials: "same-origin" });
       if (!r.ok) return;
       const got = await r.json();
+      // The director saved another layout for this screen: the wall is built again with it.
+      if (layoutChanged(got.screen)) return location.reload();
       show(logo, got.logo, "walls.logo_alt");
       show(sponsor, got.sponsor, "walls.sponsor_alt");
     } catch (err) {

@@ -29,4 +29,18 @@ export const announceCs = {
   "walls.sponsor_set": "Sponzor nahrán",
   "walls.logo_removed": "Logo staženo",
   "walls.sponsor_removed": "Sponzor stažen",
+  // The named screens (walls_console.js, walls_layout.js).
+  "walls.screens": "Pojmenované obrazovky",
+  "walls.screens_hint": "Televize otevřená jako /wall/…?screen=<název> ukazuje stránky uložené zde pro svůj název, v jejich pořadí, každou po svou dobu.",
+  "walls.no_screens": "Zatím není pojmenovaná žádná obrazovka.",
+  "walls.screen_name": "Název obrazovky",
+  "walls.screen_name_hint": "Malá písmena, číslice, - a _ (např. bar-vlevo).",
+  "walls.page": "Stránka",
+  "walls.order": "Pořadí ve střídání",
+  "walls.not_shown": "Nezobrazuje se",
+  "walls.seconds": "Sekund",
+  "walls.screen_save": "Uložit obrazovku",
+  "walls.screen_saved": "Obrazovka {name} uložena",
+  "walls.screen_forget": "Zapomenout",
+  "walls.page_for": "{page} {n} s",
 };

@@ -29,4 +29,18 @@ export const announceEn = {
   "walls.sponsor_set": "Sponsor uploaded",
   "walls.logo_removed": "Logo taken down",
   "walls.sponsor_removed": "Sponsor taken down",
+  // The named screens (walls_console.js, walls_layout.js).
+  "walls.screens": "Named screens",
+  "walls.screens_hint": "A TV opened as /wall/…?screen=<name> shows the pages saved here for its name, in their order, each for its time.",
+  "walls.no_screens": "No screen is named yet.",
+  "walls.screen_name": "Screen name",
+  "walls.screen_name_hint": "Lower-case letters, digits, - and _ (e.g. bar-left).",
+  "walls.page": "Page",
+  "walls.order": "Place in the rotation",
+  "walls.not_shown": "Not shown",
+  "walls.seconds": "Seconds",
+  "walls.screen_save": "Save the screen",
+  "walls.screen_saved": "Screen {name} saved",
+  "walls.screen_forget": "Forget",
+  "walls.page_for": "{page} {n} s",
 };
