@@ -94,6 +94,18 @@ def clock_window(staff: Staff, rate: float, until: threading.Event, least: float
     return took
 
 
+def shares(paid: int) -> list[float]:
+    """The standard table's row for ``paid`` places; where its cents run out (5,000 places:
+    the winner's share would go below zero) equal shares, when they add up to 100 exactly."""
+    curve = list(percents(paid))
+    if curve[0] > 0 and min(curve) > 0:
+        return curve
+    equal = round(100 / paid, 2)
+    if abs(equal * paid - 100) > 1e-6:
+        raise SystemExit(f"--paid {paid}: no payout table pays that many places")
+    return [equal] * paid
+
+
 def set_up(staff: Staff, players: int, paid: int) -> None:
     r = staff.client.post(
         "/api/tournaments",
@@ -106,7 +118,7 @@ def set_up(staff: Staff, players: int, paid: int) -> None:
         "buy_in": 100,
         "payouts": [
             {"entries": 2, "percents": [100]},
-            {"entries": paid + 1, "percents": list(percents(paid))},
+            {"entries": paid + 1, "percents": shares(paid)},
         ],
     }
     staff.command({"type": "set_prize", "prize": prize})
