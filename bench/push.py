@@ -46,6 +46,13 @@ from tests.e2e import pushpoint
 ROOT = Path(__file__).resolve().parents[1]
 TID = "bench-push"
 SECRET = "bench-director-secret"
+#: One level longer than the bench: a bust-out is undone only within its level.
+LONG = {
+    "name": "bench-push",
+    "starting_stack": 10_000,
+    "chips": [25, 100],
+    "levels": [{"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 600}],
+}
 
 
 def p99(xs: list[float]) -> float:
@@ -109,7 +116,7 @@ def shares(paid: int) -> list[float]:
 def set_up(staff: Staff, players: int, paid: int) -> None:
     r = staff.client.post(
         "/api/tournaments",
-        json={"id": TID, "name": TID, "rules": "tda-2024", "structure": "demo-fast",
+        json={"id": TID, "name": TID, "rules": "tda-2024", "structure": LONG,
               "overrides": {"seats": 10}},
     )  # fmt: skip
     r.raise_for_status()
