@@ -39,7 +39,7 @@ from pathlib import Path
 import httpx
 
 from bench.serving import add_user, wait_http
-from floor.engine.payout_curve import percents
+from floor.engine.calc.payout_curve import percents
 from floor.redisdb.embedded import EmbeddedServer, free_port
 from tests.e2e import pushpoint
 

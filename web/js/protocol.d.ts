@@ -1151,6 +1151,7 @@ export interface NewEntry {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 export interface NewStaff {
@@ -1385,6 +1386,7 @@ export interface Player {
   bust: BustRecord | null;
   moves: number;
   country: string | null;
+  lang: string | null;
   note: string | null;
 }
 
@@ -1425,6 +1427,7 @@ export interface PlayerRegistered {
   shifts_places: boolean;
   country: string | null;
   note: string | null;
+  lang: string | null;
 }
 
 /**
@@ -1672,6 +1675,7 @@ export interface Register {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 /**

@@ -42,6 +42,7 @@ import { Rotation } from "./wall_pages.js";
 import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
 import { wallLine } from "./forecast_wall.js";
+import { chainHead } from "./chainhead.js";
 import { wallAnnouncement } from "./announce_screens.js";
 import { wallBrand } from "./walls_brand.js";
 import { screenLayout } from "./walls_layout.js";
@@ -101,7 +102,8 @@ const rotation = new Rotation({
     : page === "moves" && calledMoves(conn).length > 0 ? (SPANS.moves ?? ROTATE) * 1.5 : SPANS[page] ?? ROTATE),
 });
 const sound = new Sound();
-const bar = topbar(t("wall.title"), conn, { right: h("div", { class: "wall-controls" }, pageNav, soundSwitch(sound)) });
+const bar = topbar(t("wall.title"), conn,
+  { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound)) });
 // The venue's logo beside the title, the event's sponsor under the pages.
 const sponsorRow = h("div", { class: "wall-sponsor-row", hidden: true });
 const brand = wallBrand(tid, bar, sponsorRow);
