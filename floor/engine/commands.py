@@ -499,6 +499,24 @@ class DropAlternate(_Command, frozen=True, tag="drop_alternate"):
     alternate: AlternateRef
 
 
+# The director's announcements to the room (``announce``) ----------------------------------
+
+#: What the director types for the room: a line or a screen, never longer than a wall shows.
+AnnouncementText = Annotated[str, Meta(min_length=1, max_length=280)]
+
+
+class Announce(_Command, frozen=True, tag="announce"):
+    """The director's message to the room: a line across the wall and the player screens, or
+    (``full``) the whole wall, until it is cleared or replaced."""
+
+    text: AnnouncementText
+    full: bool = False
+
+
+class ClearAnnouncement(_Command, frozen=True, tag="clear_announcement"):
+    """The director's message comes off every screen."""
+
+
 Command = (
     Register
     | RegisterMany
@@ -554,4 +572,6 @@ Command = (
     | JoinAlternates
     | SeatAlternate
     | DropAlternate
+    | Announce
+    | ClearAnnouncement
 )

@@ -14,6 +14,7 @@ from typing import assert_never
 from . import (
     alternates,
     amendments,
+    announce,
     calls,
     counts,
     day_end,
@@ -27,6 +28,7 @@ from . import (
 )
 from .commands import (
     AddOn,
+    Announce,
     BagTable,
     BreakTable,
     Bust,
@@ -37,6 +39,7 @@ from .commands import (
     CallTime,
     Cancel,
     ChipRace,
+    ClearAnnouncement,
     ClockAdjust,
     ClockLevel,
     ClockPause,
@@ -227,5 +230,9 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return alternates.seat(t, c, now, lambda r: entries.register(t, r, now, rng, held=True))
         case DropAlternate():
             return alternates.drop(t, c, now)
+        case Announce():
+            return announce.say(t, c, now)
+        case ClearAnnouncement():
+            return announce.clear(t, c, now)
         case _:
             assert_never(c)

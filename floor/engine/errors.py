@@ -331,6 +331,12 @@ Reason = Literal[
     "alternate_in_line",
     "alternate_unknown",
     "alternate_not_called",
+    # The director's announcements (``announce``).
+    "announcement_blank",
+    "announcement_none",
+    "image_too_large",
+    "image_svg",
+    "image_unknown_type",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -598,6 +604,11 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "alternate_in_line": ("alternate", "name"),
     "alternate_unknown": ("alternate",),
     "alternate_not_called": ("alternate",),
+    "announcement_blank": (),
+    "announcement_none": (),
+    "image_too_large": ("bytes", "most"),
+    "image_svg": (),
+    "image_unknown_type": (),
 }
 
 

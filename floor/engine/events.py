@@ -694,6 +694,23 @@ AlternateEvent = (
 )
 
 
+# The director's announcements to the room (``announce``) ----------------------------------
+
+
+class Announced(_Event, frozen=True, tag="announced"):
+    """The director's message, shown until cleared or replaced: a line, or the whole wall."""
+
+    text: str
+    full: bool = False
+    at: float = 0.0
+
+
+class AnnouncementCleared(_Event, frozen=True, tag="announcement_cleared"):
+    """The director's message is off the screens."""
+
+    at: float = 0.0
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -753,4 +770,6 @@ Event = (
     | AlternateSeated
     | AlternatesLapsed
     | AlternatesLeft
+    | Announced
+    | AnnouncementCleared
 )

@@ -13,6 +13,7 @@ from .alternates_model import AlternateLine
 from .board import BoardLog
 from .calc.chiprace import ChipRaceResult
 from .events import (
+    Announced,
     DayEnded,
     DealMade,
     DealProposed,
@@ -272,3 +273,5 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal: DealMade | None = None
     #: The capacity and the alternates' line (``alternates``).
     alternates: AlternateLine = msgspec.field(default_factory=AlternateLine)
+    #: The director's message to the room while it is shown (``announce``).
+    announcement: Announced | None = None

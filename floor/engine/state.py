@@ -26,6 +26,8 @@ from .events import (
     AlternateSeated,
     AlternatesLapsed,
     AlternatesLeft,
+    Announced,
+    AnnouncementCleared,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -322,6 +324,10 @@ class Tournament(PlayerFolds, TableFolds, MoveFolds, ClockFolds, ChipFolds, Fini
                 | AlternatesLeft()
             ):
                 self.state.alternates = alternates_fold(self.state.alternates, event)
+            case Announced():
+                self.state.announcement = event
+            case AnnouncementCleared():
+                self.state.announcement = None
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():

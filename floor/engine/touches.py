@@ -23,6 +23,8 @@ from .events import (
     AlternateSeated,
     AlternatesLapsed,
     AlternatesLeft,
+    Announced,
+    AnnouncementCleared,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -238,6 +240,8 @@ def touch(e: Event, into: Touched) -> None:
             | FieldCarried()
             | DealProposed()
             | DealMade()
+            | Announced()
+            | AnnouncementCleared()
         ):
             pass  # the clock, the counts, the money: compared whole
         case (

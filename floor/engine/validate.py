@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from . import alternates, amendments, day_end, deal, finish, hand_for_hand, rulings
+from . import alternates, amendments, announce, day_end, deal, finish, hand_for_hand, rulings
 from .errors import FloorError, NotAllowed, RuleError
 from .events import (
     AddOnMade,
@@ -32,6 +32,8 @@ from .events import (
     AlternateSeated,
     AlternatesLapsed,
     AlternatesLeft,
+    Announced,
+    AnnouncementCleared,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -250,6 +252,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             | AlternatesLeft()
         ):
             alternates.check(t, event)
+        case Announced() | AnnouncementCleared():
+            announce.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

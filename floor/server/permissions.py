@@ -82,6 +82,8 @@ def sender(command: Command) -> Sender:
             | cmd.ProposeDeal()
             | cmd.MakeDeal()
             | cmd.SetCapacity()
+            | cmd.Announce()
+            | cmd.ClearAnnouncement()
         ):
             return "director"
         case cmd.Tick() | cmd.JoinAlternates():

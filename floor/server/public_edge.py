@@ -76,6 +76,9 @@ SERVED: Final[tuple[Rule, ...]] = (
     # The wall's line of the day forecaster, when the director shows it (a read).
     _rule("/api/t/{tid}/forecast/wall", "GET"),
     _rule("/api/rulebook", "GET"),
+    # What a wall shows besides the tournament: its logo, sponsor and layout (``routes_walls``).
+    _rule("/api/t/{tid}/wall", "GET"),
+    _rule("/api/wall/images/{name}", "GET"),
     _rule("/api/rulebook/{rule}", "GET"),
     # The open read API (``routes_open``): every route of it.
     _rule("/api/open/v1/openapi.json", "GET"),
@@ -146,6 +149,10 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/tournaments", "POST"),
     _rule("/api/t/{tid}/archive", "POST"),
     _rule("/api/t/{tid}/commands", "POST"),
+    _rule("/api/wall/logo", "PUT", "DELETE"),
+    _rule("/api/t/{tid}/wall/sponsor", "PUT", "DELETE"),
+    _rule("/api/wall/screens", "GET"),
+    _rule("/api/wall/screens/{name}", "PUT", "DELETE"),
     _rule("/api/t/{tid}/commands/{kind}", "POST"),
     _rule("/api/t/{tid}/preview", "POST"),
     _rule("/api/t/{tid}/import", "POST"),

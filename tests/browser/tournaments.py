@@ -483,6 +483,22 @@ def alternates_game(seed: int) -> Game:
     assert g.do(cmd.SeatAlternate(alternate="A5"))
     assert g.do(cmd.ClockLevel(to=4))  # late registration closes: A7 is refunded
     assert [a.id for a in line().waiting] == []
+def announce_game(seed: int) -> Game:
+    """The director's messages through a short day: a line at the draw, a full-screen
+    announcement that replaces it, cleared, and a line left standing (``announce``)."""
+    g = Game(seed, {"game": "holdem", "seats": 9, "final_table": 9}, MONEY)
+    for i in range(20):
+        assert g.do(cmd.Register(name=f"{g.rng.choice(NAMES)} {i}"))
+    assert g.do(cmd.Announce(text="Seats are drawn: find your name on the wall"))
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    g.now += 60.0
+    assert g.do(cmd.Announce(text="Dinner break after this level\n60 minutes", full=True))
+    for p in g.seated()[:3]:
+        assert g.do(cmd.Bust(player=p))
+        g.now += 30.0
+    assert g.do(cmd.ClearAnnouncement())
+    assert not g.do(cmd.ClearAnnouncement())
+    assert g.do(cmd.Announce(text="Last hand of the level: table 2"))
     return g
 
 
@@ -506,5 +522,6 @@ def games() -> list[Game]:
         deal_game(11, left_share=2),
         deal_game(12, left_share=0),
         alternates_game(13),
+        announce_game(13),
     ]
     # fmt: on

@@ -215,6 +215,16 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/dealers/phone/code"): Rule(dealer_on_screen, body={}),
     ("POST", "/api/dealers/phone"): Rule(everyone, body={"code": "000000000"}),
     ("GET", "/api/dealers/me"): Rule(own_dealer),
+    # The walls' images (``routes_walls``): the director uploads, everyone reads.
+    ("GET", "/api/t/{tid}/wall"): Rule(everyone),
+    ("GET", "/api/wall/images/{name}"): Rule(everyone),
+    ("PUT", "/api/wall/logo"): Rule(director, body=b"not an image"),
+    ("DELETE", "/api/wall/logo"): Rule(director),
+    ("PUT", "/api/t/{tid}/wall/sponsor"): Rule(director, body=b"not an image"),
+    ("DELETE", "/api/t/{tid}/wall/sponsor"): Rule(director),
+    ("GET", "/api/wall/screens"): Rule(floor),
+    ("PUT", "/api/wall/screens/{name}"): Rule(director, body={"pages": [{"page": "tables"}]}),
+    ("DELETE", "/api/wall/screens/{name}"): Rule(director),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).
@@ -226,6 +236,7 @@ PARAMS = {
     "rule": "1",
     "table:int": "1",
     "job": "0" * 32,
+    "name": "0" * 32 + ".png",
 }
 
 

@@ -83,6 +83,8 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.JoinAlternates: cmd.JoinAlternates(name="Ann"),
     cmd.SeatAlternate: cmd.SeatAlternate(alternate="A1"),
     cmd.DropAlternate: cmd.DropAlternate(alternate="A1"),
+    cmd.Announce: cmd.Announce(text="Dinner break after this level"),
+    cmd.ClearAnnouncement: cmd.ClearAnnouncement(),
     cmd.SetStructure: cmd.SetStructure(
         structure=msgspec.convert(
             {

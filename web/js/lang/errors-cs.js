@@ -156,6 +156,11 @@ export const errorsCs = {
     "alternate_in_line": "{name} už je ve frontě náhradníků ({alternate})",
     "alternate_unknown": "náhradník {alternate} ve frontě není",
     "alternate_not_called": "{alternate} ještě nebyl vyvolán: fronta jde popořadě",
+    "announcement_blank": "oznámení potřebuje aspoň jedno písmeno nebo číslici",
+    "announcement_none": "žádné oznámení se nezobrazuje",
+    "image_too_large": "obrázek má {bytes} bajtů, víc než {most}",
+    "image_svg": "obrázek SVG se nikdy nezobrazí: pošlete PNG, JPEG nebo WebP",
+    "image_unknown_type": "obrázek není PNG, JPEG ani WebP",
     "tournament_not_finished": {
       "count": "left",
       "one": "ve hře je ještě {left} hráč: turnaj ještě nemá vítěze",
