@@ -337,6 +337,20 @@ Reason = Literal[
     "desk_void_other_shift",
     "desk_sale_undone",
     "desk_nothing_owed",
+    # A flight's capacity and its alternates (alternates.py).
+    "capacity_seats_and_tables",
+    "capacity_unchanged",
+    "alternates_not_full",
+    "alternates_line_full",
+    "alternate_in_line",
+    "alternate_unknown",
+    "alternate_not_called",
+    # The director's announcements (``announce``).
+    "announcement_blank",
+    "announcement_none",
+    "image_too_large",
+    "image_svg",
+    "image_unknown_type",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -610,6 +624,18 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "desk_void_other_shift": (),
     "desk_sale_undone": (),
     "desk_nothing_owed": ("player",),
+    "capacity_seats_and_tables": (),
+    "capacity_unchanged": (),
+    "alternates_not_full": (),
+    "alternates_line_full": ("most",),
+    "alternate_in_line": ("alternate", "name"),
+    "alternate_unknown": ("alternate",),
+    "alternate_not_called": ("alternate",),
+    "announcement_blank": (),
+    "announcement_none": (),
+    "image_too_large": ("bytes", "most"),
+    "image_svg": (),
+    "image_unknown_type": (),
 }
 
 

@@ -9,9 +9,11 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .alternates_model import AlternateLine
 from .board import BoardLog
 from .calc.chiprace import ChipRaceResult
 from .events import (
+    Announced,
     DayEnded,
     DealMade,
     DealProposed,
@@ -269,3 +271,7 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal_offer: DealProposed | None = None
     #: The deal made: the shares it pays, and whether it ended the tournament.
     deal: DealMade | None = None
+    #: The capacity and the alternates' line (``alternates``).
+    alternates: AlternateLine = msgspec.field(default_factory=AlternateLine)
+    #: The director's message to the room while it is shown (``announce``).
+    announcement: Announced | None = None

@@ -18,9 +18,17 @@ from typing import assert_never
 
 from .events import (
     AddOnMade,
+    AlternateQueued,
+    AlternatesCalled,
+    AlternateSeated,
+    AlternatesLapsed,
+    AlternatesLeft,
+    Announced,
+    AnnouncementCleared,
     BustUndone,
     ButtonReported,
     CallsLapsed,
+    CapacitySet,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
@@ -232,8 +240,19 @@ def touch(e: Event, into: Touched) -> None:
             | FieldCarried()
             | DealProposed()
             | DealMade()
+            | Announced()
+            | AnnouncementCleared()
         ):
             pass  # the clock, the counts, the money: compared whole
+        case (
+            CapacitySet()
+            | AlternateQueued()
+            | AlternatesCalled()
+            | AlternateSeated()
+            | AlternatesLapsed()
+            | AlternatesLeft()
+        ):
+            pass  # the alternates' line, compared whole (a seat taken: the events after it)
         case TournamentCreated():
             t.restart = True
         case _:

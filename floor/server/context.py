@@ -15,6 +15,7 @@ from ..signing import KeyList, Signer
 from ..store.house import House
 from ..store.ids import check_tournament_id
 from ..store.service import Service
+from ..store.walls_port import WallStorage
 from .accounts import Accounts
 from .chain_heads import ChainHeads
 from .clock_thread import ClockThread
@@ -51,6 +52,7 @@ class Floor:
         forecasts: Forecasts,
         push: Push,
         desk: Desk,
+        walls: WallStorage,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
         signer: Signer | None = None,
@@ -72,6 +74,8 @@ class Floor:
         self.push = push
         #: The front desk and the cashier (``desk``).
         self.desk = desk
+        #: The walls' images and named screens (``walls``).
+        self.walls = walls
         #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
         self.dealers = DealerRoom(house)
         self.phones = DealerPhones(accounts, tablets.storage)

@@ -55,6 +55,9 @@ def sender(command: Command) -> Sender:
             | cmd.RecordRuling()
             | cmd.EndSitOut()
             | cmd.BagTable()
+            | cmd.QueueAlternate()
+            | cmd.SeatAlternate()
+            | cmd.DropAlternate()
         ):
             return "floor"
         case (
@@ -78,9 +81,12 @@ def sender(command: Command) -> Sender:
             | cmd.EndDay()
             | cmd.ProposeDeal()
             | cmd.MakeDeal()
+            | cmd.SetCapacity()
+            | cmd.Announce()
+            | cmd.ClearAnnouncement()
         ):
             return "director"
-        case cmd.Tick():
+        case cmd.Tick() | cmd.JoinAlternates():
             return "server"
         case _:
             assert_never(command)

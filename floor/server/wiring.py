@@ -38,11 +38,13 @@ from ..redisdb.log import RedisLog
 from ..redisdb.push import RedisPush
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
+from ..redisdb.walls import RedisWalls
 from ..store.house import House
 from ..store.service import Service
 from . import (
     public_edge,
     public_ws,
+    routes_alternates,
     routes_app,
     routes_commands,
     routes_dealers,
@@ -59,6 +61,7 @@ from . import (
     routes_push,
     routes_staff,
     routes_tournaments,
+    routes_walls,
     tools,
 )
 from .accounts import Accounts
@@ -138,6 +141,7 @@ def build_floor(settings: Settings) -> Floor:
         forecasts=forecasts,
         push=Push(settings, RedisPush(redis), store),
         desk=Desk(RedisDesk(redis), listed, listed),
+        walls=RedisWalls(redis),
         ping=redis.ping,
         close=close,
         signer=signer,
@@ -185,6 +189,8 @@ def routes() -> list[BaseRoute]:
         *routes_follow.routes,
         *routes_forecast.routes,
         *routes_push.routes,
+        *routes_alternates.routes,
+        *routes_walls.routes,
         *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,

@@ -203,6 +203,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/widget/{tid}"): Rule(everyone),
     ("GET", "/floor/{tid}"): Rule(everyone),
     ("GET", "/player/{tid}"): Rule(everyone),
+    ("GET", "/line/{tid}"): Rule(everyone),
     ("GET", "/table/{tid}/{table:int}"): Rule(everyone),
     ("GET", "/director"): Rule(everyone),
     ("GET", "/director/{tid}"): Rule(everyone),
@@ -214,6 +215,8 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/push/key"): Rule(everyone),
     ("PUT", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
     ("DELETE", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
+    # The alternates' line from the code on the wall: anybody (a blank name is refused).
+    ("POST", "/api/t/{tid}/alternates"): Rule(everyone, body={"name": ""}),
     ("PUT", "/api/push/staff"): Rule(floor, body={}),
     ("DELETE", "/api/push/staff"): Rule(floor, body={}),
     ("GET", "/api/t/{tid}/sections"): Rule(floor),
@@ -248,6 +251,16 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/desk/shown/{tid}/{player}"): Rule(desk_and_floor),
     ("GET", "/api/desk/cashier/{tid}"): Rule(desk),
     ("POST", "/api/desk/cashier/{tid}/pay"): Rule(desk, body={"player": "P1"}),
+    # The walls' images (``routes_walls``): the director uploads, everyone reads.
+    ("GET", "/api/t/{tid}/wall"): Rule(everyone),
+    ("GET", "/api/wall/images/{name}"): Rule(everyone),
+    ("PUT", "/api/wall/logo"): Rule(director, body=b"not an image"),
+    ("DELETE", "/api/wall/logo"): Rule(director),
+    ("PUT", "/api/t/{tid}/wall/sponsor"): Rule(director, body=b"not an image"),
+    ("DELETE", "/api/t/{tid}/wall/sponsor"): Rule(director),
+    ("GET", "/api/wall/screens"): Rule(floor),
+    ("PUT", "/api/wall/screens/{name}"): Rule(director, body={"pages": [{"page": "tables"}]}),
+    ("DELETE", "/api/wall/screens/{name}"): Rule(director),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).
@@ -261,6 +274,7 @@ PARAMS = {
     "job": "0" * 32,
     "sid": "s-000000000000",
     "pid": "R0000000000",
+    "name": "0" * 32 + ".png",
 }
 
 

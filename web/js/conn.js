@@ -627,6 +627,7 @@ function followState(tid, st, room, me) {
       type: "table_bagged", table: Number(n), at, bags: [], chips_on_table: null, reason: null,
     }])),
     day_ended: room.day_ended ?? null,
+    announcement: room.announcement ?? null,
     carried: null,
     hand_for_hand: null,
     // A follower's board is the lines it is sent (`conn.board`; board.js reads those).
@@ -634,6 +635,8 @@ function followState(tid, st, room, me) {
     // A deal reaches a follower as their prize (`me.player`), not as the room's offer.
     deal_offer: null,
     deal: null,
+    // The alternates' line is the room's (the wall, the line's own page), not a follower's.
+    alternates: { capacity: null, line: [], issued: 0, seated: 0, lapsed: 0, refunded: 0 },
   };
 }
 

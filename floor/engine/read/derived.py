@@ -45,6 +45,8 @@ from .. import (
     undo,
     windows,
 )
+from ..alternates import AlternateFacts
+from ..alternates import facts as alternates_facts
 from ..clock import seconds_to_break
 from ..colour_up import Terms, offered, terms
 from ..counts import ChipFacts, chip_facts, touches_counts
@@ -158,6 +160,8 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     hand_for_hand: hand_for_hand.HandForHandFacts | None = None
     #: The bubble burst: every player left is paid (``money``); None before.
     in_the_money: money.InTheMoney | None = None
+    #: The capacity: whether the flight is full (``alternates``); None without one.
+    alternates: AlternateFacts | None = None
 
 
 # Staff facts ---------------------------------------------------------------------------------
@@ -276,6 +280,7 @@ def public_facts(t: Tournament, events: Sequence[Event] | None = None) -> Facts:
         chips=chip_facts(t) if named is None or touches_counts(t, events or ()) else UNSET,
         hand_for_hand=hand_for_hand.facts(t),
         in_the_money=money.in_the_money(t),
+        alternates=alternates_facts(s),
     )
 
 
