@@ -44,6 +44,8 @@ class Register(_Command, frozen=True, tag="register"):
     special_needs: bool = False
     country: Country | None = None
     note: Note | None = None
+    #: A ticket paying for the entry instead of the buy-in (reserved in the house's ledger).
+    ticket: Annotated[str, Meta(min_length=1, max_length=80)] | None = None
 
 
 class NewEntry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -454,6 +456,10 @@ class MakeDeal(_Command, frozen=True, tag="make_deal"):
     agreed: Annotated[tuple[PlayerRef, ...], Meta(max_length=12)]
 
 
+class IssueSeats(_Command, frozen=True, tag="issue_seats"):
+    """A satellite that has ended enters its seat winners' tickets in the house's ledger."""
+
+
 Command = (
     Register
     | RegisterMany
@@ -504,4 +510,5 @@ Command = (
     | EndDay
     | ProposeDeal
     | MakeDeal
+    | IssueSeats
 )

@@ -31,6 +31,7 @@ from . import (
     room,
     rulings,
     same_hand,
+    satellite,
     seating,
     undo,
     windows,
@@ -66,6 +67,7 @@ from .commands import (
     EndTimeCall,
     Hand,
     HandDone,
+    IssueSeats,
     LockSeat,
     MakeDeal,
     OpenTable,
@@ -137,6 +139,8 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
         raise refused
     if (refused := day_end.bar(t, command)) is not None:
         raise refused
+    if (refused := satellite.bar(t, command)) is not None:
+        raise refused
     primary = _primary(t, command, now, rng)
     for e in primary:
         t.apply(e)
@@ -145,6 +149,7 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
     events += hand_for_hand.ending(t, now)
     # Whatever left one player ends the tournament (the winner, the clock stopped); a
     # flight's day ends at its last level or its share of the field (the clock stopped).
+    events += satellite.ending(t, now)
     events += finish.ending(t, now)
     return events + day_end.ending(t, now)
 
@@ -255,6 +260,8 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal.propose(t, c, now)
         case MakeDeal():
             return deal.make(t, c, now)
+        case IssueSeats():
+            return satellite.issue(t, c, now)
         case _:
             assert_never(c)
 
@@ -383,6 +390,7 @@ def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
         shifts_places=True,
         country=country,
         note=note,
+        ticket=c.ticket,
     )
 
 

@@ -322,6 +322,17 @@ Reason = Literal[
     "deal_shares_total",
     "deal_no_offer",
     "deal_not_agreed",
+    # Satellites and the ticket ledger (satellite.py, house/tickets.py).
+    "deal_at_satellite",
+    "satellite_ended",
+    "satellite_not_ended",
+    "seats_issued",
+    "ticket_unknown",
+    "ticket_other_event",
+    "ticket_bound",
+    "ticket_exists",
+    "ticket_not_issued",
+    "ticket_held",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -582,6 +593,16 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_shares_total": ("total", "expected"),
     "deal_no_offer": (),
     "deal_not_agreed": ("player",),
+    "deal_at_satellite": (),
+    "satellite_ended": (),
+    "satellite_not_ended": (),
+    "seats_issued": (),
+    "ticket_unknown": ("ticket",),
+    "ticket_other_event": ("ticket", "target"),
+    "ticket_bound": ("ticket", "holder"),
+    "ticket_exists": ("ticket",),
+    "ticket_not_issued": ("ticket", "ticket_status"),
+    "ticket_held": ("ticket",),
 }
 
 

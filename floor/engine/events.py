@@ -89,6 +89,8 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
     #: Where the player comes from, and the staff's note (never shown to the room).
     country: str | None = None
     note: Annotated[str | None, STAFF] = None
+    #: The ticket this entry was paid with instead of a buy-in (``house.tickets``).
+    ticket: Annotated[str | None, STAFF] = None
 
 
 class SeatsDrawn(_Event, frozen=True, tag="seats_drawn"):
@@ -628,6 +630,31 @@ class DealMade(_Event, frozen=True, tag="deal_made"):
     remaining: float | None = None
 
 
+# A satellite (``satellite``) ---------------------------------------------------------------
+
+
+class SatelliteEnded(_Event, frozen=True, tag="satellite_ended"):
+    """A satellite is over: the players left are no more than its seats. ``seats`` are the
+    seat winners (the players left, with any busted in the last hand whose place is a seat),
+    best place first; the clock stops as at a finish (``remaining`` as there)."""
+
+    seats: tuple[PlayerId, ...]
+    at: float
+    remaining: float | None = None
+
+
+class SeatTicket(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    ticket: str
+    player: PlayerId
+
+
+class SeatsIssued(_Event, frozen=True, tag="seats_issued"):
+    """The seats' tickets entered in the house's ledger, one per seat winner."""
+
+    tickets: tuple[SeatTicket, ...]
+    at: float
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -681,4 +708,6 @@ Event = (
     | FieldCarried
     | DealProposed
     | DealMade
+    | SatelliteEnded
+    | SeatsIssued
 )

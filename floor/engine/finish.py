@@ -71,7 +71,7 @@ def ending(t: Tournament, now: float) -> list[Event]:
     """The end a command has just brought, applied to ``t``: the level changes due by
     ``now`` (so the clock stops in the right step), then the finish. Nothing before it."""
     s = t.state
-    if s.winner is not None:
+    if s.winner is not None or s.satellite_end is not None:
         return []
     pid = last_player(t)
     if pid is None:
@@ -132,8 +132,9 @@ def refusal(why: Why) -> NotAllowed:
 
 
 def close(t: Tournament, now: float) -> list[Event]:
-    """The director's close: only once there is a winner (a closed one is refused by ``bar``)."""
-    if t.state.winner is None:
+    """The director's close: only once there is a winner or a satellite has ended (a closed
+    one is refused by ``bar``)."""
+    if t.state.winner is None and t.state.satellite_end is None:
         raise NotAllowed(
             f"{t.active} players are still in: the tournament has no winner yet",
             field="type",
@@ -172,7 +173,7 @@ def check(t: Tournament, event: Event) -> None:
                 reason="last_player",
                 params={"player": left},
             )
-    elif isinstance(event, TournamentClosed) and s.winner is None:
+    elif isinstance(event, TournamentClosed) and s.winner is None and s.satellite_end is None:
         raise NotAllowed(
             f"{t.active} players are still in: the tournament has no winner yet",
             field="type",

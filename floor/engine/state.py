@@ -58,9 +58,11 @@ from .events import (
     RacedPlayer,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -327,6 +329,9 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal_offer: DealProposed | None = None
     #: The deal made: the shares it pays, and whether it ended the tournament.
     deal: DealMade | None = None
+    #: A satellite's end (its seat winners) and their tickets in the house (``satellite``).
+    satellite_end: SatelliteEnded | None = None
+    seats_issued: SeatsIssued | None = None
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -715,6 +720,10 @@ class Tournament:
                 self.state.deal_offer = event
             case DealMade():
                 self._deal_made(event)
+            case SatelliteEnded():
+                self._satellite_ended(event)
+            case SeatsIssued():
+                self.state.seats_issued = event
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():
@@ -923,6 +932,13 @@ class Tournament:
         s.rebuys += e.rebuys
         s.add_ons += e.add_ons
         s.chips_added += e.chips
+
+    def _satellite_ended(self, e: SatelliteEnded) -> None:
+        """The clock stops as at the end of a day (``satellite``)."""
+        self.state.satellite_end = e
+        self.state.finished_at = e.at
+        self._day_ended(DayEnded(at=e.at, remaining=e.remaining))
+        self.state.day_ended = None
 
     def _day_ended(self, e: DayEnded) -> None:
         s = self.state

@@ -52,9 +52,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -232,6 +234,8 @@ def touch(e: Event, into: Touched) -> None:
             | FieldCarried()
             | DealProposed()
             | DealMade()
+            | SatelliteEnded()
+            | SeatsIssued()
         ):
             pass  # the clock, the counts, the money: compared whole
         case TournamentCreated():

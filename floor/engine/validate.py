@@ -34,6 +34,7 @@ from . import (
     lookups,
     players,
     rulings,
+    satellite,
 )
 from .errors import (
     BadSeat,
@@ -79,9 +80,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -327,6 +330,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             day_end.check(t, event)
         case DealProposed() | DealMade():
             deal.check(t, event)
+        case SatelliteEnded() | SeatsIssued():
+            satellite.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

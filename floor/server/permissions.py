@@ -78,6 +78,7 @@ def sender(command: Command) -> Sender:
             | cmd.EndDay()
             | cmd.ProposeDeal()
             | cmd.MakeDeal()
+            | cmd.IssueSeats()
         ):
             return "director"
         case cmd.Tick():

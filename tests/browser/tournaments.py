@@ -451,6 +451,35 @@ def deal_game(seed: int, *, left_share: int) -> Game:
     return g
 
 
+def satellite_game(seed: int) -> Game:
+    """Twenty entries (one paid with a ticket) of a satellite for four seats: down to five,
+    two out in the same hand (the bigger stack takes the last seat), the seats issued, the
+    satellite closed."""
+    structure = {
+        **MONEY,
+        "prize": {**MONEY["prize"], "satellite": {"target": "main", "seat": 5000}},
+    }
+    g = Game(seed, {"game": "holdem", "seats": 10, "final_table": 10}, structure)
+    for i in range(20):
+        ticket = "sat-seat-1" if i == 0 else None
+        assert g.do(cmd.Register(name=f"{g.rng.choice(NAMES)} {i}", ticket=ticket))
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    for n in g.tables():
+        assert g.do(cmd.Button(table=n, seat=min(g.t.state.tables[n].occupants)))
+    while g.t.active > 5:
+        g.do(cmd.Bust(player=g.pick(g.seated())))
+        for m in g.t.plan.moves:
+            g.do(cmd.Confirm(player=m.player))
+        g.now += 30.0
+    n = max(g.tables(), key=lambda x: g.t.state.tables[x].count)
+    two = sorted(g.t.state.tables[n].occupants.values())[:2]
+    busted = tuple(cmd.Busted(player=p, stack=s) for p, s in zip(two, (4000, 9000), strict=True))
+    assert g.do(cmd.BustSameHand(players=busted))
+    assert g.t.state.satellite_end is not None
+    assert g.do(cmd.IssueSeats()) and g.do(cmd.CloseTournament())
+    return g
+
+
 def games() -> list[Game]:
     """The tournaments the parity tests play: money and a colour-up, reserved seats, a mixed
     game, stud, a scenario-style set-up, a field that plays down to the final table."""
@@ -470,5 +499,6 @@ def games() -> list[Game]:
         day2_game(9),
         deal_game(11, left_share=2),
         deal_game(12, left_share=0),
+        satellite_game(13),
     ]
     # fmt: on
