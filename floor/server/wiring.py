@@ -54,6 +54,7 @@ from . import (
     routes_preview,
     routes_push,
     routes_staff,
+    routes_tickets,
     routes_tournaments,
     tools,
 )
@@ -165,6 +166,7 @@ def routes() -> list[BaseRoute]:
         *routes_preview.routes,
         *routes_files.routes,
         *routes_flights.routes,
+        *routes_tickets.routes,
         *routes_follow.routes,
         *routes_forecast.routes,
         *routes_push.routes,

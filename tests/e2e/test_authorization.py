@@ -207,6 +207,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/dealers/phone/code"): Rule(dealer_on_screen, body={}),
     ("POST", "/api/dealers/phone"): Rule(everyone, body={"code": "000000000"}),
     ("GET", "/api/dealers/me"): Rule(own_dealer),
+    ("GET", "/api/tickets"): Rule(floor),
+    ("POST", "/api/tickets/commands"): Rule(
+        director, body={"command": {"type": "refund_ticket", "ticket": "none-such"}}
+    ),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).

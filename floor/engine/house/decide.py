@@ -98,7 +98,7 @@ def decide(state: HouseState, command: HouseCommand, now: float) -> list[HouseEv
             if isinstance(claim, EntryClaim):
                 _may_enter(state, claim)
             elif isinstance(claim, UseTicketClaim):
-                may_use(state.tickets, claim, _held(state), now)
+                may_use(state.tickets, claim, held_tickets(state), now)
                 if claim.entry_event is not None and claim.player is not None:
                     players = (claim.player,)
                     entry = EntryClaim(
@@ -114,12 +114,12 @@ def decide(state: HouseState, command: HouseCommand, now: float) -> list[HouseEv
                 return []  # settled before
             return [HoldSettled(hold=hold_id, committed=committed, at=now)]
         case SellTicket() | ExpireTicket() | RefundTicket() | TransferTicket():
-            return list(decide_tickets(state.tickets, command, _held(state), now))
+            return list(decide_tickets(state.tickets, command, held_tickets(state), now))
         case _:
             return list(decide_room(state.room, command, now))
 
 
-def _held(state: HouseState) -> set[str]:
+def held_tickets(state: HouseState) -> set[str]:
     """The tickets reserved by a registration being decided."""
     return {h.claim.ticket for h in state.holds.values() if isinstance(h.claim, UseTicketClaim)}
 

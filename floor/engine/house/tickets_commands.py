@@ -19,19 +19,19 @@ class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 
 class SellTicket(_Command, frozen=True, tag="sell_ticket", forbid_unknown_fields=True):
-    """A ticket sold over the counter (its id given by the server)."""
+    """A ticket sold over the counter (its id given by the server when none is sent)."""
 
-    id: TicketId
     target: Annotated[str, Meta(min_length=1, max_length=64)]
     value: Annotated[int, Meta(ge=0, le=10**12)]
     holder: Holder | None = None
     name: HolderName = ""
     transferable: bool = False
     expires: float | None = None
+    id: TicketId | None = None
 
-    def issue(self) -> TicketIssue:
+    def issue(self, tid: str) -> TicketIssue:
         return TicketIssue(
-            id=self.id,
+            id=tid,
             target=self.target,
             value=self.value,
             holder=self.holder,

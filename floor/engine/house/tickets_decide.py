@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from ..errors import NotAllowed
+from ..errors import BadValue, NotAllowed
 from .tickets import Ledger, may_change
 from .tickets_commands import ExpireTicket, RefundTicket, SellTicket, TicketCommand, TransferTicket
 from .tickets_events import (
@@ -21,10 +21,17 @@ def decide_tickets(
     ledger: Ledger, command: TicketCommand, held: set[str], now: float
 ) -> list[TicketEvent]:
     match command:
-        case SellTicket():
-            if command.id in ledger.tickets:
-                return []  # the same sale sent again
-            return [TicketSold(ticket=command.issue(), at=now)]
+        case SellTicket(id=tid):
+            if tid is None:
+                raise BadValue("a ticket sold needs its id", field="id")
+            if tid in ledger.tickets:
+                raise NotAllowed(
+                    f"ticket {tid} is in the ledger already",
+                    field="ticket",
+                    reason="ticket_exists",
+                    params={"ticket": tid},
+                )
+            return [TicketSold(ticket=command.issue(tid), at=now)]
         case ExpireTicket(ticket=tid):
             may_change(ledger, tid, held, now)
             return [TicketExpired(ticket=tid, at=now)]
