@@ -1,6 +1,6 @@
 """The ticket ledger over HTTP (``floor.engine.house.tickets``).
 
-    GET  /api/tickets[?target=T&holder=P]  the ledger, newest first (``TicketRow`` list)
+    GET  /api/tickets[?target=T&origin=S&holder=P]  the ledger, newest first (``TicketRow``s)
     POST /api/tickets/commands             {id?, command}: sell, expire, refund, transfer
 
 Reading is the floor's and the director's (a registration desk looks tickets up); changing
@@ -84,15 +84,19 @@ async def ledger(request: Request) -> Response:
     floor = floor_of(request)
     require_floor(await staff(request), "read the ticket ledger")
     target = request.query_params.get("target") or None
+    origin = request.query_params.get("origin") or None
     holder = request.query_params.get("holder") or None
-    if target is not None:
-        check_tournament_id(target)
+    for tid in (target, origin):
+        if tid is not None:
+            check_tournament_id(tid)
     state = await floor.house.state()
     held = held_tickets(state)
     rows = [
         row(t, t.issue.id in held)
         for t in state.tickets.tickets.values()
-        if (target is None or t.issue.target == target) and (holder is None or t.holder == holder)
+        if (target is None or t.issue.target == target)
+        and (origin is None or t.issue.origin == origin)
+        and (holder is None or t.holder == holder)
     ]
     rows.sort(key=lambda r: (-r.at, r.id))
     return json_response(

@@ -32,6 +32,7 @@ import { tablesSection } from "./director_tables.js";
 import { LAST_KEY, tournamentsSection } from "./director_tournaments.js";
 import { mountForecast } from "./forecast_console.js";
 import { mountSections } from "./sections.js";
+import { renderTickets } from "./tickets_console.js";
 
 /** @import { Desk } from "./director_desk.js" */
 /** @import { Indicator } from "./ui.js" */
@@ -60,7 +61,7 @@ const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 /** @type {Record<string, HTMLElement>} */
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
+for (const id of ["tournaments", "clock", "prizes", "deal", "tickets", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -189,6 +190,7 @@ function renderLive() {
   forecast.onState();
   renderPaper({ sections, conn, tid, send, principal: desk.principal });
   renderFlights({ section: sections.flights, conn, tid, send });
+  renderTickets({ section: sections.tickets, conn, tid, send });
 }
 
 function renderAll() {
