@@ -460,6 +460,12 @@ class IssueSeats(_Command, frozen=True, tag="issue_seats"):
     """A satellite that has ended enters its seat winners' tickets in the house's ledger."""
 
 
+class UndoDeal(_Command, frozen=True, tag="undo_deal"):
+    """The deal made is taken back (``deal_undo``), with why."""
+
+    reason: Reason
+
+
 Command = (
     Register
     | RegisterMany
@@ -511,4 +517,5 @@ Command = (
     | ProposeDeal
     | MakeDeal
     | IssueSeats
+    | UndoDeal
 )

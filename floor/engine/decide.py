@@ -20,6 +20,7 @@ from . import (
     counts,
     day_end,
     deal,
+    deal_undo,
     entry_list,
     final,
     finish,
@@ -87,6 +88,7 @@ from .commands import (
     StartHandForHand,
     Tick,
     UndoBust,
+    UndoDeal,
     Unregister,
     WaiveHalt,
 )
@@ -262,6 +264,8 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal.make(t, c, now)
         case IssueSeats():
             return satellite.issue(t, c, now)
+        case UndoDeal():
+            return deal_undo.undo(t, c, now)
         case _:
             assert_never(c)
 

@@ -333,6 +333,10 @@ Reason = Literal[
     "ticket_exists",
     "ticket_not_issued",
     "ticket_held",
+    # A deal undone (deal_undo.py).
+    "deal_none",
+    "deal_undo_reason",
+    "deal_played_on",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -603,6 +607,9 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "ticket_exists": ("ticket",),
     "ticket_not_issued": ("ticket", "ticket_status"),
     "ticket_held": ("ticket",),
+    "deal_none": (),
+    "deal_undo_reason": (),
+    "deal_played_on": ("player",),
 }
 
 

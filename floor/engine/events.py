@@ -648,6 +648,14 @@ class SeatTicket(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
     player: PlayerId
 
 
+class DealUndone(_Event, frozen=True, tag="deal_undone"):
+    """The deal made is taken back (``deal_undo``): its shares no longer pay, and a deal that
+    had ended the tournament gives it back its players (the clock paused where it stopped)."""
+
+    reason: str
+    at: float = 0.0
+
+
 class SeatsIssued(_Event, frozen=True, tag="seats_issued"):
     """The seats' tickets entered in the house's ledger, one per seat winner."""
 
@@ -710,4 +718,5 @@ Event = (
     | DealMade
     | SatelliteEnded
     | SeatsIssued
+    | DealUndone
 )

@@ -19,9 +19,16 @@ from typing import Literal
 import msgspec
 
 from . import clock
-from .commands import Bust, CloseTournament, Command, RenamePlayer, Tick, UndoBust
+from .commands import Bust, CloseTournament, Command, RenamePlayer, Tick, UndoBust, UndoDeal
 from .errors import NotAllowed, RuleError
-from .events import BustUndone, Event, PlayerRenamed, TournamentClosed, TournamentFinished
+from .events import (
+    BustUndone,
+    DealUndone,
+    Event,
+    PlayerRenamed,
+    TournamentClosed,
+    TournamentFinished,
+)
 from .model import PlayerId
 from .state import Tournament, TournamentState
 from .why import Why
@@ -109,7 +116,7 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
     # A second phone's report of the last bust-out hears why from the bust-out itself; a
     # name misspelt on the results is put right before the director closes them.
     if why.reason == "tournament_finished" and isinstance(
-        c, UndoBust | CloseTournament | Tick | Bust | RenamePlayer
+        c, UndoBust | CloseTournament | Tick | Bust | RenamePlayer | UndoDeal
     ):
         return None
     return refusal(why)
@@ -153,7 +160,7 @@ def check(t: Tournament, event: Event) -> None:
     ended_by_deal = s.deal is not None and s.deal.ends
     if why is not None and (
         why.reason == "tournament_closed"
-        or not isinstance(event, BustUndone | TournamentClosed | PlayerRenamed)
+        or not isinstance(event, BustUndone | TournamentClosed | PlayerRenamed | DealUndone)
         or (ended_by_deal and isinstance(event, BustUndone))
     ):
         raise refusal(why)

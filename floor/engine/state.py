@@ -34,6 +34,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -724,6 +725,8 @@ class Tournament:
                 self._satellite_ended(event)
             case SeatsIssued():
                 self.state.seats_issued = event
+            case DealUndone():
+                self._deal_undone()
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():
@@ -903,6 +906,14 @@ class Tournament:
             self._tournament_finished(
                 TournamentFinished(winner=e.shares[0].player, at=e.at, remaining=e.remaining)
             )
+
+    def _deal_undone(self) -> None:
+        s = self.state
+        if s.deal is not None and s.deal.ends:
+            # The deal's winner is no winner any more; the clock stays stopped (paused).
+            s.winner = None
+            s.finished_at = None
+        s.deal = None
 
     def _tournament_finished(self, e: TournamentFinished) -> None:
         s = self.state

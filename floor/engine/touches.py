@@ -29,6 +29,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -236,6 +237,7 @@ def touch(e: Event, into: Touched) -> None:
             | DealMade()
             | SatelliteEnded()
             | SeatsIssued()
+            | DealUndone()
         ):
             pass  # the clock, the counts, the money: compared whole
         case TournamentCreated():

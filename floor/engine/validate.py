@@ -27,6 +27,7 @@ from . import (
     amendments,
     day_end,
     deal,
+    deal_undo,
     entry_list,
     finish,
     halts,
@@ -57,6 +58,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -332,6 +334,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             deal.check(t, event)
         case SatelliteEnded() | SeatsIssued():
             satellite.check(t, event)
+        case DealUndone():
+            deal_undo.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

@@ -79,6 +79,7 @@ def sender(command: Command) -> Sender:
             | cmd.ProposeDeal()
             | cmd.MakeDeal()
             | cmd.IssueSeats()
+            | cmd.UndoDeal()
         ):
             return "director"
         case cmd.Tick():

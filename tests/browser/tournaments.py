@@ -412,7 +412,7 @@ def day2_game(seed: int) -> Game:
     return g
 
 
-def deal_game(seed: int, *, left_share: int) -> Game:
+def deal_game(seed: int, *, left_share: int, undo: bool = False) -> Game:
     """Ten entries at one table down to three, counted after the last hand, and a deal made
     on ICM: with ``left_share`` tenths of what may be left to play for kept back, play goes on
     to the winner; with none, the deal ends the tournament and the director closes it."""
@@ -442,6 +442,13 @@ def deal_game(seed: int, *, left_share: int) -> Game:
     offer = g.t.state.deal_offer
     assert offer is not None
     assert g.do(cmd.MakeDeal(agreed=tuple(x.player for x in offer.shares)))
+    if undo:
+        # Made by mistake: taken back, and made again on the same stacks.
+        assert g.do(cmd.UndoDeal(reason="a share was typed wrong"))
+        assert g.do(cmd.ProposeDeal(method="chip_chop", left_to_play=offer.left_to_play))
+        again = g.t.state.deal_offer
+        assert again is not None
+        assert g.do(cmd.MakeDeal(agreed=tuple(x.player for x in again.shares)))
     if left_share:
         for p in g.seated()[:2]:
             g.now += 60.0
@@ -498,7 +505,7 @@ def games() -> list[Game]:
         flight_day(7),
         day2_game(9),
         deal_game(11, left_share=2),
-        deal_game(12, left_share=0),
+        deal_game(12, left_share=0, undo=True),
         satellite_game(13),
     ]
     # fmt: on

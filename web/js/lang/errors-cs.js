@@ -158,6 +158,9 @@ export const errorsCs = {
     "ticket_bound": "vstupenka {ticket} patří hráči {holder}",
     "ticket_exists": "vstupenka {ticket} už v evidenci je",
     "ticket_not_issued": "vstupenka {ticket} je {ticket_status}",
+    "deal_none": "žádná dohoda uzavřena nebyla",
+    "deal_undo_reason": "uveďte, proč se dohoda ruší",
+    "deal_played_on": "{player} od dohody vypadl(a): o dohodu se už hrálo, platí",
     "ticket_held": "vstupenka {ticket} se právě používá k jiné registraci",
     "tournament_not_finished": {
       "count": "left",

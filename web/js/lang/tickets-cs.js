@@ -45,4 +45,11 @@ export const ticketsCs = {
   "tickets.transferable_check": "lze předat",
   "tickets.sell_button": "Prodat",
   "tickets.sold": "Vstupenka {ticket} prodána",
+  // Zrušení dohody (deal.js) a dohoda v žebříčku finálového stolu (final.js).
+  "deal.undo": "Zrušit dohodu",
+  "deal.undo_reason": "Proč se dohoda ruší?",
+  "deal.undone": "Dohoda zrušena",
+  "final.deal": "Dohoda ({method})",
+  "final.deal_left": "o {left} se ještě hraje",
+  "final.by_deal": "podle dohody",
 };

@@ -45,4 +45,11 @@ export const ticketsEn = {
   "tickets.transferable_check": "may be handed on",
   "tickets.sell_button": "Sell",
   "tickets.sold": "Ticket {ticket} sold",
+  // The deal undone (deal.js) and shown on the final table's ladder (final.js).
+  "deal.undo": "Undo the deal",
+  "deal.undo_reason": "Why is the deal undone?",
+  "deal.undone": "Deal undone",
+  "final.deal": "Deal ({method})",
+  "final.deal_left": "{left} still played for",
+  "final.by_deal": "by the deal",
 };
