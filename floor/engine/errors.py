@@ -333,6 +333,7 @@ Reason = Literal[
     "ticket_exists",
     "ticket_not_issued",
     "ticket_held",
+    "ticket_no_id",
     # A deal undone (deal_undo.py).
     "deal_none",
     "deal_undo_reason",
@@ -607,6 +608,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "ticket_exists": ("ticket",),
     "ticket_not_issued": ("ticket", "ticket_status"),
     "ticket_held": ("ticket",),
+    "ticket_no_id": (),
     "deal_none": (),
     "deal_undo_reason": (),
     "deal_played_on": ("player",),

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from floor.engine.errors import NotAllowed
+from floor.engine.errors import BadValue, NotAllowed
 from floor.engine.house.commands import HouseCommand, SettleHold, TakeHold
 from floor.engine.house.decide import decide
 from floor.engine.house.state import HouseState, apply
@@ -225,3 +225,13 @@ def test_no_ticket_is_ever_used_twice_nor_held_twice(steps: list[tuple[str, int,
         for k in held:
             assert state.tickets.tickets[k].status == "issued"
     assert all(v == 1 for v in used.values())
+
+
+def test_a_ticket_sold_without_an_id_is_refused_naming_it() -> None:
+    state = HouseState()
+    with pytest.raises(BadValue) as caught:
+        decide(state, SellTicket(target="main", value=1), 1.0)
+    assert caught.value.field == "id"
+    assert_said(caught.value, "ticket_no_id", {})
+    sold(state)
+    refused(state, SellTicket(id="T1", target="main", value=1), "ticket_exists", {"ticket": "T1"})

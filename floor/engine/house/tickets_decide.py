@@ -23,7 +23,7 @@ def decide_tickets(
     match command:
         case SellTicket(id=tid):
             if tid is None:
-                raise BadValue("a ticket sold needs its id", field="id")
+                raise BadValue("a ticket sold needs its id", field="id", reason="ticket_no_id")
             if tid in ledger.tickets:
                 raise NotAllowed(
                     f"ticket {tid} is in the ledger already",

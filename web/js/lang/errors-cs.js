@@ -161,6 +161,7 @@ export const errorsCs = {
     "deal_none": "žádná dohoda uzavřena nebyla",
     "deal_undo_reason": "uveďte, proč se dohoda ruší",
     "deal_played_on": "{player} od dohody vypadl(a): o dohodu se už hrálo, platí",
+    "ticket_no_id": "prodaná vstupenka potřebuje své ID",
     "ticket_held": "vstupenka {ticket} se právě používá k jiné registraci",
     "tournament_not_finished": {
       "count": "left",

@@ -172,6 +172,7 @@ export const errorsEn = {
     "deal_none": "no deal has been made",
     "deal_undo_reason": "say why the deal is undone",
     "deal_played_on": "{player} has busted since the deal: it was played for, it stands",
+    "ticket_no_id": "a ticket sold needs its id",
     "ticket_held": "ticket {ticket} is being used by a registration right now",
     "tournament_not_finished": "{left} players are still in: the tournament has no winner yet",
     "prize_unchanged": "the prize settings are already these",
