@@ -8,9 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from floor.engine import commands as cmd
 from floor.engine.errors import BadValue, NotAllowed
+from floor.engine.flights import FlightRules
 from floor.engine.house.commands import HouseCommand, SettleHold, TakeHold
-from floor.engine.house.decide import decide
+from floor.engine.house.decide import claim_of, decide
+from floor.engine.house.events import Sheet, SheetClaim
 from floor.engine.house.state import HouseState, apply
 from floor.engine.house.tickets_commands import (
     ExpireTicket,
@@ -19,6 +22,7 @@ from floor.engine.house.tickets_commands import (
     TransferTicket,
 )
 from floor.engine.house.tickets_events import IssueTicketsClaim, TicketIssue, UseTicketClaim
+from tests.unit.builders import Floor
 from tests.unit.test_error_codes import assert_said
 
 
@@ -235,3 +239,23 @@ def test_a_ticket_sold_without_an_id_is_refused_naming_it() -> None:
     assert_said(caught.value, "ticket_no_id", {})
     sold(state)
     refused(state, SellTicket(id="T1", target="main", value=1), "ticket_exists", {"ticket": "T1"})
+
+
+def test_a_ticket_into_a_later_flight_is_refused_to_a_player_who_bagged_earlier() -> None:
+
+    floor = Floor({1: "1-5 pos 1/2/3"})
+    rules = FlightRules(stack_forward="no_flight_after_bag")
+    floor.do(cmd.SetFlight(event="main", order=2, rules=rules))
+    claim = claim_of(floor.t.state, cmd.Register(name="Ann", player="P1", ticket="T1"))
+    assert claim == UseTicketClaim(
+        ticket="T1", tournament="t", player="P1", entry_event="main", entry_order=2
+    )
+    state = HouseState()
+    run(state, SellTicket(id="T1", target="t", value=1100))
+    bag = Sheet(flight="day1a", event="main", order=1, table=1, bags=(("P1", 5000),))
+    run(state, TakeHold(hold="b", tournament="day1a", command_id="b", claim=SheetClaim(sheet=bag)))
+    run(state, SettleHold(hold="b", committed=True))
+    with pytest.raises(NotAllowed) as caught:
+        decide(state, TakeHold(hold="r", tournament="t", command_id="r", claim=claim), 10.0)
+    assert caught.value.reason == "flight_after_bag"
+    assert not state.holds
