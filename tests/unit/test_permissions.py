@@ -78,6 +78,8 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.EndDay: cmd.EndDay(now=True),
     cmd.ProposeDeal: cmd.ProposeDeal(method="icm"),
     cmd.MakeDeal: cmd.MakeDeal(agreed=("T3S1",)),
+    cmd.IssueSeats: cmd.IssueSeats(),
+    cmd.UndoDeal: cmd.UndoDeal(reason="a share typed wrong"),
     cmd.SetStructure: cmd.SetStructure(
         structure=msgspec.convert(
             {
