@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from .chiprace import ChipRaceResult
+from .calc.chiprace import ChipRaceResult
 from .flights import CheckFailed, DayOver, FlightRules
 from .model import (
     STAFF,
@@ -91,6 +91,8 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
     note: Annotated[str | None, STAFF] = None
     #: The ticket this entry was paid with instead of a buy-in (``house.tickets``).
     ticket: Annotated[str | None, STAFF] = None
+    #: The language the player reads and hears (``commands.Language``); None: the venue's.
+    lang: str | None = None
 
 
 class SeatsDrawn(_Event, frozen=True, tag="seats_drawn"):

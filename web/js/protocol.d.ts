@@ -1133,6 +1133,7 @@ export interface NewEntry {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 export interface NewStaff {
@@ -1367,6 +1368,7 @@ export interface Player {
   bust: BustRecord | null;
   moves: number;
   country: string | null;
+  lang: string | null;
   note: string | null;
 }
 
@@ -1408,6 +1410,7 @@ export interface PlayerRegistered {
   country: string | null;
   note: string | null;
   ticket: string | null;
+  lang: string | null;
 }
 
 /**
@@ -1657,6 +1660,7 @@ export interface Register {
   country?: string | null;
   note?: string | null;
   ticket?: string | null;
+  lang?: string | null;
 }
 
 /**
