@@ -16,8 +16,9 @@ import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 /** @import { Conn, Send } from "./types.js" */
 
 /** @type {{ built: Element | null, status: HTMLElement | null, ledger: HTMLElement | null, seq: number, at: number,
- *   rows: any[] }} */
-const panel = { built: null, status: null, ledger: null, seq: -1, at: 0, rows: [] };
+ *   rows: any[], conn: Conn | null, tid: string, timer: ReturnType<typeof setTimeout> | null, asked: number }} */
+const panel = { built: null, status: null, ledger: null, seq: -1, at: 0, rows: [], conn: null, tid: "",
+  timer: null, asked: 0 };
 
 /** @param {string} id @param {string} label @param {HTMLElement} input */
 function field(id, label, input) {
@@ -49,11 +50,31 @@ export function renderTickets({ section, conn, tid, send }) {
     panel.seq = -1;
   }
   fill(/** @type {HTMLElement} */ (panel.status), ...statusOf(conn, send));
+  panel.conn = conn;
+  panel.tid = tid;
   const seq = conn.seq ?? 0;
-  if (seq !== panel.seq && Date.now() - panel.at > 1000) {
+  if (seq !== panel.seq) {
     panel.seq = seq;
-    refresh(conn, tid);
+    soon();
   }
+}
+
+/** The ledger read again at most once a second while the state changes: a change inside the
+ * second is read at its end, not dropped (the console may not render again for minutes). */
+function soon() {
+  if (panel.timer) return;
+  const wait = Math.max(0, 1000 - (Date.now() - panel.at));
+  panel.timer = setTimeout(() => {
+    panel.timer = null;
+    if (panel.conn) refresh(panel.conn, panel.tid);
+  }, wait);
+}
+
+/** After the console's own change to the ledger: read it now, whatever the last read. */
+function readNow() {
+  if (panel.timer) clearTimeout(panel.timer);
+  panel.timer = null;
+  if (panel.conn) refresh(panel.conn, panel.tid);
 }
 
 /** @param {Conn} conn @param {Send} send */
@@ -84,6 +105,8 @@ function statusOf(conn, send) {
 /** @param {Conn} conn @param {string} tid */
 async function refresh(conn, tid) {
   panel.at = Date.now();
+  // Two reads in flight: the later one's answer is the ledger shown, whichever comes back last.
+  const asked = ++panel.asked;
   const q = encodeURIComponent(tid);
   const asks = [api(`/api/tickets?target=${q}`)];
   if (satelliteOf(conn.state)) asks.push(api(`/api/tickets?origin=${q}`));
@@ -95,9 +118,10 @@ async function refresh(conn, tid) {
       for (const row of data.tickets) if (!seen.has(row.id)) { seen.add(row.id); rows.push(row); }
     }
   } catch (err) {
-    if (panel.ledger) fill(panel.ledger, h("p", { class: "error-text" }, explainError(err)));
+    if (panel.ledger && asked === panel.asked) fill(panel.ledger, h("p", { class: "error-text" }, explainError(err)));
     return;
   }
+  if (asked !== panel.asked) return;
   panel.rows = rows;
   if (panel.ledger) fill(panel.ledger, ledgerTable(rows, tid));
 }
@@ -131,8 +155,7 @@ async function change(type, ticket, tid) {
   } catch (err) {
     toast(`✗ ${explainError(err)}`, "error", 8000);
   }
-  panel.seq = -1;
-  panel.at = 0;
+  readNow();
 }
 
 /** @param {Conn} conn @param {string} tid @param {Send} send */
@@ -158,9 +181,9 @@ function registerForm(conn, tid, send) {
     const sent = await send(command, t("tickets.register_label", { name: command.name, ticket: command.ticket }));
     if (sent.status === "done") {
       ticketIn.value = nameIn.value = playerIn.value = "";
-      panel.seq = -1;
-      panel.at = 0;
     }
+    // Refused too: the ticket held for it is given back.
+    readNow();
   } },
   h("h3", {}, t("tickets.register")),
   h("div", { class: "row wrap" },
@@ -190,8 +213,7 @@ function sellForm(tid) {
     } catch (err) {
       toast(`✗ ${explainError(err)}`, "error", 8000);
     }
-    panel.seq = -1;
-    panel.at = 0;
+    readNow();
   } },
   h("h3", {}, t("tickets.sell")),
   h("div", { class: "row wrap" },
