@@ -10,15 +10,16 @@
 // file renders the state and the ledger (GET /api/tickets) and sends the commands.
 
 import * as fmt from "./format.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { heldState } from "./conn.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 /** @import { Conn, Send } from "./types.js" */
 
 /** @type {{ built: Element | null, status: HTMLElement | null, ledger: HTMLElement | null, seq: number, at: number,
- *   rows: any[], conn: Conn | null, tid: string, timer: ReturnType<typeof setTimeout> | null, asked: number }} */
+ *   rows: any[], conn: Conn | null, tid: string, timer: ReturnType<typeof setTimeout> | null, asked: number,
+ *   lang: string }} */
 const panel = { built: null, status: null, ledger: null, seq: -1, at: 0, rows: [], conn: null, tid: "",
-  timer: null, asked: 0 };
+  timer: null, asked: 0, lang: "" };
 
 /** @param {string} id @param {string} label @param {HTMLElement} input */
 function field(id, label, input) {
@@ -41,13 +42,17 @@ export function renderTickets({ section, conn, tid, send }) {
     panel.built = null;
     return;
   }
-  if (panel.built !== section.firstChild || !section.contains(panel.status)) {
+  // Built again in a new language too: the heading, the ledger and the forms are its texts.
+  if (panel.built !== section.firstChild || !section.contains(panel.status) || panel.lang !== getLang()) {
     const heading = h("h2", { id: "h-tickets" }, t("director.tickets"));
     panel.status = h("div", { class: "satellite-status", "aria-live": "polite" });
     panel.ledger = h("div", { class: "ticket-ledger" });
     fill(section, heading, panel.status, panel.ledger, registerForm(conn, tid, send), sellForm(tid));
     panel.built = heading;
+    panel.lang = getLang();
     panel.seq = -1;
+    // The ledger last read, until it is read again (not "no tickets" for a second).
+    if (panel.at && panel.tid === tid) fill(panel.ledger, ledgerTable(panel.rows, tid));
   }
   fill(/** @type {HTMLElement} */ (panel.status), ...statusOf(conn, send));
   panel.conn = conn;
