@@ -490,6 +490,9 @@ def alternates_game(seed: int) -> Game:
     assert g.do(cmd.SeatAlternate(alternate="A5"))
     assert g.do(cmd.ClockLevel(to=4))  # late registration closes: A7 is refunded
     assert [a.id for a in line().waiting] == []
+    return g
+
+
 def announce_game(seed: int) -> Game:
     """The director's messages through a short day: a line at the draw, a full-screen
     announcement that replaces it, cleared, and a line left standing (``announce``)."""
@@ -506,6 +509,9 @@ def announce_game(seed: int) -> Game:
     assert g.do(cmd.ClearAnnouncement())
     assert not g.do(cmd.ClearAnnouncement())
     assert g.do(cmd.Announce(text="Last hand of the level: table 2"))
+    return g
+
+
 def satellite_game(seed: int) -> Game:
     """Twenty entries (one paid with a ticket) of a satellite for four seats: down to five,
     two out in the same hand (the bigger stack takes the last seat), the seats issued, the
