@@ -30,6 +30,8 @@ import msgspec
 from msgspec import Meta
 
 from .errors import ConfigValueError
+from .satellite_prize import Satellite
+from .satellite_prize import amounts as seat_amounts
 
 NonNegativeInt = Annotated[int, Meta(ge=0)]
 PositiveInt = Annotated[int, Meta(gt=0)]
@@ -99,6 +101,8 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     re_entry: ReEntry | None = None
     #: By field size, ascending: the row with the most ``entries`` not above the field applies.
     payouts: Annotated[tuple[PayoutRow, ...], Meta(min_length=1)]
+    #: The prizes are seats in another event (``satellite_prize``); ``payouts`` unused then.
+    satellite: Satellite | None = None
 
     def __post_init__(self) -> None:
         previous = 0
@@ -183,6 +187,12 @@ def payouts(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> Pr
         places = [
             PaidPlace(place=i + 1, percent=p, prize=int(a))
             for i, (p, a) in enumerate(zip(row.percents, amounts, strict=True))
+        ]
+    if prize.satellite is not None:
+        seats = seat_amounts(prize.satellite, pool, prize.round_to)
+        places = [
+            PaidPlace(place=i + 1, percent=round(a * 100 / pool, 2), prize=a)
+            for i, a in enumerate(seats)
         ]
     return PrizePool(
         currency=prize.currency,

@@ -40,6 +40,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -63,9 +64,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -328,6 +331,12 @@ class Tournament(PlayerFolds, TableFolds, MoveFolds, ClockFolds, ChipFolds, Fini
                 self.state.announcement = event
             case AnnouncementCleared():
                 self.state.announcement = None
+            case SatelliteEnded():
+                self._satellite_ended(event)
+            case SeatsIssued():
+                self.state.seats_issued = event
+            case DealUndone():
+                self._deal_undone()
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():

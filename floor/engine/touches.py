@@ -37,6 +37,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -60,9 +61,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -242,6 +245,9 @@ def touch(e: Event, into: Touched) -> None:
             | DealMade()
             | Announced()
             | AnnouncementCleared()
+            | SatelliteEnded()
+            | SeatsIssued()
+            | DealUndone()
         ):
             pass  # the clock, the counts, the money: compared whole
         case (

@@ -23,7 +23,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from . import alternates, amendments, announce, day_end, deal, finish, hand_for_hand, rulings
+from . import (
+    alternates,
+    amendments,
+    announce,
+    day_end,
+    deal,
+    deal_undo,
+    finish,
+    hand_for_hand,
+    rulings,
+    satellite,
+)
 from .errors import FloorError, NotAllowed, RuleError
 from .events import (
     AddOnMade,
@@ -46,6 +57,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -69,9 +81,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -254,6 +268,10 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             alternates.check(t, event)
         case Announced() | AnnouncementCleared():
             announce.check(t, event)
+        case SatelliteEnded() | SeatsIssued():
+            satellite.check(t, event)
+        case DealUndone():
+            deal_undo.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:
