@@ -246,8 +246,9 @@ def refusal(why: Why, field: str) -> NotAllowed:
             )
 
 
-def _price(prize: Prize | None) -> tuple[str, int, int] | None:
-    return None if prize is None else (prize.currency, prize.buy_in, prize.fee)
+def _price(prize: Prize | None) -> tuple[str, int, int, object] | None:
+    # The bounty part is part of the price: the bounties on the players' heads came from it.
+    return None if prize is None else (prize.currency, prize.buy_in, prize.fee, prize.bounty)
 
 
 def _bought(prize: Prize | None, kind: str) -> tuple[int, int, int] | None:

@@ -99,6 +99,8 @@ class Bust(_Command, frozen=True, tag="bust"):
     seat: Seat_ | None = None
     #: Who reported it (set by the server): a second phone is told who was first.
     by: StaffName | None = None
+    #: Who won the pot the player was all-in for (several: a split pot): they win the bounty.
+    eliminators: Annotated[tuple[PlayerRef, ...], Meta(max_length=11)] = ()
 
 
 class Busted(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -107,6 +109,8 @@ class Busted(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     player: PlayerRef
     #: The stack at the start of the hand; None: the stack the floor last recorded.
     stack: Annotated[int, Meta(ge=0)] | None = None
+    #: Who won the pot this player was all-in for: they win this player's bounty.
+    eliminators: Annotated[tuple[PlayerRef, ...], Meta(max_length=11)] = ()
 
 
 class BustSameHand(_Command, frozen=True, tag="bust_same_hand"):
@@ -454,6 +458,14 @@ class MakeDeal(_Command, frozen=True, tag="make_deal"):
     agreed: Annotated[tuple[PlayerRef, ...], Meta(max_length=12)]
 
 
+class PayBounty(_Command, frozen=True, tag="pay_bounty"):
+    """The cashier pays a player the bounties they have won and not yet been paid."""
+
+    player: PlayerRef
+    #: Who paid (set by the server).
+    by: StaffName | None = None
+
+
 Command = (
     Register
     | RegisterMany
@@ -504,4 +516,5 @@ Command = (
     | EndDay
     | ProposeDeal
     | MakeDeal
+    | PayBounty
 )

@@ -14,6 +14,7 @@ from typing import Literal, assert_never
 
 from . import (
     amendments,
+    bounty,
     calls,
     clock,
     colour_up,
@@ -69,6 +70,7 @@ from .commands import (
     LockSeat,
     MakeDeal,
     OpenTable,
+    PayBounty,
     ProposeDeal,
     Rebuy,
     RecordRuling,
@@ -255,6 +257,8 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal.propose(t, c, now)
         case MakeDeal():
             return deal.make(t, c, now)
+        case PayBounty():
+            return bounty.pay(t, c, now)
         case _:
             assert_never(c)
 
@@ -530,17 +534,10 @@ def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]
             params={"player": p.id},
         )
     table = t.table(p.table)
-    return [
-        PlayerBusted(
-            player=p.id,
-            table=p.table,
-            seat=p.seat,
-            hand=table.hand,
-            place=t.active,
-            at=now,
-            by=c.by,
-        )
-    ]
+    out = PlayerBusted(
+        player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active, at=now, by=c.by
+    )
+    return list(bounty.eliminate(t, [out], {p.id: c.eliminators}, {p.id: "eliminators"}))
 
 
 def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Random) -> list[Event]:
@@ -578,7 +575,7 @@ def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rand
             reason="all_out",
             params={"busted": len(busted), "left": t.active},
         )
-    return list(same_hand.place(t, busted, now, c.by))
+    return list(bounty.same_hand(t, same_hand.place(t, busted, now, c.by), c.players))
 
 
 def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:
@@ -587,7 +584,17 @@ def _undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> li
         raise undo.refusal(t, p, bar)
     record = p.bust
     assert record is not None
-    return [BustUndone(player=p.id, table=record.table, seat=record.seat, reason=c.reason, at=now)]
+    back = bounty.undone(t, p)
+    return [
+        BustUndone(
+            player=p.id,
+            table=record.table,
+            seat=record.seat,
+            reason=c.reason,
+            at=now,
+            bounty_from=back,
+        )
+    ]
 
 
 # Hands and buttons ----------------------------------------------------------------------------

@@ -322,6 +322,15 @@ Reason = Literal[
     "deal_shares_total",
     "deal_no_offer",
     "deal_not_agreed",
+    # Bounties (``bounty``).
+    "bounty_part_too_big",
+    "bounty_eliminator_self",
+    "bounty_eliminator_elsewhere",
+    "bounty_eliminator_out",
+    "bounty_eliminator_twice",
+    "bounty_none",
+    "bounty_nothing_owed",
+    "bounty_undo_eliminator_out",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -582,6 +591,14 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_shares_total": ("total", "expected"),
     "deal_no_offer": (),
     "deal_not_agreed": ("player",),
+    "bounty_part_too_big": ("name", "part", "price"),
+    "bounty_eliminator_self": ("player",),
+    "bounty_eliminator_elsewhere": ("player", "busted", "table"),
+    "bounty_eliminator_out": ("player",),
+    "bounty_eliminator_twice": ("player",),
+    "bounty_none": (),
+    "bounty_nothing_owed": ("player",),
+    "bounty_undo_eliminator_out": ("player", "eliminator"),
 }
 
 

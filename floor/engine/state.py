@@ -18,11 +18,14 @@ from typing import TYPE_CHECKING, Annotated, Literal, assert_never
 
 import msgspec
 
+from . import bounty_fold
 from .board import BoardLog
 from .board import add as board_add
+from .bounty_rules import BountyBook, PlayerBounty
 from .chiprace import ChipRaceResult
 from .events import (
     AddOnMade,
+    BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -153,6 +156,8 @@ class Player(msgspec.Struct, kw_only=True):
     #: entry (never shown to the room: ``floor.server.redact``).
     country: str | None = None
     note: Annotated[str | None, STAFF] = None
+    #: A bounty tournament's record of the player's bounty (None: untouched, ``bounty_fold``).
+    bounty: PlayerBounty | None = None
 
     @property
     def spot(self) -> Spot | None:
@@ -327,6 +332,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal_offer: DealProposed | None = None
     #: The deal made: the shares it pays, and whether it ended the tournament.
     deal: DealMade | None = None
+    #: A bounty tournament's bounty money as a whole (None: no bounty changed yet).
+    bounties: BountyBook | None = None
 
 
 def _first_game(rules: Rules, structure: Structure | None) -> DealtGame:
@@ -616,6 +623,7 @@ class Tournament:
         One case per event: an event added to the union without one fails ``mypy --strict``
         at ``assert_never``. The most frequent events come first (the cases are tried in order).
         """
+        self._bounty(event)
         match event:
             case PlayerBusted():
                 self._player_busted(event)
@@ -723,6 +731,8 @@ class Tournament:
                 self.state.chips_added -= self.state.rulings.record(event)
             case SitOutEnded():
                 self.state.rulings.end(event)
+            case BountyPaid():
+                pass  # the bounties only (``_bounty``)
             case TournamentCreated():
                 raise ValueError("tournament_created starts a log: it is not applied to a state")
             case _:
@@ -752,6 +762,16 @@ class Tournament:
         for seat, pid in sorted(e.occupants.items()):
             self._sit(self._player(pid), table, seat)
         self.state.drawn = True
+
+    def _bounty(self, event: Event) -> None:
+        """A bounty tournament's bounties, before the event changes the players."""
+        s = self.state
+        prize = s.structure.prize if s.structure is not None else None
+        if prize is None or prize.bounty is None:
+            return
+        if s.bounties is None:
+            s.bounties = BountyBook()
+        bounty_fold.fold(s.bounties, prize.bounty, event, s.players, s.winner)
 
     def _player_registered(self, e: PlayerRegistered) -> None:
         # A new entry finishes above everyone already out: a place is the players still in when

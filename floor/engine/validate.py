@@ -25,6 +25,7 @@ from typing import assert_never
 
 from . import (
     amendments,
+    bounty,
     day_end,
     deal,
     entry_list,
@@ -45,6 +46,7 @@ from .errors import (
 )
 from .events import (
     AddOnMade,
+    BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -165,6 +167,7 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
     match event:
         case PlayerBusted():
             _player_busted(t, event, previous)
+            bounty.check(t, event)
         case PlayersMoved():
             _players_moved(t, event)
         case HandStarted():
@@ -325,6 +328,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             if isinstance(event, DayEnded) and event.remaining is not None:
                 _not_negative("remaining", event.remaining)
             day_end.check(t, event)
+        case BountyPaid():
+            bounty.check(t, event)
         case DealProposed() | DealMade():
             deal.check(t, event)
         case TournamentCreated():
