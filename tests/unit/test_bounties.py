@@ -6,16 +6,19 @@ pool at every moment."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from floor import config
+from floor.engine import bounty_facts
 from floor.engine import commands as cmd
 from floor.engine.bounty_fold import head
 from floor.engine.bounty_rules import Bounty, BountyShare, clockwise, halves, split
-from floor.engine.errors import NotAllowed, RuleError, UnknownPlayer
+from floor.engine.errors import ConfigError, NotAllowed, RuleError, UnknownPlayer
 from floor.engine.events import (
     BountyPaid,
     BustUndone,
@@ -28,6 +31,8 @@ from floor.engine.prize import Prize, bounty_pool, payouts
 from floor.engine.rules import Level, Structure
 from floor.engine.state import Tournament
 from floor.engine.validate import replay
+from floor.engine.views import results
+from floor.exports.results import results_csv
 from tests.browser.tournaments import BOUNTY, play
 from tests.unit.builders import Floor
 
@@ -425,3 +430,71 @@ def test_the_pool_stays_whole_through_a_random_day_of_every_command() -> None:
         accounted(t)
         won += sum(len(e.bounty_to) for e in batch if isinstance(e, PlayerBusted))
     assert won > 0 and t.state.bounties is not None and t.state.bounties.paid > 0
+
+
+# The TOML config ---------------------------------------------------------------------------
+
+
+def test_the_shipped_pko_night_is_a_progressive_knockout() -> None:
+    _, s = config.build_tournament(config.load_tournament(config.tournaments()["pko-night"]))
+    assert s.prize is not None
+    assert s.prize.bounty == Bounty(kind="progressive", part=500, paid_at="table")
+    pool = payouts(s.prize, 60)
+    assert (pool.bounties, pool.collected, pool.pool, pool.overlay) == (30_000, 30_000, 30_000, 0)
+    # Fewer entries: the guarantee is of the prizes, the bounties beside it.
+    assert (payouts(s.prize, 20).pool, payouts(s.prize, 20).bounties) == (20_000, 10_000)
+
+
+def test_a_bounty_part_in_a_file_bigger_than_the_buy_in_names_the_file_and_the_key(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'name = "T"\nrules = "tda-2024"\nstructure = "demo-fast"\n'
+        '[prize]\ncurrency = "EUR"\nbuy_in = 100\n'
+        "[prize.bounty]\npart = 150\n"
+        "[[prize.payouts]]\nentries = 2\npercents = [100]\n"
+    )
+    with pytest.raises(ConfigError) as caught:
+        config.load_tournament(path)
+    assert "t.toml" in str(caught.value) and "bounty.part" in str(caught.value)
+
+
+# What the screens and the files show -------------------------------------------------------
+
+
+def test_the_facts_show_the_largest_bounties_left_and_the_last_won() -> None:
+    floor = floor_of(prize("progressive"))
+    floor.do(cmd.Bust(player="T1S9", eliminators=("T1S1",)), now=10.0)
+    floor.do(cmd.Hand(table=1), now=11.0)
+    floor.do(cmd.Bust(player="T1S8", eliminators=("T1S1", "T1S2")), now=20.0)
+    f = bounty_facts.facts(floor.t)
+    assert f is not None
+    assert (f.kind, f.part, f.currency, f.pool) == ("progressive", 100, "EUR", 900)
+    # Seat 1: 150, then half of 50 (25) added; seat 2: 25 added.
+    assert f.largest[:2] == [bounty_facts.Held("T1S1", 175), bounty_facts.Held("T1S2", 125)]
+    assert [(w.busted, w.winners, w.amount) for w in f.last] == [
+        ("T1S8", ["T1S1", "T1S2"], 100),
+        ("T1S9", ["T1S1"], 100),
+    ]
+    assert f.won + f.left + f.unclaimed == f.pool
+    # Sent with the batches that change a bounty, and never without bounties.
+    (hand,) = floor.do(cmd.Hand(table=1))
+    assert not bounty_facts.touches(floor.t, [hand])
+    assert bounty_facts.facts(Floor({1: "1-9"}).t) is None
+
+
+def test_the_results_file_and_the_pool_show_the_bounties() -> None:
+    floor = floor_of(prize("progressive"), {1: "1-3 pos 1/2/3"})
+    floor.do(cmd.Bust(player="T1S3", eliminators=("T1S1",)), cmd.Hand(table=1))
+    floor.do(cmd.Bust(player="T1S2", eliminators=("T1S1",)))
+    lines = results_csv(floor.t).decode().splitlines()
+    assert lines[0].endswith(",deal,bounties")
+    assert lines[1].startswith("1,1,") and lines[1].endswith(",300")
+    assert lines[2].endswith(",0")
+    got = {r.player: r.bounty for r in results(floor.t)}
+    assert got == {"T1S1": 300, "T1S2": 0, "T1S3": 0}
+    pool = payouts(prize("progressive"), 3)
+    assert (pool.pool, pool.bounties) == (300, 300)
+    # A freezeout's file is as it was.
+    assert results_csv(Floor({1: "1-9"}).t).decode().splitlines()[0].endswith(",deal")

@@ -78,6 +78,7 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.EndDay: cmd.EndDay(now=True),
     cmd.ProposeDeal: cmd.ProposeDeal(method="icm"),
     cmd.MakeDeal: cmd.MakeDeal(agreed=("T3S1",)),
+    cmd.PayBounty: cmd.PayBounty(player="T3S1"),
     cmd.SetStructure: cmd.SetStructure(
         structure=msgspec.convert(
             {
@@ -93,6 +94,7 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
 
 FLOOR_MAY = {
     cmd.BagTable,
+    cmd.PayBounty,
     cmd.RecordRuling,
     cmd.EndSitOut,
     cmd.Bust,

@@ -634,6 +634,7 @@ function followState(tid, st, room, me) {
     // A deal reaches a follower as their prize (`me.player`), not as the room's offer.
     deal_offer: null,
     deal: null,
+    bounties: null,
   };
 }
 

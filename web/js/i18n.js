@@ -19,6 +19,8 @@ import { dealersEn } from "./lang/dealers-en.js";
 import { dealersCs } from "./lang/dealers-cs.js";
 import { forecastEn } from "./lang/forecast-en.js";
 import { forecastCs } from "./lang/forecast-cs.js";
+import { bountyEn } from "./lang/bounty-en.js";
+import { bountyCs } from "./lang/bounty-cs.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
 import "./lang/push-en.js";
 import "./lang/push-cs.js";
@@ -31,8 +33,8 @@ const pushTexts = /** @type {any} */ (globalThis).floorPushTexts;
  * @typedef {string | Record<string, string>} Text */
 /** @type {Record<string, Record<string, any>>} */
 const DICTS = {
-  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn, ...pushTexts.en },
-  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...dealersCs, ...forecastCs, ...pushTexts.cs },
+  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn, ...bountyEn, ...pushTexts.en },
+  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...dealersCs, ...forecastCs, ...bountyCs, ...pushTexts.cs },
 };
 const KEY = "floor.lang";
 /** @type {((code: string) => void)[]} */
