@@ -25,11 +25,11 @@ from . import lookups
 from .bounty_fold import head
 from .bounty_rules import Bounty, BountyShare, clockwise, halves, split
 from .commands import Busted, PayBounty
-from .errors import NotAllowed
+from .errors import BadSeat, NotAllowed
 from .events import BountyPaid, Event, PlayerBusted
 from .model import PlayerId
 from .prize import Prize
-from .state import Player, Tournament
+from .state import Player, Table, Tournament
 
 
 def settings(t: Tournament) -> tuple[Prize, Bounty] | None:
@@ -45,10 +45,13 @@ def eliminate(
     busts: Sequence[PlayerBusted],
     named: Mapping[PlayerId, tuple[str, ...]],
     fields: Mapping[PlayerId, str],
+    *,
+    lenient: bool = False,
 ) -> list[PlayerBusted]:
     """``busts`` (worst place first, not yet applied) with their eliminators and bounties:
     ``named`` the eliminators each busted player's command named, ``fields`` where in the
-    command they were named."""
+    command they were named. ``lenient``: a winner who does not fit (named earlier, out
+    since) is left out, their share unclaimed, instead of refusing."""
     money = settings(t)
     if money is None and not any(named.get(e.player) for e in busts):
         return list(busts)
@@ -58,7 +61,10 @@ def eliminate(
     out_now: set[PlayerId] = set()
     for e in busts:
         field = fields.get(e.player, "eliminators")
-        winners = _winners(t, e, named.get(e.player, ()), field)
+        refs = named.get(e.player, ())
+        if lenient:
+            refs = tuple(r for r in refs if _fits(t, e, r, out_now))
+        winners = _winners(t, e, refs, field)
         for i, w in enumerate(winners):
             if w.id in out_now:
                 raise NotAllowed(
@@ -92,6 +98,51 @@ def eliminate(
             msgspec.structs.replace(e, eliminators=ids, bounty=taken, bounty_to=tuple(shares))
         )
     return out
+
+
+def _fits(t: Tournament, e: PlayerBusted, ref: str, out_now: set[PlayerId]) -> bool:
+    w = t.state.players.get(ref)
+    return (
+        w is not None
+        and w.id != e.player
+        and not w.busted
+        and w.table == e.table
+        and w.id not in out_now
+    )
+
+
+def winners_at(
+    t: Tournament, table: Table, out: PlayerId, seats: Sequence[int], field: str
+) -> tuple[PlayerId, ...]:
+    """The players at the ``seats`` of ``table`` named as winners of ``out``'s pot (a
+    hand-for-hand report names seats, as the table sees them)."""
+    found: list[PlayerId] = []
+    for i, seat in enumerate(seats):
+        where = f"{field}[{i}]"
+        pid = table.occupants.get(seat)
+        if pid is None:
+            raise BadSeat(
+                f"table {table.number} seat {seat} is empty",
+                field=where,
+                reason="seat_empty",
+                params={"table": table.number, "seat": seat},
+            )
+        if pid == out:
+            raise NotAllowed(
+                f"{pid} cannot knock themselves out",
+                field=where,
+                reason="bounty_eliminator_self",
+                params={"player": pid},
+            )
+        if pid in found:
+            raise NotAllowed(
+                f"{pid} is named twice as a winner of the pot",
+                field=where,
+                reason="bounty_eliminator_twice",
+                params={"player": pid},
+            )
+        found.append(pid)
+    return tuple(found)
 
 
 def _winners(t: Tournament, e: PlayerBusted, refs: tuple[str, ...], field: str) -> list[Player]:

@@ -139,6 +139,9 @@ class SeatOut(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     seat: Seat_
     #: The stack at the start of the hand; None: the stack the floor last counted.
     stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] | None = None
+    #: The seats at the table that won the pot this player was all-in for (a bounty
+    #: tournament: they win the bounty).
+    winners: Annotated[tuple[Seat_, ...], Meta(max_length=11)] = ()
 
 
 class HandDone(_Command, frozen=True, tag="hand_done"):

@@ -205,6 +205,8 @@ class HandOut(msgspec.Struct, frozen=True, kw_only=True):
     player: PlayerId
     #: The chips the player started the hand with: the bigger stack places higher.
     stack: int
+    #: Who won the pot the player was all-in for (``bounty``).
+    eliminators: tuple[PlayerId, ...] = ()
 
 
 class HandForHandStarted(_Event, frozen=True, tag="hand_for_hand_started"):

@@ -498,3 +498,32 @@ def test_the_results_file_and_the_pool_show_the_bounties() -> None:
     assert (pool.pool, pool.bounties) == (300, 300)
     # A freezeout's file is as it was.
     assert results_csv(Floor({1: "1-9"}).t).decode().splitlines()[0].endswith(",deal")
+
+
+# Hand-for-hand -----------------------------------------------------------------------------
+
+
+def test_a_hand_for_hand_report_names_the_seats_that_won_the_pots() -> None:
+    floor = floor_of(prize(), {1: "1-5 pos 1/2/3", 2: "1-5 pos 1/2/3"})
+    floor.do(cmd.ClockStart(), cmd.StartHandForHand())
+    floor.do(
+        cmd.HandDone(table=1, out=(cmd.SeatOut(seat=5, stack=1_000, winners=(2, 3)),)),
+    )
+    # Placed once every table has played the hand: the bounty is paid then.
+    assert bounty_of(floor, "T1S2") == (100, 0, 0)
+    events = floor.do(cmd.HandDone(table=2, out=(cmd.SeatOut(seat=4, stack=2_000, winners=(1,)),)))
+    busts = {e.player: e for e in events if isinstance(e, PlayerBusted)}
+    # 100 split in fives: 50 / 50, the first clockwise from the button at seat 1 is seat 2.
+    assert busts["T1S5"].bounty_to == (
+        BountyShare("T1S2", 50, 0, True),
+        BountyShare("T1S3", 50, 0, True),
+    )
+    assert busts["T2S4"].bounty_to == (BountyShare("T2S1", 100, 0, True),)
+    accounted(floor.t)
+    replays(floor)
+    refused = floor.refuse(
+        cmd.HandDone(table=1, out=(cmd.SeatOut(seat=4, stack=1_000, winners=(4,)),)),
+        NotAllowed,
+        "out[0].winners[0]",
+    )
+    assert refused.reason == "bounty_eliminator_self"

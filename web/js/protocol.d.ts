@@ -235,6 +235,19 @@ export interface BountyBook {
   unclaimed: number;
 }
 
+export interface BountyFacts {
+  kind: "knockout" | "progressive";
+  part: number;
+  currency: string;
+  pool: number;
+  won: number;
+  paid: number;
+  left: number;
+  unclaimed: number;
+  largest: Held[];
+  last: Won[];
+}
+
 /**
  * The cashier paid ``player`` the bounties they had won and not yet been paid.
  */
@@ -807,6 +820,7 @@ export interface Facts {
   chips: ChipFacts;
   hand_for_hand: HandForHandFacts | null;
   in_the_money: InTheMoney | null;
+  bounties: BountyFacts | null;
 }
 
 /**
@@ -1011,6 +1025,7 @@ export interface HandOut {
   seat: number;
   player: string;
   stack: number;
+  eliminators: string[];
 }
 
 /**
@@ -1039,6 +1054,11 @@ export interface Heartbeat {
   type: "heartbeat";
   server_time: number;
 }
+
+/**
+ * ``[player, bounty]``: a bounty on a player still in.
+ */
+export type Held = [string, number];
 
 export interface Hello {
   type: "hello";
@@ -1766,6 +1786,7 @@ export interface ResultRow {
   seat: number | null;
   prize: number;
   deal: boolean;
+  bounty: number | null;
 }
 
 /**
@@ -1895,6 +1916,7 @@ export interface SeatLockSet {
 export interface SeatOut {
   seat: number;
   stack?: number | null;
+  winners?: number[];
 }
 
 /**
@@ -2354,3 +2376,9 @@ export interface Winner {
   at: number;
   closed_at: number | null;
 }
+
+/**
+ * ``[busted, winners, amount, at]``: a bounty won at a bust-out (``amount`` paid and added
+ * in all).
+ */
+export type Won = [string, string[], number, number];

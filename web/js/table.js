@@ -44,8 +44,8 @@ let principal = { role: "public", username: null, table: null };
  * the seat out being asked about, `won.winners` the winners' seats by seat out, `won.split`
  * several winners tapped before going on). */
 /** @type {{ mode: "out" | "done" | "button" | "won" | null, picked: Set<number>, stacks: Record<number, string>,
- *   won: { at: number, winners: Map<number, Set<number>>, split: boolean } }} */
-const ui = { mode: null, picked: new Set(), stacks: {}, won: { at: 0, winners: new Map(), split: false } };
+ *   won: { at: number, winners: Map<number, Set<number>>, split: boolean, then: "out" | "done" | "button" | "won" | null } }} */
+const ui = { mode: null, picked: new Set(), stacks: {}, won: { at: 0, winners: new Map(), split: false, then: null } };
 /** Players who sat down here since the table's last hand (a late entry, a move carried out):
  * seat -> player, from the events the server sent. */
 const arrivals = new Map();
@@ -223,7 +223,7 @@ function closePick() {
   ui.mode = null;
   ui.picked.clear();
   ui.stacks = {};
-  ui.won = { at: 0, winners: new Map(), split: false };
+  ui.won = { at: 0, winners: new Map(), split: false, then: null };
 }
 
 /** @param {number[]} seats */
@@ -244,20 +244,22 @@ function sendPicked() {
     const typed = ui.stacks[seat];
     return typed === undefined || typed === "" ? null : Number(typed);
   };
-  if (ui.mode === "done") {
-    const out = seats.map((seat) => ({ seat, stack: stackOf(seat) }));
-    send({ type: "hand_done", table: TABLE, out },
-      seats.length ? t("table.send_done", { seats: seatList(seats) }) : t("table.send_done_none"));
-  } else if (ui.mode === "out" && bountyOf(conn.state) && seats.length) {
+  if ((ui.mode === "out" || ui.mode === "done") && bountyOf(conn.state) && seats.length) {
     // A bounty tournament: who won each pot is asked next, a tap on a seat each.
+    ui.won = { at: 0, winners: new Map(), split: false, then: ui.mode };
     ui.mode = "won";
-    ui.won = { at: 0, winners: new Map(), split: false };
     render();
     return;
-  } else if ((ui.mode === "out" || ui.mode === "won") && seats.length === 1) {
+  }
+  const was = ui.mode === "won" ? ui.won.then : ui.mode;
+  if (was === "done") {
+    const out = seats.map((seat) => ({ seat, stack: stackOf(seat), winners: [...(ui.won.winners.get(seat) || [])] }));
+    send({ type: "hand_done", table: TABLE, out },
+      seats.length ? t("table.send_done", { seats: seatList(seats) }) : t("table.send_done_none"));
+  } else if (was === "out" && seats.length === 1) {
     send({ type: "bust", table: TABLE, seat: seats[0], eliminators: winnersOf(table, seats[0]) },
       t("table.send_out", { seats: seatList(seats) }));
-  } else if ((ui.mode === "out" || ui.mode === "won") && seats.length > 1) {
+  } else if (was === "out" && seats.length > 1) {
     // Several out in one hand: placed by the chips each started it with (bust_same_hand).
     const players = seats.map((seat) => ({ player: table.occupants[seat], stack: stackOf(seat), eliminators: winnersOf(table, seat) }));
     send({ type: "bust_same_hand", players }, t("table.send_out", { seats: seatList(seats) }));
