@@ -51,7 +51,8 @@ def eliminate(
     """``busts`` (worst place first, not yet applied) with their eliminators and bounties:
     ``named`` the eliminators each busted player's command named, ``fields`` where in the
     command they were named. ``lenient``: a winner who does not fit (named earlier, out
-    since) is left out, their share unclaimed, instead of refusing."""
+    since) is left out instead of refusing: the others share the bounty (nobody left: it is
+    unclaimed)."""
     money = settings(t)
     if money is None and not any(named.get(e.player) for e in busts):
         return list(busts)

@@ -238,8 +238,8 @@ def _not_playing(t: Tournament, n: TableNo) -> RuleError:
 
 def _placed(t: Tournament, out: list[HandOut], now: float) -> list[Event]:
     busted: list[tuple[int, Player]] = [(o.stack, t.player(o.player)) for o in out]
-    # Named when each table reported; at the round's end a winner no longer fit (out in the
-    # same hand before the player) leaves that share unclaimed rather than refuse the round.
+    # Named when each table reported; at the round's end a winner who no longer fits (out in
+    # the same hand before the player) is left out rather than refuse the round.
     named = {o.player: o.eliminators for o in out}
     return list(bounty.eliminate(t, place(t, busted, now), named, {}, lenient=True))
 
