@@ -101,6 +101,28 @@ def eliminate(
     return out
 
 
+def one(t: Tournament, e: PlayerBusted, refs: tuple[str, ...]) -> PlayerBusted:
+    """``eliminate`` for the bust-out of one player (``bust``): the most frequent command
+    of a day, worked out without the bookkeeping several players out need."""
+    if len(refs) > 1:
+        return eliminate(t, [e], {e.player: refs}, {e.player: "eliminators"})[0]
+    money = settings(t)
+    if not refs:
+        if money is None:
+            return e
+        taken = head(t.state.players[e.player], money[1])
+        # Nobody named (the table screen or the API did not say): the bounty stays unclaimed.
+        return msgspec.structs.replace(e, bounty=taken)
+    (w,) = _winners(t, e, refs, "eliminators")
+    if money is None:
+        return msgspec.structs.replace(e, eliminators=(w.id,))
+    prize, b = money
+    taken = head(t.state.players[e.player], b)
+    cash, added = halves(taken, prize.round_to) if b.kind == "progressive" else (taken, 0)
+    share = BountyShare(w.id, cash, added, b.paid_at == "table")
+    return msgspec.structs.replace(e, eliminators=(w.id,), bounty=taken, bounty_to=(share,))
+
+
 def _fits(t: Tournament, e: PlayerBusted, ref: str, out_now: set[PlayerId]) -> bool:
     w = t.state.players.get(ref)
     return (

@@ -537,7 +537,7 @@ def _bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]
     out = PlayerBusted(
         player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active, at=now, by=c.by
     )
-    return list(bounty.eliminate(t, [out], {p.id: c.eliminators}, {p.id: "eliminators"}))
+    return [bounty.one(t, out, c.eliminators)]
 
 
 def _bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Random) -> list[Event]:
