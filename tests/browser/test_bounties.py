@@ -155,9 +155,27 @@ def test_a_progressive_knockout_with_a_split_pot_and_two_out_in_one_hand(
     expect(table.locator(f'.seat[data-seat="{winner}"] .bounty-head')).to_have_text("€110")
     table.screenshot(path=str(tmp_path / "table-bounties.png"))
 
+    # The table screen records a bust-out, then asks who won the pot: one tap on that seat.
+    now = occupants(director, tid, 1)
+    others = sorted(x for x, pid in now.items() if pid != seats[winner])
+    t_out, t_win = others[-1], others[0]
+    before = bounty(director, tid, now[t_win])
+    taken = bounty(director, tid, now[t_out])[0]
+    cash = taken // 2 // 10 * 10
+    table.locator('.table-actions [data-action="out"]').click()
+    table.locator(f'.seat[data-seat="{t_out}"]').click()
+    table.locator('.table-pick [data-action="send"]').click()
+    expect(table.locator(".table-pick")).to_contain_text("Who won")
+    table.screenshot(path=str(tmp_path / "table-who-won.png"))
+    table.locator(f'.seat[data-seat="{t_win}"]').click()
+    wait_for(
+        lambda: bounty(director, tid, now[t_win]) == (before[0] + taken - cash, before[1] + cash)
+    )
+
     # The same screens at the other size (looked at by hand: tmp_path's pictures).
     narrow = pages.open(servers[1], f"/wall/{tid}?pages=bounties", size="phone")
-    expect(narrow.locator(".page-bounties .bounty-won")).to_have_count(4)
+    # The four from the phone and the table screen's: the last won, newest first.
+    expect(narrow.locator(".page-bounties .bounty-won")).to_have_count(5)
     narrow.screenshot(path=str(tmp_path / "wall-bounties-phone.png"), full_page=True)
     wide = pages.open(servers[0], f"/floor/{tid}", size="tv", user=FLOOR)
     open_table(wide, 1)
