@@ -44,9 +44,9 @@ import httpx
 import msgspec
 
 from floor.engine import commands as cmd
+from floor.engine.calc.pots import PotInput, split_pot
 from floor.engine.decide import decide
 from floor.engine.events import Event, TournamentCreated
-from floor.engine.pots import PotInput, split_pot
 from floor.engine.rulebook import fold
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament

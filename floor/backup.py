@@ -1,27 +1,34 @@
 """Backup and recovery: a tournament's whole log to a file, and back into any server.
 
-The file is JSON lines: a header, every event with its sequence number, the snapshot of the
-final state, and a digest::
+The file is JSON lines: a header, every event with its sequence number and its link in the
+hash chain (``engine.chain``), the snapshot of the final state, the venue's signature where
+the server has a signing key (``floor.signing``), and a digest::
 
-    {"format": "floor-export", "version": 2, "tournament": "spring", "events": 812, ...}
-    {"seq": 1, "event": {"type": "tournament_created", ...}}
+    {"format": "floor-export", "version": 3, "tournament": "spring", "events": 812,
+     "chain": "floor-chain/1", ...}
+    {"seq": 1, "event": {"type": "tournament_created", ...}, "link": "5f0c..."}
     ...
     {"seq": 812, "state": {...}}
+    {"signature": {"alg": "ed25519", "key_id": "ed25519:...", "signed": "sha256:...", ...}}
     {"digest": "sha256:..."}
 
 The digest is the SHA-256 of every byte before its line (``head -n -1 FILE | sha256sum``
 says the same): a file damaged or edited since the export is refused. It is no signature
-(whoever edits a file can write a new digest): what guards the server is that an import
+(whoever edits a file can write a new digest); the chain names the first event that was
+changed, and the signature (of every line before it) says the venue wrote the file
+(``floor verify`` checks all three, offline). What guards the server is that an import
 replays the log through the rules (``floor.engine.validate``), each event checked against
 the state before it as the live API would have decided it, and that the log folds to
 exactly the state exported. A refusal is one line naming the event; nothing is written.
 
-A version 1 file (written before exports carried a digest) is imported only when asked to
-(``floor import --no-digest``): nothing tells a damaged one from the export, though every
-event is still checked.
+A version 2 file (written before exports carried the chain) imports as it did. A version 1
+file (written before exports carried a digest) is imported only when asked to (``floor
+import --no-digest``): nothing tells a damaged one from the export, though every event is
+still checked.
 
     floor export TOURNAMENT FILE
     floor import FILE [--as NEW_ID] [--no-digest]
+    floor verify FILE [--keys keys.json]
 """
 
 from __future__ import annotations
@@ -34,12 +41,13 @@ from typing import Any, get_args
 
 import msgspec
 
+from .engine import chain, finish
 from .engine import clock as clocks
-from .engine import finish
 from .engine.events import Event, TournamentCreated
 from .engine.state import TournamentState
 from .engine.validate import InvalidEvent, replay
 from .protocol import decode_event, encode_event
+from .signing import Signature, Signer
 from .store.errors import StoreError
 from .store.house import House
 from .store.ids import check_tournament_id
@@ -47,9 +55,13 @@ from .store.ports import Snapshot, Summary
 from .store.service import Service
 
 FORMAT = "floor-export"
-VERSION = 2
+VERSION = 3
+#: Written before exports carried the hash chain: a digest, no links.
+UNCHAINED = 2
 #: Written before exports carried a digest: imported only with ``no_digest``.
 UNDIGESTED = 1
+#: How the signature's line begins (``Signed``).
+SIGNATURE_LINE = b'{"signature":'
 _TAGS = frozenset(str(c.__struct_config__.tag) for c in get_args(Event))
 #: What a line that is not what it should be raises: msgspec's errors, and RecursionError
 #: for JSON nested past the depth msgspec decodes.
@@ -63,11 +75,20 @@ class Header(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     events: int
     exported_at: float
+    #: The hash chain's algorithm (``engine.chain.SPEC``); None before exports carried it.
+    chain: str | None = None
 
 
 class Line(msgspec.Struct, frozen=True):
     seq: int
     event: msgspec.Raw
+    link: str | None = None
+
+
+class Signed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The venue's signature of every line before its own."""
+
+    signature: Signature
 
 
 class Final(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,7 +106,7 @@ class BackupError(StoreError):
     code = "bad_backup"
 
 
-def _digest(data: bytes) -> str:
+def digest_of(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
@@ -99,9 +120,9 @@ def _refused(path: Path, why: str) -> BackupError:
     return BackupError(_one_line(f"{path}: {why}"))
 
 
-async def export(store: Service, tid: str, path: Path) -> int:
+async def export(store: Service, tid: str, path: Path, signer: Signer | None = None) -> int:
     """Write the tournament's log and final state to ``path``; the number of events."""
-    lines, events = await export_lines(store, tid)
+    lines, events = await export_lines(store, tid, signer)
     tmp = path.with_name(path.name + ".part")
     try:
         with tmp.open("wb") as out:
@@ -112,7 +133,9 @@ async def export(store: Service, tid: str, path: Path) -> int:
     return events
 
 
-async def export_lines(store: Service, tid: str) -> tuple[list[bytes], int]:
+async def export_lines(
+    store: Service, tid: str, signer: Signer | None = None
+) -> tuple[list[bytes], int]:
     """The export file's lines (the console downloads them), and the number of events."""
     t, version = await store.load(tid)
     raw = await _events_up_to(store, tid, version)
@@ -124,11 +147,18 @@ async def export_lines(store: Service, tid: str) -> tuple[list[bytes], int]:
         name=t.state.name,
         events=len(raw),
         exported_at=time.time(),
+        chain=chain.SPEC,
     )
     lines = [encoder.encode(header) + b"\n"]
-    lines.extend(encoder.encode(Line(seq, msgspec.Raw(data))) + b"\n" for seq, data in raw)
+    links = chain.links(chain.genesis(tid), raw)
+    lines.extend(
+        encoder.encode(Line(seq, msgspec.Raw(data), link.link)) + b"\n"
+        for (seq, data), link in zip(raw, links, strict=True)
+    )
     lines.append(encoder.encode(Final(seq=version, state=t.state)) + b"\n")
-    lines.append(encoder.encode(Digest(_digest(b"".join(lines)))) + b"\n")
+    if signer is not None:
+        lines.append(encoder.encode(Signed(signer.sign(b"".join(lines)))) + b"\n")
+    lines.append(encoder.encode(Digest(digest_of(b"".join(lines)))) + b"\n")
     return lines, len(raw)
 
 
@@ -164,23 +194,27 @@ def _read(path: Path, no_digest: bool) -> tuple[Header, list[bytes], Final, bool
         header = msgspec.json.decode(lines[0], type=Header)
     except _UNREADABLE as e:
         raise _refused(path, f"not a floor export: {e}") from None
-    if header.format != FORMAT or header.version not in (VERSION, UNDIGESTED):
+    if header.format != FORMAT or header.version not in (VERSION, UNCHAINED, UNDIGESTED):
         raise _refused(
             path,
             f"{header.format} version {header.version}, not {FORMAT} version {VERSION} "
-            f"(or {UNDIGESTED})",
+            f"(or {UNCHAINED}, {UNDIGESTED})",
         )
-    digested = header.version == VERSION
+    digested = header.version != UNDIGESTED
     if digested:
         *lines, last = lines
         try:
             said = msgspec.json.decode(last, type=Digest).digest
         except _UNREADABLE:
             raise _refused(path, "the last line is not the export's digest: cut short?") from None
-        if not hmac.compare_digest(said.encode(), _digest(b"".join(lines)).encode()):
+        if not hmac.compare_digest(said.encode(), digest_of(b"".join(lines)).encode()):
             raise _refused(
                 path, "changed since it was exported: its digest does not match; nothing imported"
             )
+        if lines and lines[-1].startswith(SIGNATURE_LINE):
+            # The signature is checked by ``floor verify``, against the venue's published
+            # keys; an import is guarded by the digest and the replay.
+            lines.pop()
     elif not no_digest:
         raise _refused(
             path,
@@ -202,14 +236,38 @@ def _read(path: Path, no_digest: bool) -> tuple[Header, list[bytes], Final, bool
         raise _refused(path, f"the final state: {_unreadable(e)}; nothing imported") from None
     if len(body) != header.events or [x.seq for x in body] != list(range(1, len(body) + 1)):
         raise _refused(path, f"incomplete: the events are not numbered 1 to {header.events}")
+    if header.chain is not None:
+        broken = chain_break(header, body)
+        if broken is not None:
+            raise _refused(path, f"{broken}; nothing imported")
     return header, [bytes(x.event) for x in body], final, digested, lines[-1]
+
+
+def chain_break(header: Header, body: list[Line]) -> str | None:
+    """Where the export's events stop following their links, in words; None if they all do."""
+    if header.chain != chain.SPEC:
+        return f"its chain is {header.chain!r}, which this floor does not know ({chain.SPEC})"
+    found = chain.first_break(header.tournament, ((x.seq, bytes(x.event), x.link) for x in body))
+    if found is None:
+        return None
+    kind = kind_of(bytes(next(x.event for x in body if x.seq == found.seq)))
+    return f"event {found.seq} ({kind}) {found.why}"
+
+
+def kind_of(data: bytes) -> str:
+    try:
+        value: Any = msgspec.json.decode(data)
+    except _UNREADABLE:
+        return "not JSON"
+    kind = value.get("type") if isinstance(value, dict) else None
+    return kind if isinstance(kind, str) and kind in _TAGS else "of no known type"
 
 
 class _StateKeys(msgspec.Struct):
     state: dict[str, msgspec.Raw]
 
 
-def _holds(final: bytes, part: str) -> bool:
+def holds(final: bytes, part: str) -> bool:
     """Whether the export's final state (its line) has ``part``, a part added to the state
     since some exports were written."""
     return part in msgspec.json.decode(final, type=_StateKeys).state
@@ -292,7 +350,7 @@ async def import_(
     except Exception as e:  # a check missed: the fold broke on what it let through
         raise _refused(path, f"the events do not fold to a tournament: {e!r}") from None
     expected = msgspec.structs.replace(final.state, id=tid)
-    if not _holds(final_line, "board"):
+    if not holds(final_line, "board"):
         # An export from before the state kept the board: the fold makes it from the events.
         expected = msgspec.structs.replace(expected, board=t.state.board)
     if final.seq != len(events) or msgspec.msgpack.encode(t.state) != msgspec.msgpack.encode(

@@ -154,12 +154,68 @@ def _with_store(work: Callable[[Any], Awaitable[None]]) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from .backup import export
+    from .server.settings import from_env
+    from .signing import SigningError, configured
+
+    settings = from_env()
+    try:
+        signer, _ = configured(settings.signing_key, settings.signing_keys, settings.data_dir)
+    except SigningError as e:
+        print(f"floor export: {e}", file=sys.stderr)
+        return 2
 
     async def work(store: Any) -> None:
-        n = await export(store, args.tournament, Path(args.file))
-        print(f"exported {args.tournament}: {n} events to {args.file}")
+        n = await export(store, args.tournament, Path(args.file), signer)
+        signed = f", signed by {signer.key_id}" if signer is not None else ""
+        print(f"exported {args.tournament}: {n} events to {args.file}{signed}")
 
     return _with_store(work)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from .signing import SigningError, read_list
+    from .verify import Unreadable, verify
+
+    try:
+        keys = read_list(Path(args.keys)) if args.keys else None
+        report = verify(Path(args.file), keys)
+    except (SigningError, Unreadable) as e:
+        print(f"floor verify: {e}", file=sys.stderr)
+        return 2
+    for line in report.lines:
+        print(line)
+    print("NOT VERIFIED: see FAIL above" if report.failed else "verified")
+    return 1 if report.failed else 0
+
+
+def _keys_new(args: argparse.Namespace) -> int:
+    import time
+
+    from .signing import SigningError, new_key
+
+    try:
+        pem, listed, key_id = new_key(Path(args.directory), time.time())
+    except (SigningError, OSError) as e:
+        print(f"floor keys new: {e}", file=sys.stderr)
+        return 2
+    print(f"made {key_id}")
+    print(f"  private half: {pem} (readable by you alone; set FLOOR_SIGNING_KEY to it)")
+    print(f"  key list:     {listed} (served at /.well-known/floor-keys.json; publish it)")
+    return 0
+
+
+def _keys_revoke(args: argparse.Namespace) -> int:
+    import time
+
+    from .signing import SigningError, revoke
+
+    try:
+        revoke(Path(args.keys), args.key_id, args.reason, time.time())
+    except SigningError as e:
+        print(f"floor keys revoke: {e}", file=sys.stderr)
+        return 2
+    print(f"revoked {args.key_id} in {args.keys}: nothing it signed is accepted any more")
+    return 0
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -233,6 +289,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("tournament")
     p.add_argument("file")
     p.set_defaults(func=_export)
+    p = sub.add_parser(
+        "verify", help="check an export or signed results offline: digest, chain, signature"
+    )
+    p.add_argument("file")
+    p.add_argument("--keys", default=None, help="the venue's key list (floor-keys.json)")
+    p.set_defaults(func=_verify)
+    p = sub.add_parser("keys", help="the venue's signing keys")
+    keys = p.add_subparsers(dest="keys_command", required=True, metavar="KEYS_COMMAND")
+    p = keys.add_parser("new", help="make a signing key (the old one is kept beside it)")
+    p.add_argument("directory", help="outside FLOOR_DATA_DIR: where the key and list go")
+    p.set_defaults(func=_keys_new)
+    p = keys.add_parser("revoke", help="revoke a key that leaked: nothing it signed is accepted")
+    p.add_argument("key_id")
+    p.add_argument("--keys", required=True, help="the key list to revoke it in")
+    p.add_argument("--reason", default="", help="said to whoever checks a signature")
+    p.set_defaults(func=_keys_revoke)
     p = sub.add_parser("import", help="load an exported tournament into this server")
     p.add_argument("file")
     p.add_argument("--as", dest="new_id", default=None, help="import under another id")

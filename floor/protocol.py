@@ -19,13 +19,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from .engine.derived import Facts, StaffFacts, public_facts, staff_facts
 from .engine.events import Event
-from .engine.patch import Patches, catch_up
 from .engine.plan import Plan
+from .engine.read.derived import Facts, StaffFacts, public_facts, staff_facts
+from .engine.read.patch import Patches, catch_up
+from .engine.read.views import FieldStats, TableView, field_stats, table_view, touched_tables
 from .engine.state import Tournament
 from .engine.touches import touched
-from .engine.views import FieldStats, TableView, field_stats, table_view, touched_tables
 
 #: The shape of the messages screens are sent, said in ``hello``: bumped whenever a message
 #: (a batch, a snapshot, an event, the state) changes shape, so that a screen loaded before an

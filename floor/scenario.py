@@ -20,9 +20,9 @@ from .engine.errors import FloorError
 from .engine.events import GameChanged, SeatLockSet, TableSetUp, TournamentCreated
 from .engine.model import DealtGame, MoveReason, Positions
 from .engine.planner import housekeep
+from .engine.read.views import next_big_blind, shown_status, waiting
 from .engine.rules import ReservedSeat, Rules
 from .engine.state import Tournament
-from .engine.views import next_big_blind, shown_status, waiting
 from .errortext import explain, field_names
 
 

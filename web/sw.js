@@ -1,7 +1,7 @@
 // floor's service worker (served as /sw.js by floor/server/routes_app.py, which writes the
 // release's version and the shell's files into it).
 //
-// - The app shell (the pages' scripts, styles, texts, icons) is kept per release: a new
+// - The app shell (the pages' scripts, styles, English texts, icons) is kept per release: a new
 //   release is a new script, installed by the browser at the next page load, which takes
 //   over at once and drops the old release's shell.
 // - The pages (/player/, /floor/, /table/) are read from the network first; without one, the
@@ -25,7 +25,8 @@ const STATE_CACHE = "floor-state";
 const PAGES = /^\/(player|floor|table)\//;
 const STATE = /^\/api\/t\/[^/]+\/(snapshot|follow\/[^/]+|board)$/;
 
-importScripts("/static/js/lang/push-en.js", "/static/js/lang/push-cs.js");
+// Every shipped language's notifications (floor/server/routes_app.py writes the list).
+importScripts(...["__FLOOR_PUSH__"]);
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -124,7 +125,7 @@ function text(lang, key, params) {
   const dict = all[lang] || all.en || {};
   let value = dict[key] ?? all.en?.[key] ?? key;
   if (value && typeof value === "object") {
-    const form = new Intl.PluralRules(lang).select(Number(params.n ?? 0));
+    const form = new Intl.PluralRules(lang === "pt-br" ? "pt-BR" : lang).select(Number(params.n ?? 0));
     value = value[form] ?? value.other;
   }
   return String(value).replace(/\{(\w+)\}/g, (m, name) => (params[name] != null ? String(params[name]) : m));

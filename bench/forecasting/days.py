@@ -13,10 +13,10 @@ import msgspec
 from floor.config import resolve_structure
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_floor_action
+from floor.engine.calc.payout_curve import standard_table
 from floor.engine.decide import decide
 from floor.engine.events import TournamentCreated
 from floor.engine.flights import FlightRules
-from floor.engine.payout_curve import standard_table
 from floor.engine.prize import Prize, ReEntry
 from floor.engine.rules import Level, Rules
 from floor.engine.state import Tournament

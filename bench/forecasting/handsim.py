@@ -28,12 +28,12 @@ import msgspec
 from floor.engine import clock
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_floor_action
+from floor.engine.calc.payout_curve import standard_table
 from floor.engine.decide import decide
 from floor.engine.errors import RuleError
 from floor.engine.events import TournamentCreated
 from floor.engine.flights import FlightRules
 from floor.engine.money import in_the_money
-from floor.engine.payout_curve import standard_table
 from floor.engine.prize import Prize, ReEntry
 from floor.engine.rules import Level, Rules, Structure
 from floor.engine.state import Tournament

@@ -18,12 +18,12 @@ structure's levels and chips, a structure against the rule set's game and the pr
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 import msgspec
 
 from .commands import SetPrize, SetStructure
-from .errors import ConfigValueError, NotAllowed, Reason
+from .errors import ConfigValueError, NotAllowed, Reason, refused
 from .events import Event, PrizeChanged, StructureChanged
 from .prize import Prize
 from .rules import Level, Rules, Structure
@@ -140,110 +140,21 @@ def check(s: TournamentState, rules: Rules, event: PrizeChanged | StructureChang
         )
 
 
+#: The part of the structure a refusal names, where it is not the whole (``field``).
+_PART: Final[dict[str, str]] = {
+    "structure_has_prize": "prize",
+    "structure_step_played": "levels",
+    "structure_chips_started": "chips",
+    "structure_stack_entered": "starting_stack",
+    "level_no_game": "levels",
+    "level_other_game": "levels",
+}
+
+
 def refusal(why: Why, field: str) -> NotAllowed:
     """What ``decide`` raises for ``why`` (the English is each reason's template)."""
-    n = why.number
-    match why.reason:
-        case "no_structure":
-            return NotAllowed(
-                "this tournament has no structure: the clock has no levels",
-                field=field,
-                reason="no_structure",
-            )
-        case "prize_unchanged":
-            return NotAllowed(
-                "the prize settings are already these", field=field, reason="prize_unchanged"
-            )
-        case "prize_entries_sold":
-            return NotAllowed(
-                f"{n('entries'):,} entries are sold: the currency, buy-in and fee stay",
-                field=field,
-                reason="prize_entries_sold",
-                params={"entries": n("entries")},
-            )
-        case "prize_rebuys_sold":
-            return NotAllowed(
-                f"{n('rebuys'):,} rebuys are sold: their price, fee and chips stay",
-                field=field,
-                reason="prize_rebuys_sold",
-                params={"rebuys": n("rebuys")},
-            )
-        case "prize_add_ons_sold":
-            return NotAllowed(
-                f"{n('add_ons'):,} add-ons are sold: their price, fee and chips stay",
-                field=field,
-                reason="prize_add_ons_sold",
-                params={"add_ons": n("add_ons")},
-            )
-        case "structure_unchanged":
-            return NotAllowed(
-                "the structure is already this", field=field, reason="structure_unchanged"
-            )
-        case "structure_has_prize":
-            return NotAllowed(
-                "a structure sent on its own carries no prize settings: set them with the money",
-                field=f"{field}.prize",
-                reason="structure_has_prize",
-            )
-        case "structure_step_played":
-            return NotAllowed(
-                f"step {n('step'):,} is played or in play: it stays as it is",
-                field=f"{field}.levels",
-                reason="structure_step_played",
-                params={"step": n("step")},
-            )
-        case "structure_chips_started":
-            return NotAllowed(
-                "the chip set stays once the clock has started",
-                field=f"{field}.chips",
-                reason="structure_chips_started",
-            )
-        case "structure_stack_entered":
-            return NotAllowed(
-                f"{n('entries'):,} entries were given {n('stack'):,} chips: "
-                "the starting stack stays",
-                field=f"{field}.starting_stack",
-                reason="structure_stack_entered",
-                params={"stack": n("stack"), "entries": n("entries")},
-            )
-        case "level_no_game":
-            return NotAllowed(
-                f"step {n('step'):,} names no game, but this is a mixed game",
-                field=f"{field}.levels",
-                reason="level_no_game",
-                params={"step": n("step")},
-            )
-        case "level_other_game":
-            game, dealt = why.text("game"), why.text("dealt")
-            return NotAllowed(
-                f"step {n('step'):,} deals {game}, but this tournament deals {dealt}",
-                field=f"{field}.levels",
-                reason="level_other_game",
-                params={"step": n("step"), "game": game, "dealt": dealt},
-            )
-        case "no_level":
-            return NotAllowed(
-                f"there is no level {n('level'):,} (the structure has {n('levels'):,})",
-                field=field,
-                reason="no_level",
-                params={"level": n("level"), "levels": n("levels")},
-            )
-        case "not_made_of":
-            return NotAllowed(
-                f"{n('amount'):,} cannot be made of {n('chip'):,}s",
-                field=field,
-                reason="not_made_of",
-                params={"amount": n("amount"), "chip": n("chip")},
-            )
-        case _:
-            assert why.reason == "add_on_no_break", why.reason
-            return NotAllowed(
-                f"there is no break right after level {n('level'):,} "
-                "(set at_break = false to offer the add-on during the level)",
-                field=field,
-                reason="add_on_no_break",
-                params={"level": n("level")},
-            )
+    part = _PART.get(why.reason)
+    return refused(NotAllowed, why.reason, why.params, f"{field}.{part}" if part else field)
 
 
 def _price(prize: Prize | None) -> tuple[str, int, int, object] | None:

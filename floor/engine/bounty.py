@@ -11,7 +11,7 @@ a side pot and busts in the main one carries what the side pot added to their bo
 winner. A bust-out with nobody named (a disqualification, a hand-for-hand report) leaves the
 bounty unclaimed, with the house.
 
-An undone bust-out gives the bounty back (``bounty_fold``); it is refused while a winner of
+An undone bust-out gives the bounty back (``fold.bounty``); it is refused while a winner of
 that bounty is out since (undo theirs first), so that every amount goes back where it came from.
 """
 
@@ -22,11 +22,11 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from . import lookups
-from .bounty_fold import head
 from .bounty_rules import Bounty, BountyShare, clockwise, halves, split
 from .commands import Busted, PayBounty
 from .errors import BadSeat, NotAllowed
 from .events import BountyPaid, Event, PlayerBusted
+from .fold.bounty import head
 from .model import PlayerId
 from .prize import Prize
 from .state import Player, Table, Tournament

@@ -13,7 +13,7 @@ A re-entry starts a fresh bounty; a rebuy or an add-on adds its part to the play
 Several winners of the pot split the bounty (``split``): each share rounded down to the
 tournament's prize rounding unit, the remainder to the first of them clockwise from the button.
 
-This module holds only data and arithmetic (the fold, ``bounty_fold``, and the decisions,
+This module holds only data and arithmetic (the fold, ``fold.bounty``, and the decisions,
 ``bounty``, import it), so that the prize settings and the events can name its types.
 """
 

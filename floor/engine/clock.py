@@ -16,7 +16,8 @@ from .rules import Break, Level, Step, Structure
 from .state import ClockState, TournamentState
 
 
-def _structure(s: TournamentState) -> Structure:
+def structure_of(s: TournamentState) -> Structure:
+    """The structure the clock runs on; refused without one."""
     if s.structure is None:
         raise NotAllowed(
             "this tournament has no structure: the clock has no levels", reason="no_structure"
@@ -35,10 +36,16 @@ def remaining(c: ClockState, now: float) -> float:
     return c.remaining
 
 
-def start(s: TournamentState, now: float) -> ClockStarted:
-    structure = _structure(s)
+def startable(s: TournamentState) -> Structure:
+    """The structure a clock not yet started starts on."""
+    structure = structure_of(s)
     if s.clock.started:
         raise NotAllowed("the clock has already started", reason="clock_started")
+    return structure
+
+
+def start(s: TournamentState, now: float) -> ClockStarted:
+    structure = startable(s)
     left = s.clock.remaining or _seconds(structure.levels[s.clock.level])
     return ClockStarted(at=now, level=s.clock.level, ends_at=now + left)
 
@@ -48,26 +55,34 @@ def _ends_at(s: TournamentState, due: list[LevelChanged]) -> float | None:
     return due[-1].ends_at if due else s.clock.ends_at
 
 
-def pause(s: TournamentState, now: float, due: list[LevelChanged] | None = None) -> ClockPaused:
+def pausable(s: TournamentState) -> None:
     if not s.clock.running:
         raise NotAllowed("the clock is not running", reason="clock_not_running")
+
+
+def pause(s: TournamentState, now: float, due: list[LevelChanged] | None = None) -> ClockPaused:
+    pausable(s)
     ends_at = _ends_at(s, due or [])
     assert ends_at is not None
     return ClockPaused(at=now, remaining=max(0.0, ends_at - now))
 
 
-def resume(s: TournamentState, now: float) -> ClockResumed:
+def resumable(s: TournamentState) -> None:
     if not s.clock.started:
         raise NotAllowed("the clock has not started", reason="clock_not_started")
     if s.clock.running:
         raise NotAllowed("the clock is already running", reason="clock_running")
+
+
+def resume(s: TournamentState, now: float) -> ClockResumed:
+    resumable(s)
     return ClockResumed(at=now, ends_at=now + s.clock.remaining)
 
 
 def adjust(
     s: TournamentState, seconds: float, now: float, due: list[LevelChanged] | None = None
 ) -> ClockAdjusted:
-    _structure(s)
+    structure_of(s)
     ends_at = _ends_at(s, due or [])
     now_left = (
         max(0.0, ends_at - now) if s.clock.running and ends_at is not None else (s.clock.remaining)
@@ -77,8 +92,9 @@ def adjust(
     return ClockAdjusted(seconds=seconds, ends_at=ends_at, remaining=left)
 
 
-def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> LevelChanged:
-    structure = _structure(s)
+def step_of(s: TournamentState, index: int, field: str) -> Step:
+    """Step ``index`` of the structure, refused if it has none."""
+    structure = structure_of(s)
     if not 0 <= index < len(structure.levels):
         raise NotAllowed(
             f"there is no step {index}: the structure has steps 0 to {len(structure.levels) - 1}",
@@ -86,7 +102,11 @@ def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> Leve
             reason="no_step",
             params={"step": index, "last": len(structure.levels) - 1},
         )
-    left = _seconds(structure.levels[index])
+    return structure.levels[index]
+
+
+def go_to(s: TournamentState, index: int, now: float, field: str = "to") -> LevelChanged:
+    left = _seconds(step_of(s, index, field))
     running = s.clock.running
     return LevelChanged(
         at=now,

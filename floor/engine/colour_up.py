@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .rules import Break, Structure
 from .why import Why
 
@@ -57,39 +57,8 @@ def terms(structure: Structure, step: int, leaving: int | None) -> Terms | Why:
 
 
 def refusal(why: Why) -> NotAllowed:
-    """What ``decide`` raises for ``why``."""
-    match why.reason:
-        case "not_colour_up":
-            return NotAllowed(
-                "the clock is not at a colour-up break: name the leaving denomination",
-                field="leaving",
-                reason="not_colour_up",
-            )
-        case "colour_up_which":
-            chips = _numbers(why, "chips")
-            return NotAllowed(
-                f"this break colours up {_listed(chips)}: name the denomination to race",
-                field="leaving",
-                reason="colour_up_which",
-                params={"chips": chips},
-            )
-        case "chip_not_in_play":
-            chip, chips = why.number("chip"), _numbers(why, "chips")
-            return NotAllowed(
-                f"{chip:,} is not in play (the chips in play: {_listed(chips)})",
-                field="leaving",
-                reason="chip_not_in_play",
-                params={"chip": chip, "chips": chips},
-            )
-        case "no_larger_chip":
-            chip = why.number("chip")
-            return NotAllowed(
-                f"no larger chip stays in play to exchange the {chip:,}s for",
-                field="leaving",
-                reason="no_larger_chip",
-                params={"chip": chip},
-            )
-    raise AssertionError(f"not a race's reason: {why.reason}")
+    """What ``decide`` raises for ``why`` (its words are the reason's template)."""
+    return refused(NotAllowed, why.reason, why.params, "leaving")
 
 
 def _numbers(why: Why, name: str) -> list[int]:

@@ -28,6 +28,9 @@ StaffName = Annotated[str, Meta(min_length=1, max_length=64)]
 Country = Annotated[str, Meta(max_length=56)]
 #: The staff's note on an entry ("pays at the cage"): never shown to the room.
 Note = Annotated[str, Meta(max_length=200)]
+#: The language a player reads and hears (issue 29.3): a screens' language code ("de",
+#: "pt-br"), from the desk, an import's column or the player's phone.
+Language = Annotated[str, Meta(pattern=r"^[a-z]{2,3}(-[a-z]{2})?$", max_length=6)]
 
 
 class _Command(
@@ -44,6 +47,7 @@ class Register(_Command, frozen=True, tag="register"):
     special_needs: bool = False
     country: Country | None = None
     note: Note | None = None
+    lang: Language | None = None
 
 
 class NewEntry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -54,6 +58,7 @@ class NewEntry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     special_needs: bool = False
     country: Country | None = None
     note: Note | None = None
+    lang: Language | None = None
 
 
 class RegisterMany(_Command, frozen=True, tag="register_many"):

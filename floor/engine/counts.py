@@ -37,7 +37,7 @@ from .events import (
     TableSetUp,
 )
 from .model import PlayerId
-from .state import Player, Tournament, TournamentState
+from .state import Player, Table, Tournament, TournamentState
 
 #: How far a count's time may run ahead of the server's clock: the phone's estimate of the
 #: server's time is off by a round trip at most, far less than this.
@@ -64,22 +64,7 @@ def count_table(t: Tournament, c: CountTable, now: float) -> list[Event]:
     stacks: list[CountedStack] = []
     for i, count in enumerate(c.stacks):
         field = f"stacks[{i}].player"
-        p = lookups.seated(t, count.player, field)
-        if p.id in seen:
-            raise NotAllowed(
-                f"{p.id} is listed twice",
-                field=field,
-                reason="player_listed_twice",
-                params={"player": p.id},
-            )
-        seen.add(p.id)
-        if p.table != table.number:
-            raise NotAllowed(
-                f"{p.id} is not at table {table.number} (they sit at table {p.table})",
-                field=field,
-                reason="count_not_at_table",
-                params={"player": p.id, "table": table.number, "at_table": p.table},
-            )
+        p = counted(t, table, count.player, seen, field)
         if p.counted_at is not None and p.counted_at > at:
             raise NotAllowed(
                 f"{p.id} was counted again after this count: count the stack again",
@@ -167,3 +152,24 @@ def touches_counts(t: Tournament, events: Sequence[Event]) -> bool:
 
 def _made_old(s: TournamentState, p: Player) -> bool:
     return count_age(s, p) == "bust"
+
+
+def counted(t: Tournament, table: Table, pid: PlayerId, seen: set[PlayerId], field: str) -> Player:
+    """A player a count of ``table`` names: seated there, and named once (``seen``)."""
+    p = lookups.seated(t, pid, field)
+    if p.id in seen:
+        raise NotAllowed(
+            f"{p.id} is listed twice",
+            field=field,
+            reason="player_listed_twice",
+            params={"player": p.id},
+        )
+    seen.add(p.id)
+    if p.table != table.number:
+        raise NotAllowed(
+            f"{p.id} is not at table {table.number} (they sit at table {p.table})",
+            field=field,
+            reason="count_not_at_table",
+            params={"player": p.id, "table": table.number, "at_table": p.table},
+        )
+    return p

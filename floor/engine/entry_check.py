@@ -36,6 +36,7 @@ def check(t: Tournament, entries: tuple[NewEntry, ...], now: float) -> list[Rule
             special_needs=entry.special_needs,
             country=entry.country,
             note=entry.note,
+            lang=entry.lang,
         )
         try:
             if work.state.final_table is None:

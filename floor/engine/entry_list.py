@@ -54,6 +54,14 @@ def details(c: Register, existing: Player | None) -> tuple[str | None, str | Non
     return country, note
 
 
+def language(c: Register, existing: Player | None) -> str | None:
+    """The language an entry is registered with: as given; a re-entry that gives none keeps
+    the player's."""
+    if c.lang is not None:
+        return c.lang
+    return existing.lang if existing is not None else None
+
+
 def shown_detail(text: str | None, field: str) -> str | None:
     """``text`` as screens show it (runs of spaces made one), None when it shows nothing;
     ``BadValue`` for a control character or an invisible mark, as in a name."""
@@ -76,6 +84,7 @@ def _register(entry: NewEntry) -> Register:
         special_needs=entry.special_needs,
         country=entry.country,
         note=entry.note,
+        lang=entry.lang,
     )
 
 

@@ -33,7 +33,8 @@ that every reason has an English and a Czech template naming only those.
 
 from __future__ import annotations
 
-from typing import Final, Literal, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Final, Literal, TypeVar, cast
 
 #: A parameter value: what JSON carries and every language can format.
 Param = str | int | float | bool | None | list[int] | list[str]
@@ -697,3 +698,30 @@ def seat_listed_twice(seat: int, field: str) -> RuleError:
         reason="seat_listed_twice",
         params={"seat": seat},
     )
+
+
+# Saying a refusal ----------------------------------------------------------------------------
+
+
+def _code_only(reason: str, params: Params) -> str:
+    return reason
+
+
+#: Renders a refusal's code and parameters in English: the screens' own template, which the
+#: shell installs (``floor.refusals``; the engine reads no file). Until then, the code.
+_say: Callable[[str, Params], str] = _code_only
+
+
+def install_templates(say: Callable[[str, Params], str]) -> None:
+    """Say every refusal ``refused`` builds with ``say`` (``floor/__init__.py`` installs it)."""
+    global _say
+    _say = say
+
+
+def refused(
+    kind: type[_E], reason: Reason, params: Mapping[str, object], field: str | None = None
+) -> _E:
+    """The refusal ``reason`` with its parameters (those of ``PARAMS``), about ``field``; its
+    English is the template's, so a check states only its code and its fields."""
+    said: Params = {name: cast(Param, params[name]) for name in PARAMS[reason] if name in params}
+    return kind(_say(reason, said), field=field, reason=reason, params=said)

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from .bounty_rules import BountyShare
-from .chiprace import ChipRaceResult
+from .calc.chiprace import ChipRaceResult
 from .flights import CheckFailed, DayOver, FlightRules
 from .model import (
     STAFF,
@@ -90,6 +90,8 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
     #: Where the player comes from, and the staff's note (never shown to the room).
     country: str | None = None
     note: Annotated[str | None, STAFF] = None
+    #: The language the player reads and hears (``commands.Language``); None: the venue's.
+    lang: str | None = None
 
 
 class SeatsDrawn(_Event, frozen=True, tag="seats_drawn"):

@@ -6,7 +6,7 @@ raises ``refusal(why)`` and the derived facts show the ``Why``.
 
 from __future__ import annotations
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .state import Tournament
 from .why import Why
 
@@ -18,9 +18,9 @@ def seats(t: Tournament) -> int:
 
 def start_bar(t: Tournament) -> Why | None:
     """Why the director cannot start the final table now, or None."""
+    if (formed := formed_bar(t)) is not None:
+        return formed
     s = t.state
-    if s.final_table is not None:
-        return Why("final_formed", {"table": s.final_table})
     if t.active < 2:
         return Why("final_too_few")
     # Only the final table may have more seats than the others (7 at a 6-max event).
@@ -30,22 +30,13 @@ def start_bar(t: Tournament) -> Why | None:
     return None
 
 
+def formed_bar(t: Tournament) -> Why | None:
+    """The final table formed already: another cannot be (the import checks this too)."""
+    if t.state.final_table is not None:
+        return Why("final_formed", {"table": t.state.final_table})
+    return None
+
+
 def refusal(why: Why) -> NotAllowed:
-    """What ``decide`` raises for ``why``."""
-    n = why.number
-    match why.reason:
-        case "final_formed":
-            return NotAllowed(
-                f"the final table is already at table {n('table')}",
-                reason="final_formed",
-                params={"table": n("table")},
-            )
-        case "final_too_few":
-            return NotAllowed("fewer than 2 players are left", reason="final_too_few")
-        case "final_too_many":
-            return NotAllowed(
-                f"{n('players')} players do not fit a final table of {n('size')}",
-                reason="final_too_many",
-                params={"players": n("players"), "size": n("size")},
-            )
-    raise AssertionError(f"not a final table's reason: {why.reason}")
+    """What ``decide`` raises for ``why`` (its words are the reason's template)."""
+    return refused(NotAllowed, why.reason, why.params)

@@ -20,7 +20,7 @@ import msgspec
 
 from . import clock
 from .commands import Bust, CloseTournament, Command, RenamePlayer, Tick, UndoBust
-from .errors import NotAllowed, RuleError
+from .errors import NotAllowed, RuleError, refused
 from .events import BustUndone, Event, PlayerRenamed, TournamentClosed, TournamentFinished
 from .model import PlayerId
 from .state import Tournament, TournamentState
@@ -116,19 +116,8 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
 
 
 def refusal(why: Why) -> NotAllowed:
-    """What ``decide`` raises for ``ended``'s ``why``."""
-    if why.reason == "tournament_closed":
-        return NotAllowed(
-            "the tournament is closed: its results stand and nothing more can be changed",
-            reason="tournament_closed",
-        )
-    winner = why.text("player")
-    return NotAllowed(
-        f"the tournament is finished ({winner} won): only a bust-out can be undone, a name "
-        "corrected, or the tournament closed",
-        reason="tournament_finished",
-        params={"player": winner},
-    )
+    """What ``decide`` raises for ``ended``'s ``why`` (its words are the reason's template)."""
+    return refused(NotAllowed, why.reason, why.params)
 
 
 def close(t: Tournament, now: float) -> list[Event]:

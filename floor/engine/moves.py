@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .errors import BadSeat
+from .errors import BadSeat, refused
 from .model import PlayerId, SeatNo, Spot, TableNo
 from .state import Tournament
 from .why import Why
@@ -51,28 +51,4 @@ def taken_bar(t: Tournament, to: Spot, moving: Collection[PlayerId]) -> Why | No
 
 def refusal(why: Why, field: str = "seat") -> BadSeat:
     """What ``decide`` raises for ``why``, about the request's ``field``."""
-    n = why.number
-    match why.reason:
-        case "seat_planned":
-            return BadSeat(
-                f"table {n('table')} seat {n('seat')} is planned for another player",
-                field=field,
-                reason="seat_planned",
-                params={"table": n("table"), "seat": n("seat")},
-            )
-        case "seat_reserved":
-            return BadSeat(
-                f"table {n('table')} seat {n('seat')} is reserved",
-                field=field,
-                reason="seat_reserved",
-                params={"table": n("table"), "seat": n("seat")},
-            )
-        case "seat_taken":
-            holder = why.text("holder")
-            return BadSeat(
-                f"table {n('table')} seat {n('seat')} is taken by {holder}",
-                field=field,
-                reason="seat_taken",
-                params={"table": n("table"), "seat": n("seat"), "holder": holder},
-            )
-    raise AssertionError(f"not a seat's reason: {why.reason}")
+    return refused(BadSeat, why.reason, why.params, field)

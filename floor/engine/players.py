@@ -24,8 +24,10 @@ Each check returns None when the rule allows the change, else a ``Why``; ``decid
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import clock, windows
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import Event, PlayerRenamed, PlayerUnregistered, SpecialNeedsSet, TimeCallEnded
 from .model import PlayerId
 from .names import shown_name
@@ -141,59 +143,15 @@ def chips_change(s: TournamentState, p: Player) -> int:
 # The refusal ---------------------------------------------------------------------------------
 
 
+#: The field a player change's refusal names, where it is not the player.
+_FIELD: Final[dict[str, str]] = {
+    "name_unchanged": "name",
+    "special_needs_already": "special_needs",
+    "special_needs_not_marked": "special_needs",
+}
+
+
 def refusal(why: Why, player: PlayerId) -> NotAllowed:
     """What ``decide`` raises for ``why`` about ``player`` (a window's ``Why`` names nobody)."""
-    n = why.number
-    match why.reason:
-        case "name_unchanged":
-            return NotAllowed(
-                f"{player} already has that name",
-                field="name",
-                reason="name_unchanged",
-                params={"player": player},
-            )
-        case "player_is_out":
-            return NotAllowed(
-                f"{player} is out",
-                field="player",
-                reason="player_is_out",
-                params={"player": player},
-            )
-        case "special_needs_already":
-            return NotAllowed(
-                f"{player} is already marked as needing a special-needs seat",
-                field="special_needs",
-                reason="special_needs_already",
-                params={"player": player},
-            )
-        case "special_needs_not_marked":
-            return NotAllowed(
-                f"{player} is not marked as needing a special-needs seat",
-                field="special_needs",
-                reason="special_needs_not_marked",
-                params={"player": player},
-            )
-        case "unregister_out":
-            return NotAllowed(
-                f"{player} is out: a finish is not refunded",
-                field="player",
-                reason="unregister_out",
-                params={"player": player},
-            )
-        case "unregister_closed":
-            return NotAllowed(
-                f"{player} cannot be unregistered: refunds end with late registration, "
-                f"which closed after level {n('until')}",
-                field="player",
-                reason="unregister_closed",
-                params={"player": player, "until": n("until")},
-            )
-        case "unregister_re_entry":
-            return NotAllowed(
-                f"{player} is in on entry {n('entries')}: only a first entry is withdrawn "
-                "and refunded (the finish before a re-entry stands)",
-                field="player",
-                reason="unregister_re_entry",
-                params={"player": player, "entries": n("entries")},
-            )
-    raise AssertionError(f"not a player change's reason: {why.reason}")
+    field = _FIELD.get(why.reason, "player")
+    return refused(NotAllowed, why.reason, {**why.params, "player": player}, field)

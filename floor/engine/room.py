@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .model import SeatNo, TableNo
 from .moves import planned_seats
 from .state import Table, Tournament
@@ -156,19 +156,5 @@ def break_bar(t: Tournament, table: Table) -> Why | None:
 
 
 def refusal(why: Why) -> NotAllowed:
-    """What ``decide`` raises for ``why``."""
-    n = why.number
-    if why.reason == "last_table":
-        return NotAllowed(
-            f"table {n('table')} is the last table in play",
-            field="table",
-            reason="last_table",
-            params={"table": n("table")},
-        )
-    assert why.reason == "break_no_room", why.reason
-    return NotAllowed(
-        f"the other tables have {n('room')} free seats for {n('players')} players",
-        field="table",
-        reason="break_no_room",
-        params={"room": n("room"), "players": n("players")},
-    )
+    """What ``decide`` raises for ``why`` (its words are the reason's template)."""
+    return refused(NotAllowed, why.reason, why.params, "table")

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Literal
 
 from .clock import current_step
-from .errors import BadSeat, NotAllowed, RuleError
+from .errors import BadSeat, NotAllowed, Params, RuleError, refused
 from .state import BustRecord, Player, Tournament
 
 #: The refusals of an undo (reasons of ``errors.PARAMS``).
@@ -34,8 +34,11 @@ UndoBar = Literal[
 ]
 
 
-def undo_bar(t: Tournament, p: Player, now: float | None = None) -> UndoBar | None:
-    """Why ``p``'s bust-out cannot be undone at ``now`` (None: whatever the time), or None."""
+def undo_bar(
+    t: Tournament, p: Player, now: float | None = None, *, timed: bool = True
+) -> UndoBar | None:
+    """Why ``p``'s bust-out cannot be undone at ``now`` (None: whatever the time), or None.
+    Not ``timed``: but for the level and the minutes, which a log does not say (``validate``)."""
     record = p.bust
     if record is None or not p.busted:
         return "player_not_out"
@@ -45,7 +48,7 @@ def undo_bar(t: Tournament, p: Player, now: float | None = None) -> UndoBar | No
     table = t.state.tables[record.table]
     if table.hand != record.hand:
         return "dispute_over"
-    if not _made_winner(t, record):
+    if timed and not _made_winner(t, record):
         s = t.state
         step = s.clock.level if now is None else current_step(s, now)
         if record.level is not None and s.clock.started and step != record.level:
@@ -92,65 +95,17 @@ def undoable(t: Tournament, now: float | None = None) -> Iterator[Player]:
 
 
 def refusal(t: Tournament, p: Player, bar: UndoBar) -> RuleError:
-    """What ``decide`` raises when ``undo_bar`` says ``bar``."""
-    if bar == "player_not_out":
-        return NotAllowed(
-            f"{p.id} is not out", field="player", reason="player_not_out", params={"player": p.id}
-        )
+    """What ``decide`` raises when ``undo_bar`` says ``bar`` (its words are the template's)."""
+    params: Params = {"player": p.id}
     if bar == "player_disqualified":
-        ruling = t.state.rulings.disqualified[p.id]
-        return NotAllowed(
-            f"{p.id} was disqualified (ruling {ruling})",
-            field="player",
-            reason="player_disqualified",
-            params={"player": p.id, "ruling": ruling},
-        )
-    record = p.bust
-    assert record is not None
-    table = t.table(record.table)
-    match bar:
-        case "undo_level_over":
-            return NotAllowed(
-                f"the level has changed since {p.id} busted: the bust-out can no longer be undone",
-                field="player",
-                reason="undo_level_over",
-                params={"player": p.id},
-            )
-        case "undo_expired":
-            minutes = t.rules.undo_minutes
-            return NotAllowed(
-                f"{p.id} busted more than {minutes} minutes ago: the bust-out can no longer "
-                "be undone",
-                field="player",
-                reason="undo_expired",
-                params={"player": p.id, "minutes": minutes},
-            )
-        case "dispute_over":
-            return NotAllowed(
-                f"table {table.number} has dealt a hand since {p.id} busted: "
-                "the right to dispute has ended (TDA rule 19)",
-                field="player",
-                reason="dispute_over",
-                params={"table": table.number, "player": p.id},
-            )
-        case "no_seat_to_return":
-            return NotAllowed(
-                f"table {table.number} is {table.status}: {p.id} has no seat to return to",
-                field="player",
-                reason="no_seat_to_return",
-                params={"table": table.number, "status": table.status, "player": p.id},
-            )
-        case "final_drawn":
-            return NotAllowed(
-                "the final table has been drawn: its seats are taken by the final draw",
-                field="player",
-                reason="final_drawn",
-            )
-        case "seat_now_taken":
-            holder = table.occupants[record.seat]
-            return BadSeat(
-                f"table {table.number} seat {record.seat} is now taken by {holder}",
-                field="player",
-                reason="seat_now_taken",
-                params={"table": table.number, "seat": record.seat, "holder": holder},
-            )
+        params["ruling"] = t.state.rulings.disqualified[p.id]
+    elif bar != "player_not_out":
+        record = p.bust
+        assert record is not None
+        table = t.table(record.table)
+        params |= {"table": table.number, "status": table.status, "seat": record.seat}
+        params["minutes"] = t.rules.undo_minutes
+        if bar == "seat_now_taken":
+            params["holder"] = table.occupants[record.seat]
+            return refused(BadSeat, bar, params, "player")
+    return refused(NotAllowed, bar, params, "player")

@@ -14,9 +14,9 @@ import msgspec
 from ..engine.flights import CheckFailed
 from ..engine.model import MoveReason, TableStatus
 from ..engine.prize import PrizePool
-from ..engine.seat_cards import code, player_code
+from ..engine.read.seat_cards import code, player_code
+from ..engine.read.views import prize_pool
 from ..engine.state import Tournament
-from ..engine.views import prize_pool
 from .results import ResultRow, result_rows
 
 

@@ -22,8 +22,8 @@ from datetime import datetime
 import msgspec
 
 from ..engine.prize import PrizePool
+from ..engine.read.views import prize_pool, results
 from ..engine.state import Tournament
-from ..engine.views import prize_pool, results
 from .cells import Cell, csv_bytes
 
 

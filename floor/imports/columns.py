@@ -35,6 +35,7 @@ Field = Literal[
     "country",
     "special_needs",
     "note",
+    "language",
 ]
 FIELDS: Final[tuple[Field, ...]] = (
     "name",
@@ -45,6 +46,7 @@ FIELDS: Final[tuple[Field, ...]] = (
     "country",
     "special_needs",
     "note",
+    "language",
 )
 NAME_FIELDS: Final[frozenset[Field]] = frozenset(
     {"name", "surname_name", "first_name", "last_name"}
@@ -81,6 +83,8 @@ def _read(cell: str) -> _Read:
         return "country"
     if has & words.NOTE:
         return "note"
+    if has & words.LANGUAGE:
+        return "language"
 
     def at(group: frozenset[str]) -> int | None:
         return next((i for i, w in enumerate(found) if w in group), None)

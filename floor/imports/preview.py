@@ -40,11 +40,18 @@ from .columns import (
     unnamed,
 )
 from .header import judge
+from .languages import language_code
 from .sheet import Sheet
 from .words import fold
 
 #: The longest each field may be (``engine.commands``: Name, PlayerRef, Country, Note).
-_LONGEST: Final[dict[str, int]] = {"name": 80, "player": 64, "country": 56, "note": 200}
+_LONGEST: Final[dict[str, int]] = {
+    "name": 80,
+    "player": 64,
+    "country": 56,
+    "note": 200,
+    "language": 40,
+}
 
 FlagCode = Literal[
     "blank",
@@ -54,6 +61,7 @@ FlagCode = Literal[
     "registered_name",
     "formula",
     "refused",
+    "language_unknown",
 ]
 
 
@@ -83,6 +91,8 @@ class Row(msgspec.Struct, frozen=True, kw_only=True):
     include: bool
     #: What ``register_many`` is sent for it; None when it cannot be registered.
     entry: NewEntry | None
+    #: The language the player reads and hears, from a language column (issue 29.3).
+    lang: str | None = None
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):
@@ -215,6 +225,7 @@ def _row(cells: list[str], line: int, where: dict[Field, int]) -> Row:
         "player": _cell(cells, where, "player"),
         "country": _cell(cells, where, "country"),
         "note": _cell(cells, where, "note"),
+        "language": _cell(cells, where, "language"),
     }
     flags: list[Flag] = []
     if not name:
@@ -227,6 +238,12 @@ def _row(cells: list[str], line: int, where: dict[Field, int]) -> Row:
     if any(c.lstrip(" ").startswith(FORMULA_START) for c in raw if c.strip()):
         flags.append(Flag(code="formula", error=False))
     needs = special_needs(cells[i]) if i is not None and i < len(cells) else False
+    lang = language_code(values["language"])
+    if values["language"] and lang is None:
+        # Registered all the same, in the venue's language: a language is never guessed.
+        flags.append(
+            Flag(code="language_unknown", error=False, params={"value": values["language"]})
+        )
     ok = not any(f.error for f in flags)
     entry = (
         NewEntry(
@@ -235,6 +252,7 @@ def _row(cells: list[str], line: int, where: dict[Field, int]) -> Row:
             special_needs=needs,
             country=values["country"] or None,
             note=values["note"] or None,
+            lang=lang,
         )
         if ok
         else None
@@ -250,6 +268,7 @@ def _row(cells: list[str], line: int, where: dict[Field, int]) -> Row:
         flags=flags,
         include=ok,
         entry=entry,
+        lang=lang,
     )
 
 

@@ -123,6 +123,11 @@ NOTE: Final = words_of(
     comentario comentarios observaciones observacoes observacao obs remarque remarques
     commentaire commentaires commento commenti osservazioni annotazioni"""
 )
+#: The language the player reads and hears (issue 29.3).
+LANGUAGE: Final = words_of(
+    """language languages lang lng jazyk jazyky sprache sprachen jezyk idioma idiomas lengua
+    lingua langue linguaggio"""
+)
 #: Headers of columns the import does not use (a club, a payment, a phone): they name no
 #: field, yet a cell of them is unlike a player's.
 OTHER: Final = words_of(

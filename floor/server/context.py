@@ -11,10 +11,12 @@ from collections.abc import Awaitable, Callable
 
 from starlette.requests import HTTPConnection, Request
 
+from ..signing import KeyList, Signer
 from ..store.house import House
 from ..store.ids import check_tournament_id
 from ..store.service import Service
 from .accounts import Accounts
+from .chain_heads import ChainHeads
 from .clock_thread import ClockThread
 from .dealer_phones import DealerPhones
 from .dealer_room import DealerRoom
@@ -49,6 +51,8 @@ class Floor:
         push: Push,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
+        signer: Signer | None = None,
+        signing_keys: KeyList | None = None,
     ) -> None:
         self.settings = settings
         self.metrics = metrics
@@ -69,6 +73,13 @@ class Floor:
         self.phones = DealerPhones(accounts, tablets.storage)
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
+        #: The hash chain's heads (``chain_heads``), and the venue's signing key and its
+        #: published list (``floor.signing``; None where the server has no key).
+        self.chain = ChainHeads(store)
+        store.listen(self.chain.observe)
+        hub.heard.append(self.chain.observe)
+        self.signer = signer
+        self.signing_keys = signing_keys
         #: Raises when the storage cannot be reached (``/healthz``).
         self.ping = ping
         self._close = close

@@ -20,9 +20,9 @@ from typing import Final, Protocol
 
 import msgspec
 
-from ..engine import follow
 from ..engine.model import PlayerId, TableNo
 from ..engine.plan import Halt
+from ..engine.read import follow
 from ..engine.state import Tournament
 from ..protocol import Sequenced
 from ..store.service import Service

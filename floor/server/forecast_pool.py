@@ -1,10 +1,11 @@
 """The day forecaster's worker processes: where its runs are played, never on the loop.
 
 A ``ProcessPoolExecutor`` of spawned processes (a fork of a process with a running loop and
-open sockets would copy them), each at the lowest priority (``worker.lower_priority``): on a
-machine of two cores the staff's commands and the screens come first, the forecast takes
-what is left. The loop only awaits the answers. Started on the first forecast, so a process
-that never forecasts never spawns one; a worker that died takes the pool with it
+open sockets would copy them), each at the lowest priority and, on Linux, in the idle scheduling
+class (``worker.lower_priority``), one core left free by default: on a machine of two cores
+the staff's commands and the screens come first, the forecast takes what is left. The loop
+only awaits the answers. Started on the first forecast, so a process that never forecasts
+never spawns one; a worker that died takes the pool with it
 (``BrokenProcessPool``), and the next call starts a new one.
 """
 
@@ -30,11 +31,14 @@ NICE: Final = 19
 MAX_WORKERS: Final = 4
 
 
-def workers_for(setting: int) -> int:
-    """``FLOOR_FORECAST_WORKERS``: 0 is one per core, at most ``MAX_WORKERS``."""
+def workers_for(setting: int, cores: int | None = None) -> int:
+    """``FLOOR_FORECAST_WORKERS``: 0 is one fewer than the cores (at least one, at most
+    ``MAX_WORKERS``): a core is left to the server, its Valkey and the screens, whose p99 a
+    forecast on every core raised to 1.9x idle on two cores."""
     if setting > 0:
         return setting
-    return max(1, min(MAX_WORKERS, os.cpu_count() or 1))
+    n = (os.cpu_count() or 1) if cores is None else cores
+    return max(1, min(MAX_WORKERS, n - 1))
 
 
 class WorkerPool:

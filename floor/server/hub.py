@@ -167,6 +167,9 @@ class Hub:
             tuple[str, int, int, View], asyncio.Future[tuple[int, Views] | None]
         ] = {}
         self.views = RoleViews(metrics)
+        #: Called with each batch heard on the bus, after the store folded it (the chain's
+        #: heads follow them: ``chain_heads``).
+        self.heard: list[Callable[[bytes], None]] = []
         store.listen(self._written)
 
     # Life cycle ------------------------------------------------------------------------------
@@ -443,6 +446,8 @@ class Hub:
             log.error("an unreadable batch on pub/sub was ignored")
             return
         await self.store.apply_published(data)
+        for listener in self.heard:
+            listener(data)
         self._fan_out(header.tournament, header.from_, header.to, data)
 
     def _written(self, data: bytes) -> None:

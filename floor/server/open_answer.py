@@ -17,6 +17,8 @@ MAX_CHANGES: Final = 500
 DEFAULT_CHANGES: Final = 100
 #: The largest table number a query may name.
 MAX_TABLE: Final = 10_000
+#: The most leaders a counts read may ask for by ``top`` (the widget asks for a few).
+MAX_TOP: Final = 100
 #: Answers smaller than this are sent as they are: gzip would save nothing worth its cost.
 GZIP_FROM: Final = 1024
 #: The site named in an Open Tournament Summary.

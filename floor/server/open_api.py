@@ -12,11 +12,14 @@ from typing import Any, Final
 
 import msgspec
 
-from ..engine import open_read
+from .. import signing
+from ..engine import chain
+from ..engine.read import open_read
 from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,
     MAX_TABLE,
+    MAX_TOP,
     PREFIX,
     Built,
     built,
@@ -31,6 +34,8 @@ _DOCS: Final = {
     "OpenResults": open_read.OpenResults,
     "OpenPayouts": open_read.OpenPayouts,
     "OpenChanges": open_read.OpenChanges,
+    "ChainHead": chain.ChainHead,
+    "KeyList": signing.KeyList,
 }
 
 _TID = {
@@ -46,6 +51,13 @@ _TABLE = {
     "required": False,
     "description": "Only this table.",
     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_TABLE},
+}
+_TOP = {
+    "name": "top",
+    "in": "query",
+    "required": False,
+    "description": "Only the biggest stacks, this many (the leaders).",
+    "schema": {"type": "integer", "minimum": 1, "maximum": MAX_TOP},
 }
 _SINCE = {
     "name": "since",
@@ -129,6 +141,25 @@ def build() -> dict[str, Any]:
         },
         "required": ["error"],
     }
+    components["SignedResults"] = {
+        "type": "object",
+        "description": "document: the results (format floor-results), signed as written; "
+        "signature: the venue's Ed25519 signature of the document's bytes.",
+        "properties": {
+            "document": {"type": "object"},
+            "signature": {
+                "type": "object",
+                "properties": {
+                    "alg": {"type": "string", "const": "ed25519"},
+                    "key_id": {"type": "string"},
+                    "signed": {"type": "string"},
+                    "value": {"type": "string"},
+                },
+                "required": ["alg", "key_id", "signed", "value"],
+            },
+        },
+        "required": ["document", "signature"],
+    }
     components["Tournaments"] = {
         "type": "object",
         "properties": {
@@ -172,6 +203,7 @@ def build() -> dict[str, Any]:
             "The counted stacks, biggest first, with when each was counted.",
             _ref("OpenCounts"),
             _TABLE,
+            _TOP,
         ),
         f"{t}/results": _read(
             "The bust-outs with places and prizes, best place first.", _ref("OpenResults")
@@ -185,6 +217,23 @@ def build() -> dict[str, Any]:
         ),
         f"{t}/ots.json": _read(
             "The results as an Open Tournament Summary.", _ref("OpenTournamentSummary")
+        ),
+        f"{t}/chain": _read(
+            "The head of the tournament's hash chain over its log (docs/chain-spec.md) and "
+            "the event it follows: note it, and a log changed later no longer leads to it.",
+            _ref("ChainHead"),
+        ),
+        f"{t}/results/signed": _read(
+            "The results and the payout table signed by the venue (Ed25519; the keys at "
+            "/.well-known/floor-keys.json): check it offline with floor verify. 404 where the "
+            "venue has no signing key.",
+            _ref("SignedResults"),
+        ),
+        "/.well-known/floor-keys.json": _read(
+            "The venue's signing keys: the public halves, their ids, the revoked ones (outside "
+            "the versioned API). 404 where the venue has none.",
+            _ref("KeyList"),
+            tournament=False,
         ),
     }
     return {

@@ -28,8 +28,8 @@ from typing import Final
 
 import msgspec
 
-from ..engine import alerts
 from ..engine.events import Event
+from ..engine.read import alerts
 from ..protocol import Sequenced
 from ..store.push_port import Owner, PushStorage
 from ..store.service import Service

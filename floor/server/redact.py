@@ -30,9 +30,9 @@ from typing import Any, Final
 
 import msgspec
 
-from ..engine import staff_fields
-from ..engine.derived import StaffFacts, Undoable
+from ..engine import public_form
 from ..engine.plan import Plan
+from ..engine.read.derived import StaffFacts, Undoable
 from .principal import Principal
 
 #: The views messages are built for: ``staff`` (the director and the floor, shown the
@@ -46,12 +46,8 @@ _TABLE: Final = "table:"
 
 #: Fields cleared for the public, wherever they are in a message: the flags (sent as false)
 #: and the texts (sent as null) declared the staff's on the records and events
-#: (``engine.staff_fields``).
-_STAFF_ONLY = tuple(sorted(staff_fields.FLAGS))
-_STAFF_TEXT = tuple(sorted(staff_fields.TEXTS))
-_MARKERS = tuple(f'"{name}":true'.encode() for name in _STAFF_ONLY) + tuple(
-    f'"{name}":"'.encode() for name in _STAFF_TEXT
-)
+#: (``engine.read.staff_fields``, applied by ``engine.public_form``).
+_MARKERS = public_form.MARKERS
 #: Parts of a message (top-level fields) the public is sent as null.
 _STAFF_PARTS = frozenset({"staff"})
 _PART_KEYS = tuple(f'"{name}":'.encode() for name in _STAFF_PARTS)
@@ -61,7 +57,7 @@ _PUBLIC_PATCH = b'"public_patch":'
 #: A plan with a move not called yet (every move says how often it was called).
 _UNCALLED = b'"called":0'
 #: An event with drawn seats in it, and a state's draws (none, or some).
-_DRAWN = b'"type":"seats_assigned"'
+_DRAWN = public_form.DRAWN
 _DRAWS = b'"draws":{'
 _NO_DRAWS = b'"draws":{}'
 _plan = msgspec.json.Decoder(Plan)
@@ -215,25 +211,11 @@ def _undrawn(events: bytes) -> Any:
     """A batch's events with no seat drawn for a break or the final table in them."""
     value = _decoder.decode(events)
     for item in value:
-        event = item.get("event") if isinstance(item, dict) else None
-        if isinstance(event, dict) and event.get("type") == "seats_assigned":
-            event["seats"] = []
-            event["withdrawn"] = []
-    if any(marker in events for marker in _MARKERS):
+        if isinstance(item, dict):
+            public_form.undraw(item.get("event"))
+    if public_form.marked(events):
         _clear(value)
     return value
 
 
-def _clear(node: Any) -> None:
-    if isinstance(node, dict):
-        for name in _STAFF_ONLY:
-            if node.get(name) is True:
-                node[name] = False
-        for name in _STAFF_TEXT:
-            if isinstance(node.get(name), str):
-                node[name] = None
-        for value in node.values():
-            _clear(value)
-    elif isinstance(node, list):
-        for value in node:
-            _clear(value)
+_clear = public_form.clear

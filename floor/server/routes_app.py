@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Final
 
@@ -24,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 
 from .context import floor_of, tid_of
 from .edges import BadRequest, Endpoint, handle_errors, json_response
+from .languages import shipped
 from .routes_pages import WEB
 from .tablets import MAX_TABLE
 
@@ -31,11 +33,32 @@ from .tablets import MAX_TABLE
 BACKGROUND: Final = "#0b0f14"
 #: What the app of each page kind is called on a home screen, per language.
 NAMES: Final = {
-    "player": {"en": "My seat", "cs": "Moje místo"},
+    "player": {
+        "en": "My seat",
+        "cs": "Moje místo",
+        "de": "Mein Platz",
+        "pl": "Moje miejsce",
+        "es": "Mi asiento",
+        "pt-br": "Meu lugar",
+        "fr": "Ma place",
+        "it": "Il mio posto",
+    },
     "floor": {"en": "Floor", "cs": "Floor"},
-    "table": {"en": "Table {n}", "cs": "Stůl {n}"},
+    "table": {
+        "en": "Table {n}",
+        "cs": "Stůl {n}",
+        "de": "Tisch {n}",
+        "pl": "Stół {n}",
+        "es": "Mesa {n}",
+        "pt-br": "Mesa {n}",
+        "fr": "Table {n}",
+        "it": "Tavolo {n}",
+    },
 }
-#: The shell's files, precached at install: the pages' scripts, styles, texts and icons.
+#: The shell's files, precached at install: the pages' scripts, styles, English texts and
+#: icons. Another language's texts are cached when a page first asks for them (the worker's
+#: cache-first /static/): a phone keeps the one language it reads, not all eight.
+_OTHER_LANGUAGE: Final = re.compile(r"js/lang/(?!push-)(?:[a-z]+-)?(?!en\.js)[a-z]{2}(?:-br)?\.js")
 _SHELL_DIRS: Final = ("js", "css", "icons")
 _SHELL_SUFFIXES: Final = frozenset({".js", ".css", ".png"})
 
@@ -48,7 +71,8 @@ def shell(web: Path = WEB) -> tuple[str, tuple[str, ...]]:
     for path in sorted(p for p in web.rglob("*") if p.is_file()):
         rel = path.relative_to(web).as_posix()
         digest.update(rel.encode() + b"\0" + path.read_bytes())
-        if rel.split("/")[0] in _SHELL_DIRS and path.suffix in _SHELL_SUFFIXES:
+        shelled = rel.split("/")[0] in _SHELL_DIRS and path.suffix in _SHELL_SUFFIXES
+        if shelled and not _OTHER_LANGUAGE.fullmatch(rel):
             paths.append(f"/static/{rel}")
     return digest.hexdigest()[:16], tuple(paths)
 
@@ -59,6 +83,8 @@ def _script(web: Path = WEB) -> bytes:
     text = (web / "sw.js").read_text(encoding="utf-8")
     text = text.replace('"__FLOOR_VERSION__"', json.dumps(version))
     text = text.replace('["__FLOOR_SHELL__"]', json.dumps(list(paths)))
+    push = [f"/static/js/lang/push-{code}.js" for code in shipped(web)]
+    text = text.replace('["__FLOOR_PUSH__"]', json.dumps(push))
     return text.encode()
 
 
@@ -111,7 +137,7 @@ def _manifest(kind: str) -> Endpoint:
         table = request.path_params.get("table")
         if table is not None and not 1 <= table <= MAX_TABLE:
             raise BadRequest(f"must be a table number from 1 to {MAX_TABLE}", field="table")
-        data = manifest(kind, tid, t.state.name, lang if lang in ("en", "cs") else "en", table)
+        data = manifest(kind, tid, t.state.name, lang if lang in shipped(WEB) else "en", table)
         return json_response(
             data, headers={"Content-Type": "application/manifest+json", "Cache-Control": "no-cache"}
         )

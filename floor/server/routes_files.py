@@ -33,11 +33,11 @@ from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
 from ..backup import export_lines
+from ..engine.calc.payout_curve import MOST_PLACES, standard_table, table_places
 from ..engine.errors import ConfigError, FloorError
-from ..engine.payout_curve import MOST_PLACES, standard_table, table_places
 from ..engine.prize import PayoutRow
+from ..engine.read.seat_cards import check as check_card
 from ..engine.rules import Structure
-from ..engine.seat_cards import check as check_card
 from ..engine.state import Tournament
 from ..exports.paper import paper
 from ..exports.results import hendon_csv, payouts_csv, results_csv
@@ -176,7 +176,7 @@ async def get_log(request: Request) -> Response:
     tid = tid_of(request)
     principal = await _staff_reader(request)
     require_director(principal, "exports the log")
-    lines, _ = await export_lines(floor.store, tid)
+    lines, _ = await export_lines(floor.store, tid, floor.signer)
     day = datetime.now().astimezone().strftime("%Y-%m-%d-%H%M")
     return _file(b"".join(lines), f"{tid}-{day}.floor.jsonl", "application/x-ndjson")
 

@@ -11,7 +11,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..engine import commands, follow
+from ..engine import commands
+from ..engine.read import follow
 from ..exports.paper import Paper
 from ..protocol import EventsIn
 from .answers import answer

@@ -19,17 +19,20 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..engine import open_read
+from ..engine import chain
+from ..engine.read import open_read
 from ..engine.state import Tournament
+from ..exports import signed
 from ..protocol import decode_event
 from .answers import answer
 from .answers import held as held_answer
 from .context import floor_of, tid_of
-from .edges import BadQuery, handle_errors
+from .edges import BadQuery, NoSuch, handle_errors
 from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,
     MAX_TABLE,
+    MAX_TOP,
     PREFIX,
     SITE,
     Built,
@@ -139,8 +142,13 @@ async def get_seats(request: Request) -> Response:
 @handle_errors
 async def get_counts(request: Request) -> Response:
     table = whole_number(request, "table", 1, MAX_TABLE)
+    top = whole_number(request, "top", 1, MAX_TOP)
     return await _document(
-        request, "counts", ("table",), lambda t, v: open_read.counts(t, v, table), key=table
+        request,
+        "counts",
+        ("table", "top"),
+        lambda t, v: open_read.counts(t, v, table, top),
+        key=(table, top),
     )
 
 
@@ -220,7 +228,64 @@ async def get_openapi(request: Request) -> Response:
     return respond(request, document(), None)
 
 
+async def _chain_head(request: Request) -> tuple[Tournament, int, bytes]:
+    floor = floor_of(request)
+    tid = tid_of(request)
+    t, version = await floor.store.tournament(tid)
+    return t, version, await floor.chain.head(tid, version)
+
+
+@handle_errors
+async def get_chain(request: Request) -> Response:
+    """The head of the tournament's hash chain and the event it follows."""
+    check_query(request, ())
+    floor = floor_of(request)
+    tid = tid_of(request)
+    _, version, head = await _chain_head(request)
+    doc = answer(
+        floor.metrics,
+        "open:chain",
+        tid,
+        version,
+        lambda: built(_encode(chain.ChainHead(tid, chain.SPEC, version, head.hex()))),
+    )
+    return respond(request, doc, version)
+
+
+@handle_errors
+async def get_signed_results(request: Request) -> Response:
+    """The results and the payout table with the venue's signature (``exports.signed``)."""
+    check_query(request, ())
+    floor = floor_of(request)
+    signer = floor.signer
+    if signer is None:
+        raise NoSuch("this venue signs nothing: its server has no signing key (FLOOR_SIGNING_KEY)")
+    tid = tid_of(request)
+    t, version, head = await _chain_head(request)
+    doc = answer(
+        floor.metrics,
+        "open:signed",
+        tid,
+        version,
+        lambda: built(signed.signed(signed.document(t, tid, version, head), signer)),
+    )
+    return respond(request, doc, version)
+
+
+@handle_errors
+async def get_keys(request: Request) -> Response:
+    """The venue's key list (``floor.signing``): what anyone checks a signature against."""
+    check_query(request, ())
+    keys = floor_of(request).signing_keys
+    if keys is None:
+        raise NoSuch("this venue publishes no signing keys: its server has none")
+    return respond(request, built(_encode(keys)), None)
+
+
 routes: list[BaseRoute] = [
+    Route("/.well-known/floor-keys.json", get_keys, methods=["GET"]),
+    Route(f"{PREFIX}/t/{{tid}}/chain", get_chain, methods=["GET"]),
+    Route(f"{PREFIX}/t/{{tid}}/results/signed", get_signed_results, methods=["GET"]),
     Route(f"{PREFIX}/openapi.json", get_openapi, methods=["GET"]),
     Route(f"{PREFIX}/tournaments", list_tournaments, methods=["GET"]),
     Route(f"{PREFIX}/t/{{tid}}/clock", get_clock, methods=["GET"]),

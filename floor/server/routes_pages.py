@@ -17,6 +17,7 @@ from ..engine.errors import FloorError
 from ..store.ids import check_tournament_id
 from .context import floor_of
 from .edges import Endpoint, error_response
+from .languages import shipped
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 #: Pages change with every release: the browser asks again rather than show an old one.
@@ -46,13 +47,18 @@ _HTML: Final = b'<html lang="en">'
 
 
 def page_with_locale(name: str, locale: str) -> bytes:
-    """The page ``name`` with the venue's locale on its root element (``web/js/venue.js``
-    reads it before anything is shown)."""
+    """The page ``name`` with the venue's locale and the languages shipped on its root element
+    (``web/js/venue.js`` and ``web/js/i18n.js`` read them before anything is shown)."""
     key = (name, locale)
     page = _PAGES.get(key)
     if page is None:
         raw = (WEB / f"{name}.html").read_bytes()
-        page = raw.replace(_HTML, b'<html lang="en" data-locale="' + locale.encode() + b'">', 1)
+        langs = " ".join(shipped(WEB)).encode()
+        page = raw.replace(
+            _HTML,
+            b'<html lang="en" data-locale="' + locale.encode() + b'" data-langs="' + langs + b'">',
+            1,
+        )
         _PAGES[key] = page
     return page
 
@@ -90,6 +96,8 @@ routes: list[BaseRoute] = [
     Route("/", index),
     Route("/wall/{tid}", _page("wall")),
     Route("/final/{tid}", _page("final")),
+    # Framed by the sites FLOOR_WIDGET_ANCESTORS names (its policy: ``security``).
+    Route("/widget/{tid}", _page("widget")),
     Route("/floor/{tid}", _page("floor")),
     Route("/player/{tid}", _page("player")),
     # The table screen: a tablet that belongs to one table.

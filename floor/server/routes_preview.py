@@ -16,7 +16,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..engine import commands
-from ..engine.preview import preview
+from ..engine.read.preview import preview
 from .context import floor_of, staff, tid_of
 from .edges import check_numbers, decode, handle_errors, read_body
 from .permissions import authorize

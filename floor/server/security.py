@@ -10,6 +10,9 @@ Every HTTP answer (pages, files, the API, errors) gets:
   not-found page) are allowed by their hashes, computed from ``web/`` at start-up, so a page
   edited there keeps working and an injected style does not.
 - ``X-Frame-Options: SAMEORIGIN``, the same for browsers older than ``frame-ancestors``.
+- The embeddable widget (``/widget/...``) alone may be framed by other sites: those
+  ``FLOOR_WIDGET_ANCESTORS`` names are its ``frame-ancestors``, and it carries no
+  ``X-Frame-Options`` (which cannot name them). It reads the open API and sends nothing.
 - ``X-Content-Type-Options: nosniff``: a file is what its type says, never run as a script.
 - ``Referrer-Policy: same-origin``: tournament ids and screens' addresses stay here.
 
@@ -51,8 +54,9 @@ def style_hashes(web: Path = WEB) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def policy(host: str | None, styles: Collection[str]) -> str:
-    """The ``Content-Security-Policy`` of an answer to a request for ``host``."""
+def policy(host: str | None, styles: Collection[str], ancestors: str = "'self'") -> str:
+    """The ``Content-Security-Policy`` of an answer to a request for ``host`` (``ancestors``:
+    who may frame it)."""
     # 'self' covers ws:// and wss:// of the page's own host in CSP 3; older Safari reads
     # 'self' as http(s) only, so the websocket addresses are named as well.
     sockets = f" ws://{host} wss://{host}" if host and _HOST_VALUE.fullmatch(host) else ""
@@ -67,7 +71,7 @@ def policy(host: str | None, styles: Collection[str]) -> str:
             "object-src 'none'",
             "base-uri 'none'",
             "form-action 'self'",
-            "frame-ancestors 'self'",
+            f"frame-ancestors {ancestors}",
         ]
     )
 
@@ -79,6 +83,15 @@ _FIXED: Final = (
 )
 
 
+#: The headers of an answer other sites may frame: all but X-Frame-Options.
+_UNFRAMED: Final[tuple[tuple[bytes, bytes], ...]] = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+)
+#: The embeddable widget's pages: framed by the sites ``FLOOR_WIDGET_ANCESTORS`` names.
+WIDGET: Final = "/widget/"
+
+
 def allowed_hosts(names: Collection[str], listening: str) -> frozenset[str]:
     """The host names answered: the operator's, and the one floor listens on if a name."""
     own = listening.strip().lower().rstrip(".")
@@ -88,10 +101,20 @@ def allowed_hosts(names: Collection[str], listening: str) -> frozenset[str]:
 class Security:
     """ASGI middleware: the ``Host`` check, and the headers above on every HTTP answer."""
 
-    def __init__(self, app: ASGIApp, *, hosts: Collection[str], web: Path = WEB) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        hosts: Collection[str],
+        web: Path = WEB,
+        widget_ancestors: str = "*",
+    ) -> None:
         self.app = app
         self.hosts = frozenset(hosts)
         self.styles = style_hashes(web)
+        #: Who may frame the embeddable widget (``FLOOR_WIDGET_ANCESTORS``); every other
+        #: answer, itself only.
+        self.widget_ancestors = widget_ancestors
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -100,14 +123,21 @@ class Security:
         host = Headers(scope=scope).get("host")
         allowed = host_allowed(host, self.hosts)
         if scope["type"] == "http":
-            send = self._with_headers(send, host if allowed else None)
+            widget = str(scope.get("path", "")).startswith(WIDGET)
+            send = self._with_headers(
+                send, host if allowed else None, self.widget_ancestors if widget else None
+            )
         if allowed:
             await self.app(scope, receive, send)
         else:
             await _refuse(scope, receive, send, host or "")
 
-    def _with_headers(self, send: Send, host: str | None) -> Send:
-        extra = [*_FIXED, (b"content-security-policy", policy(host, self.styles).encode())]
+    def _with_headers(self, send: Send, host: str | None, ancestors: str | None) -> Send:
+        """``ancestors``: who may frame the answer, where others than itself may (the
+        widget): its policy says so, and X-Frame-Options, which cannot, is left out."""
+        csp = policy(host, self.styles, ancestors or "'self'").encode()
+        fixed = _FIXED if ancestors is None else _UNFRAMED
+        extra = [*fixed, (b"content-security-policy", csp)]
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -203,6 +203,25 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "a PEM file with the VAPID private key (P-256) pushes are signed with; unset: one is "
         "made once and kept in Redis for every process",
     ),
+    (
+        "FLOOR_WIDGET_ANCESTORS",
+        "*",
+        "the sites that may show the embeddable widget (/widget/ID: the clock and the chip "
+        "leaders) in a frame: its frame-ancestors, origins such as https://venue.example "
+        "separated by spaces, or * for any, or 'none'; every other page stays 'self'",
+    ),
+    (
+        "FLOOR_SIGNING_KEY",
+        "",
+        "the venue's Ed25519 key (a PEM made by `floor keys new`), kept outside "
+        "FLOOR_DATA_DIR: exports and the results are signed with it; unset: nothing is signed",
+    ),
+    (
+        "FLOOR_SIGNING_KEYS",
+        "",
+        "the venue's key list, published at /.well-known/floor-keys.json; unset: the "
+        "keys.json beside FLOOR_SIGNING_KEY",
+    ),
 )
 
 
@@ -253,6 +272,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     push_services: tuple[str, ...] = ()
     push_rate: float = 30.0
     vapid_key: str = ""
+    signing_key: str = ""
+    widget_ancestors: str = "*"
+    signing_keys: str = ""
 
     @property
     def public_ws_port(self) -> int:
@@ -323,7 +345,30 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         push_services=tuple(_listed(get("FLOOR_PUSH_SERVICES").lower())),
         push_rate=_at_least("FLOOR_PUSH_RATE", number("FLOOR_PUSH_RATE", float), 1.0),
         vapid_key=get("FLOOR_VAPID_KEY"),
+        signing_key=get("FLOOR_SIGNING_KEY"),
+        widget_ancestors=_ancestors(get("FLOOR_WIDGET_ANCESTORS")),
+        signing_keys=get("FLOOR_SIGNING_KEYS"),
     )
+
+
+#: A frame ancestor: any, none, this origin, or a scheme with a host (a leading *. for its
+#: subdomains) and a port.
+_ANCESTOR: Final = re.compile(
+    r"\*|'none'|'self'|https?://(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?"
+)
+
+
+def _ancestors(raw: str) -> str:
+    items = [item for item in re.split(r"[\s,]+", raw) if item]
+    for item in items:
+        if not _ANCESTOR.fullmatch(item):
+            raise SystemExit(
+                f"FLOOR_WIDGET_ANCESTORS: {item[:80]!r} is not an origin (https://venue.example), "
+                "* or 'none'"
+            )
+    if "'none'" in items and len(items) > 1:
+        raise SystemExit("FLOOR_WIDGET_ANCESTORS: 'none' cannot be given with other origins")
+    return " ".join(items) or "'none'"
 
 
 def _push_subject(raw: str) -> str:

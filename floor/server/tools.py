@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import gzip
 from collections.abc import Callable
-from typing import Final, Literal, get_args
+from typing import Final, get_args
 
 import msgspec
 from msgspec import Meta
@@ -27,14 +27,14 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
+from ..engine.calc.pots import Award, Contribution, Pot, PotInput, split_pot
 from ..engine.errors import ConfigError, FloorError, RuleError, seat_not_exist
-from ..engine.pots import Award, Contribution, Pot, PotInput, split_pot
 from ..engine.prize import PrizePool
+from ..engine.read.views import Finish, prize_pool, results
 from ..engine.reasons import RULE_IDS
 from ..engine.rulebook import Book, Rule, search
 from ..engine.rules import SeatCount
 from ..engine.state import Tournament
-from ..engine.views import Finish, prize_pool, results
 from ..errortext import field_names
 from ..exports.results import results_csv
 from ..store.ids import check_tournament_id
@@ -50,7 +50,10 @@ from .edges import (
     read_body,
     search_query,
 )
+from .languages import shipped
+from .routes_pages import WEB
 from .routes_tournaments import accepts_gzip
+from .rule_titles import title_in
 
 #: The pot calculator's body is small: a dozen seats at most.
 MAX_POT_BODY: Final = 16 * 1024
@@ -200,11 +203,13 @@ class RulebookAnswer(msgspec.Struct, frozen=True, kw_only=True):
     links: dict[str, str]
 
 
-def _rule_out(rule: Rule, lang: Literal["en", "cs"]) -> RuleOut:
+def _rule_out(rule: Rule, lang: str) -> RuleOut:
     czech = lang == "cs"
+    # Beyond English and Czech, a rule's title in the reader's language above its English text.
+    title = rule.title_en if lang == "en" else title_in(lang, rule.title_en)
     return RuleOut(
         **msgspec.structs.asdict(rule),
-        title=rule.title_cs if czech else rule.title_en,
+        title=rule.title_cs if czech else title,
         text=rule.text_cs if czech else rule.text_en,
         checked=rule.checked_cs if czech else rule.checked_en,
         unchecked=rule.unchecked_cs if czech else rule.unchecked_en,
@@ -231,16 +236,14 @@ async def _book(request: Request) -> Book:
         raise RulebookUnreadable(f"the rule set cannot be read: {e}") from None
 
 
-def _lang(request: Request) -> Literal["en", "cs"]:
+def _lang(request: Request) -> str:
     lang = request.query_params.get("lang", "en")
-    if lang == "en":
-        return "en"
-    if lang == "cs":
-        return "cs"
-    raise BadRequest("lang is en or cs", field="lang")
+    if lang in shipped(WEB):
+        return lang
+    raise BadRequest(f"lang is one of {', '.join(shipped(WEB))}", field="lang")
 
 
-def _rulebook_answer(book: Book, lang: Literal["en", "cs"], query: str) -> RulebookAnswer:
+def _rulebook_answer(book: Book, lang: str, query: str) -> RulebookAnswer:
     found = search(book, query)
     return RulebookAnswer(
         set=book.name,
@@ -259,7 +262,7 @@ def _rulebook_answer(book: Book, lang: Literal["en", "cs"], query: str) -> Ruleb
 _WHOLE: dict[tuple[str, str], tuple[Book, bytes, bytes]] = {}
 
 
-def _whole_book(book: Book, lang: Literal["en", "cs"]) -> tuple[bytes, bytes]:
+def _whole_book(book: Book, lang: str) -> tuple[bytes, bytes]:
     data = msgspec.json.encode(_rulebook_answer(book, lang, ""))
     return data, gzip.compress(data, compresslevel=6, mtime=0)
 

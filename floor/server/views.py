@@ -20,10 +20,10 @@ from typing import Any, Final, NamedTuple
 
 import msgspec
 
-from ..engine.derived import Facts, StaffFacts, public_facts, staff_facts
 from ..engine.plan import Plan
+from ..engine.read.derived import Facts, StaffFacts, public_facts, staff_facts
+from ..engine.read.views import FieldStats, TableView, field_stats, table_view
 from ..engine.state import Player, Tournament, TournamentState
-from ..engine.views import FieldStats, TableView, field_stats, table_view
 from .fanout import frame
 from .metrics import Metrics
 from .player_search import PlayerIndex

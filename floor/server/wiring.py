@@ -23,6 +23,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.routing import BaseRoute, WebSocketRoute
 
+from .. import signing
 from ..engine.errors import FloorError
 from ..redisdb.accounts import RedisAccounts
 from ..redisdb.bus import RedisBus
@@ -86,6 +87,12 @@ GC_THRESHOLDS = (10_000, 10, 10)
 
 def build_floor(settings: Settings) -> Floor:
     """This process's parts, on the Redis or Valkey at ``settings.redis_url``."""
+    try:
+        signer, signing_keys = signing.configured(
+            settings.signing_key, settings.signing_keys, settings.data_dir
+        )
+    except signing.SigningError as e:
+        raise SystemExit(str(e)) from None
     redis = connect(settings.redis_url)
     # Public screens' catch-ups read on a pool of their own: a crowd of them never takes
     # the connections the staff's commands need (floor.server.gate).
@@ -126,6 +133,8 @@ def build_floor(settings: Settings) -> Floor:
         push=Push(settings, RedisPush(redis), store),
         ping=redis.ping,
         close=close,
+        signer=signer,
+        signing_keys=signing_keys,
     )
 
 
@@ -193,7 +202,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             # Outermost, so that it sees uvicorn's own send: the fan-out writes frames through it.
             Middleware(ExposeProtocol),
             Middleware(ClientAddress, trusted=settings.trusted_proxies),
-            Middleware(Security, hosts=allowed_hosts(settings.allowed_hosts, settings.host)),
+            Middleware(
+                Security,
+                hosts=allowed_hosts(settings.allowed_hosts, settings.host),
+                widget_ancestors=settings.widget_ancestors,
+            ),
             # Each client address's requests and websockets, by the address told above.
             Middleware(
                 Limits,

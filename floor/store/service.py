@@ -27,7 +27,7 @@ from ..engine.commands import Command, RegisterMany
 from ..engine.decide import decide
 from ..engine.errors import RuleError
 from ..engine.events import Event, TournamentCreated
-from ..engine.patch import Marks, build, marks
+from ..engine.read.patch import Marks, build, marks
 from ..engine.rules import Rules, Structure
 from ..engine.state import Tournament
 from ..engine.touches import touched

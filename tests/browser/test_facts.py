@@ -1,4 +1,4 @@
-"""The screens show what the server derives (floor/engine/derived.py), and decide nothing.
+"""The screens show what the server derives (floor/engine/read/derived.py), and decide nothing.
 
 The floor phone lists the bust-outs the server says can be undone and the seats it says a
 move may be redirected to; the director console greys out the break of a table the server

@@ -119,7 +119,7 @@ def test_the_wall_line_is_shown_and_hidden_with_one_tap(
     expect(line).to_have_text(re.compile(r"^Money expected about \d\d:\d\d$"))
     wall.screenshot(path=str(SCREENS / "forecast-wall-tv.png"))
     # In Czech.
-    wall.locator(".lang button", has_text="CS").click()
+    wall.locator(".lang select").select_option("cs")
     expect(line).to_have_text(re.compile(r"^Peníze očekáváme kolem \d\d:\d\d$"))
     expect(page.locator(".toast")).to_have_count(0)  # "saved" gone: the picture is the section
     page.locator("#s-forecast").screenshot(path=str(SCREENS / "forecast-console-phone.png"))
@@ -137,7 +137,7 @@ def test_the_console_says_the_forecast_in_czech(
     page = console(pages, servers[0], day, "tv")
     if director.client.get(f"/api/t/{day}/forecast").json()["current"] is None:
         forecast_now(page)
-    page.locator(".lang button", has_text="CS").first.click()
+    page.locator(".lang select").first.select_option("cs")
     section = page.locator("#s-forecast")
     expect(section.locator("h2")).to_have_text("Předpověď")
     expect(section.locator("#forecast-change option").first).to_have_text("Nic: spočítat znovu teď")

@@ -2,7 +2,7 @@
 resyncs.
 
 A screen holds a role's view of the state and applies each batch's JSON Patch
-(``floor/engine/patch.py``; ``web/js/patch.js``): it folds no event. Random tournaments
+(``floor/engine/read/patch.py``; ``web/js/patch.js``): it folds no event. Random tournaments
 (``tournaments.games``: every event type, thousands of events) are played; each batch's patch
 is applied in Chromium, from the start and from snapshots on the way, for the staff and the
 public, and the states compared whole with the engine's. The offline player search
@@ -24,9 +24,9 @@ import msgspec
 import pytest
 from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 
-from floor.engine.derived import public_facts
 from floor.engine.events import Event, TournamentCreated
-from floor.engine.patch import build, marks
+from floor.engine.read.derived import public_facts
+from floor.engine.read.patch import build, marks
 from floor.engine.rulebook import fold
 from floor.engine.state import Tournament
 from floor.engine.touches import touched

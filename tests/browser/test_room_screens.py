@@ -348,6 +348,8 @@ TEXTS = """() => {
 #: currency codes, the search hint's example name, and Czech "data".
 ALIKE = {"BB", "SB", "OK", "EN", "CS", "English", "Čeština", "Hold'em", "Omaha", "Stud", "EUR"}
 ALIKE |= {"Novak", "Novák", "data"}
+# The language picker's other languages, each in its own name.
+ALIKE |= {"Deutsch", "Polski", "Español", "Português", "Brasil", "Français", "Italiano"}
 
 WORD = re.compile(r"[^\W\d_]{2,}")
 

@@ -313,7 +313,7 @@ def test_payout_percentages_keep_their_decimals(
         expect(cell).to_have_text(text)
     # Numbers are written as the venue writes them (FLOOR_LOCALE, en-GB here), whatever
     # language the screen speaks: a Czech-speaking director in London reads 0.35.
-    console.locator(".lang button", has_text="CS").click()
+    console.locator(".lang select").select_option("cs")
     expect(console.locator("html")).to_have_attribute("lang", "cs")
     expect(percent[3]).to_have_text("0.35")
 
@@ -438,7 +438,7 @@ def test_break_now_says_why_it_cannot_be_used(
     why = card.locator(".break-why")
     expect(why).to_have_text("The other tables have 3 free seats for 6 players")
     expect(button).to_have_attribute("aria-describedby", why.get_attribute("id") or "")
-    console.locator(".lang button", has_text="CS").click()
+    console.locator(".lang select").select_option("cs")
     expect(why).to_have_text("Ostatní stoly mají 3 volných míst pro 6 hráčů")
 
     # The last table in play says so.
@@ -467,6 +467,6 @@ def test_standard_break_names_are_said_in_czech_and_custom_ones_as_given(
         director.ok(tid, {"type": "clock_level", "to": step})
         expect(clock.locator(".clock-level")).to_have_text(name)
     # In English the names are as the structure gives them.
-    wall.locator(".lang button", has_text="EN").click()
+    wall.locator(".lang select").select_option("en")
     director.ok(tid, {"type": "clock_level", "to": 3})
     expect(clock.locator(".clock-level")).to_have_text("Dinner break")

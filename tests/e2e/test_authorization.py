@@ -168,6 +168,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/open/v1/t/{tid}/payouts"): Rule(everyone),
     ("GET", "/api/open/v1/t/{tid}/changes"): Rule(everyone, query="since=0"),
     ("GET", "/api/open/v1/t/{tid}/ots.json"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/chain"): Rule(everyone),
+    # 404 where the server has no signing key (as here): the same for everyone.
+    ("GET", "/api/open/v1/t/{tid}/results/signed"): Rule(everyone),
+    ("GET", "/.well-known/floor-keys.json"): Rule(everyone),
     ("GET", "/api/t/{tid}/prizes"): Rule(everyone),
     ("GET", "/api/t/{tid}/results.csv"): Rule(everyone),
     ("POST", "/api/pots"): Rule(everyone, body={}),
@@ -176,6 +180,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/"): Rule(everyone),
     ("GET", "/wall/{tid}"): Rule(everyone),
     ("GET", "/final/{tid}"): Rule(everyone),
+    ("GET", "/widget/{tid}"): Rule(everyone),
     ("GET", "/floor/{tid}"): Rule(everyone),
     ("GET", "/player/{tid}"): Rule(everyone),
     ("GET", "/table/{tid}/{table:int}"): Rule(everyone),

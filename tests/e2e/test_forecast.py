@@ -7,6 +7,7 @@ records kept beside the log, the wall's line.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -130,6 +131,8 @@ def assert_workers(server: ServerProcess, workers: list[list[int]]) -> bool:
         assert pid in children, "the runs were not played by the server's own worker"
         assert nice == 19
         assert psutil.Process(pid).nice() == 19
+        # Below every nice process too: it runs only on a core nothing else wants.
+        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
     # The server itself runs as started (the tests may be run niced): only its workers drop.
     assert psutil.Process(server.proc.pid).nice() < 19
     return True

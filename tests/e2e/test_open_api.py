@@ -14,7 +14,7 @@ import httpx
 import pytest
 from openapi_spec_validator import validate
 
-from floor.engine import staff_fields
+from floor.engine.read import staff_fields
 from floor.redisdb.embedded import EmbeddedServer
 from floor.server import routes_open
 from tests.e2e.conftest import Api, EdgeProcess, ServerProcess, settled
@@ -28,7 +28,17 @@ PRIZE = {
     "payouts": [{"entries": 2, "percents": [60, 40]}, {"entries": 20, "percents": [50, 30, 20]}],
 }
 #: Every open route of a tournament, with a query it takes.
-READS = ("clock", "field", "seats", "counts", "results", "payouts", "changes?since=0", "ots.json")
+READS = (
+    "clock",
+    "field",
+    "seats",
+    "counts",
+    "results",
+    "payouts",
+    "changes?since=0",
+    "ots.json",
+    "chain",
+)
 
 
 @pytest.fixture(scope="module")

@@ -382,6 +382,26 @@ def test_the_rulebook_is_searched_in_czech_without_diacritics(servers: list[Serv
     assert answer["links"]["chip_race"] == "chip-race"
 
 
+@pytest.mark.parametrize(
+    ("lang", "title"), [("de", "Tische ausgleichen"), ("pl", "Wyrównywanie stołów"),
+                        ("es", "Equilibrado de mesas")],
+)  # fmt: skip
+def test_the_rulebook_names_its_rules_in_every_language_above_the_english_text(
+    servers: list[ServerProcess], lang: str, title: str
+) -> None:
+    """The books keep English and Czech texts; a German, Polish or Spanish reader finds each
+    rule by its title in their language (config/rulebook/titles), the text in English."""
+    r = httpx.get(servers[0].base + "/api/rulebook", params={"set": "tda-2024", "lang": lang})
+
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["lang"] == lang
+    balancing = next(rule for rule in answer["rules"] if rule["id"] == "balancing")
+    assert balancing["title"] == title
+    assert balancing["text"] == balancing["text_en"]
+    assert all(rule["title"] != rule["title_en"] for rule in answer["rules"])
+
+
 def test_why_a_player_is_moving_opens_the_balancing_rule(
     servers: list[ServerProcess], director: Api
 ) -> None:
@@ -484,7 +504,7 @@ def test_a_ruling_citing_a_rule_the_tournaments_book_does_not_hold_is_refused(
     ("path", "params", "status", "field"),
     [
         ("/api/rulebook", {"set": "wsop-2030"}, 404, "set"),
-        ("/api/rulebook", {"lang": "de"}, 422, "lang"),
+        ("/api/rulebook", {"lang": "xx"}, 422, "lang"),
         ("/api/rulebook", {"q": "x" * 81}, 422, "q"),
         ("/api/rulebook/no-such-rule", {"set": "pfp-2014"}, 404, "rule"),
     ],

@@ -29,6 +29,7 @@ import psutil
 import pytest
 import redis
 
+from floor import signing
 from floor.engine.events import LevelChanged
 from floor.protocol import decode_event
 from floor.redisdb.embedded import EmbeddedServer
@@ -55,7 +56,15 @@ def server(
 ) -> Iterator[WatchedServer]:
     add_user(valkey.url, "boss", "director-secret", "director")
     add_user(valkey.url, "fred", "floor-secret", "floor")
-    proc = WatchedServer(valkey.url, tmp_path_factory.mktemp("worst") / "server.log", least=0.05)
+    # The venue signs: its signed results and key list are probed with the rest.
+    keys = tmp_path_factory.mktemp("worst-keys")
+    signing.new_key(keys, time.time())
+    proc = WatchedServer(
+        valkey.url,
+        tmp_path_factory.mktemp("worst") / "server.log",
+        least=0.05,
+        FLOOR_SIGNING_KEY=str(keys / signing.KEY_FILE),
+    )
     proc.start(timeout=scaled(60))
     try:
         yield proc

@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.asyncio.client import ClientConnection, connect
 
-from floor.engine.payout_curve import percents
+from floor.engine.calc.payout_curve import percents
 from floor.server.push import MAX_BODY as PUSH_BODY
 from floor.server.push import MAX_ENDPOINT
 from floor.server.routes_push import MOST_TABLES
@@ -290,11 +290,33 @@ async def _open_documents(w: World, http: httpx.AsyncClient) -> None:
         w.expect(r, 200)
         again = {"If-None-Match": r.headers.get("etag", ""), **gzip}
         w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", headers=again), 304)
+    # The widget's leaders: the five biggest stacks of the room, and past the most asked.
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/counts", params={"top": "5"}), 200)
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/counts", params={"top": "101"}), 400, "top")
     for read in ("seats", "counts"):
         w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params={"table": "1"}), 200)
         bad = {"table": "10001"}
         w.expect(await http.get(f"{_OPEN}/t/{ROOM}/{read}", params=bad), 400, "table")
     w.expect(await http.get(f"{_OPEN}/t/{ROOM}/clock", params={"x" * 50: "1"}), 400, "x" * 50)
+
+
+@probe(
+    "GET /api/open/v1/t/{tid}/chain",
+    "GET /api/open/v1/t/{tid}/results/signed",
+    "GET /.well-known/floor-keys.json",
+)
+async def _open_chain_and_signatures(w: World, http: httpx.AsyncClient) -> None:
+    # The chain's head of the 10,000-player room (its whole log walked once, in pages), its
+    # results signed, and the keys they are checked against; each again by its ETag.
+    for path in (
+        f"{_OPEN}/t/{ROOM}/chain",
+        f"{_OPEN}/t/{ROOM}/results/signed",
+        "/.well-known/floor-keys.json",
+    ):
+        r = await http.get(path)
+        w.expect(r, 200)
+        w.expect(await http.get(path, headers={"If-None-Match": r.headers.get("etag", "")}), 304)
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/chain", params={"after": "1"}), 400, "after")
 
 
 @probe("GET /api/open/v1/t/{tid}/changes")
@@ -960,6 +982,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
     "GET /",
     "GET /wall/{tid}",
     "GET /final/{tid}",
+    "GET /widget/{tid}",
     "GET /floor/{tid}",
     "GET /player/{tid}",
     "GET /table/{tid}/{table:int}",
@@ -971,7 +994,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
 async def _pages(w: World, http: httpx.AsyncClient) -> None:
     for path in ("/", "/director", f"/print/{ROOM}", f"/table/{ROOM}/1"):
         w.expect(await http.get(path), 200)
-    for page in ("wall", "final", "floor", "player"):
+    for page in ("wall", "final", "widget", "floor", "player"):
         w.expect(await http.get(f"/{page}/{ROOM}"), 200)
     w.expect(await http.get(f"/director/{ROOM}"), 307)
     w.expect(await http.get("/static/js/director.js"), 200)

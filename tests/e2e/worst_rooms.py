@@ -26,6 +26,7 @@ from collections import defaultdict
 import msgspec
 
 from floor.engine import commands as cmd
+from floor.engine.calc.payout_curve import percents, standard_table
 from floor.engine.decide import decide
 from floor.engine.events import Event, TournamentCreated
 from floor.engine.flights import FlightRules
@@ -36,7 +37,6 @@ from floor.engine.house.decide import decide as decide_house
 from floor.engine.house.events import HouseEvent
 from floor.engine.house.state import HouseState
 from floor.engine.house.state import apply as apply_house
-from floor.engine.payout_curve import percents, standard_table
 from floor.engine.prize import PayoutRow, Prize
 from floor.engine.rules import Level, Rules, Structure
 from floor.engine.state import Tournament

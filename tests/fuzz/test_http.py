@@ -27,8 +27,8 @@ from hypothesis import strategies as st
 
 from floor.backup import export, import_
 from floor.engine import commands
+from floor.engine.calc.pots import PotInput
 from floor.engine.names import has_visible, hidden_mark
-from floor.engine.pots import PotInput
 from floor.redisdb.connection import connect
 from floor.redisdb.embedded import EmbeddedServer
 from floor.redisdb.log import RedisLog

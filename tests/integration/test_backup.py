@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from floor.backup import BackupError, Final, export, import_
 from floor.config import resolve_structure
-from floor.engine import clock
+from floor.engine import chain, clock
 from floor.engine import commands as cmd
 from floor.engine.autopilot import next_step
 from floor.engine.events import Event
@@ -213,7 +213,13 @@ def forge(path: Path, out: Path, change: Change, fold: bool = True) -> None:
         state = msgspec.to_builtins(Tournament.fold(decoded).state)
     header["events"] = len(events)
     text = [json.dumps(header)]
-    text += [json.dumps({"seq": i, "event": e}) for i, e in enumerate(events, 1)]
+    # The chain is no secret: a forger who knows the format links the changed events again.
+    written = [json.dumps(e) for e in events]
+    links = chain.links(chain.genesis(header["tournament"]), enumerate(map(str.encode, written), 1))
+    text += [
+        f'{{"seq": {i}, "event": {e}, "link": "{link.link}"}}'
+        for (i, e), link in zip(enumerate(written, 1), links, strict=True)
+    ]
     text.append(json.dumps(msgspec.to_builtins(Final(seq=len(events), state=state))))
     out.write_bytes(with_digest("\n".join(text).encode() + b"\n"))
 
@@ -323,7 +329,7 @@ def test_the_digest_is_the_sha256_of_every_byte_before_its_line(exported: Path) 
     digest = json.loads(last)["digest"]
 
     assert digest == "sha256:" + hashlib.sha256(b"".join(before)).hexdigest()
-    assert json.loads(before[0])["version"] == 2
+    assert json.loads(before[0])["version"] == 3
 
 
 def changed(path: Path, out: Path, tamper: Callable[[bytes], bytes]) -> bool:

@@ -30,9 +30,9 @@ from floor.engine.events import (
 )
 from floor.engine.model import DealtGame, Positions
 from floor.engine.planner import housekeep
+from floor.engine.read.views import next_big_blind, shown_status, waiting
 from floor.engine.rules import Rules, Structure
 from floor.engine.state import Tournament
-from floor.engine.views import next_big_blind, shown_status, waiting
 
 #: A planned move as the tests spell it: (player, (table, seat), (table, seat), reason).
 Move = tuple[str | None, tuple[int, int | None], tuple[int, int | None], str]

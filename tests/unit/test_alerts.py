@@ -1,11 +1,11 @@
-"""What a batch asks of somebody (floor/engine/alerts.py): the alerts a player's phone or a
+"""What a batch asks of somebody (floor/engine/read/alerts.py): the alerts a player's phone or a
 floorperson's is woken for, and never a move the room has not been shown."""
 
 from __future__ import annotations
 
 from floor.engine import commands as cmd
-from floor.engine.alerts import PlayerAlert, StaffAlert, for_players, for_staff
 from floor.engine.events import DayEnded
+from floor.engine.read.alerts import PlayerAlert, StaffAlert, for_players, for_staff
 from tests.unit.builders import Floor
 from tests.unit.test_money import six
 

@@ -32,13 +32,29 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
     "floor.engine": ({"floor.engine"}, _ENGINE_LIBS),
     "floor.protocol": ({"floor.engine", "floor.protocol"}, _ENGINE_LIBS),
     "floor.errortext": ({"floor.errortext"}, _ENGINE_LIBS),
+    # The refusal templates, read from the screens' language files.
+    "floor.refusals": ({"floor.refusals"}, set()),
     "floor.config": ({"floor.engine", "floor.config", "floor.errortext"}, _ENGINE_LIBS),
     # Player lists read from files, and the files written for people (results, payouts).
     "floor.imports": (
         {"floor.engine", "floor.imports", "floor.exports", "floor.errortext"},
         _ENGINE_LIBS | _SHEET_LIBS,
     ),
-    "floor.exports": ({"floor.engine", "floor.exports"}, _ENGINE_LIBS),
+    "floor.exports": ({"floor.engine", "floor.exports", "floor.signing"}, _ENGINE_LIBS),
+    # The venue's signing key: Ed25519 by a well-kept library, and its key files.
+    "floor.signing": ({"floor.signing"}, _ENGINE_LIBS | {"cryptography"}),
+    # An export or signed results checked offline: the replay, the chain, the signature.
+    "floor.verify": (
+        {
+            "floor.engine",
+            "floor.protocol",
+            "floor.backup",
+            "floor.exports",
+            "floor.signing",
+            "floor.verify",
+        },
+        _ENGINE_LIBS,
+    ),
     # The day forecaster: pure like the engine, which it reads through its public side.
     "floor.forecast": ({"floor.engine", "floor.forecast"}, _ENGINE_LIBS),
     "floor.store": (
@@ -61,6 +77,7 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.exports",
             "floor.backup",
             "floor.forecast",
+            "floor.signing",
         },
         _ENGINE_LIBS | _WEB_LIBS | _PUSH_LIBS,
     ),
@@ -78,12 +95,20 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.backup",
             "floor.forecast",
             "floor.redisdb",
+            "floor.signing",
         },
         _ENGINE_LIBS | _WEB_LIBS | _PUSH_LIBS | _REDIS_LIBS,
     ),
     # A backup reads and writes through the ports; its command line wires Redis in.
     "floor.backup": (
-        {"floor.engine", "floor.protocol", "floor.store", "floor.backup", "floor.errortext"},
+        {
+            "floor.engine",
+            "floor.protocol",
+            "floor.store",
+            "floor.backup",
+            "floor.errortext",
+            "floor.signing",
+        },
         _ENGINE_LIBS,
     ),
 }
@@ -234,3 +259,48 @@ def test_the_check_itself(importer: str, target: str, fails: bool) -> None:
     layer = _layer(importer)
     assert layer is not None
     assert _within(target, layer[0]) is not fails
+
+
+#: The engine's own layers (docs/architecture.md, "The engine"), lowest first: what a module
+#: of a layer may reach, through any chain of imports, is held by the tests below.
+ENGINE_FOLD = ("floor.engine.state", "floor.engine.records", "floor.engine.fold")
+ENGINE_RULES = ("floor.engine.features", "floor.engine.decide", "floor.engine.validate")
+ENGINE_READ = ("floor.engine.read",)
+ENGINE_CALC = ("floor.engine.calc",)
+
+
+def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        for w in graph[stack.pop()]:
+            if w not in seen:
+                seen.add(w)
+                stack.append(w)
+    return seen
+
+
+def _of(modules: set[str], prefixes: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if _within(m, set(prefixes)))
+
+
+def test_the_fold_reaches_no_rule() -> None:
+    """The state and its fold sit below the rules: they never decide or check a command."""
+    graph = _graph()
+    for start in _of(set(graph), ENGINE_FOLD):
+        assert not _of(_reached(graph, start), ENGINE_RULES), start
+
+
+def test_the_write_side_reaches_nothing_of_the_read_side() -> None:
+    """What the screens read is derived from the state; deciding never depends on it."""
+    graph = _graph()
+    for start in _of(set(graph), ENGINE_FOLD + ENGINE_RULES):
+        assert not _of(_reached(graph, start), ENGINE_READ), start
+
+
+def test_the_calculators_reach_no_tournament() -> None:
+    """A calculator is a function of its input: it reaches no state, rule or read side."""
+    graph = _graph()
+    for start in _of(set(graph), ENGINE_CALC):
+        reached = _reached(graph, start)
+        assert not _of(reached, ENGINE_FOLD + ENGINE_RULES + ENGINE_READ), start

@@ -8,9 +8,9 @@ import json
 import msgspec
 
 from floor.engine import commands as cmd
-from floor.engine import follow
 from floor.engine.board import LIMIT, BoardEntry, BoardLog, add
 from floor.engine.model import Spot
+from floor.engine.read import follow
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import STRUCTURE
 from tests.unit.test_flights import flight, sheet

@@ -19,11 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from floor.engine import commands as cmd
+from floor.engine.calc.payout_curve import MOST_PLACES, percents, standard_table, table_places
 from floor.engine.decide import decide
 from floor.engine.entry_check import check
 from floor.engine.errors import RuleError
 from floor.engine.events import TournamentCreated
-from floor.engine.payout_curve import MOST_PLACES, percents, standard_table, table_places
 from floor.engine.prize import PayoutRow, Prize, payouts, shared_prizes
 from floor.engine.rules import Level, Rules, Structure
 from floor.engine.state import Tournament

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from floor import config
 from floor.engine import bounty_facts
 from floor.engine import commands as cmd
-from floor.engine.bounty_fold import head
 from floor.engine.bounty_rules import Bounty, BountyShare, clockwise, halves, split
 from floor.engine.errors import ConfigError, NotAllowed, RuleError, UnknownPlayer
 from floor.engine.events import (
@@ -27,11 +26,12 @@ from floor.engine.events import (
     TournamentCreated,
     TournamentFinished,
 )
+from floor.engine.fold.bounty import head
 from floor.engine.prize import Prize, bounty_pool, payouts
+from floor.engine.read.views import results
 from floor.engine.rules import Level, Structure
 from floor.engine.state import Tournament
 from floor.engine.validate import replay
-from floor.engine.views import results
 from floor.exports.results import results_csv
 from tests.browser.tournaments import BOUNTY, play
 from tests.unit.builders import Floor

@@ -9,9 +9,9 @@ from floor.engine import commands as cmd
 from floor.engine.errors import NotAllowed, UnknownPlayer
 from floor.engine.events import PlayerBusted
 from floor.engine.prize import PayoutRow, Prize
+from floor.engine.read.views import results
 from floor.engine.rules import Level, Structure
 from floor.engine.state import Tournament
-from floor.engine.views import results
 from tests.unit.builders import Floor
 
 PRIZE = Prize(

@@ -13,11 +13,11 @@ from typing import Any
 import msgspec
 
 from floor.engine import commands as cmd
-from floor.engine.derived import staff_facts
 from floor.engine.errors import BadSeat, NotAllowed
 from floor.engine.events import CallsLapsed, MoveCall, MovesCalled, PlayersMoved, SeatsAssigned
 from floor.engine.model import Spot
 from floor.engine.plan import Place
+from floor.engine.read.derived import staff_facts
 from floor.engine.validate import replay
 from floor.protocol import encode_derived, encode_event, events_message
 from floor.server.redact import for_public

@@ -9,7 +9,6 @@ import pytest
 
 from floor.engine import commands as cmd
 from floor.engine.counts import chip_facts
-from floor.engine.derived import public_facts
 from floor.engine.errors import NotAllowed, RuleError, UnknownPlayer, UnknownTable
 from floor.engine.events import (
     ChipsRaced,
@@ -17,6 +16,7 @@ from floor.engine.events import (
     HandStarted,
     StacksCounted,
 )
+from floor.engine.read.derived import public_facts
 from floor.engine.rules import Break, Level, Structure
 from floor.engine.state import Tournament
 from floor.engine.validate import replay
@@ -244,7 +244,7 @@ def test_a_same_hand_bust_out_takes_the_last_count_but_never_a_stack_nobody_coun
 
 
 def test_after_button_here_on_seat_4_the_table_view_shows_the_button_on_seat_4() -> None:
-    from floor.engine.views import table_view
+    from floor.engine.read.views import table_view
 
     floor = Floor({1: "1-9"})
     floor.button(1, 4)
@@ -262,7 +262,7 @@ def test_after_button_here_on_seat_4_the_table_view_shows_the_button_on_seat_4()
 
 
 def test_a_reported_button_heads_up_is_the_reported_seat_too() -> None:
-    from floor.engine.views import table_view
+    from floor.engine.read.views import table_view
 
     floor = Floor({1: "2,7"})
     floor.button(1, 7)

@@ -10,9 +10,9 @@ import pytest
 from floor.engine import commands as cmd
 from floor.engine.errors import BadSeat, NotAllowed, RuleError, UnknownTable
 from floor.engine.events import ChipsRaced, RacedPlayer
+from floor.engine.read.views import field_stats
 from floor.engine.rules import Break, Level, Structure
 from floor.engine.state import Tournament
-from floor.engine.views import field_stats
 from tests.unit.builders import Floor
 from tests.unit.test_chiprace import StackedDeck
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from floor.engine.chiprace import (
+from floor.engine.calc.chiprace import (
     DECK,
     ChipRaceInput,
     ChipRaceResult,

@@ -10,11 +10,11 @@ import msgspec
 from floor.engine import commands as cmd
 from floor.engine.count_age import count_age, level_changed_at
 from floor.engine.counts import chip_facts
-from floor.engine.derived import public_facts
 from floor.engine.events import LevelChanged, PlayerBusted
+from floor.engine.read.derived import public_facts
+from floor.engine.read.views import table_view, touched_tables
 from floor.engine.rules import Level, Structure
 from floor.engine.state import Tournament
-from floor.engine.views import table_view, touched_tables
 from tests.unit.builders import Floor
 
 STRUCTURE = Structure(

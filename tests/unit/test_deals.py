@@ -19,9 +19,9 @@ from floor.engine.errors import NotAllowed
 from floor.engine.events import DealMade, DealProposed, DealShare, Event, HandStarted
 from floor.engine.money import finish_of
 from floor.engine.prize import PayoutRow, Prize
+from floor.engine.read.views import results
 from floor.engine.rules import Level, Structure
 from floor.engine.validate import InvalidEvent, replay
-from floor.engine.views import results
 from floor.exports.results import hendon_csv, results_csv
 from tests.unit.builders import Floor
 from tests.unit.test_error_codes import assert_said

@@ -1,4 +1,4 @@
-"""The derived facts screens show (``floor.engine.derived``) say what ``decide`` does.
+"""The derived facts screens show (``floor.engine.read.derived``) say what ``decide`` does.
 
 Both ask the same checks (``windows``, ``undo``, ``room``, ``moves``, ``final``,
 ``colour_up``); what these tests hold is what each side makes of them: which sales a standing
@@ -21,13 +21,13 @@ import pytest
 from floor.engine import commands as cmd
 from floor.engine.clock import seconds_to_break
 from floor.engine.decide import decide
-from floor.engine.derived import Facts, StaffFacts, public_facts, staff_facts
 from floor.engine.errors import PARAMS, RuleError
 from floor.engine.events import Event, HandStarted, LevelChanged, TournamentCreated
+from floor.engine.read.derived import Facts, StaffFacts, public_facts, staff_facts
+from floor.engine.read.views import TableView, table_view, touched_tables
 from floor.engine.rulebook import fold
 from floor.engine.rules import Break, Structure
 from floor.engine.state import Tournament
-from floor.engine.views import TableView, table_view, touched_tables
 from floor.engine.why import Why
 from floor.engine.windows import standing
 from tests.browser.tournaments import MONEY, Game, games, play

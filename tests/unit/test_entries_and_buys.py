@@ -7,13 +7,13 @@ from __future__ import annotations
 import msgspec
 
 from floor.engine import commands as cmd
-from floor.engine.derived import staff_facts
 from floor.engine.errors import NotAllowed
 from floor.engine.events import AddOnMade, RebuyMade
 from floor.engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
+from floor.engine.read.derived import staff_facts
+from floor.engine.read.views import field_stats, results
 from floor.engine.rules import Break, Level, Structure
 from floor.engine.state import Tournament
-from floor.engine.views import field_stats, results
 from floor.engine.why import Why
 from tests.unit.builders import Floor
 

@@ -1,7 +1,7 @@
 """Refusals and pot notes as codes with parameters, which each language renders.
 
 The catalogues are ``floor.engine.errors.PARAMS`` (every refusal's reason and the names of its
-parameters) and ``floor.engine.pots.NOTE_PARAMS`` (the clauses of a pot's note); the screens'
+parameters) and ``floor.engine.calc.pots.NOTE_PARAMS`` (the clauses of a pot's note); the screens'
 templates are ``web/js/lang/errors-en.js`` and ``errors-cs.js``. These tests hold the three
 together: every reason raised anywhere in ``floor/`` is in the catalogue with the parameters it
 is raised with, every code has an English and a Czech template naming only its parameters,
@@ -20,17 +20,20 @@ from typing import Any
 import msgspec
 import pytest
 
+from floor import refusals
 from floor.engine import commands as cmd
-from floor.engine import pots as pots_module
-from floor.engine.chiprace import ChipRaceInput, RaceSeat, chip_race
+from floor.engine.calc import pots as pots_module
+from floor.engine.calc.chiprace import ChipRaceInput, RaceSeat, chip_race
+from floor.engine.calc.pots import NOTE_PARAMS, Contribution, PotInput, split_pot
 from floor.engine.errors import PARAMS, ConfigValueError, FloorError, NotAllowed, RuleError
-from floor.engine.pots import NOTE_PARAMS, Contribution, PotInput, split_pot
 from floor.engine.rules import Rules, Structure
+from floor.server.languages import shipped
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import at_step, table
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("en", "cs")
+#: Every language the screens ship (floor/server/languages.py): English and Czech, and more.
+LANGS = shipped(ROOT / "web")
 PLURAL_KEYS = {"count", "zero", "one", "two", "few", "many", "other"}
 FORMATS = {"seats", "list"}
 PLACEHOLDER = re.compile(r"\{(\w+)(?::(\w+))?\}")
@@ -55,13 +58,7 @@ PLAIN_VALUE_ERRORS = {
 }
 
 
-def templates(lang: str) -> dict[str, Any]:
-    """The JSON object a language file exports."""
-    text = (ROOT / "web" / "js" / "lang" / f"errors-{lang}.js").read_text(encoding="utf-8")
-    start = text.index("= {") + 2
-    end = text.rindex("};") + 1
-    loaded: dict[str, Any] = json.loads(text[start:end])
-    return loaded
+templates = refusals.templates
 
 
 CATALOGUE: dict[str, tuple[str, ...]] = {**PARAMS, **NOTE_PARAMS}
@@ -143,7 +140,46 @@ def test_every_reason_raised_is_in_the_catalogue_with_the_params_it_is_raised_wi
         keys = literal_keys(keyword(node, "params"), where)
         assert keys == set(PARAMS[reason.value]), f"{where}: {reason.value} raised with {keys}"
         raised.add(reason.value)
+    data = reasons_as_data()
+    assert data <= set(PARAMS), f"not in errors.PARAMS: {sorted(data - set(PARAMS))}"
+    raised |= data
     assert not set(PARAMS) - raised, f"never raised: {sorted(set(PARAMS) - raised)}"
+
+
+def reasons_as_data() -> set[str]:
+    """The reasons a check returns as data, which ``errors.refused`` raises in the words of
+    the reason's template: a ``Why`` (its parameters among the reason's), or a code of a
+    ``...Bar`` literal type (``undo.UndoBar``)."""
+    found: set[str] = set()
+    for path, _, node in calls_in_floor():
+        if callee(node) != "Why" or not node.args:
+            continue
+        # A literal, or literals picked between (``"a" if at_break else "b"``).
+        named = {
+            c.value
+            for c in ast.walk(node.args[0])
+            if isinstance(c, ast.Constant) and isinstance(c.value, str)
+        }
+        # (A ``Why`` made from another refusal's reason, as ``amendments._fits`` does, names
+        # none: that reason is raised where it is made.)
+        found |= named
+        if len(named) == 1 and len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
+            (reason,) = named
+            keys = literal_keys(node.args[1], f"{path.relative_to(ROOT)}:{node.lineno}")
+            assert keys <= set(PARAMS.get(reason, ())), f"{path}:{node.lineno}: {reason} {keys}"
+    for path in (ROOT / "floor").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id.endswith("Bar")
+            ):
+                found |= {
+                    c.value
+                    for c in ast.walk(node.value)
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                }
+    return found
 
 
 def test_every_error_the_engine_builds_says_its_reason() -> None:
@@ -203,8 +239,9 @@ def test_every_code_has_a_template_naming_only_its_params(lang: str) -> None:
             assert "{" not in PLACEHOLDER.sub("", text), f"{lang} {code}: a stray brace"
 
 
-def test_both_languages_name_the_same_words() -> None:
-    en, cs = templates("en"), templates("cs")
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+def test_every_language_names_the_same_words(lang: str) -> None:
+    en, cs = templates("en"), templates(lang)
     params = {p for names in CATALOGUE.values() for p in names}
     assert set(en["values"]) == set(cs["values"])
     for name, words in en["values"].items():
@@ -225,31 +262,7 @@ def test_the_czech_templates_are_not_the_english_ones() -> None:
 
 def say_en(code: str, params: dict[str, Any]) -> str:
     """What errors.js renders in English, as Python writes it (ids stay ids)."""
-    lang = templates("en")
-    template = lang["reasons"][code]
-    if isinstance(template, dict):
-        value = params[template["count"]]
-        n = len(value) if isinstance(value, list) else value
-        template = template["one"] if n == 1 else template["other"]
-
-    def one(match: re.Match[str]) -> str:
-        name, fmt = match.group(1), match.group(2)
-        value = params[name]
-        words = lang["values"].get(name, {})
-        if isinstance(value, list):
-            items = [f"{x:,}" if isinstance(x, int) else str(x) for x in value]
-            if fmt != "seats":
-                return ", ".join(items)
-            listed = items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-            noun = lang["formats"]["seats"]["one" if len(items) == 1 else "other"]
-            return str(noun).replace("{list}", listed)
-        if json.dumps(value).strip('"') in words:
-            return str(words[json.dumps(value).strip('"')])
-        if value is None:
-            return "–"
-        return f"{value:,}" if isinstance(value, int | float) else str(value)
-
-    return PLACEHOLDER.sub(one, template)
+    return refusals.say(code, params)
 
 
 def plain(text: str) -> str:
@@ -561,3 +574,16 @@ def test_a_body_refused_by_a_config_check_or_a_missing_field_says_why() -> None:
     e = caught.value
     assert (e.code, e.field, e.message) == ("invalid", "name", "name is required")
     assert_said(e, "required", {"name": "name"})
+
+
+def test_python_says_a_refusal_in_each_language_from_the_screens_file() -> None:
+    params = {"table": 1, "seat": 7, "holder": "P0002"}
+
+    assert refusals.say("seat_now_taken", params) == "table 1 seat 7 is now taken by P0002"
+    assert refusals.say("seat_now_taken", params, "cs") == "stůl 1 místo 7 teď obsadil hráč P0002"
+    assert refusals.say("table_not_open", {"table": 3, "status": "broken"}) == ("table 3 is broken")
+
+
+def test_a_language_that_is_not_a_language_code_reads_no_file() -> None:
+    with pytest.raises(ValueError, match="no language"):
+        refusals.templates("../../etc/passwd")

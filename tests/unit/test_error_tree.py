@@ -20,6 +20,11 @@ OUTSIDE_THE_TREE = {
     "floor.scenario.ScenarioError",
     # The embedded Valkey would not start: the operator's terminal, before any request.
     "floor.redisdb.embedded.EmbeddedServerError",
+    # A signing key or key list that cannot be used: ``floor keys``, ``floor verify`` and
+    # ``floor export`` exit 2 with it; ``floor serve`` will not start.
+    "floor.signing.SigningError",
+    # ``floor verify`` given a file that is neither an export nor signed results: exit 2.
+    "floor.verify.Unreadable",
 }
 
 

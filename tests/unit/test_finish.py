@@ -10,7 +10,6 @@ import pytest
 
 from floor.engine import clock, finish
 from floor.engine import commands as cmd
-from floor.engine.derived import public_facts, staff_facts
 from floor.engine.errors import NotAllowed
 from floor.engine.events import (
     BustUndone,
@@ -19,9 +18,10 @@ from floor.engine.events import (
     TournamentClosed,
     TournamentFinished,
 )
+from floor.engine.read.derived import public_facts, staff_facts
+from floor.engine.read.views import field_stats, results
 from floor.engine.rules import Level, Structure
 from floor.engine.validate import InvalidEvent, replay
-from floor.engine.views import field_stats, results
 from floor.server.clockdriver import next_due
 from floor.server.permissions import sender
 from tests.unit.builders import Floor

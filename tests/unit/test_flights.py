@@ -25,10 +25,10 @@ from floor.engine.flights import (
     forward,
     may_enter,
 )
+from floor.engine.read.views import chips_in_play
 from floor.engine.rules import Break, Level, ReservedSeat, Rules, Structure
 from floor.engine.state import Tournament
 from floor.engine.validate import InvalidEvent, replay
-from floor.engine.views import chips_in_play
 from tests.unit.builders import Floor
 
 STRUCTURE = Structure(

@@ -280,3 +280,13 @@ def test_the_runs_tables_are_the_engine_s_after_every_bust_out_and_entry(
         assert any(s.tables == 1 for s in steps)  # played down to the final table
         compared += len(steps)
     assert compared > 300
+
+
+def test_the_forecasters_workers_leave_a_core_to_the_server() -> None:
+    from floor.server.forecast_pool import MAX_WORKERS, workers_for
+
+    assert workers_for(0, cores=1) == 1
+    assert workers_for(0, cores=2) == 1
+    assert workers_for(0, cores=4) == 3
+    assert workers_for(0, cores=64) == MAX_WORKERS
+    assert workers_for(3, cores=2) == 3  # the setting, as the venue asked

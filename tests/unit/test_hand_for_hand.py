@@ -11,7 +11,6 @@ import msgspec
 import pytest
 
 from floor.engine import commands as cmd
-from floor.engine.derived import public_facts, staff_facts
 from floor.engine.errors import BadSeat, NotAllowed, RuleError
 from floor.engine.events import (
     ClockAdjusted,
@@ -21,10 +20,11 @@ from floor.engine.events import (
     PlayerBusted,
 )
 from floor.engine.prize import PayoutRow, Prize
+from floor.engine.read.derived import public_facts, staff_facts
+from floor.engine.read.views import results
 from floor.engine.rules import Level, Structure
 from floor.engine.state import Tournament
 from floor.engine.validate import InvalidEvent, replay
-from floor.engine.views import results
 from tests.unit.builders import Floor
 
 #: Ten entries of 1,000: 10,000 CZK, nine places paid.

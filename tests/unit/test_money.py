@@ -5,10 +5,10 @@ a shared place split with its odd unit to the first in table and seat order (iss
 from __future__ import annotations
 
 from floor.engine import commands as cmd
-from floor.engine.derived import public_facts
-from floor.engine.follow import me
 from floor.engine.money import MONEY_SECONDS, InTheMoney, PlayerFinish, finish_of, in_the_money
 from floor.engine.prize import PayoutRow, Prize
+from floor.engine.read.derived import public_facts
+from floor.engine.read.follow import me
 from floor.engine.rules import Level, Structure
 from tests.unit.builders import Floor
 

@@ -7,8 +7,8 @@ import msgspec
 from floor.engine import commands as cmd
 from floor.engine.events import Event, PlayerBusted, TournamentCreated
 from floor.engine.plan import Plan
+from floor.engine.read.views import field_stats
 from floor.engine.state import Tournament, TournamentState
-from floor.engine.views import field_stats
 
 OLD_CREATED = b"""{"type": "tournament_created", "id": "old", "name": "Old",
   "rules": {"game": "holdem", "seats": 9, "final_table": 9},

@@ -11,9 +11,9 @@ import msgspec
 from openapi_spec_validator import validate
 
 from floor.engine import commands as cmd
-from floor.engine import open_read, staff_fields
 from floor.engine.decide import decide
 from floor.engine.events import Event, TournamentCreated
+from floor.engine.read import open_read, staff_fields
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 from floor.server import public_edge, routes_open

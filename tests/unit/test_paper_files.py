@@ -16,13 +16,13 @@ from openpyxl import Workbook
 
 from floor import config
 from floor.engine import commands as cmd
+from floor.engine.calc.payout_curve import standard_table
 from floor.engine.decide import decide
 from floor.engine.errors import BadValue, RuleError
 from floor.engine.events import PrizeChanged, StructureChanged, TournamentCreated
-from floor.engine.payout_curve import standard_table
 from floor.engine.prize import Prize
-from floor.engine.seat_cards import check as check_card
-from floor.engine.seat_cards import player_code
+from floor.engine.read.seat_cards import check as check_card
+from floor.engine.read.seat_cards import player_code
 from floor.engine.state import Tournament
 from floor.engine.validate import InvalidEvent, replay
 from floor.exports.results import hendon_csv, payouts_csv, results_csv

@@ -16,7 +16,7 @@ import msgspec
 import pytest
 
 from floor.engine.events import Event, TournamentCreated
-from floor.engine.patch import apply, build, catch_up, marks, pointer
+from floor.engine.read.patch import apply, build, catch_up, marks, pointer
 from floor.engine.state import Tournament
 from floor.engine.touches import touched
 from floor.server.redact import for_public

@@ -11,7 +11,6 @@ import msgspec
 import pytest
 
 from floor.engine import commands as cmd
-from floor.engine.derived import staff_facts
 from floor.engine.errors import BadValue, NotAllowed, UnknownPlayer
 from floor.engine.events import (
     PlayerRenamed,
@@ -19,8 +18,9 @@ from floor.engine.events import (
     SpecialNeedsSet,
     TimeCallEnded,
 )
+from floor.engine.read.derived import staff_facts
+from floor.engine.read.views import field_stats, results
 from floor.engine.validate import InvalidEvent, replay
-from floor.engine.views import field_stats, results
 from floor.engine.why import Why
 from floor.server.views import find_players
 from tests.browser.tournaments import MONEY, play

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from floor.engine.chiprace import DECK
+from floor.engine.calc.chiprace import DECK
+from floor.engine.calc.pots import Contribution, GameKind, PotInput, PotResult, split_pot
 from floor.engine.errors import RuleError
-from floor.engine.pots import Contribution, GameKind, PotInput, PotResult, split_pot
 
 
 def c(seat: int, contributed: int, *, folded: bool = False) -> Contribution:

@@ -14,9 +14,9 @@ import pytest
 
 from floor.engine import commands as cmd
 from floor.engine.events import Event
+from floor.engine.read.views import next_big_blind, waiting
 from floor.engine.rules import Level, Structure
 from floor.engine.state import Tournament, TournamentState
-from floor.engine.views import next_big_blind, waiting
 from tests.unit.builders import Floor
 
 STRUCTURE = Structure(

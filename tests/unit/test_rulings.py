@@ -13,7 +13,6 @@ import pytest
 
 from floor import config
 from floor.engine import commands as cmd
-from floor.engine.derived import staff_facts
 from floor.engine.errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable
 from floor.engine.events import (
     PlayerBusted,
@@ -21,10 +20,11 @@ from floor.engine.events import (
     SitOutEnded,
     TournamentFinished,
 )
+from floor.engine.read.derived import staff_facts
+from floor.engine.read.views import field_stats
 from floor.engine.rulings import SEVERITY, check_rule, repeats, sitting_out
 from floor.engine.state import Tournament
 from floor.engine.validate import InvalidEvent, replay
-from floor.engine.views import field_stats
 from floor.server.clockdriver import next_due
 from floor.server.redact import for_public
 from floor.server.views import snapshots

@@ -1,4 +1,4 @@
-"""The preview of players out in the same hand (floor/engine/preview.py): the places by the
+"""The preview of players out in the same hand (floor/engine/read/preview.py): the places by the
 stacks they started the hand with, shared when equal, with the shared prizes, exactly what
 the command then records; a command the engine would refuse is refused; nothing changes."""
 
@@ -9,10 +9,10 @@ import pytest
 
 from floor.engine import commands as cmd
 from floor.engine.errors import NotAllowed
-from floor.engine.preview import PreviewFinish, preview
 from floor.engine.prize import PayoutRow, Prize
+from floor.engine.read.preview import PreviewFinish, preview
+from floor.engine.read.views import results
 from floor.engine.rules import Level, Structure
-from floor.engine.views import results
 from tests.unit.builders import Floor
 
 STRUCTURE = Structure(

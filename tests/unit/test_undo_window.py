@@ -7,8 +7,8 @@ from __future__ import annotations
 import msgspec
 
 from floor.engine import commands as cmd
-from floor.engine.derived import staff_facts
 from floor.engine.errors import NotAllowed
+from floor.engine.read.derived import staff_facts
 from floor.engine.rules import Structure
 from tests.unit.builders import Floor
 

@@ -19,9 +19,11 @@ from floor.engine.decide import decide
 from floor.engine.errors import FloorError
 from floor.engine.events import (
     BustUndone,
+    ButtonReported,
     ChipsRaced,
     ClockStarted,
     Event,
+    FinalTableFormed,
     HandStarted,
     LevelChanged,
     Moved,
@@ -38,7 +40,7 @@ from floor.engine.events import (
     TimeCallEnded,
     TournamentCreated,
 )
-from floor.engine.model import Spot
+from floor.engine.model import Positions, Spot
 from floor.engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
 from floor.engine.rules import Break, Level, Rules, Structure
 from floor.engine.state import Tournament
@@ -496,3 +498,48 @@ def test_a_table_set_up_with_a_seat_past_its_seats_is_refused() -> None:
     refused = refusal([created], TableSetUp(table=1, seats=9, occupants={1: "A", 10: "B"}))
 
     assert_said(refused.error, "seat_unknown", {"table": 1, "seat": 10})
+
+
+def _same_refusal(floor: Floor, command: cmd.Command, forged: Event) -> None:
+    """The floor refuses ``command`` and the log's check refuses the event it would have
+    written with the same reason, field and parameters: one check, called by both."""
+    with pytest.raises(FloorError) as live:
+        floor.do(command)
+    logged = refusal(floor.log, forged).error
+    assert (logged.reason, logged.field, logged.params) == (
+        live.value.reason,
+        live.value.field,
+        live.value.params,
+    )
+
+
+def test_an_undo_into_a_seat_taken_since_is_refused_alike_live_and_in_a_log() -> None:
+    # ``validate`` once restated this refusal and named the seat where ``decide`` names the
+    # player (the command has no seat field).
+    floor = drawn()
+    floor.bust("T1S7")
+    floor.do(cmd.CorrectSeat(player="T2S1", table=1, seat=7))
+
+    _same_refusal(
+        floor,
+        cmd.UndoBust(player="T1S7", reason="misdealt"),
+        BustUndone(player="T1S7", table=1, seat=7, reason="misdealt"),
+    )
+
+
+def test_a_button_at_stud_is_refused_alike_live_and_in_a_log() -> None:
+    floor = Floor({1: "1-7"}, game="stud")
+
+    _same_refusal(
+        floor,
+        cmd.Button(table=1, seat=1),
+        ButtonReported(table=1, seat=1, positions=Positions(button=1, small_blind=2, big_blind=3)),
+    )
+
+
+def test_a_second_final_table_is_refused_alike_live_and_in_a_log() -> None:
+    floor = Floor({1: "1-5 pos 1/2/3", 2: "1-4 pos 1/2/3"})
+    floor.bust("T1S1")  # nine left: the final table forms by itself
+    assert floor.t.state.final_table is not None
+
+    _same_refusal(floor, cmd.StartFinal(), FinalTableFormed(table=2, seats=9))

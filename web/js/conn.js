@@ -17,7 +17,7 @@
 // Follow mode (`new Connection(tid, { follow: pid })`, or `follow(pid)` in place): a phone that
 // follows one player is not sent the room. No snapshot over HTTP: the websocket
 // `/ws/t/{id}/follow/{pid}` sends `hello`, then `follow` messages, each with whole parts
-// (`static`, `room`, `me`; floor/engine/follow.py) that replace the ones held. They are put
+// (`static`, `room`, `me`; floor/engine/read/follow.py) that replace the ones held. They are put
 // together into the fields every screen reads (`state` shaped as a state holding that player
 // and their table alone, `plan` with their called move, `stats`, `facts`, `views`), with the
 // server's board (`board`) and the chip leaders' names (`names`). Each message is whole, so

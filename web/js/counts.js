@@ -12,7 +12,8 @@
 import { countAge } from "./countage.js";
 import * as fmt from "./format.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { explainError, fill, h, playerName } from "./ui.js";
 /** @import { Conn, Send } from "./types.js" */
 /** @import { Player } from "./protocol.js" */
@@ -341,9 +342,7 @@ export function chipsWallPage(conn) {
       countAge(at, old, { cls: "at", short: true }) || h("span", { class: "at" })))
       : [h("li", { class: "muted" }, t("leaders.none"))]));
   };
-  conn.on("change", draw);
-  onLang(draw);
-  draw();
+  mount(page, conn, draw);
   return page;
 }
 
@@ -364,8 +363,6 @@ export function mountLeaders(el, conn, options = {}) {
     el.hidden = !block;
     el.replaceChildren(...(block ? [block] : []));
   };
-  conn.on("change", draw);
-  onLang(draw);
-  draw();
+  mount(el, conn, draw);
   return el;
 }

@@ -8,7 +8,8 @@
 
 import { whyText } from "./facts.js";
 import * as fmt from "./format.js";
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { fill, h } from "./ui.js";
 
 /** The box, rendered again when the facts, the offer or the deal change (what the director
@@ -31,12 +32,8 @@ export function dealBox(conn, send, el) {
     if (!standing) agreed.clear();
     fill(el, ...offerForm(conn, send, facts, standing, agreed, currency()));
   };
-  conn.on("change", render);
-  onLang(() => {
-    key = "";
-    render();
-  });
-  render();
+  // The key holds the language: a change of language redraws through it.
+  mount(el, conn, render);
   return el;
 }
 

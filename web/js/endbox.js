@@ -4,7 +4,8 @@
 // nothing more is sent. What may be undone and the status are the server's facts.
 
 import { ending } from "./finished.js";
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { fill, h } from "./ui.js";
 /** @import { Conn, Send } from "./types.js" */
 
@@ -41,9 +42,7 @@ export function endBox(conn, send, { confirm = window.confirm } = {}) {
         }
       } }, t("finish.close")) : null);
   };
-  conn.on("change", render);
-  onLang(render);
-  render();
+  mount(el, conn, render);
   return el;
 }
 

@@ -1,12 +1,10 @@
 // @ts-check
 // The server's refusals and the pot calculator's notes in the reader's language. The server
 // sends each as a code with parameters ({reason, params} in an error body, {code, params} per
-// clause of a pot's note); the templates are in lang/errors-en.js and lang/errors-cs.js. A
+// clause of a pot's note); the templates are in lang/errors-<code>.js (read by i18n.js). A
 // code with no template here (a newer server) is shown as the server's English sentence.
 
-import { getLang } from "./i18n.js";
-import { errorsEn } from "./lang/errors-en.js";
-import { errorsCs } from "./lang/errors-cs.js";
+import { ERRORS, getLang } from "./i18n.js";
 /** @import { Conn } from "./types.js" */
 import { venueLocale } from "./venue.js";
 
@@ -17,9 +15,9 @@ import { venueLocale } from "./venue.js";
  * @typedef {{ reasons: Record<string, Template>, formats: Record<string, any>, values?: Record<string, Record<string, string>> }} ErrorTexts */
 
 /** @type {Record<string, ErrorTexts>} */
-const LANGS = { en: errorsEn, cs: errorsCs };
+const LANGS = ERRORS;
 /** @type {Record<string, string>} */
-const LOCALES = { en: "en-GB", cs: "cs-CZ" };
+const LOCALES = { en: "en-GB", cs: "cs-CZ", de: "de-DE", pl: "pl-PL", es: "es-ES", "pt-br": "pt-BR", fr: "fr-FR", it: "it-IT" };
 // Parameters that hold a player id: shown as the player's name where the screen knows it.
 const PLAYERS = new Set(["player", "holder"]);
 

@@ -1,5 +1,5 @@
 // @ts-check
-// The facts the server derives from the rules (floor/engine/derived.py), as screens read them:
+// The facts the server derives from the rules (floor/engine/read/derived.py), as screens read them:
 // kept from each snapshot, merged from each batch, looked up here. Nothing is decided here:
 // what may be sold, undone, broken, redirected or searched is what the server says.
 //

@@ -3,7 +3,8 @@
 // once the director has closed it. The status and the winner are the server's derived facts
 // (floor/engine/finish.py): a screen says what they say and decides nothing.
 
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { mount } from "./mount.js";
 /** @import { Conn } from "./types.js" */
 
 /** {status: "finished" | "closed", winner: {player, name, at, closed_at}} once the tournament
@@ -39,8 +40,6 @@ export function finishBanner(conn) {
     el.textContent = end ? endingText(conn) : "";
     document.body.classList.toggle("is-finished", !!end);
   };
-  conn.on("change", render);
-  onLang(render);
-  render();
+  mount(el, conn, render);
   return el;
 }

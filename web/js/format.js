@@ -90,7 +90,7 @@ export function timeOfDay(epochSeconds, seconds = false) {
 
 /** @param {number} n */
 export function ordinal(n) {
-  if (getLang() === "cs") return `${n}.`;
+  if (getLang() !== "en") return t("format.ordinal", { n });
   const tens = n % 100;
   if (tens >= 11 && tens <= 13) return `${n}th`;
   return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;

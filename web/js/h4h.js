@@ -8,7 +8,8 @@
 //   players left are one from the money (`conn.staff.hand_for_hand_due`).
 // - `tableStep(conn, table)`: what one table does now: "deal", "playing", "done" or null.
 
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { fill, h, playerName } from "./ui.js";
 /** @import { Conn, Send } from "./types.js" */
 
@@ -70,8 +71,7 @@ export function wallPanel(conn) {
       out.length ? h("p", { class: "h4h-out" }, `${t("h4h.out")}: ${out.join(", ")}`) : null,
       h("p", { class: "h4h-meta" }, f.paid ? `${t("h4h.left", { left: f.left, paid: f.paid })} · ` : "", clockLine(f)));
   };
-  conn.on("change", draw);
-  onLang(draw);
+  mount(el, conn, draw);
   return el;
 }
 

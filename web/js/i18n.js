@@ -1,63 +1,114 @@
 // @ts-check
-// English and Czech. t("key", {params}) looks the key up in the chosen language, then in
-// English; `{name}` placeholders are filled in; a value that is an object picks the plural
-// form for `n` ({one, few, many, other}). The choice is remembered in localStorage and sets
-// the document's `lang`. Elements with data-i18n="key" (text) or data-i18n-attr=
-// "attr:key;attr:key" are translated by applyI18n().
+// The screens' texts in the reader's language. t("key", {params}) looks the key up in the
+// chosen language, then in English; `{name}` placeholders are filled in; a value that is an
+// object picks the plural form for `n` (Intl.PluralRules' categories of that language). The
+// choice is remembered in localStorage and sets the document's `lang`. Elements with
+// data-i18n="key" (text) or data-i18n-attr="attr:key;attr:key" are translated by applyI18n().
+//
+// English is always here (every other language falls back to it); another language's files
+// are fetched only when it is chosen, so that a phone does not download every language of the
+// field. The languages shipped are those the server lists on the page (`<html data-langs>`,
+// floor/server/languages.py); each is a set of part files, lang/<part>-<code>.js, with the
+// same keys as English (tests/unit/test_translations.py).
 
 import { en } from "./lang/en.js";
-import { cs } from "./lang/cs.js";
 import { paperEn } from "./lang/paper-en.js";
-import { paperCs } from "./lang/paper-cs.js";
 import { rulingsEn } from "./lang/rulings-en.js";
-import { rulingsCs } from "./lang/rulings-cs.js";
 import { tableEn } from "./lang/table-en.js";
-import { tableCs } from "./lang/table-cs.js";
 import { flightsEn } from "./lang/flights-en.js";
-import { flightsCs } from "./lang/flights-cs.js";
 import { dealersEn } from "./lang/dealers-en.js";
-import { dealersCs } from "./lang/dealers-cs.js";
 import { forecastEn } from "./lang/forecast-en.js";
-import { forecastCs } from "./lang/forecast-cs.js";
 import { bountyEn } from "./lang/bounty-en.js";
-import { bountyCs } from "./lang/bounty-cs.js";
+import { errorsEn } from "./lang/errors-en.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
 import "./lang/push-en.js";
-import "./lang/push-cs.js";
 
-const pushTexts = /** @type {any} */ (globalThis).floorPushTexts;
+/** Each language in its own name, in the picker's order. */
+export const LANGUAGE_NAMES = {
+  en: "English", cs: "Čeština", de: "Deutsch", pl: "Polski", es: "Español",
+  "pt-br": "Português (Brasil)", fr: "Français", it: "Italiano",
+};
+/** The part files of a language besides lang/<code>.js: their texts share one dictionary.
+ * Another team's part is added here (and as lang/<part>-<code>.js for every language). */
+const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "bounty"];
 
-// The paper and files texts, the rulings' and the table screen's are kept in files of their own
-// (lang/paper-*.js, lang/rulings-*.js, lang/table-*.js).
+/** The languages this server ships (web/js/lang/<code>.js present), English first. */
+export const LANGUAGES = (document.documentElement.dataset.langs || "en cs").split(/\s+/)
+  .filter((code) => Object.prototype.hasOwnProperty.call(LANGUAGE_NAMES, code));
+if (!LANGUAGES.includes("en")) LANGUAGES.unshift("en");
+
 /** A text, or its plural forms by Intl.PluralRules' category; `why` holds the rule citations.
  * @typedef {string | Record<string, string>} Text */
 /** @type {Record<string, Record<string, any>>} */
 const DICTS = {
-  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn, ...bountyEn, ...pushTexts.en },
-  cs: { ...cs, ...paperCs, ...rulingsCs, ...tableCs, ...flightsCs, ...dealersCs, ...forecastCs, ...bountyCs, ...pushTexts.cs },
+  en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn,
+    ...bountyEn, .../** @type {any} */ (globalThis).floorPushTexts.en },
 };
+/** The refusals' templates by language (lang/errors-<code>.js, rendered by errors.js).
+ * @type {Record<string, any>} */
+export const ERRORS = { en: errorsEn };
 const KEY = "floor.lang";
 /** @type {((code: string) => void)[]} */
 const listeners = [];
 
+/** The first export of a language file (`paperDe`, `de`). @param {Record<string, any>} mod */
+const first = (mod) => Object.values(mod)[0];
+
+/** Fetches a language's files once; English where one is missing (a newer page, an older
+ * server), so that a screen always has words.
+ * @param {string} code @returns {Promise<boolean>} */
+async function load(code) {
+  if (DICTS[code]) return true;
+  if (!LANGUAGES.includes(code)) return false;
+  try {
+    const [base, errors, ...parts] = await Promise.all([
+      import(`./lang/${code}.js`), import(`./lang/errors-${code}.js`),
+      ...PARTS.map((part) => import(`./lang/${part}-${code}.js`)), import(`./lang/push-${code}.js`),
+    ]);
+    const push = /** @type {any} */ (globalThis).floorPushTexts[code] || {};
+    DICTS[code] = Object.assign({}, first(base), ...parts.slice(0, PARTS.length).map(first), push);
+    ERRORS[code] = first(errors);
+    return true;
+  } catch (err) {
+    console.warn(`floor: the texts of ${code} could not be read`, err);
+    return false;
+  }
+}
+
+/** The language a tag such as "pt-BR" or "de-AT" is shipped as, or "". @param {string} tag */
+export function shippedLanguage(tag) {
+  const lower = String(tag || "").toLowerCase();
+  if (LANGUAGES.includes(lower)) return lower;
+  const base = lower.split("-")[0];
+  return LANGUAGES.find((code) => code.split("-")[0] === base) || "";
+}
+
 function initial() {
-  const asked = new URLSearchParams(location.search).get("lang");
-  if (asked && DICTS[asked]) return asked;
-  const saved = localStorage.getItem(KEY);
-  if (saved && DICTS[saved]) return saved;
-  return (navigator.language || "").toLowerCase().startsWith("cs") ? "cs" : "en";
+  const asked = shippedLanguage(new URLSearchParams(location.search).get("lang") || "");
+  if (asked) return asked;
+  const saved = shippedLanguage(localStorage.getItem(KEY) || "");
+  if (saved) return saved;
+  for (const tag of navigator.languages || [navigator.language]) {
+    const code = shippedLanguage(tag);
+    if (code) return code;
+  }
+  // The venue's language before English: the field is mostly local.
+  return shippedLanguage((document.documentElement.dataset.locale || "").split("-")[0]) || "en";
 }
 
 let lang = initial();
+// Every module that imports this one waits for the chosen language: nothing is shown in
+// English first and then again.
+if (!(await load(lang))) lang = "en";
 document.documentElement.lang = lang;
 
 export function getLang() {
   return lang;
 }
 
-/** @param {string} code */
-export function setLang(code) {
-  if (!DICTS[code] || code === lang) return;
+/** Switches to `code` once its texts are here. @param {string} code */
+export async function setLang(code) {
+  if (code === lang || !(await load(code))) return;
   lang = code;
   localStorage.setItem(KEY, code);
   document.documentElement.lang = code;
@@ -82,7 +133,7 @@ const rules = {};
 function pick(value, params) {
   if (value && typeof value === "object") {
     const n = Number(params?.n ?? 0);
-    rules[lang] ||= new Intl.PluralRules(lang);
+    rules[lang] ||= new Intl.PluralRules(lang === "pt-br" ? "pt-BR" : lang);
     return value[rules[lang].select(n)] ?? value.other;
   }
   return value;
@@ -119,8 +170,8 @@ export function applyI18n(root = document) {
 
 /**
  * The rule a move or halt follows, in the reader's language. The server sends the English
- * citation (`why`, from floor/engine/reasons.py); known citations have a Czech text here, and
- * anything else is shown as sent.
+ * citation (`why`, from floor/engine/reasons.py); known citations have a text in the language
+ * files (`why`), and anything else is shown as sent.
  * @param {string} text
  */
 export function why(text) {

@@ -9,11 +9,11 @@
 
 import { errorText } from "./errors.js";
 import * as fmt from "./format.js";
-import { t } from "./i18n.js";
+import { LANGUAGE_NAMES, t } from "./i18n.js";
 import { h, fill, toast } from "./ui.js";
 /** @import { Conn } from "./types.js" */
 
-const FIELDS = ["name", "surname_name", "first_name", "last_name", "player", "country", "special_needs", "note"];
+const FIELDS = ["name", "surname_name", "first_name", "last_name", "player", "country", "special_needs", "note", "language"];
 const ENCODINGS = ["auto", "utf-8", "windows-1250", "iso-8859-2", "windows-1252", "utf-16"];
 /** A command body stays under the server's limit (64 KB by default) with room to spare. */
 const CHUNK_BYTES = 48 * 1024;
@@ -46,6 +46,7 @@ const CHUNK_ROWS = 1000;
  * @property {string} [country]
  * @property {boolean} [special_needs]
  * @property {string} [note]
+ * @property {string} [lang] the language the player reads (a language column)
  */
 /** @typedef {{ index: number, field: string | null, title?: string, sample: string[] }} PreviewColumn */
 
@@ -162,6 +163,7 @@ export function importPanel({ tid, conn, outbox }) {
       used.has("country") ? ["import.field.country", (/** @type {PreviewRow} */ row) => row.country] : null,
       used.has("special_needs") ? ["import.field.special_needs", (/** @type {PreviewRow} */ row) => (row.special_needs ? "♿" : "")] : null,
       used.has("note") ? ["import.field.note", (/** @type {PreviewRow} */ row) => row.note] : null,
+      used.has("language") ? ["import.field.language", (/** @type {PreviewRow} */ row) => (row.lang ? /** @type {Record<string, string>} */ (LANGUAGE_NAMES)[row.lang] || row.lang : "")] : null,
     ].filter(Boolean));
     const table = h("div", { class: "scroll-box" }, h("table", { class: "data import-rows" },
       h("thead", {}, h("tr", {}, ["import.col.use", "import.col.line", "import.field.name", ...values.map(([k]) => k), "import.col.flags"]

@@ -13,6 +13,7 @@
 import { whyText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { explainError, fill, h } from "./ui.js";
 import { heldState } from "./conn.js";
 /** @import { Command, Conn, Send } from "./types.js" */
@@ -247,11 +248,11 @@ export function mountManage({ conn, send, canManage = () => true }) {
     if (!dialog.open) dialog.showModal();
   }
 
-  conn.on("change", () => {
+  mount(dialog, conn, () => {
     // Not under a finger: a select left open or a name being typed stays as it is.
     if (!state.pid || dialog.contains(document.activeElement) && !!document.activeElement?.matches("select")) return;
     render();
-  });
+  }, { lang: false, now: false });
   onLang(render);
 
   /** @param {string} pid @param {{ label?: string }} [options] */

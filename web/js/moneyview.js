@@ -7,7 +7,8 @@
 // are out or have won (`me.finish`).
 
 import * as fmt from "./format.js";
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { every, fill, h } from "./ui.js";
 /** @import { Conn } from "./types.js" */
 
@@ -43,11 +44,8 @@ export function moneyBanner(conn, { cls = "", onStart = null } = {}) {
       if (conn.nowSec() - m.at < 5) onStart(m);
     }
   };
-  conn.on("change", draw);
-  onLang(() => {
-    shown = "";
-    draw();
-  });
+  // The key holds the language: a change of language redraws through it.
+  mount(el, conn, draw);
   every(1000, draw);
   return el;
 }

@@ -1,6 +1,6 @@
 // @ts-check
 // A batch's JSON Patch (RFC 6902: `add` and `remove`), applied to the state a screen holds.
-// The server says what changed (floor/engine/patch.py): the screens fold no event.
+// The server says what changed (floor/engine/read/patch.py): the screens fold no event.
 
 /** @import { PatchOp } from "./protocol.js" */
 

@@ -1177,6 +1177,7 @@ export interface NewEntry {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 export interface NewStaff {
@@ -1420,6 +1421,7 @@ export interface Player {
   bust: BustRecord | null;
   moves: number;
   country: string | null;
+  lang: string | null;
   note: string | null;
   bounty: PlayerBounty | null;
 }
@@ -1477,6 +1479,7 @@ export interface PlayerRegistered {
   shifts_places: boolean;
   country: string | null;
   note: string | null;
+  lang: string | null;
 }
 
 /**
@@ -1726,6 +1729,7 @@ export interface Register {
   special_needs?: boolean;
   country?: string | null;
   note?: string | null;
+  lang?: string | null;
 }
 
 /**

@@ -450,6 +450,8 @@ function sourceOf(rule, lang) {
       t("rules.official", { source: rule.source }))) : null);
 }
 
+/** The book's language: English and Czech texts, the rules' titles in every language the
+ * screens speak (the server's config/rulebook/titles). */
 function lang2() {
-  return getLang() === "cs" ? "cs" : "en";
+  return getLang();
 }

@@ -17,6 +17,7 @@ import { RulebookClient, citeText } from "./rulebook.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import * as fmt from "./format.js";
 import { getLang, onLang, t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { debounce, every, explainError, fill, h, playerName, saidAs } from "./ui.js";
 import { heldState } from "./conn.js";
 /** @import { Conn } from "./types.js" */
@@ -27,7 +28,9 @@ if (!document.querySelector('link[data-rulings]')) {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/css/rulings.css", "data-rulings": "" }));
 }
 
-const lang2 = () => (getLang() === "cs" ? "cs" : "en");
+// The rulebook in the reader's language: its titles in every language, its texts in English
+// and Czech (the server's config/rulebook/titles).
+const lang2 = () => getLang();
 
 // What the server keeps ---------------------------------------------------------------------
 
@@ -208,8 +211,7 @@ export function sitOutsPanel(conn, { table = null, fit = false } = {}) {
     last = "";
     draw();
   };
-  conn.on("change", draw);
-  onLang(draw);
+  mount(el, conn, draw);
   every(1000, draw);
   return el;
 }

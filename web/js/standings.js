@@ -6,7 +6,8 @@
 
 import { ending } from "./finished.js";
 import * as fmt from "./format.js";
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
+import { mount } from "./mount.js";
 import { finisherGroups, placeText } from "./prizes.js";
 import { fill, h } from "./ui.js";
 /** @import { Conn } from "./types.js" */
@@ -41,10 +42,8 @@ export function winnerPanel(conn, prizes) {
     fill(metaEl, [t("finish.players", { n: entries }), end.winner.at ? fmt.timeOfDay(end.winner.at) : ""]
       .filter(Boolean).join(" · "));
   };
-  conn.on("change", render);
+  mount(el, conn, render);
   prizes.onChange(render);
-  onLang(render);
-  render();
   return el;
 }
 

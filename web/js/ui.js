@@ -2,7 +2,7 @@
 // Small shared pieces of every screen: building DOM safely (names are never parsed as HTML),
 // the connection indicator, the language switch, HTTP helpers and short notices.
 
-import { getLang, onLang, setLang, t } from "./i18n.js";
+import { getLang, LANGUAGE_NAMES, LANGUAGES, onLang, setLang, t } from "./i18n.js";
 import { errorOf } from "./commands.js";
 import { errorText, withNames } from "./errors.js";
 import { finishBanner } from "./finished.js";
@@ -120,14 +120,20 @@ export function langSwitch() {
   const group = h("div", { class: "lang", role: "group", "aria-label": t("lang.label") });
   const render = () => {
     group.setAttribute("aria-label", t("lang.label"));
-    fill(
-      group,
-      ["en", "cs"].map((code) =>
+    fill(group, LANGUAGES.length > 2
+      // More than two languages do not fit as buttons on a phone's header: a list, each in its own name.
+      ? h("select", {
+        "aria-label": t("lang.label"),
+        onchange: (/** @type {Event} */ e) => setLang(/** @type {HTMLSelectElement} */ (e.target).value),
+      }, LANGUAGES.map((code) => h("option", {
+        value: code, lang: code, selected: getLang() === code || null,
+      }, /** @type {Record<string, string>} */ (LANGUAGE_NAMES)[code])))
+      : LANGUAGES.map((code) =>
         h("button", {
           type: "button",
           lang: code,
           "aria-pressed": String(getLang() === code),
-          title: code === "en" ? "English" : "Čeština",
+          title: /** @type {Record<string, string>} */ (LANGUAGE_NAMES)[code],
           onclick: () => setLang(code),
         }, code.toUpperCase()),
       ),

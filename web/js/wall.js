@@ -42,6 +42,7 @@ import { Rotation } from "./wall_pages.js";
 import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
 import { wallLine } from "./forecast_wall.js";
+import { chainHead } from "./chainhead.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -93,7 +94,8 @@ const rotation = new Rotation({
     : page === "moves" && calledMoves(conn).length > 0 ? ROTATE * 1.5 : ROTATE),
 });
 const sound = new Sound();
-const bar = topbar(t("wall.title"), conn, { right: h("div", { class: "wall-controls" }, pageNav, soundSwitch(sound)) });
+const bar = topbar(t("wall.title"), conn,
+  { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound)) });
 const clockEl = h("section", { class: "wall-clock", "aria-label": t("wall.clock") });
 // The banner of a cue: over the top bar, never over the map or the clock.
 const cueEl = cueBanner({ conn, sound, clock: clockEl });

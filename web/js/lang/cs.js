@@ -9,6 +9,7 @@ const hraci = (/** @type {string} */ pre, post = "") => ({
 
 export const cs = {
   "lang.label": "Jazyk",
+  "format.ordinal": "{n}.",
   "common.back": "Zpět",
   "common.no": "Ne",
   "error.network": "Bez spojení se serverem",
@@ -130,6 +131,21 @@ export const cs = {
   "chart.no_data": "Zatím žádná data",
 
   "wall.title": "Obrazovka v sále",
+  "chain.line": "Záznam {seq} · {head}",
+  "chain.title": "Hlava hashového řetězce záznamu po události {seq}: {head}. Ověříte ji příkazem floor verify.",
+  "widget.live": "živě",
+  "widget.not_started": "Brzy začíná",
+  "widget.level": "Level {n}",
+  "widget.break": "Přestávka",
+  "widget.paused": "Pozastaveno",
+  "widget.ante": "ante {n}",
+  "widget.left": "Zbývá {left} z {entries}",
+  "widget.average": "průměr {chips}",
+  "widget.won": "Vyhrál(a) {name}",
+  "widget.leaders": "Chip leadeři",
+  "widget.no_counts": "Žetony zatím nikdo nespočítal.",
+  "widget.unavailable": "Turnaj teď nelze načíst.",
+  "widget.source": "Živě ze sálu; žetony podle posledního počítání.",
   "wall.pages": "Stránky",
   "wall.page.tables": "Stoly",
   "wall.page.moves": "Změny míst",
@@ -579,7 +595,7 @@ export const cs = {
   "wall.page.chips": "Žetony",
   "leaders.title": "Nejvíc žetonů",
   "leaders.counted_of": "spočítáno {n} z {left}",
-  "leaders.counted": { one: "spočítány žetony {n} hráče", other: "spočítány žetony {n} hráčů" },
+  "leaders.counted": { one: "spočítány žetony {n} hráče", few: "spočítány žetony {n} hráčů", other: "spočítány žetony {n} hráčů" },
   "leaders.average": "průměr {stack}",
   "leaders.last": "naposledy v {time}",
   // Více hráčů venku v jedné hře (web/js/samehand.js).

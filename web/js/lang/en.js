@@ -3,6 +3,8 @@
 
 export const en = {
   "lang.label": "Language",
+  // An ordinal number as a language other than English writes it (English: format.js ordinal).
+  "format.ordinal": "{n}th",
   "common.back": "Back",
   "common.no": "No",
   "error.network": "No connection to the server",
@@ -126,6 +128,21 @@ export const en = {
 
   // The wall
   "wall.title": "Wall display",
+  "chain.line": "Log {seq} · {head}",
+  "chain.title": "The head of the log's hash chain after event {seq}: {head}. Check it with floor verify.",
+  "widget.live": "live",
+  "widget.not_started": "Starts soon",
+  "widget.level": "Level {n}",
+  "widget.break": "Break",
+  "widget.paused": "Paused",
+  "widget.ante": "ante {n}",
+  "widget.left": "{left} of {entries} left",
+  "widget.average": "average {chips}",
+  "widget.won": "Won by {name}",
+  "widget.leaders": "Chip leaders",
+  "widget.no_counts": "No chip counts yet.",
+  "widget.unavailable": "The tournament cannot be read just now.",
+  "widget.source": "Live from the tournament floor; chip counts as last counted.",
   "wall.pages": "Pages",
   "wall.page.tables": "Tables",
   "wall.page.moves": "Seat changes",

@@ -1,6 +1,6 @@
 // @ts-check
 // Odmítnutí serveru a poznámky kalkulačky potů česky, podle kódu (floor/engine/errors.py
-// PARAMS, floor/engine/pots.py NOTE_PARAMS). Formát popisuje errors-en.js; množná čísla podle
+// PARAMS, floor/engine/calc/pots.py NOTE_PARAMS). Formát popisuje errors-en.js; množná čísla podle
 // Intl.PluralRules("cs"): one (1), few (2–4), other (0, 5 a víc).
 
 export const errorsCs = {
@@ -185,6 +185,7 @@ export const errorsCs = {
     "place_wrong": {
       "count": "shares",
       "one": "{player} nemůže skončit na {place}. místě, hráčů ve hře: {left}",
+      "few": "{player} nemůže sdílet {place}. místo mezi {shares} hráči, hráčů ve hře: {left}",
       "other": "{player} nemůže sdílet {place}. místo mezi {shares} hráči, hráčů ve hře: {left}"
     },
     "shares_incomplete": "{place}. místo sdílí hráčů: {shares}, ale v té hře jich vypadlo jen {busted}",
@@ -213,6 +214,7 @@ export const errorsCs = {
     "not_ranked": {
       "count": "seats",
       "one": "{seats:seats} je ještě ve hře, ale chybí v pořadí",
+      "few": "{seats:seats} jsou ještě ve hře, ale chybí v pořadí",
       "other": "{seats:seats} jsou ještě ve hře, ale chybí v pořadí"
     },
     "high_card_needed": "{seats:seats} se dělí o lichý žeton: je potřeba vyšší karta podle barvy pro {missing:seats}",
@@ -341,6 +343,6 @@ export const errorsCs = {
   "formats": {
     "main_pot": "hlavní pot",
     "side_pot": "vedlejší pot {n}",
-    "seats": { "one": "místo {list}", "other": "místa {list}" }
+    "seats": { "one": "místo {list}", "few": "místa {list}", "other": "místa {list}" }
   }
 };

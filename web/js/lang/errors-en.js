@@ -1,7 +1,7 @@
 // @ts-check
 // The server's refusals and the pot calculator's notes in English, by code: the server sends
 // {reason, params} with every refusal (floor/engine/errors.py PARAMS) and a list of clauses
-// {code, params} with every pot (floor/engine/pots.py NOTE_PARAMS); errors.js renders them.
+// {code, params} with every pot (floor/engine/calc/pots.py NOTE_PARAMS); errors.js renders them.
 //
 // The object below is plain JSON (a test reads it): keys quoted, no comments inside.
 // - "reasons": a template per code. `{name}` is a parameter: numbers are written in the

@@ -118,6 +118,8 @@ export const paperCs = {
   "import.needs.confirm": { "one": "Ano, {n} hráč potřebuje místo pro zvláštní potřeby", "few": "Ano, {n} hráči potřebují místo pro zvláštní potřeby", "other": "Ano, {n} hráčů potřebuje místo pro zvláštní potřeby" },
   "import.wait.header": "Než zaregistrujete, řekněte, zda je první řádek záhlaví.",
   "import.wait.needs": "Než zaregistrujete, potvrďte místa pro zvláštní potřeby.",
+  "import.field.language": "Jazyk",
+  "import.flag.language_unknown": "„{value}“ není známý jazyk: registrován v jazyce místa konání",
 
   "money.intro": "Buy-in, poplatek, garance, rebuye, add-ony, re-entry a výplatní tabulka. Každá změna je záznam v logu; co se prodalo, zůstává za svou cenu.",
   "money.currency": "Měna",

@@ -118,6 +118,8 @@ export const paperEn = {
   "import.needs.confirm": { "one": "Yes, {n} player needs a special-needs seat", "other": "Yes, {n} players need a special-needs seat" },
   "import.wait.header": "To register, say whether the first row is a header.",
   "import.wait.needs": "To register, confirm the special-needs seats.",
+  "import.field.language": "Language",
+  "import.flag.language_unknown": "“{value}” is no language known here: registered in the venue's language",
 
   "money.intro": "Buy-in, fee, guarantee, rebuys, add-ons, re-entries and the payout table. A change is an entry in the log; what was sold keeps its price.",
   "money.currency": "Currency",

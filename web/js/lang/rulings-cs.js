@@ -59,7 +59,7 @@ export const rulingsCs = {
   "ruling.count": { one: " · dnes {n} rozhodnutí", few: " · dnes {n} rozhodnutí", other: " · dnes {n} rozhodnutí" },
   "ruling.none_today": "Dnes žádné zaznamenané rozhodnutí.",
   "ruling.repeats": "Opakovaná porušení: zvyšte penalizaci",
-  "ruling.repeat_line": { few: "{n} penalizace ({rulings}), nejvyšší: {heaviest}", other: "{n} penalizací ({rulings}), nejvyšší: {heaviest}" },
+  "ruling.repeat_line": { one: "{n} penalizace ({rulings}), nejvyšší: {heaviest}", few: "{n} penalizace ({rulings}), nejvyšší: {heaviest}", other: "{n} penalizací ({rulings}), nejvyšší: {heaviest}" },
   "ruling.heaviest.warning": "varování",
   "ruling.heaviest.sit_out": "sit out",
   "ruling.heaviest.disqualification": "diskvalifikace",

@@ -1,0 +1,95 @@
+"""Hands and buttons: a hand dealt at a table, the button reported.
+
+Each command's decision (``decide`` calls it) and each logged event's check (``validate``
+calls it) live here together, calling the same refusals.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .. import (
+    lookups,
+)
+from ..commands import (
+    Button,
+    Hand,
+)
+from ..errors import (
+    NotAllowed,
+)
+from ..events import (
+    ButtonReported,
+    Event,
+    HandStarted,
+)
+from ..model import FLOP_GAMES
+from ..positions import next_hand, reported_button
+from ..state import Tournament
+from . import checks
+
+
+def _dealing_flop(t: Tournament) -> bool:
+    game = t.state.current_game
+    return game in FLOP_GAMES
+
+
+def hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]:
+    table = lookups.table(t, c.table)
+    checks.in_play(table)
+    if table.number in t.plan.halted_tables:
+        raise NotAllowed(
+            f"table {table.number} is halted until it is balanced",
+            field="table",
+            reason="table_halted",
+            params={"table": table.number},
+        )
+    if table.count < 2:
+        raise checks.short(table)
+    level = t.state.clock.level if t.state.clock.started else None
+    if not _dealing_flop(t):
+        return [
+            HandStarted(
+                table=table.number, hand=table.hand + 1, positions=None, level=level, at=now
+            )
+        ]
+    if table.positions is None:
+        raise NotAllowed(
+            f"table {table.number} has unknown positions: report the button first",
+            field="table",
+            reason="positions_unknown",
+            params={"table": table.number},
+        )
+    positions = next_hand(table.positions, table.seats, table.occupants, table.count)
+    return [
+        HandStarted(
+            table=table.number, hand=table.hand + 1, positions=positions, level=level, at=now
+        )
+    ]
+
+
+def button(t: Tournament, c: Button, now: float, rng: random.Random) -> list[Event]:
+    no_button(t)
+    table = checks.playing(lookups.table(t, c.table))
+    checks.occupant(table, c.seat)
+    positions = reported_button(c.seat, table.seats, table.occupants, table.count)
+    return [ButtonReported(table=table.number, seat=c.seat, positions=positions)]
+
+
+def no_button(t: Tournament) -> None:
+    if t.rules.stud_only:
+        raise NotAllowed("stud games have no button", field="table", reason="stud_no_button")
+
+
+def check_hand_started(t: Tournament, e: HandStarted) -> None:
+    table = checks.playing(lookups.table(t, e.table))
+    if e.hand != table.hand + 1:
+        raise checks.not_as_recorded("hand", e.hand, table.hand + 1)
+    checks.positions(table, e.positions)
+
+
+def check_button_reported(t: Tournament, e: ButtonReported) -> None:
+    no_button(t)
+    table = checks.playing(lookups.table(t, e.table))
+    checks.occupant(table, e.seat)
+    checks.positions(table, e.positions)

@@ -1,0 +1,48 @@
+"""Folding the end of a tournament or a day: the winner, a deal, the day ended."""
+
+from __future__ import annotations
+
+from ..events import (
+    DayEnded,
+    DealMade,
+    TournamentFinished,
+)
+from .index import Indexed
+
+
+class FinishFolds(Indexed):
+    """The folds of the finish."""
+
+    __slots__ = ()
+
+    def _deal_made(self, e: DealMade) -> None:
+        s = self.state
+        s.deal = e
+        s.deal_offer = None
+        if e.ends:
+            # The biggest stack at the deal is first: the tournament is won by the deal.
+            self._tournament_finished(
+                TournamentFinished(winner=e.shares[0].player, at=e.at, remaining=e.remaining)
+            )
+
+    def _tournament_finished(self, e: TournamentFinished) -> None:
+        s = self.state
+        s.winner = e.winner
+        s.finished_at = e.at
+        # The hand that made the winner is over: nobody is on the clock any more.
+        s.time_calls.clear()
+        if e.remaining is not None:
+            c = s.clock
+            c.running = False
+            c.ends_at = None
+            c.remaining = e.remaining
+
+    def _day_ended(self, e: DayEnded) -> None:
+        s = self.state
+        s.day_ended = e
+        s.time_calls.clear()
+        if e.remaining is not None:
+            c = s.clock
+            c.running = False
+            c.ends_at = None
+            c.remaining = e.remaining
