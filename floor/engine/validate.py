@@ -153,7 +153,6 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
     match event:
         case PlayerBusted():
             busts.check_player_busted(t, event, previous)
-            bounty.check(t, event)
         case PlayersMoved():
             moving.check_players_moved(t, event)
         case HandStarted():

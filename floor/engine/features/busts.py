@@ -134,6 +134,8 @@ def check_player_busted(t: Tournament, e: PlayerBusted, previous: Event | None) 
         raise _place_wrong(p.id, e.place, e.shares, left)
     if e.stack is not None:
         checks.stack(e.stack)
+    # Who won the bounty and what each took, as worked out when it was recorded.
+    bounty.check(t, e)
 
 
 def share_closed(t: Tournament, previous: Event | None, event: Event | None) -> None:
