@@ -27,6 +27,7 @@ from typing import Annotated, Final, TypeVar
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from .engine.alternates_model import Capacity
 from .engine.amendments import games_mismatch
 from .engine.errors import ConfigError
 from .engine.model import Game, Rulebook
@@ -112,6 +113,9 @@ class TournamentConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     players: PositiveInt | None = None
     #: When play starts, as the organiser writes it (ISO 8601 recommended).
     starts_at: str | None = None
+    #: How many may play at once, and how the alternates are called (``[capacity]``);
+    #: None: no limit, a full room opens another table.
+    capacity: Capacity | None = None
 
 
 # ---------------------------------------------------------------------------------------------

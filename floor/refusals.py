@@ -23,7 +23,7 @@ PLACEHOLDER: Final = re.compile(r"\{(\w+)(?::(\w+))?\}")
 @cache
 def templates(lang: str) -> dict[str, Any]:
     """The JSON object ``errors-<lang>.js`` exports: ``reasons``, ``values``, ``formats``."""
-    if not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", lang):
+    if not re.fullmatch(r"[a-z]{2}(-[a-zA-Z]{2})?", lang):
         raise ValueError(f"no language {lang!r}")
     text = (LANG_DIR / f"errors-{lang}.js").read_text(encoding="utf-8")
     start = text.index("= {") + 2

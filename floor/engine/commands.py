@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from .alternates_model import Capacity
 from .flights import FlightRules
 from .model import MAX_CHIPS, DealtGame, MoveReason
 from .prize import Prize
@@ -474,6 +475,63 @@ class PayBounty(_Command, frozen=True, tag="pay_bounty"):
     by: StaffName | None = None
 
 
+# A flight's capacity and its alternates (``alternates``) -------------------------------------
+
+#: An alternate's id in the line (``A12``).
+AlternateRef = Annotated[str, Meta(min_length=1, max_length=16)]
+
+
+class SetCapacity(_Command, frozen=True, tag="set_capacity"):
+    """The flight's capacity and how its alternates are called (None: no limit)."""
+
+    capacity: Capacity | None = None
+
+
+class QueueAlternate(_Command, frozen=True, tag="queue_alternate"):
+    """Put a person in the alternates' line (a registration while the flight is full does
+    this by itself): ``player`` for a busted player's re-entry."""
+
+    name: Name
+    player: PlayerRef | None = None
+
+
+class JoinAlternates(_Command, frozen=True, tag="join_alternates"):
+    """A person joins the line from the code on the wall: the server sends it for the public
+    route, which limits it per address (``floor.server.routes_alternates``)."""
+
+    name: Name
+
+
+class SeatAlternate(_Command, frozen=True, tag="seat_alternate"):
+    """A called alternate came in time: registered and seated (drawn) at once."""
+
+    alternate: AlternateRef
+
+
+class DropAlternate(_Command, frozen=True, tag="drop_alternate"):
+    """Take a person off the line (they leave; the buy-in is refunded)."""
+
+    alternate: AlternateRef
+
+
+# The director's announcements to the room (``announce``) ----------------------------------
+
+#: What the director types for the room: a line or a screen, never longer than a wall shows.
+AnnouncementText = Annotated[str, Meta(min_length=1, max_length=280)]
+
+
+class Announce(_Command, frozen=True, tag="announce"):
+    """The director's message to the room: a line across the wall and the player screens, or
+    (``full``) the whole wall, until it is cleared or replaced."""
+
+    text: AnnouncementText
+    full: bool = False
+
+
+class ClearAnnouncement(_Command, frozen=True, tag="clear_announcement"):
+    """The director's message comes off every screen."""
+
+
 Command = (
     Register
     | RegisterMany
@@ -525,4 +583,11 @@ Command = (
     | ProposeDeal
     | MakeDeal
     | PayBounty
+    | SetCapacity
+    | QueueAlternate
+    | JoinAlternates
+    | SeatAlternate
+    | DropAlternate
+    | Announce
+    | ClearAnnouncement
 )

@@ -12,7 +12,9 @@ import random
 from typing import assert_never
 
 from . import (
+    alternates,
     amendments,
+    announce,
     bounty,
     calls,
     counts,
@@ -27,6 +29,7 @@ from . import (
 )
 from .commands import (
     AddOn,
+    Announce,
     BagTable,
     BreakTable,
     Bust,
@@ -37,6 +40,7 @@ from .commands import (
     CallTime,
     Cancel,
     ChipRace,
+    ClearAnnouncement,
     ClockAdjust,
     ClockLevel,
     ClockPause,
@@ -49,22 +53,27 @@ from .commands import (
     CorrectSeat,
     CountTable,
     DrawSeats,
+    DropAlternate,
     EndDay,
     EndHandForHand,
     EndSitOut,
     EndTimeCall,
     Hand,
     HandDone,
+    JoinAlternates,
     LockSeat,
     MakeDeal,
     OpenTable,
     PayBounty,
     ProposeDeal,
+    QueueAlternate,
     Rebuy,
     RecordRuling,
     Register,
     RegisterMany,
     RenamePlayer,
+    SeatAlternate,
+    SetCapacity,
     SetFlight,
     SetGame,
     SetPrize,
@@ -78,7 +87,7 @@ from .commands import (
     Unregister,
     WaiveHalt,
 )
-from .events import Event
+from .events import CapacitySet, Event
 from .features import busts, chips, entries, hands, moving, tables, timing
 from .features.entries import registration
 from .planner import housekeep
@@ -105,7 +114,9 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
     # Whatever left one player ends the tournament (the winner, the clock stopped); a
     # flight's day ends at its last level or its share of the field (the clock stopped).
     events += finish.ending(t, now)
-    return events + day_end.ending(t, now)
+    events += day_end.ending(t, now)
+    # Seats opened (or a level changed): the next alternates are called.
+    return events + alternates.calling(t, now, events)
 
 
 def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[Event]:
@@ -215,5 +226,17 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal.make(t, c, now)
         case PayBounty():
             return bounty.pay(t, c, now)
+        case SetCapacity():
+            return alternates.set_capacity(t, CapacitySet(capacity=c.capacity))
+        case QueueAlternate() | JoinAlternates():
+            return alternates.queue(t, c, now, entries.registered)
+        case SeatAlternate():
+            return alternates.seat(t, c, now, lambda r: entries.register(t, r, now, rng, held=True))
+        case DropAlternate():
+            return alternates.drop(t, c, now)
+        case Announce():
+            return announce.say(t, c, now)
+        case ClearAnnouncement():
+            return announce.clear(t, c, now)
         case _:
             assert_never(c)

@@ -332,6 +332,20 @@ Reason = Literal[
     "bounty_none",
     "bounty_nothing_owed",
     "bounty_undo_eliminator_out",
+    # A flight's capacity and its alternates (alternates.py).
+    "capacity_seats_and_tables",
+    "capacity_unchanged",
+    "alternates_not_full",
+    "alternates_line_full",
+    "alternate_in_line",
+    "alternate_unknown",
+    "alternate_not_called",
+    # The director's announcements (``announce``).
+    "announcement_blank",
+    "announcement_none",
+    "image_too_large",
+    "image_svg",
+    "image_unknown_type",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -600,6 +614,18 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "bounty_none": (),
     "bounty_nothing_owed": ("player",),
     "bounty_undo_eliminator_out": ("player", "eliminator"),
+    "capacity_seats_and_tables": (),
+    "capacity_unchanged": (),
+    "alternates_not_full": (),
+    "alternates_line_full": ("most",),
+    "alternate_in_line": ("alternate", "name"),
+    "alternate_unknown": ("alternate",),
+    "alternate_not_called": ("alternate",),
+    "announcement_blank": (),
+    "announcement_none": (),
+    "image_too_large": ("bytes", "most"),
+    "image_svg": (),
+    "image_unknown_type": (),
 }
 
 

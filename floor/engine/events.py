@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .alternates_model import Capacity
 from .bounty_rules import BountyShare
 from .calc.chiprace import ChipRaceResult
 from .flights import CheckFailed, DayOver, FlightRules
@@ -654,6 +655,86 @@ class BountyPaid(_Event, frozen=True, tag="bounty_paid"):
     by: str | None = None
 
 
+# A flight's capacity and its alternates (``alternates``) -------------------------------------
+
+
+class CapacitySet(_Event, frozen=True, tag="capacity_set"):
+    """The capacity in force from now on (None: no limit, as without one)."""
+
+    capacity: Capacity | None = None
+
+
+class AlternateQueued(_Event, frozen=True, tag="alternate_queued"):
+    """A registration while the flight is full: the person goes to the end of the line."""
+
+    alternate: str
+    name: str
+    player: PlayerId | None = None
+    at: float = 0.0
+    #: From the code on the wall (a public write), not at the desk.
+    public: bool = False
+
+
+class AlternatesCalled(_Event, frozen=True, tag="alternates_called"):
+    """Seats opened: these alternates are called, each to take a seat before ``ends_at``."""
+
+    alternates: tuple[str, ...]
+    at: float = 0.0
+    ends_at: float = 0.0
+
+
+class AlternateSeated(_Event, frozen=True, tag="alternate_seated"):
+    """A called alternate took the seat: registered as ``player`` by the events after it."""
+
+    alternate: str
+    player: PlayerId
+    at: float = 0.0
+
+
+class AlternatesLapsed(_Event, frozen=True, tag="alternates_lapsed"):
+    """Called alternates whose time ran out: out of the line, the next are called."""
+
+    alternates: tuple[str, ...]
+    at: float = 0.0
+
+
+class AlternatesLeft(_Event, frozen=True, tag="alternates_left"):
+    """Alternates out of the line unseated: the staff took one off (``dropped``), or late
+    registration closed with the house refunding those still waiting (``closed``)."""
+
+    alternates: tuple[str, ...]
+    refunded: bool = True
+    why: Literal["dropped", "closed"] = "dropped"
+    at: float = 0.0
+
+
+AlternateEvent = (
+    CapacitySet
+    | AlternateQueued
+    | AlternatesCalled
+    | AlternateSeated
+    | AlternatesLapsed
+    | AlternatesLeft
+)
+
+
+# The director's announcements to the room (``announce``) ----------------------------------
+
+
+class Announced(_Event, frozen=True, tag="announced"):
+    """The director's message, shown until cleared or replaced: a line, or the whole wall."""
+
+    text: str
+    full: bool = False
+    at: float = 0.0
+
+
+class AnnouncementCleared(_Event, frozen=True, tag="announcement_cleared"):
+    """The director's message is off the screens."""
+
+    at: float = 0.0
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -708,4 +789,12 @@ Event = (
     | DealProposed
     | DealMade
     | BountyPaid
+    | CapacitySet
+    | AlternateQueued
+    | AlternatesCalled
+    | AlternateSeated
+    | AlternatesLapsed
+    | AlternatesLeft
+    | Announced
+    | AnnouncementCleared
 )

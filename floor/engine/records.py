@@ -9,10 +9,12 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from .alternates_model import AlternateLine
 from .board import BoardLog
 from .bounty_rules import BountyBook, PlayerBounty
 from .calc.chiprace import ChipRaceResult
 from .events import (
+    Announced,
     DayEnded,
     DealMade,
     DealProposed,
@@ -274,3 +276,7 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal: DealMade | None = None
     #: A bounty tournament's bounty money as a whole (None: no bounty changed yet).
     bounties: BountyBook | None = None
+    #: The capacity and the alternates' line (``alternates``).
+    alternates: AlternateLine = msgspec.field(default_factory=AlternateLine)
+    #: The director's message to the room while it is shown (``announce``).
+    announcement: Announced | None = None

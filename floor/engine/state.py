@@ -17,13 +17,22 @@ from typing import TYPE_CHECKING, assert_never
 
 import msgspec
 
+from .alternates_fold import fold as alternates_fold
 from .board import add as board_add
 from .events import (
     AddOnMade,
+    AlternateQueued,
+    AlternatesCalled,
+    AlternateSeated,
+    AlternatesLapsed,
+    AlternatesLeft,
+    Announced,
+    AnnouncementCleared,
     BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
+    CapacitySet,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
@@ -311,6 +320,19 @@ class Tournament(
                 self.state.deal_offer = event
             case DealMade():
                 self._deal_made(event)
+            case (
+                CapacitySet()
+                | AlternateQueued()
+                | AlternatesCalled()
+                | AlternateSeated()
+                | AlternatesLapsed()
+                | AlternatesLeft()
+            ):
+                self.state.alternates = alternates_fold(self.state.alternates, event)
+            case Announced():
+                self.state.announcement = event
+            case AnnouncementCleared():
+                self.state.announcement = None
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():

@@ -18,10 +18,18 @@ from typing import assert_never
 
 from .events import (
     AddOnMade,
+    AlternateQueued,
+    AlternatesCalled,
+    AlternateSeated,
+    AlternatesLapsed,
+    AlternatesLeft,
+    Announced,
+    AnnouncementCleared,
     BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
+    CapacitySet,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
@@ -235,6 +243,8 @@ def touch(e: Event, into: Touched) -> None:
             | DayEnded()
             | FieldCarried()
             | DealProposed()
+            | Announced()
+            | AnnouncementCleared()
         ):
             pass  # the clock, the counts, the money: compared whole
         case BountyPaid(player=p) | TournamentFinished(winner=p):
@@ -242,6 +252,15 @@ def touch(e: Event, into: Touched) -> None:
             t.players.add(p)
         case DealMade(shares=shares):
             t.players.update(x.player for x in shares)
+        case (
+            CapacitySet()
+            | AlternateQueued()
+            | AlternatesCalled()
+            | AlternateSeated()
+            | AlternatesLapsed()
+            | AlternatesLeft()
+        ):
+            pass  # the alternates' line, compared whole (a seat taken: the events after it)
         case TournamentCreated():
             t.restart = True
         case _:

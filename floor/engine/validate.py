@@ -23,14 +23,32 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import assert_never
 
-from . import amendments, bounty, day_end, deal, finish, hand_for_hand, rulings
+from . import (
+    alternates,
+    amendments,
+    announce,
+    bounty,
+    day_end,
+    deal,
+    finish,
+    hand_for_hand,
+    rulings,
+)
 from .errors import FloorError, NotAllowed, RuleError
 from .events import (
     AddOnMade,
+    AlternateQueued,
+    AlternatesCalled,
+    AlternateSeated,
+    AlternatesLapsed,
+    AlternatesLeft,
+    Announced,
+    AnnouncementCleared,
     BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
+    CapacitySet,
     ChipsRaced,
     ClockAdjusted,
     ClockPaused,
@@ -238,6 +256,17 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             bounty.check(t, event)
         case DealProposed() | DealMade():
             deal.check(t, event)
+        case (
+            CapacitySet()
+            | AlternateQueued()
+            | AlternatesCalled()
+            | AlternateSeated()
+            | AlternatesLapsed()
+            | AlternatesLeft()
+        ):
+            alternates.check(t, event)
+        case Announced() | AnnouncementCleared():
+            announce.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

@@ -19,7 +19,7 @@ import socket
 import time
 from collections.abc import Callable
 
-from ..engine import rulings
+from ..engine import alternates, rulings
 from ..engine.commands import Tick
 from ..engine.state import Tournament
 from ..store.errors import StoreError
@@ -42,6 +42,8 @@ def next_due(t: Tournament) -> float | None:
     if s.winner is not None:
         return None
     times = [c.ends_at for c in s.time_calls]
+    # A called alternate's time to take the seat: the next is called when it runs out.
+    times += alternates.deadlines(s)
     if (sit_out := rulings.next_end(s)) is not None:
         times.append(sit_out)
     c = s.clock

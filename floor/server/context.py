@@ -15,6 +15,7 @@ from ..signing import KeyList, Signer
 from ..store.house import House
 from ..store.ids import check_tournament_id
 from ..store.service import Service
+from ..store.walls_port import WallStorage
 from .accounts import Accounts
 from .chain_heads import ChainHeads
 from .clock_thread import ClockThread
@@ -49,6 +50,7 @@ class Floor:
         clock: ClockThread,
         forecasts: Forecasts,
         push: Push,
+        walls: WallStorage,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
         signer: Signer | None = None,
@@ -68,6 +70,8 @@ class Floor:
         self.forecasts = forecasts
         #: Notifications: subscriptions, sections, the pushes this process sends (``push``).
         self.push = push
+        #: The walls' images and named screens (``walls``).
+        self.walls = walls
         #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
         self.dealers = DealerRoom(house)
         self.phones = DealerPhones(accounts, tablets.storage)

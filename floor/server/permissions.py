@@ -56,6 +56,9 @@ def sender(command: Command) -> Sender:
             | cmd.EndSitOut()
             | cmd.BagTable()
             | cmd.PayBounty()
+            | cmd.QueueAlternate()
+            | cmd.SeatAlternate()
+            | cmd.DropAlternate()
         ):
             return "floor"
         case (
@@ -79,9 +82,12 @@ def sender(command: Command) -> Sender:
             | cmd.EndDay()
             | cmd.ProposeDeal()
             | cmd.MakeDeal()
+            | cmd.SetCapacity()
+            | cmd.Announce()
+            | cmd.ClearAnnouncement()
         ):
             return "director"
-        case cmd.Tick():
+        case cmd.Tick() | cmd.JoinAlternates():
             return "server"
         case _:
             assert_never(command)

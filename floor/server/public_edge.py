@@ -76,6 +76,9 @@ SERVED: Final[tuple[Rule, ...]] = (
     # The wall's line of the day forecaster, when the director shows it (a read).
     _rule("/api/t/{tid}/forecast/wall", "GET"),
     _rule("/api/rulebook", "GET"),
+    # What a wall shows besides the tournament: its logo, sponsor and layout (``routes_walls``).
+    _rule("/api/t/{tid}/wall", "GET"),
+    _rule("/api/wall/images/{name}", "GET"),
     _rule("/api/rulebook/{rule}", "GET"),
     # The open read API (``routes_open``): every route of it.
     _rule("/api/open/v1/openapi.json", "GET"),
@@ -97,6 +100,7 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/widget/{tid}"),
     _rule("/floor/{tid}"),
     _rule("/player/{tid}"),
+    _rule("/line/{tid}"),
     _rule("/table/{tid}/{table:int}"),
     _rule("/director"),
     _rule("/director/{tid}"),
@@ -111,6 +115,9 @@ SERVED: Final[tuple[Rule, ...]] = (
     _rule("/app/table/{tid}/{table:int}/manifest.webmanifest", "GET"),
     _rule("/api/push/key", "GET"),
     _rule("/api/t/{tid}/push/{player}", "PUT", "DELETE"),
+    # A person joining a full flight's alternates' line from the code on the wall
+    # (``routes_alternates``: a public write, limited per address and one place per name).
+    _rule("/api/t/{tid}/alternates", "POST"),
     # The public websockets, as public screens (nginx sends /ws/ to the edge's websockets
     # server, FLOOR_WS_PORT; these are for a client that reaches the edge's HTTP port).
     _rule("/ws/t/{tid}", "WEBSOCKET"),
@@ -142,6 +149,10 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/tournaments", "POST"),
     _rule("/api/t/{tid}/archive", "POST"),
     _rule("/api/t/{tid}/commands", "POST"),
+    _rule("/api/wall/logo", "PUT", "DELETE"),
+    _rule("/api/t/{tid}/wall/sponsor", "PUT", "DELETE"),
+    _rule("/api/wall/screens", "GET"),
+    _rule("/api/wall/screens/{name}", "PUT", "DELETE"),
     _rule("/api/t/{tid}/commands/{kind}", "POST"),
     _rule("/api/t/{tid}/preview", "POST"),
     _rule("/api/t/{tid}/import", "POST"),

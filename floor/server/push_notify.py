@@ -6,7 +6,7 @@ breaking, bag time, a payout, the bubble; for the staff a time call or a table t
 table). The process that wrote a batch sends its pushes (the store hands it each batch it
 writes: ``Service.listen``), so each goes once whatever the number of processes. Here, on the
 loop: the events decoded, the alerts worked out (the tournament as this process holds it
-after the batch), the subscriptions of the players concerned read in one round trip (as
+after the batch), the subscriptions of the players concerned read a slice at a time (as
 kept, undecoded), each alert encoded once; the encryption, once per subscription, and the
 posting are the sending process's (``push_sender``, ``push_worker``).
 
@@ -46,6 +46,10 @@ _MARKS: Final = (
     b'"tournament_finished"',
     b'"time_called"',
 )
+
+
+#: Players' pushes read, encoded and handed to the sending process at a time.
+SLICE: Final = 200
 
 
 class _Events(msgspec.Struct, frozen=True):
@@ -138,15 +142,21 @@ class Notifier:
                 for a in mine
                 if a.player in t.state.players
             }
-            jobs = await self._players(tid, mine, names) if mine else []
-            jobs += await self._staff(tid, theirs) if theirs else []
+            jobs = await self._staff(tid, theirs) if theirs else []
+            if jobs:
+                self.send(jobs)
+            # A bubble concerns the whole field: its pushes are read, encoded and handed over
+            # a slice at a time, the loop given back between slices, so the staff's commands
+            # meanwhile wait for one slice at most, not for 5,000 players' worth.
+            for first in range(0, len(mine), SLICE):
+                jobs = await self._players(tid, mine[first : first + SLICE], names)
+                if jobs:
+                    self.send(jobs)
+                await asyncio.sleep(0)
         except Exception:
             log.exception(
                 "the pushes of a batch could not be worked out", extra={"tournament": tid}
             )
-            return
-        if jobs:
-            self.send(jobs)
 
     async def _players(
         self, tid: str, mine: list[alerts.PlayerAlert], names: dict[str, str]

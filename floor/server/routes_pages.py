@@ -100,6 +100,8 @@ routes: list[BaseRoute] = [
     Route("/widget/{tid}", _page("widget")),
     Route("/floor/{tid}", _page("floor")),
     Route("/player/{tid}", _page("player")),
+    # A full flight's alternates' line on a phone (the code on the wall opens it).
+    Route("/line/{tid}", _page("line")),
     # The table screen: a tablet that belongs to one table.
     Route("/table/{tid}/{table:int}", _page("table")),
     Route("/director", _page("director")),

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
+from ..engine.commands import SetCapacity
 from ..engine.errors import FloorError
 from ..engine.rules import Rules, Structure
 from ..protocol import catch_up_message
@@ -31,7 +32,7 @@ from .edges import (
 from .permissions import require_director
 from .player_search import index_of
 from .redact import shown, view_of
-from .tournament_setup import NewTournament, config_keys, tournament_setup
+from .tournament_setup import NewTournament, capacity_of, config_keys, tournament_setup
 from .views import Message
 
 log = logging.getLogger("floor.server")
@@ -64,6 +65,9 @@ async def create_tournament(request: Request) -> Response:
     if again is not None:
         return json_response(again, 201)
     outcome = await floor.store.create(tid, name, rules, structure)
+    if (capacity := capacity_of(spec)) is not None:
+        # Keyed by the tournament: a retry of the creation sets it once.
+        await floor.store.execute(tid, SetCapacity(capacity=capacity), f"capacity:{tid}")
     log.info("tournament created", extra={"tournament": tid, "by": principal.username})
     return json_response(outcome, 201)
 

@@ -192,6 +192,13 @@ VARIABLES: tuple[tuple[str, str, str], ...] = (
         "or whole origins, http://127.0.0.1:9000 for a test's): floor posts to no other",
     ),
     (
+        "FLOOR_ALTERNATES_RATE",
+        "6",
+        "people a client address may put in a flight's alternates' line per minute, from the "
+        "code on the wall (as many at once); behind a venue's NAT raise it or name the address "
+        "in FLOOR_LIMITS_EXEMPT",
+    ),
+    (
         "FLOOR_PUSH_RATE",
         "30",
         "opt-ins and stops per minute a client address may send (as many at once); behind a "
@@ -270,6 +277,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     push: bool = True
     push_subject: str = "mailto:floor@localhost"
     push_services: tuple[str, ...] = ()
+    alternates_rate: float = 6.0
     push_rate: float = 30.0
     vapid_key: str = ""
     signing_key: str = ""
@@ -343,6 +351,9 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         push=get("FLOOR_PUSH") not in ("0", "false", "no"),
         push_subject=_push_subject(get("FLOOR_PUSH_SUBJECT")),
         push_services=tuple(_listed(get("FLOOR_PUSH_SERVICES").lower())),
+        alternates_rate=_at_least(
+            "FLOOR_ALTERNATES_RATE", number("FLOOR_ALTERNATES_RATE", float), 1.0
+        ),
         push_rate=_at_least("FLOOR_PUSH_RATE", number("FLOOR_PUSH_RATE", float), 1.0),
         vapid_key=get("FLOOR_VAPID_KEY"),
         signing_key=get("FLOOR_SIGNING_KEY"),

@@ -12,6 +12,7 @@ from pathlib import Path
 import msgspec
 
 from .. import config as configs
+from ..engine.alternates_model import Capacity
 from ..engine.errors import ConfigError, RuleError
 from ..engine.names import shown_name
 from ..engine.prize import AddOn, PayoutRow, Prize, Rebuy, ReEntry
@@ -35,6 +36,16 @@ class NewTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     #: Buy-in, fee, guarantee, rebuys, add-ons, re-entries and payouts, on top of the
     #: structure (a structure's own ``prize`` is replaced).
     prize: Prize | None = None
+    #: How many may play at once and how the alternates are called; None: the config's.
+    capacity: Capacity | None = None
+
+
+def capacity_of(spec: NewTournament) -> Capacity | None:
+    """The capacity a new tournament starts with: the request's, else its config's."""
+    if spec.capacity is not None or spec.config is None:
+        return spec.capacity
+    path = configs.tournaments().get(spec.config)
+    return None if path is None else configs.load_tournament(path).capacity
 
 
 def config_keys() -> frozenset[str]:
@@ -49,6 +60,7 @@ def config_keys() -> frozenset[str]:
         AddOn,
         ReEntry,
         PayoutRow,
+        Capacity,
     )
 
 

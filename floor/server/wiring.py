@@ -36,11 +36,13 @@ from ..redisdb.log import RedisLog
 from ..redisdb.push import RedisPush
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
+from ..redisdb.walls import RedisWalls
 from ..store.house import House
 from ..store.service import Service
 from . import (
     public_edge,
     public_ws,
+    routes_alternates,
     routes_app,
     routes_commands,
     routes_dealers,
@@ -56,6 +58,7 @@ from . import (
     routes_push,
     routes_staff,
     routes_tournaments,
+    routes_walls,
     tools,
 )
 from .accounts import Accounts
@@ -131,6 +134,7 @@ def build_floor(settings: Settings) -> Floor:
         clock=ClockThread(lambda: _clock_driver(settings.redis_url, forecasts.level_changed)),
         forecasts=forecasts,
         push=Push(settings, RedisPush(redis), store),
+        walls=RedisWalls(redis),
         ping=redis.ping,
         close=close,
         signer=signer,
@@ -177,6 +181,8 @@ def routes() -> list[BaseRoute]:
         *routes_follow.routes,
         *routes_forecast.routes,
         *routes_push.routes,
+        *routes_alternates.routes,
+        *routes_walls.routes,
         *routes_app.routes,
         WebSocketRoute("/ws/t/{tid}", websocket_endpoint),
         *tools.routes,

@@ -4,7 +4,8 @@ Main events play levels of 60 to 120 minutes; every screen's clock was sized for
 "1:00:00" at 1080p ran under the wall's table map. With a 90-minute level on the clock, on the
 wall, the final table's wall, the player screen, the floor phone and the director's console,
 at 1920x1080, 1280x800, 390x844, 3840x2160 and 1366x768, and in the wall's tighter layouts
-(a time call, hand-for-hand): the clock's text lies inside its panel and inside the page, and
+(a time call, hand-for-hand), and on named screens' layouts with the director's message line
+under them (issue 29): the clock's text lies inside its panel and inside the page, and
 nothing covers it or lies on it (bounding boxes, and what the browser paints on top). The
 table screen shows no level clock (a time call's seconds are said in its notices).
 """
@@ -177,3 +178,38 @@ def test_the_wall_fits_the_clock_in_its_tighter_layouts_too(
     wall = open_at(pages, servers[1], f"/wall/{tid}", (1920, 1080))
     expect(wall.locator("body")).to_have_class(re.compile(r"\bh4h-on\b"))
     assert_fits(wall, "hand-for-hand")
+
+
+#: Named screens (issue 29): the layouts a venue saves, each with the director's line shown.
+LAYOUTS = {
+    "tables-only": [{"page": "tables", "seconds": 30}],
+    "charts-prizes": [{"page": "charts", "seconds": 10}, {"page": "prizes", "seconds": 10}],
+    "moves-chips": [{"page": "moves", "seconds": 10}, {"page": "chips", "seconds": 10}],
+    # A screen that lists the seat draw keeps it up all day over the whole wall, without a
+    # clock (as ?pages=seats does): every other page together.
+    "five-pages": [
+        {"page": p, "seconds": 8} for p in ("tables", "moves", "prizes", "chips", "charts")
+    ],
+}
+
+
+def test_every_named_screens_layout_fits_the_clock_beside_the_directors_line(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    tid = "layouts"
+    new_tournament(director, tid, 30, structure=LONG)
+    director.ok(tid, {"type": "clock_start"})
+    director.ok(
+        tid,
+        {"type": "announce", "text": "Dinner break after this level: 60 minutes, restaurant "
+         "on the first floor. Bag your chips before you leave the table."},
+    )  # fmt: skip
+    for name, layout in LAYOUTS.items():
+        r = director.client.put(f"/api/wall/screens/{name}", json={"pages": layout})
+        assert r.status_code == 200, r.text
+    for name in LAYOUTS:
+        for viewport in [(1920, 1080), (1366, 768), (390, 844)]:
+            wall = open_at(pages, servers[1], f"/wall/{tid}?screen={name}", viewport)
+            expect(wall.locator(".announce-line")).to_be_visible()
+            assert_fits(wall, f"the screen {name} at {viewport}")
+            wall.context.close()

@@ -15,6 +15,7 @@ import msgspec
 
 from floor.engine import commands as cmd
 from floor.engine import day2
+from floor.engine.alternates_model import Capacity
 from floor.engine.autopilot import next_floor_action
 from floor.engine.deal import facts as deal_facts
 from floor.engine.decide import decide
@@ -491,6 +492,54 @@ BOUNTY: dict[str, Any] = {
         "bounty": {"kind": "progressive", "part": 500, "rebuy_part": 250, "paid_at": "cashier"},
     },
 }
+def alternates_game(seed: int) -> Game:
+    """A flight of 18 seats, full: entries wait in line (one joined from the wall), bust-outs
+    call them one by one (one seated, one whose time lapses, one dropped), then a wave at a
+    level change, and at the close of late registration those still waiting are refunded."""
+    g = Game(seed, {"game": "holdem", "seats": 9, "final_table": 9}, MONEY)
+    line = lambda: g.t.state.alternates  # noqa: E731
+    assert g.do(cmd.SetCapacity(capacity=Capacity(seats=18)))
+    for i in range(24):
+        assert g.do(cmd.Register(name=f"{NAMES[i % len(NAMES)]} {i}"))
+    assert g.do(cmd.JoinAlternates(name="Walk In"))
+    assert [a.id for a in line().waiting] == ["A1", "A2", "A3", "A4", "A5", "A6", "A7"]
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    assert g.do(cmd.Bust(player=g.seated()[0]))
+    assert [a.id for a in line().called] == ["A1"]
+    g.now += 60.0
+    assert g.do(cmd.SeatAlternate(alternate="A1"))
+    assert g.do(cmd.Bust(player=g.seated()[0]))
+    g.now += 301.0
+    assert g.do(cmd.Tick())  # A2's time is up: A3 is called
+    assert [a.id for a in line().called] == ["A3"]
+    assert g.do(cmd.DropAlternate(alternate="A4"))
+    wave = Capacity(seats=18, call="wave", wave=2, at_close="refund")
+    assert g.do(cmd.SetCapacity(capacity=wave))
+    for p in g.seated()[:3]:
+        assert g.do(cmd.Bust(player=p))
+    assert [a.id for a in line().called] == ["A3"]
+    assert g.do(cmd.ClockLevel(step=1))  # a wave of two
+    assert [a.id for a in line().called] == ["A3", "A5", "A6"]
+    assert g.do(cmd.SeatAlternate(alternate="A5"))
+    assert g.do(cmd.ClockLevel(to=4))  # late registration closes: A7 is refunded
+    assert [a.id for a in line().waiting] == []
+def announce_game(seed: int) -> Game:
+    """The director's messages through a short day: a line at the draw, a full-screen
+    announcement that replaces it, cleared, and a line left standing (``announce``)."""
+    g = Game(seed, {"game": "holdem", "seats": 9, "final_table": 9}, MONEY)
+    for i in range(20):
+        assert g.do(cmd.Register(name=f"{g.rng.choice(NAMES)} {i}"))
+    assert g.do(cmd.Announce(text="Seats are drawn: find your name on the wall"))
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    g.now += 60.0
+    assert g.do(cmd.Announce(text="Dinner break after this level\n60 minutes", full=True))
+    for p in g.seated()[:3]:
+        assert g.do(cmd.Bust(player=p))
+        g.now += 30.0
+    assert g.do(cmd.ClearAnnouncement())
+    assert not g.do(cmd.ClearAnnouncement())
+    assert g.do(cmd.Announce(text="Last hand of the level: table 2"))
+    return g
 
 
 def games() -> list[Game]:
@@ -513,5 +562,7 @@ def games() -> list[Game]:
         deal_game(11, left_share=2),
         deal_game(12, left_share=0),
         play(13, players=60, structure=BOUNTY, steps=900),
+        alternates_game(13),
+        announce_game(13),
     ]
     # fmt: on

@@ -183,6 +183,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/widget/{tid}"): Rule(everyone),
     ("GET", "/floor/{tid}"): Rule(everyone),
     ("GET", "/player/{tid}"): Rule(everyone),
+    ("GET", "/line/{tid}"): Rule(everyone),
     ("GET", "/table/{tid}/{table:int}"): Rule(everyone),
     ("GET", "/director"): Rule(everyone),
     ("GET", "/director/{tid}"): Rule(everyone),
@@ -194,6 +195,8 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/push/key"): Rule(everyone),
     ("PUT", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
     ("DELETE", "/api/t/{tid}/push/{player}"): Rule(everyone, body={}),
+    # The alternates' line from the code on the wall: anybody (a blank name is refused).
+    ("POST", "/api/t/{tid}/alternates"): Rule(everyone, body={"name": ""}),
     ("PUT", "/api/push/staff"): Rule(floor, body={}),
     ("DELETE", "/api/push/staff"): Rule(floor, body={}),
     ("GET", "/api/t/{tid}/sections"): Rule(floor),
@@ -212,6 +215,16 @@ RULES: dict[tuple[str, str], Rule] = {
     ("POST", "/api/dealers/phone/code"): Rule(dealer_on_screen, body={}),
     ("POST", "/api/dealers/phone"): Rule(everyone, body={"code": "000000000"}),
     ("GET", "/api/dealers/me"): Rule(own_dealer),
+    # The walls' images (``routes_walls``): the director uploads, everyone reads.
+    ("GET", "/api/t/{tid}/wall"): Rule(everyone),
+    ("GET", "/api/wall/images/{name}"): Rule(everyone),
+    ("PUT", "/api/wall/logo"): Rule(director, body=b"not an image"),
+    ("DELETE", "/api/wall/logo"): Rule(director),
+    ("PUT", "/api/t/{tid}/wall/sponsor"): Rule(director, body=b"not an image"),
+    ("DELETE", "/api/t/{tid}/wall/sponsor"): Rule(director),
+    ("GET", "/api/wall/screens"): Rule(floor),
+    ("PUT", "/api/wall/screens/{name}"): Rule(director, body={"pages": [{"page": "tables"}]}),
+    ("DELETE", "/api/wall/screens/{name}"): Rule(director),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).
@@ -223,6 +236,7 @@ PARAMS = {
     "rule": "1",
     "table:int": "1",
     "job": "0" * 32,
+    "name": "0" * 32 + ".png",
 }
 
 

@@ -237,9 +237,12 @@ def test_a_stranger_cannot_lock_the_director_out(
         assert sign_in(servers[0], "boss", "not the secret", stranger).status_code == 401
     refused = sign_in(servers[1], "boss", "not the secret", stranger)
     assert refused.status_code == 429
-    assert refused.headers["Retry-After"] == "2"
+    # The third failure's delay is 2 s from it; a loaded machine may take a second of it
+    # before the refusal is written: what is left, whole seconds up, said alike twice.
+    wait = int(refused.headers["Retry-After"])
+    assert 1 <= wait <= 2
     error = refused.json()["error"]
-    assert (error["reason"], error["params"]) == ("signin_wait", {"seconds": 2})
+    assert (error["reason"], error["params"]) == ("signin_wait", {"seconds": wait})
     # The right password from the director's own address, on either process: no delay.
     for server in servers:
         assert sign_in(server, "boss", "director-secret", "203.0.113.10").status_code == 200

@@ -19,6 +19,7 @@ import itertools
 import json
 import os
 import time
+import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,15 +30,19 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from starlette.routing import Mount, Route, WebSocketRoute
 from websockets.asyncio.client import ClientConnection, connect
 
+from floor.engine.alternates_model import MAX_LINE
 from floor.engine.calc.payout_curve import percents
 from floor.server.push import MAX_BODY as PUSH_BODY
 from floor.server.push import MAX_ENDPOINT
 from floor.server.routes_push import MOST_TABLES
 from floor.server.tablets import MAX_TABLE
+from floor.server.walls import MOST_IMAGE as WALL_IMAGE
+from floor.server.walls import WallPage
 from floor.store.push_port import MOST_PER_OWNER
 from tests import hostile_files
 from tests.e2e.worst_rooms import DEALERS, FLIGHT, ROOM, SPARE
 
+WALL_PAGES = typing.get_args(WallPage)
 #: Generous: on the landed code the shared-strings bomb held the server for 36 s.
 TIMEOUT = 180.0
 #: The largest body a command or a new tournament may have (FLOOR_MAX_BODY's default).
@@ -829,6 +834,34 @@ async def _player_push(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.put(f"/api/t/{ROOM}/push/{'P' * 65}", json=_subscription()), 422, "player")
 
 
+@probe("POST /api/t/{tid}/alternates")
+async def _alternates(w: World, http: httpx.AsyncClient) -> None:
+    """A full flight whose line is filled to its bound by a list (every entry queued), then
+    by the wall's code (the engine reads the whole line at each join), past it refused."""
+    director, tid = w.headers("director"), w.unique("alt")
+    body = {"id": tid, "config": "club-night"}
+    w.expect(await http.post("/api/tournaments", json=body, headers=director), 201)
+    commands = f"/api/t/{tid}/commands"
+    capacity = {"type": "set_capacity", "capacity": {"seats": 2}}
+    w.expect(await http.post(commands, json={"command": capacity}, headers=director), 200)
+    for name in ("Ann Seated", "Bob Seated"):
+        register = {"type": "register", "name": name}
+        w.expect(await http.post(commands, json={"command": register}, headers=director), 200)
+    entries = _entries(w.unique("Q"), MAX_BODY - 1_000)
+    many = {"type": "register_many", "entries": entries}
+    w.expect(await http.post(commands, json={"command": many}, headers=director), 200)
+    url = f"/api/t/{tid}/alternates"
+    for i in range(MAX_LINE - len(entries)):
+        w.expect(await http.post(url, json={"name": f"Walk In {i}"}), 201)
+    r = await http.post(url, json={"name": "One Too Many"})
+    w.expect(r, 409, "name")
+    w.expect(await http.post(url, json={"name": "Walk In 0"}), 409, "name")
+    w.expect(await http.post(url, json={"name": ""}), 422, "name")
+    w.expect(await http.post(url, json={"name": "x" * 81}), 422, "name")
+    w.expect(await http.post(url, content=b'{"name": "' + b"x" * 2000 + b'"}'), 413, "body")
+    w.expect(await http.post(f"/api/t/{tid}-none/alternates", json={"name": "Ann"}), 404)
+
+
 @probe("PUT /api/push/staff", "DELETE /api/push/staff")
 async def _staff_push(w: World, http: httpx.AsyncClient) -> None:
     await _opt_ins(w, http, "/api/push/staff", "floor", "staff")
@@ -854,6 +887,92 @@ async def _sections(w: World, http: httpx.AsyncClient) -> None:
     )
     w.expect(await http.put(f"{url}/fred", json={"tables": [1]}, headers=w.headers("floor")), 403)
     w.expect(await http.put(f"{url}/fred", json={"tables": []}, headers=director), 200)
+
+
+# The walls' images (``routes_walls``) ---------------------------------------------------------
+
+
+def _png(size: int) -> bytes:
+    """A PNG's signature and header, padded to ``size`` bytes: what the upload reads."""
+    head = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06"
+    return head + bytes(size - len(head))
+
+
+@probe(
+    "PUT /api/wall/logo",
+    "DELETE /api/wall/logo",
+    "PUT /api/t/{tid}/wall/sponsor",
+    "DELETE /api/t/{tid}/wall/sponsor",
+    "GET /api/t/{tid}/wall",
+    "GET /api/wall/images/{name}",
+)
+async def _wall_images(w: World, http: httpx.AsyncClient) -> None:
+    """The largest image taken, for the logo and a sponsor; one byte more, an SVG and a
+    file of no image type refused naming the body; the image read back by its name."""
+    director = w.headers("director")
+    most = _png(WALL_IMAGE)
+    logo = w.expect(await http.put("/api/wall/logo", content=most, headers=director), 200)
+    sponsor = f"/api/t/{ROOM}/wall/sponsor"
+    w.expect(await http.put(sponsor, content=most, headers=director), 200)
+    for bad, status in (
+        (_png(WALL_IMAGE + 1), 413),
+        (b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>", 422),
+        (b"GIF89a" + bytes(100), 422),
+        (b"", 422),
+    ):
+        w.expect(await http.put("/api/wall/logo", content=bad, headers=director), status, "body")
+    w.expect(await http.put("/api/wall/logo", content=most, headers=w.headers("floor")), 403)
+    w.expect(await http.put("/api/t/none-such/wall/sponsor", content=most, headers=director), 404)
+    shown = w.expect(await http.get(f"/api/t/{ROOM}/wall"), 200)
+    if logo is not None and shown is not None:
+        assert shown["logo"] == logo["url"] and shown["sponsor"] == logo["url"], shown
+        w.expect(await http.get(logo["url"]), 200)
+    w.expect(await http.get("/api/wall/images/" + "0" * 32 + ".png"), 404, "name")
+    w.expect(await http.get("/api/wall/images/logo.svg"), 404, "name")
+    w.expect(await http.delete(sponsor, headers=director), 200)
+    w.expect(await http.delete("/api/wall/logo", headers=director), 200)
+
+
+@probe(
+    "GET /api/wall/screens",
+    "PUT /api/wall/screens/{name}",
+    "DELETE /api/wall/screens/{name}",
+)
+async def _wall_screens(w: World, http: httpx.AsyncClient) -> None:
+    """The most pages a screen shows, saved under the longest name and read back by the wall;
+    a page twice, a seventh page, a bad name or time and an unknown key refused by name."""
+    director = w.headers("director")
+    pages = [{"page": p, "seconds": 600} for p in WALL_PAGES]
+    name = "a" * 32
+    w.expect(
+        await http.put(f"/api/wall/screens/{name}", json={"pages": pages}, headers=director), 200
+    )
+    listed = w.expect(await http.get("/api/wall/screens", headers=w.headers("floor")), 200)
+    assert listed is None or name in listed["screens"], listed
+    shown = w.expect(await http.get(f"/api/t/{ROOM}/wall?screen={name}"), 200)
+    assert shown is None or shown["screen"]["pages"] == pages, shown
+    w.expect(await http.get(f"/api/t/{ROOM}/wall?screen=Bad!"), 400, "screen")
+    w.expect(await http.get(f"/api/t/{ROOM}/wall?pages=tables"), 400, "pages")
+    url = f"/api/wall/screens/{name}"
+    for body, named in (
+        ({"pages": [*pages, pages[0]]}, "pages"),
+        ({"pages": [pages[0], pages[0]]}, "pages[1].page"),
+        ({"pages": []}, "pages"),
+        ({"pages": [{"page": "tables", "seconds": 3}]}, "pages[0].seconds"),
+        ({"pages": [{"page": "menu"}]}, "pages[0].page"),
+        ({"pages": [{"page": "tables", "colour": "red"}]}, "pages[0]"),
+    ):
+        w.expect(await http.put(url, json=body, headers=director), 422, named)
+    w.expect(await http.put(url, content=b"x" * 5000, headers=director), 413, "body")
+    w.expect(
+        await http.put("/api/wall/screens/" + "a" * 33, json={"pages": pages}, headers=director),
+        422,
+        "name",
+    )
+    w.expect(await http.put(url, json={"pages": pages}, headers=w.headers("floor")), 403)
+    w.expect(await http.get("/api/wall/screens"), 403)
+    w.expect(await http.delete(url, headers=director), 200)
+    w.expect(await http.delete(url, headers=director), 404, "name")
 
 
 # The dealer room ---------------------------------------------------------------------------
@@ -985,6 +1104,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
     "GET /widget/{tid}",
     "GET /floor/{tid}",
     "GET /player/{tid}",
+    "GET /line/{tid}",
     "GET /table/{tid}/{table:int}",
     "GET /director",
     "GET /director/{tid}",
@@ -994,7 +1114,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
 async def _pages(w: World, http: httpx.AsyncClient) -> None:
     for path in ("/", "/director", f"/print/{ROOM}", f"/table/{ROOM}/1"):
         w.expect(await http.get(path), 200)
-    for page in ("wall", "final", "widget", "floor", "player"):
+    for page in ("wall", "final", "widget", "floor", "player", "line"):
         w.expect(await http.get(f"/{page}/{ROOM}"), 200)
     w.expect(await http.get(f"/director/{ROOM}"), 307)
     w.expect(await http.get("/static/js/director.js"), 200)

@@ -7,11 +7,17 @@ shipped (``floor.server.languages``: its base file is there) and every part file
 - the same keys (a key in one language only failed nowhere before);
 - the same ``{placeholders}`` in each text (a lost ``{table}`` tells a player nothing);
 - every plural form the language's Intl.PluralRules gives a whole number (Polish ``many`` is
-  "5 graczy"), and ``other`` as the fallback;
+  "5 graczy"), and ``other`` as the fallback; no form the language has not (a misspelt
+  ``few`` is never read);
 - no value left in English, outside the glossary's list of words the language says as English
   does (``docs/glossary/<code>.toml``: "OK", "Stud", "Button" in German);
 - the poker terms as its glossary renders them ("big blind" is "Big Blind" in every German
-  text that speaks of one).
+  text that speaks of one);
+- the rule citations (``why``) Czech has a text for, and no others.
+
+The refusals' file (``errors-<code>.js``) is read by Python too, so it stays plain JSON:
+``tests/unit/test_error_codes.py`` reads every shipped language's. The rulebook's titles are
+held to every language by ``tests/unit/test_rule_titles.py``.
 """
 
 from __future__ import annotations
@@ -140,9 +146,11 @@ def plural_problems(
     other: dict[str, Any],
     need: set[str],
     one: frozenset[str] = frozenset(),
+    known: frozenset[str] | None = None,
 ) -> list[str]:
     """``one``: keys the language says in one form where English has two ("Čekající: {n}"),
-    listed in its glossary."""
+    listed in its glossary; ``known``: every plural category the language has (a form named
+    otherwise is never shown)."""
     out = []
     for key, value in other.items():
         if not (plural(en.get(key)) or plural(value)) or (key in one and isinstance(value, str)):
@@ -152,6 +160,8 @@ def plural_problems(
             continue
         if missing := need - value.keys():
             out.append(f"{name} {key}: no {sorted(missing)} form")
+        if known is not None and (unknown := value.keys() - known - {"count"}):
+            out.append(f"{name} {key}: {sorted(unknown)} is no plural form of the language")
         if isinstance(en.get(key), dict) and en[key].get("count") != value.get("count"):
             out.append(f"{name} {key}: counts {value.get('count')!r}, not {en[key]['count']!r}")
     return out
@@ -216,8 +226,11 @@ def test_placeholders_kept(code: str) -> None:
 @pytest.mark.parametrize("code", OTHERS)
 def test_every_plural_form_the_language_has(code: str) -> None:
     need = set(dump()["plurals"][code])
+    known = frozenset(dump()["categories"][code])
     one = frozenset(glossary(code).get("plural", {}).get("uninflected", []))
-    found = [p for n, en, other in pairs(code) for p in plural_problems(n, en, other, need, one)]
+    found = [
+        p for n, en, other in pairs(code) for p in plural_problems(n, en, other, need, one, known)
+    ]
     assert found == []
 
 
@@ -279,6 +292,11 @@ def test_each_check_finds_what_it_is_for() -> None:
         "x a.players: plural in English, one text here"
     ]
     assert plural_problems("x", en, flat_text, need, frozenset({"a.players"})) == []
+    misspelt = {**good, "a.players": {**good["a.players"], "fwe": "{n} graczy"}}
+    assert plural_problems("x", en, misspelt, need, known=frozenset(need)) == [
+        "x a.players: ['fwe'] is no plural form of the language"
+    ]
+    assert plural_problems("x", en, good, need, known=frozenset(need)) == []
     assert english_left("x", en, good, set()) == ["x a.ok: 'OK'"]
     other_term = {**good, "a.bb": "Wpłać duży blind"}
     assert len(term_problems("x", en, other_term, terms)) == 1
@@ -293,4 +311,5 @@ def test_the_rule_citations_in_every_language(code: str) -> None:
     czech = set(files["cs.js"]["why"])
     mine = files[f"{code}.js"].get("why", {})
     assert sorted(czech - mine.keys()) == []
-    assert all(v and v != k for k, v in mine.items())
+    assert sorted(mine.keys() - czech) == [], "citations no rule of the engine gives"
+    assert all(isinstance(v, str) and v.strip() and v != k for k, v in mine.items())

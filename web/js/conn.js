@@ -627,6 +627,7 @@ function followState(tid, st, room, me) {
       type: "table_bagged", table: Number(n), at, bags: [], chips_on_table: null, reason: null,
     }])),
     day_ended: room.day_ended ?? null,
+    announcement: room.announcement ?? null,
     carried: null,
     hand_for_hand: null,
     // A follower's board is the lines it is sent (`conn.board`; board.js reads those).
@@ -635,6 +636,8 @@ function followState(tid, st, room, me) {
     deal_offer: null,
     deal: null,
     bounties: null,
+    // The alternates' line is the room's (the wall, the line's own page), not a follower's.
+    alternates: { capacity: null, line: [], issued: 0, seated: 0, lapsed: 0, refunded: 0 },
   };
 }
 

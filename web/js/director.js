@@ -23,6 +23,7 @@ import { $, api, explainError, fill, h, me, toast, topbar } from "./ui.js";
 import { mountManage } from "./manage.js";
 import { renderPaper } from "./paper_console.js";
 import { renderFlights } from "./flights.js";
+import { renderAlternates } from "./alternates.js";
 import { mountTablets } from "./tablets_console.js";
 import { clockSection } from "./director_clock.js";
 import { playersSection } from "./director_players.js";
@@ -32,6 +33,8 @@ import { tablesSection } from "./director_tables.js";
 import { LAST_KEY, tournamentsSection } from "./director_tournaments.js";
 import { mountForecast } from "./forecast_console.js";
 import { mountSections } from "./sections.js";
+import { mountAnnounce } from "./announce_console.js";
+import { mountWalls } from "./walls_console.js";
 
 /** @import { Desk } from "./director_desk.js" */
 /** @import { Indicator } from "./ui.js" */
@@ -60,7 +63,7 @@ const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 /** @type {Record<string, HTMLElement>} */
 const sections = {};
-for (const id of ["tournaments", "clock", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "staff", "floorsections", "tablets"]) {
+for (const id of ["tournaments", "clock", "announce", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "alternates", "staff", "floorsections", "tablets", "walls"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -98,6 +101,10 @@ const loadStaff = staff.load;
 const renderStaff = staff.render;
 // The day forecaster (forecast_console.js): it draws itself as its answers come.
 const forecast = mountForecast({ section: sections.forecast, heading, conn, tid });
+// The director's message to the room (announce_console.js): it draws itself on the state.
+const announceBox = mountAnnounce({ conn, section: sections.announce, heading, send });
+// The walls' logo and sponsor (walls_console.js).
+mountWalls({ section: sections.walls, heading, tid });
 // Each floorperson's tables, for their phone's alerts (sections.js).
 const floorSections = mountSections({ section: sections.floorsections, heading, staff: staff.list, current: tid });
 
@@ -187,8 +194,10 @@ function renderLive() {
   renderRulings(sections.rulings, conn, send);
   renderChartsSection();
   forecast.onState();
+  announceBox.render();
   renderPaper({ sections, conn, tid, send, principal: desk.principal });
   renderFlights({ section: sections.flights, conn, tid, send });
+  renderAlternates({ section: sections.alternates, conn, send });
 }
 
 function renderAll() {

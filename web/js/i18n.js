@@ -19,7 +19,9 @@ import { flightsEn } from "./lang/flights-en.js";
 import { dealersEn } from "./lang/dealers-en.js";
 import { forecastEn } from "./lang/forecast-en.js";
 import { bountyEn } from "./lang/bounty-en.js";
+import { announceEn } from "./lang/announce-en.js";
 import { errorsEn } from "./lang/errors-en.js";
+import { alternatesEn } from "./lang/alternates-en.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
 import "./lang/push-en.js";
 
@@ -30,7 +32,8 @@ export const LANGUAGE_NAMES = {
 };
 /** The part files of a language besides lang/<code>.js: their texts share one dictionary.
  * Another team's part is added here (and as lang/<part>-<code>.js for every language). */
-const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "bounty"];
+const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "alternates", "announce",
+  "bounty"];
 
 /** The languages this server ships (web/js/lang/<code>.js present), English first. */
 export const LANGUAGES = (document.documentElement.dataset.langs || "en cs").split(/\s+/)
@@ -42,7 +45,7 @@ if (!LANGUAGES.includes("en")) LANGUAGES.unshift("en");
 /** @type {Record<string, Record<string, any>>} */
 const DICTS = {
   en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn,
-    ...bountyEn, .../** @type {any} */ (globalThis).floorPushTexts.en },
+    ...alternatesEn, ...announceEn, ...bountyEn, .../** @type {any} */ (globalThis).floorPushTexts.en },
 };
 /** The refusals' templates by language (lang/errors-<code>.js, rendered by errors.js).
  * @type {Record<string, any>} */

@@ -18,6 +18,7 @@ import { playerBounty } from "./bounty_view.js";
 import { ending } from "./finished.js";
 import { mountCounts } from "./flights.js";
 import { finishText, moneyBanner } from "./moneyview.js";
+import { playerAnnouncement } from "./announce_screens.js";
 import { playerPush } from "./push.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
@@ -79,7 +80,7 @@ const leadersEl = mountLeaders(h("div", { class: "card player-leaders", hidden: 
 // The bubble's bursting, for the minute the server says: a buzz on a phone that saw it live.
 const moneyEl = moneyBanner(conn, { cls: "player-money", onStart: () => buzz([120, 60, 120, 60, 400]) });
 
-fill($("#app"), bar, alertEl, moneyEl, h("main", { class: "player-main" },
+fill($("#app"), bar, playerAnnouncement(conn), alertEl, moneyEl, h("main", { class: "player-main" },
   h("div", { class: "col-a" }, followEl, pushEl, searchCard),
   h("div", { class: "col-b" }, clockEl, leadersEl, mountCounts(h("div", { hidden: true }), conn, tid), boardEl)));
 clockPanel(clockEl, conn, { stats: true });

@@ -72,7 +72,14 @@ export type Command =
   | EndDay
   | ProposeDeal
   | MakeDeal
-  | PayBounty;
+  | PayBounty
+  | SetCapacity
+  | QueueAlternate
+  | JoinAlternates
+  | SeatAlternate
+  | DropAlternate
+  | Announce
+  | ClearAnnouncement;
 
 export type Event =
   | TournamentCreated
@@ -127,7 +134,15 @@ export type Event =
   | FieldCarried
   | DealProposed
   | DealMade
-  | BountyPaid;
+  | BountyPaid
+  | CapacitySet
+  | AlternateQueued
+  | AlternatesCalled
+  | AlternateSeated
+  | AlternatesLapsed
+  | AlternatesLeft
+  | Announced
+  | AnnouncementCleared;
 
 /**
  * The add-on, at the end of the rebuy period.
@@ -139,6 +154,121 @@ export interface AddOnMade {
   price: number;
   count: number;
   stack: number | null;
+  at: number;
+}
+
+/**
+ * One person in line. ``player``: a busted player's re-entry (None: a new player).
+ */
+export interface Alternate {
+  id: string;
+  name: string;
+  at: number;
+  player: string | null;
+  public: boolean;
+  called_at: number | null;
+  ends_at: number | null;
+}
+
+/**
+ * What a screen shows of the capacity: the wall's code is up while ``full``.
+ */
+export interface AlternateFacts {
+  full: boolean;
+  limit: number | null;
+  held: number;
+}
+
+/**
+ * The capacity in force and the line, in order (the called ones keep their place).
+ */
+export interface AlternateLine {
+  capacity: Capacity | null;
+  line: Alternate[];
+  issued: number;
+  seated: number;
+  lapsed: number;
+  refunded: number;
+}
+
+/**
+ * A registration while the flight is full: the person goes to the end of the line.
+ */
+export interface AlternateQueued {
+  type: "alternate_queued";
+  alternate: string;
+  name: string;
+  player: string | null;
+  at: number;
+  public: boolean;
+}
+
+/**
+ * A called alternate took the seat: registered as ``player`` by the events after it.
+ */
+export interface AlternateSeated {
+  type: "alternate_seated";
+  alternate: string;
+  player: string;
+  at: number;
+}
+
+/**
+ * Seats opened: these alternates are called, each to take a seat before ``ends_at``.
+ */
+export interface AlternatesCalled {
+  type: "alternates_called";
+  alternates: string[];
+  at: number;
+  ends_at: number;
+}
+
+/**
+ * Called alternates whose time ran out: out of the line, the next are called.
+ */
+export interface AlternatesLapsed {
+  type: "alternates_lapsed";
+  alternates: string[];
+  at: number;
+}
+
+/**
+ * Alternates out of the line unseated: the staff took one off (``dropped``), or late
+ * registration closed with the house refunding those still waiting (``closed``).
+ */
+export interface AlternatesLeft {
+  type: "alternates_left";
+  alternates: string[];
+  refunded: boolean;
+  why: "closed" | "dropped";
+  at: number;
+}
+
+/**
+ * The director's message to the room: a line across the wall and the player screens, or
+ * (``full``) the whole wall, until it is cleared or replaced.
+ */
+export interface Announce {
+  type: "announce";
+  text: string;
+  full?: boolean;
+}
+
+/**
+ * The director's message, shown until cleared or replaced: a line, or the whole wall.
+ */
+export interface Announced {
+  type: "announced";
+  text: string;
+  full: boolean;
+  at: number;
+}
+
+/**
+ * The director's message is off the screens.
+ */
+export interface AnnouncementCleared {
+  type: "announcement_cleared";
   at: number;
 }
 
@@ -423,6 +553,33 @@ export interface Cancel {
 }
 
 /**
+ * How many may play at once, and how the alternates are called when seats open.
+ *
+ * ``seats`` or ``tables`` (tables of the rule set's seats), not both; neither: no limit, a
+ * full room opens another table (as without a capacity). ``call``: ``each``, the next
+ * alternate called as each seat opens; ``wave``, called together at each level change
+ * (``wave`` at most, 0: as many as seats are open). ``minutes``: a called alternate's time
+ * to take the seat before the next is called. ``at_close``: what becomes of those still in
+ * line when late registration closes (seated as seats open, or refunded at once).
+ */
+export interface Capacity {
+  seats?: number | null;
+  tables?: number | null;
+  call?: "each" | "wave";
+  wave?: number;
+  minutes?: number;
+  at_close?: "refund" | "seat";
+}
+
+/**
+ * The capacity in force from now on (None: no limit, as without one).
+ */
+export interface CapacitySet {
+  type: "capacity_set";
+  capacity: Capacity | null;
+}
+
+/**
  * A flight's total-chips check that failed at the end of its day (``bagging.check``):
  * the bags add up to ``counted`` where ``expected`` chips must exist, ``difference`` apart,
  * more than the flight's ``tolerance``.
@@ -483,6 +640,13 @@ export interface ChipsRaced {
   result: ChipRaceResult;
   change: number;
   at: number;
+}
+
+/**
+ * The director's message comes off every screen.
+ */
+export interface ClearAnnouncement {
+  type: "clear_announcement";
 }
 
 /**
@@ -584,14 +748,14 @@ export interface CloseTournament {
  * ``POST /api/t/{id}/commands``: a command and the id that makes retries safe.
  */
 export interface CommandEnvelope {
-  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty;
+  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty | SetCapacity | QueueAlternate | JoinAlternates | SeatAlternate | DropAlternate | Announce | ClearAnnouncement;
   id?: string | null;
 }
 
 export interface CommandMessage {
   type: "command";
   id: string;
-  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty;
+  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty | SetCapacity | QueueAlternate | JoinAlternates | SeatAlternate | DropAlternate | Announce | ClearAnnouncement;
 }
 
 /**
@@ -748,6 +912,14 @@ export interface DrawSeats {
 }
 
 /**
+ * Take a person off the line (they leave; the buy-in is refunded).
+ */
+export interface DropAlternate {
+  type: "drop_alternate";
+  alternate: string;
+}
+
+/**
  * The director ends the day (the clock stops): refused while the flight's day is not
  * over by its rules, unless ``now`` (a one-flight day stopped at the director's word).
  */
@@ -821,6 +993,7 @@ export interface Facts {
   hand_for_hand: HandForHandFacts | null;
   in_the_money: InTheMoney | null;
   bounties: BountyFacts | null;
+  alternates: AlternateFacts | null;
 }
 
 /**
@@ -925,6 +1098,7 @@ export interface FollowRoom {
   names: { [key: string]: string };
   day_ended: DayEnded | null;
   bagged: { [key: string]: number };
+  announcement: Announced | null;
 }
 
 export interface FollowStatic {
@@ -1083,6 +1257,15 @@ export interface InTheMoney {
 }
 
 /**
+ * A person joins the line from the code on the wall: the server sends it for the public
+ * route, which limits it per address (``floor.server.routes_alternates``).
+ */
+export interface JoinAlternates {
+  type: "join_alternates";
+  name: string;
+}
+
+/**
  * ``[player, stack, counted at, old]``: one of the biggest counted stacks, and why the
  * count is old (``count_age``; None: it stands).
  */
@@ -1201,6 +1384,7 @@ export interface NewTournament {
   structure?: string | Structure | null;
   overrides?: RuleOverrides | null;
   prize?: Prize | null;
+  capacity?: Capacity | null;
 }
 
 export interface OpenTable {
@@ -1622,6 +1806,16 @@ export interface ProposeDeal {
 }
 
 /**
+ * Put a person in the alternates' line (a registration while the flight is full does
+ * this by itself): ``player`` for a busted player's re-entry.
+ */
+export interface QueueAlternate {
+  type: "queue_alternate";
+  name: string;
+  player?: string | null;
+}
+
+/**
  * One seat at a colour-up: the chips of the leaving denomination the floor counted.
  */
 export interface RaceCount {
@@ -1897,6 +2091,14 @@ export interface Sale {
 }
 
 /**
+ * A called alternate came in time: registered and seated (drawn) at once.
+ */
+export interface SeatAlternate {
+  type: "seat_alternate";
+  alternate: string;
+}
+
+/**
  * Where a planned move may be redirected at its table: ``free`` seats for anybody,
  * ``reserved`` ones only for the players in ``StaffFacts.needs_reserved``. A move called
  * to a seat (``called``) is carried out there only: another seat is called again first.
@@ -1953,7 +2155,15 @@ export interface SeatsDrawn {
 
 export interface Sequenced {
   seq: number;
-  event: TournamentCreated | TableOpened | TableSetUp | PlayerRegistered | SeatsDrawn | PlayerSeated | PlayerRenamed | SpecialNeedsSet | PlayerUnregistered | PlayerBusted | BustUndone | HandStarted | HandForHandStarted | HandReported | HandForHandDealt | HandForHandEnded | ButtonReported | PlayersMoved | MoveCancelled | MovesCalled | CallsLapsed | SeatLockSet | HaltWaived | GameChanged | TableBreaking | SeatsAssigned | TableBroken | FinalTableFormed | ClockStarted | ClockPaused | ClockResumed | ClockAdjusted | LevelChanged | TimeCalled | TimeCallEnded | StackSet | StacksCounted | RebuyMade | AddOnMade | ChipsRaced | TournamentFinished | TournamentClosed | PrizeChanged | StructureChanged | RulingRecorded | SitOutEnded | FlightSet | TableBagged | DayEnded | FieldCarried | DealProposed | DealMade | BountyPaid;
+  event: TournamentCreated | TableOpened | TableSetUp | PlayerRegistered | SeatsDrawn | PlayerSeated | PlayerRenamed | SpecialNeedsSet | PlayerUnregistered | PlayerBusted | BustUndone | HandStarted | HandForHandStarted | HandReported | HandForHandDealt | HandForHandEnded | ButtonReported | PlayersMoved | MoveCancelled | MovesCalled | CallsLapsed | SeatLockSet | HaltWaived | GameChanged | TableBreaking | SeatsAssigned | TableBroken | FinalTableFormed | ClockStarted | ClockPaused | ClockResumed | ClockAdjusted | LevelChanged | TimeCalled | TimeCallEnded | StackSet | StacksCounted | RebuyMade | AddOnMade | ChipsRaced | TournamentFinished | TournamentClosed | PrizeChanged | StructureChanged | RulingRecorded | SitOutEnded | FlightSet | TableBagged | DayEnded | FieldCarried | DealProposed | DealMade | BountyPaid | CapacitySet | AlternateQueued | AlternatesCalled | AlternateSeated | AlternatesLapsed | AlternatesLeft | Announced | AnnouncementCleared;
+}
+
+/**
+ * The flight's capacity and how its alternates are called (None: no limit).
+ */
+export interface SetCapacity {
+  type: "set_capacity";
+  capacity?: Capacity | null;
 }
 
 /**
@@ -2327,6 +2537,8 @@ export interface TournamentState {
   deal_offer: DealProposed | null;
   deal: DealMade | null;
   bounties: BountyBook | null;
+  alternates: AlternateLine;
+  announcement: Announced | null;
 }
 
 export interface UndoBust {
@@ -2367,7 +2579,7 @@ export interface WaiveHalt {
  * whom it shows, ``decide`` whom it refuses).
  */
 export interface Why {
-  reason: "account_exists" | "account_table" | "add_on_at_break_only" | "add_on_busted" | "add_on_during_level" | "add_on_limit" | "add_on_no_break" | "all_out" | "already_raced" | "already_there" | "bag_empty" | "bag_missing" | "bag_number_twice" | "bags_correction_reason" | "big_blind_ante_needs_ante" | "blind_not_payable" | "bounty_eliminator_elsewhere" | "bounty_eliminator_out" | "bounty_eliminator_self" | "bounty_eliminator_twice" | "bounty_none" | "bounty_nothing_owed" | "bounty_part_too_big" | "bounty_undo_eliminator_out" | "break_fill_too_big" | "break_no_room" | "break_unfinished" | "bust_who" | "bust_wrong_seat" | "button_needed" | "card_twice" | "cards_in_flop" | "chip_not_in_play" | "chip_not_positive" | "chips_negative" | "chips_order" | "clock_not_running" | "clock_not_started" | "clock_running" | "clock_started" | "colour_up_leaves_none" | "colour_up_not_in_play" | "colour_up_which" | "contribution_negative" | "contribution_not_multiple" | "contributions_total" | "count_in_future" | "count_not_at_table" | "count_older" | "current_secret_wrong" | "day2_ack_reason" | "day2_check_failed" | "day2_no_flights" | "day_ended" | "day_not_ended" | "day_not_over" | "deal_count_old" | "deal_left_too_much" | "deal_made" | "deal_no_offer" | "deal_no_prize" | "deal_not_agreed" | "deal_not_counted" | "deal_not_final" | "deal_share_missing" | "deal_share_player" | "deal_shares_total" | "dealer_busy" | "dealer_clocked_in" | "dealer_game" | "dealer_listed_twice" | "dealer_not_clocked_in" | "dealer_room_full" | "dealer_unavailable" | "dealer_unknown" | "dispute_over" | "disqualify_all" | "draw_table_no_room" | "draw_table_not_free" | "draw_too_few" | "draw_too_small" | "everybody_folded" | "final_drawn" | "final_formed" | "final_table_full" | "final_too_few" | "final_too_many" | "flight_after_bag" | "flight_not_bagged" | "flight_twice" | "h4h_bust_with_hand" | "h4h_dealt" | "h4h_off" | "h4h_on" | "h4h_one_table" | "h4h_reported" | "h4h_round" | "h4h_table_all_out" | "halt_already_waived" | "halt_not_waived" | "high_card_needed" | "import_column_unknown" | "import_file_too_large" | "import_no_name_column" | "import_no_rows" | "import_row_too_wide" | "import_sheet_too_large" | "import_too_many_cells" | "import_too_many_rows" | "import_too_much_memory" | "import_too_slow" | "import_unreadable" | "last_player" | "last_table" | "late_registration_closed" | "level_no_game" | "level_other_game" | "log_start" | "move_already_called" | "move_called" | "move_incomplete" | "move_no_seat" | "name_blank" | "name_hidden_marks" | "name_unchanged" | "next_up_not_multiple" | "no_add_on" | "no_chip_set" | "no_larger_chip" | "no_level" | "no_levels" | "no_low" | "no_moves_to_call" | "no_planned_move" | "no_planned_moves" | "no_rebuys" | "no_seat_to_return" | "no_sit_out" | "no_step" | "no_structure" | "no_such_tablet" | "no_time_call" | "nobody_can_win" | "not_a_card" | "not_as_recorded" | "not_colour_up" | "not_made_of" | "not_mixed" | "not_ranked" | "only_director" | "order_table_twice" | "out_of_limits" | "out_of_range" | "own_account" | "own_secret" | "payout_rising" | "payout_rows_order" | "payout_table_too_large" | "payout_too_many_places" | "payout_total" | "penalty_chips" | "penalty_length" | "pin_dealer_only" | "pin_digits" | "place_wrong" | "player_disqualified" | "player_exists" | "player_id_unshown" | "player_is_out" | "player_listed_twice" | "player_not_out" | "player_out" | "player_unknown" | "player_unseated" | "positions_unknown" | "pot_nobody" | "pot_too_many_seats" | "pot_unit_not_positive" | "prize_add_ons_sold" | "prize_entries_sold" | "prize_rebuys_sold" | "prize_unchanged" | "race_deck" | "race_nobody" | "race_stack_unknown" | "ranks_too_many" | "re_entry_closed" | "re_entry_late_closed" | "re_entry_limit" | "re_entry_none" | "rebuy_busted" | "rebuy_limit" | "rebuy_stack_too_big" | "rebuy_stack_unknown" | "rebuys_closed" | "required" | "reserved_seat_twice" | "reserved_seat_unknown" | "rest_longer_than_break" | "room_table_unknown" | "rule_id_twice" | "rule_replaced_twice" | "rule_replaces_own" | "rule_replaces_unknown" | "rule_text_one_language" | "rule_unknown" | "ruling_empty" | "ruling_in_future" | "seat_empty" | "seat_folded" | "seat_listed_twice" | "seat_no_chips" | "seat_not_exist" | "seat_not_in_hand" | "seat_now_taken" | "seat_planned" | "seat_ranked_twice" | "seat_reserved" | "seat_taken" | "seat_taken_floor" | "seat_unknown" | "seats_drawn" | "shares_incomplete" | "signin_wait" | "sit_out_length" | "sit_out_running" | "small_blind_too_big" | "smallest_leaves" | "smallest_out_of_range" | "special_needs_already" | "special_needs_not_marked" | "stack_below_chips" | "stack_limit" | "start_stack_needed" | "step_or_to" | "structure_chips_started" | "structure_has_prize" | "structure_stack_entered" | "structure_step_played" | "structure_unchanged" | "stud_no_button" | "stud_no_button_pot" | "swap_no_dealer" | "swap_same" | "table_broken" | "table_exists" | "table_halted" | "table_listed_twice" | "table_not_open" | "table_short" | "table_unknown" | "table_would_break" | "tie_group_empty" | "time_already_called" | "too_many_requests" | "tournament_closed" | "tournament_finished" | "tournament_not_finished" | "undo_expired" | "undo_level_over" | "unregister_closed" | "unregister_out" | "unregister_re_entry" | "zone_unknown";
+  reason: "account_exists" | "account_table" | "add_on_at_break_only" | "add_on_busted" | "add_on_during_level" | "add_on_limit" | "add_on_no_break" | "all_out" | "already_raced" | "already_there" | "alternate_in_line" | "alternate_not_called" | "alternate_unknown" | "alternates_line_full" | "alternates_not_full" | "announcement_blank" | "announcement_none" | "bag_empty" | "bag_missing" | "bag_number_twice" | "bags_correction_reason" | "big_blind_ante_needs_ante" | "blind_not_payable" | "bounty_eliminator_elsewhere" | "bounty_eliminator_out" | "bounty_eliminator_self" | "bounty_eliminator_twice" | "bounty_none" | "bounty_nothing_owed" | "bounty_part_too_big" | "bounty_undo_eliminator_out" | "break_fill_too_big" | "break_no_room" | "break_unfinished" | "bust_who" | "bust_wrong_seat" | "button_needed" | "capacity_seats_and_tables" | "capacity_unchanged" | "card_twice" | "cards_in_flop" | "chip_not_in_play" | "chip_not_positive" | "chips_negative" | "chips_order" | "clock_not_running" | "clock_not_started" | "clock_running" | "clock_started" | "colour_up_leaves_none" | "colour_up_not_in_play" | "colour_up_which" | "contribution_negative" | "contribution_not_multiple" | "contributions_total" | "count_in_future" | "count_not_at_table" | "count_older" | "current_secret_wrong" | "day2_ack_reason" | "day2_check_failed" | "day2_no_flights" | "day_ended" | "day_not_ended" | "day_not_over" | "deal_count_old" | "deal_left_too_much" | "deal_made" | "deal_no_offer" | "deal_no_prize" | "deal_not_agreed" | "deal_not_counted" | "deal_not_final" | "deal_share_missing" | "deal_share_player" | "deal_shares_total" | "dealer_busy" | "dealer_clocked_in" | "dealer_game" | "dealer_listed_twice" | "dealer_not_clocked_in" | "dealer_room_full" | "dealer_unavailable" | "dealer_unknown" | "dispute_over" | "disqualify_all" | "draw_table_no_room" | "draw_table_not_free" | "draw_too_few" | "draw_too_small" | "everybody_folded" | "final_drawn" | "final_formed" | "final_table_full" | "final_too_few" | "final_too_many" | "flight_after_bag" | "flight_not_bagged" | "flight_twice" | "h4h_bust_with_hand" | "h4h_dealt" | "h4h_off" | "h4h_on" | "h4h_one_table" | "h4h_reported" | "h4h_round" | "h4h_table_all_out" | "halt_already_waived" | "halt_not_waived" | "high_card_needed" | "image_svg" | "image_too_large" | "image_unknown_type" | "import_column_unknown" | "import_file_too_large" | "import_no_name_column" | "import_no_rows" | "import_row_too_wide" | "import_sheet_too_large" | "import_too_many_cells" | "import_too_many_rows" | "import_too_much_memory" | "import_too_slow" | "import_unreadable" | "last_player" | "last_table" | "late_registration_closed" | "level_no_game" | "level_other_game" | "log_start" | "move_already_called" | "move_called" | "move_incomplete" | "move_no_seat" | "name_blank" | "name_hidden_marks" | "name_unchanged" | "next_up_not_multiple" | "no_add_on" | "no_chip_set" | "no_larger_chip" | "no_level" | "no_levels" | "no_low" | "no_moves_to_call" | "no_planned_move" | "no_planned_moves" | "no_rebuys" | "no_seat_to_return" | "no_sit_out" | "no_step" | "no_structure" | "no_such_tablet" | "no_time_call" | "nobody_can_win" | "not_a_card" | "not_as_recorded" | "not_colour_up" | "not_made_of" | "not_mixed" | "not_ranked" | "only_director" | "order_table_twice" | "out_of_limits" | "out_of_range" | "own_account" | "own_secret" | "payout_rising" | "payout_rows_order" | "payout_table_too_large" | "payout_too_many_places" | "payout_total" | "penalty_chips" | "penalty_length" | "pin_dealer_only" | "pin_digits" | "place_wrong" | "player_disqualified" | "player_exists" | "player_id_unshown" | "player_is_out" | "player_listed_twice" | "player_not_out" | "player_out" | "player_unknown" | "player_unseated" | "positions_unknown" | "pot_nobody" | "pot_too_many_seats" | "pot_unit_not_positive" | "prize_add_ons_sold" | "prize_entries_sold" | "prize_rebuys_sold" | "prize_unchanged" | "race_deck" | "race_nobody" | "race_stack_unknown" | "ranks_too_many" | "re_entry_closed" | "re_entry_late_closed" | "re_entry_limit" | "re_entry_none" | "rebuy_busted" | "rebuy_limit" | "rebuy_stack_too_big" | "rebuy_stack_unknown" | "rebuys_closed" | "required" | "reserved_seat_twice" | "reserved_seat_unknown" | "rest_longer_than_break" | "room_table_unknown" | "rule_id_twice" | "rule_replaced_twice" | "rule_replaces_own" | "rule_replaces_unknown" | "rule_text_one_language" | "rule_unknown" | "ruling_empty" | "ruling_in_future" | "seat_empty" | "seat_folded" | "seat_listed_twice" | "seat_no_chips" | "seat_not_exist" | "seat_not_in_hand" | "seat_now_taken" | "seat_planned" | "seat_ranked_twice" | "seat_reserved" | "seat_taken" | "seat_taken_floor" | "seat_unknown" | "seats_drawn" | "shares_incomplete" | "signin_wait" | "sit_out_length" | "sit_out_running" | "small_blind_too_big" | "smallest_leaves" | "smallest_out_of_range" | "special_needs_already" | "special_needs_not_marked" | "stack_below_chips" | "stack_limit" | "start_stack_needed" | "step_or_to" | "structure_chips_started" | "structure_has_prize" | "structure_stack_entered" | "structure_step_played" | "structure_unchanged" | "stud_no_button" | "stud_no_button_pot" | "swap_no_dealer" | "swap_same" | "table_broken" | "table_exists" | "table_halted" | "table_listed_twice" | "table_not_open" | "table_short" | "table_unknown" | "table_would_break" | "tie_group_empty" | "time_already_called" | "too_many_requests" | "tournament_closed" | "tournament_finished" | "tournament_not_finished" | "undo_expired" | "undo_level_over" | "unregister_closed" | "unregister_out" | "unregister_re_entry" | "zone_unknown";
   params: { [key: string]: string | number | boolean | (number | string)[] | null };
 }
 

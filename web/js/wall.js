@@ -15,7 +15,8 @@
 // URL options: ?pages=tables,moves,prizes,chips,bounties,charts,seats (which pages, in order; one page =
 // no rotation; seats listed keeps the draw up all day), ?rotate=20 (seconds per page),
 // ?draw_rotate=6 (seconds per page of the draw), ?split=1/2 (this wall's half of the draw),
-// ?lang=cs. The arrow keys turn the pages by hand.
+// ?lang=cs, ?screen=<name> (a named screen: the layout the director saved for it, its pages
+// and their times, over ?pages and ?rotate). The arrow keys turn the pages by hand.
 
 import { Connection, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
@@ -34,6 +35,7 @@ import { renderStandings, winnerPanel } from "./standings.js";
 import { sitOutsPanel } from "./rulings.js";
 import { seatDrawPage } from "./seatdraw.js";
 import { wallPanel as handForHandPanel } from "./h4h.js";
+import { alternatesWallPanel } from "./alternates.js";
 import { $, fill, h, topbar } from "./ui.js";
 import { cueBanner, timeCallsPanel } from "./wall_calls.js";
 import { MIN_TEXT, narrow, rootPx } from "./wall_fit.js";
@@ -43,6 +45,9 @@ import { hasPrizes, prizesPage } from "./wall_prizes.js";
 import { tablesPage } from "./wall_tiles.js";
 import { wallLine } from "./forecast_wall.js";
 import { chainHead } from "./chainhead.js";
+import { wallAnnouncement } from "./announce_screens.js";
+import { wallBrand } from "./walls_brand.js";
+import { screenLayout } from "./walls_layout.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -52,13 +57,19 @@ const board = new Board(conn, { limit: 120 });
 const prizes = new Prizes(conn);
 const ROTATE = Math.max(5, Number(params.get("rotate")) || 18) * 1000;
 const ALL_PAGES = ["tables", "moves", "prizes", "chips", "bounties", "charts", "seats"];
-const PAGES = (params.get("pages") || ALL_PAGES.join(","))
+// A named screen (?screen=bar-left) shows the layout the director saved for it: its pages, in
+// order, each for its time (walls_layout.js); otherwise the URL's options say.
+const screen = await screenLayout(tid);
+const asked = screen ? screen.pages.map((p) => p.page).join(",") : params.get("pages") || "";
+const PAGES = (asked || ALL_PAGES.join(","))
   .split(",").map((p) => p.trim()).filter((p) => ALL_PAGES.includes(p));
 if (!PAGES.length) PAGES.push(...ALL_PAGES);
+/** Each page's time on a named screen. @type {Record<string, number>} */
+const SPANS = Object.fromEntries((screen?.pages ?? []).map((p) => [p.page, p.seconds * 1000]));
 /** The draw's pages turn faster: each is a list the room scans for one name. */
-const DRAW_ROTATE = Math.max(4, Number(params.get("draw_rotate")) || 6) * 1000;
+const DRAW_ROTATE = SPANS.seats ?? Math.max(4, Number(params.get("draw_rotate")) || 6) * 1000;
 /** The draw stays up all day only where the wall asks for it by name. */
-const DRAW_ALWAYS = (params.get("pages") || "").split(",").map((p) => p.trim()).includes("seats");
+const DRAW_ALWAYS = asked.split(",").map((p) => p.trim()).includes("seats");
 
 // Scale: the wall is designed for 1920x1080 at the reader's own text size; larger and smaller
 // screens scale everything together (rem × --s). Narrow screens (a phone) get a plain column.
@@ -91,11 +102,14 @@ const rotation = new Rotation({
   listed: (page) => (page === "seats" ? drawShown() : !drawShown() || DRAW_ALWAYS),
   // Pending moves keep the board up a little longer: players are looking for their seats.
   span: (page) => (page === "seats" ? DRAW_ROTATE
-    : page === "moves" && calledMoves(conn).length > 0 ? ROTATE * 1.5 : ROTATE),
+    : page === "moves" && calledMoves(conn).length > 0 ? (SPANS.moves ?? ROTATE) * 1.5 : SPANS[page] ?? ROTATE),
 });
 const sound = new Sound();
 const bar = topbar(t("wall.title"), conn,
   { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound)) });
+// The venue's logo beside the title, the event's sponsor under the pages.
+const sponsorRow = h("div", { class: "wall-sponsor-row", hidden: true });
+const brand = wallBrand(tid, bar, sponsorRow);
 const clockEl = h("section", { class: "wall-clock", "aria-label": t("wall.clock") });
 // The banner of a cue: over the top bar, never over the map or the clock.
 const cueEl = cueBanner({ conn, sound, clock: clockEl });
@@ -138,9 +152,13 @@ const leftEl = h("div", { class: "wall-left" }, winnerEl, handForHandPanel(conn)
 // Time calls go in the left column, under the clock (the field numbers make way meanwhile):
 // never over the table map.
 leftEl.append(timeCallsPanel({ conn, left: leftEl, onToggle: () => latest.render() }), latest.el, sitOutsEl);
+// A full flight's alternates: who is called to the desk, who is next, the code to join.
+leftEl.insertBefore(alternatesWallPanel({ conn, tid, onToggle: () => latest.render() }), latest.el);
 
+// The director's message: a line under the clock and the pages, or the whole screen.
+const announced = wallAnnouncement(conn);
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
-  h("div", { class: "wall-right" }, pagesEl, progress)));
+  h("div", { class: "wall-right" }, pagesEl, progress, sponsorRow)), announced.line, announced.screen);
 
 const clockView = clockPanel(clockEl, conn, { stats: true });
 latest.placeIn({ left: leftEl, clock: clockView, sitOuts: sitOutsEl });
@@ -297,4 +315,4 @@ conn.start();
 setInterval(() => {
   if (!chartsPage.hidden) charts.update();
 }, 10000);
-window.floorWall = { conn, board, prizes, sound, charts, whyText };
+window.floorWall = { conn, board, prizes, sound, charts, whyText, brand };

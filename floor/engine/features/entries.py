@@ -10,6 +10,7 @@ import math
 import random
 
 from .. import (
+    alternates,
     clock,
     day_end,
     entry_list,
@@ -56,9 +57,14 @@ def registration(t: Tournament, c: Register, now: float) -> PlayerRegistered:
     return _registered(t, c, now)
 
 
-def register(t: Tournament, c: Register, now: float, rng: random.Random) -> list[Event]:
+def register(
+    t: Tournament, c: Register, now: float, rng: random.Random, *, held: bool = False
+) -> list[Event]:
     s = t.state
-    registered = _registered(t, c, now)
+    if not held and alternates.full(s):
+        # The flight is full: the entry waits in the alternates' line (``held``: its seat).
+        return alternates.queue(t, c, now, _registered)
+    registered = _registered(t, c, now, window=not held)
     events: list[Event] = [registered]
     if not s.drawn:
         return events
@@ -79,8 +85,15 @@ def register(t: Tournament, c: Register, now: float, rng: random.Random) -> list
     return events
 
 
-def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
-    """The entry's own checks, and the event that registers it."""
+def registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
+    """The entry's own checks and its event, as the alternates' line asks them of a person
+    put in line (``alternates.queue``)."""
+    return _registered(t, c, now)
+
+
+def _registered(t: Tournament, c: Register, now: float, *, window: bool = True) -> PlayerRegistered:
+    """The entry's own checks, and the event that registers it (``window``: asking whether
+    late registration is open; an alternate called before it closed holds the seat)."""
     s = t.state
     pid = c.player
     entry = 1
@@ -90,7 +103,7 @@ def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
         if (refused := already_in(existing)) is not None:
             raise refused
         step = clock.current_step(s, now)
-        if (why := windows.re_entry_window(s, step)) is not None:
+        if window and (why := windows.re_entry_window(s, step)) is not None:
             raise windows.refusal(why, existing.id)
         _final_table_has_room(t)
         if (why := windows.re_entry_limit(s, existing)) is not None:
@@ -103,7 +116,7 @@ def _registered(t: Tournament, c: Register, now: float) -> PlayerRegistered:
         name = shown_name(name)
         if pid is not None:
             check_player_id(pid)
-        if (why := windows.registration(s, clock.current_step(s, now))) is not None:
+        if window and (why := windows.registration(s, clock.current_step(s, now))) is not None:
             raise windows.refusal(why, pid)
         _final_table_has_room(t)
         if pid is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from .. import (
+    alternates,
     clock,
     lookups,
     rulings,
@@ -74,7 +75,7 @@ def tick(t: Tournament, c: Tick, now: float, rng: random.Random) -> list[Event]:
             events.append(
                 TimeCallEnded(table=call.table, seat=call.seat, at=call.ends_at, outcome="dead")
             )
-    return events + rulings.due(t.state, now)
+    return events + rulings.due(t.state, now) + alternates.lapsed(t.state, now)
 
 
 def call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> list[Event]:

@@ -46,6 +46,8 @@ from .. import (
     undo,
     windows,
 )
+from ..alternates import AlternateFacts
+from ..alternates import facts as alternates_facts
 from ..clock import seconds_to_break
 from ..colour_up import Terms, offered, terms
 from ..counts import ChipFacts, chip_facts, touches_counts
@@ -162,6 +164,8 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     #: A bounty tournament's bounties (``bounty_facts``); sent when ``full`` and with a batch
     #: that may change them; None: no bounties.
     bounties: bounty_facts.BountyFacts | msgspec.UnsetType | None = msgspec.UNSET
+    #: The capacity: whether the flight is full (``alternates``); None without one.
+    alternates: AlternateFacts | None = None
 
 
 # Staff facts ---------------------------------------------------------------------------------
@@ -283,6 +287,7 @@ def public_facts(t: Tournament, events: Sequence[Event] | None = None) -> Facts:
         bounties=bounty_facts.facts(t)
         if named is None or bounty_facts.touches(t, events or ())
         else UNSET,
+        alternates=alternates_facts(s),
     )
 
 

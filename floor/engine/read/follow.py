@@ -19,7 +19,7 @@ import msgspec
 
 from ..board import BoardEntry
 from ..counts import chip_facts
-from ..events import CallsLapsed, DayEnded, Event, MovesCalled
+from ..events import Announced, CallsLapsed, DayEnded, Event, MovesCalled
 from ..model import DealtGame, PlayerId, TableNo
 from ..money import PlayerFinish, finish_of
 from ..plan import Halt, Plan, PlannedMove
@@ -52,6 +52,8 @@ class FollowRoom(msgspec.Struct, frozen=True, kw_only=True):
     #: table's bag sheet came in: the night's counts are published once the day is over.
     day_ended: DayEnded | None = None
     bagged: dict[TableNo, float] = msgspec.field(default_factory=dict)
+    #: The director's message to the room (``announce``).
+    announcement: Announced | None = None
 
 
 class FollowMe(msgspec.Struct, frozen=True, kw_only=True):
@@ -92,6 +94,7 @@ def room(t: Tournament) -> FollowRoom:
         names=names,
         day_ended=s.day_ended,
         bagged={n: sheet.at for n, sheet in s.bags.items()},
+        announcement=s.announcement,
     )
 
 

@@ -1,8 +1,10 @@
 // @ts-check
 // Français. Pluriels selon Intl.PluralRules("fr") : one (0 et 1), many (millions), other.
-// Les termes de poker suivent docs/glossary/fr.md.
+// Les termes de poker suivent docs/glossary/fr.toml.
 
 export const fr = {
+  // An ordinal number (format.js ordinal).
+  "format.ordinal": "{n}e",
   "lang.label": "Langue",
   "common.back": "Retour",
   "common.no": "Non",
@@ -141,7 +143,7 @@ export const fr = {
   "widget.leaders": "Chip leaders",
   "widget.no_counts": "Aucun comptage de jetons pour l’instant.",
   "widget.unavailable": "Le tournoi ne peut pas être lu pour le moment.",
-  "widget.source": "En direct de la salle ; jetons selon le dernier comptage.",
+  "widget.source": "En direct du floor du tournoi ; jetons selon le dernier comptage.",
   "wall.pages": "Pages",
   "wall.page.tables": "Tables",
   "wall.page.moves": "Changements de place",
@@ -481,7 +483,7 @@ export const fr = {
   "director.waive_label": "Arrêt levé à la table {table}",
   "director.unwaive_label": "Arrêt rétabli à la table {table}",
   "director.confirm_all.balance": "Tous les déplacements d'équilibrage faits",
-  "director.confirm_all.break": "Tous les déplacements du cassage faits",
+  "director.confirm_all.break": "Tous les déplacements du cassage de table faits",
   "director.confirm_all.final": "Tous les déplacements vers la table finale faits",
   "director.confirm_all.correction": "Toutes les corrections de siège faites",
   "director.halts": "Tables arrêtées",
@@ -579,7 +581,7 @@ export const fr = {
   "count.single_sent": "Comptage : {name} {stack}",
   "count.type_stack": "Tapez le stack compté",
   "leaders.none": "Aucun stack compté pour l'instant",
-  "wall.page.chips": "Comptages",
+  "wall.page.chips": "Comptage des jetons",
   "leaders.title": "Chip leaders",
   "leaders.counted_of": "{n} sur {left} comptés",
   "leaders.counted": { one: "{n} stack compté", many: "{n} stacks comptés", other: "{n} stacks comptés" },
@@ -856,7 +858,7 @@ export const fr = {
   "money.shared": "{from}–{to} partagées",
   "money.prize": "gain {prize}",
   "money.unpaid": "pas de gain",
-  "final.dealer": "Bouton",
+  "final.dealer": "Bouton dealer",
 
   // Les citations de règles que le serveur envoie en anglais (floor/engine/reasons.py), comme cs.js.
   why: {

@@ -1,8 +1,10 @@
 // @ts-check
 // Italiano. Plurali secondo Intl.PluralRules("it"): one (1), many (milioni), other.
-// I termini di poker seguono docs/glossary/it.md.
+// I termini di poker seguono docs/glossary/it.toml.
 
 export const it = {
+  // An ordinal number (format.js ordinal).
+  "format.ordinal": "{n}º",
   "lang.label": "Lingua",
   "common.back": "Indietro",
   "common.no": "No",
@@ -141,7 +143,7 @@ export const it = {
   "widget.leaders": "Chip leader",
   "widget.no_counts": "Nessun conteggio delle fiche per ora.",
   "widget.unavailable": "Il torneo non si può leggere in questo momento.",
-  "widget.source": "In diretta dalla sala; fiche secondo l’ultimo conteggio.",
+  "widget.source": "In diretta dal floor del torneo; fiche secondo l’ultimo conteggio.",
   "wall.pages": "Pagine",
   "wall.page.tables": "Tavoli",
   "wall.page.moves": "Cambi di posto",
@@ -481,7 +483,7 @@ export const it = {
   "director.waive_label": "Fermo revocato al tavolo {table}",
   "director.unwaive_label": "Fermo ripristinato al tavolo {table}",
   "director.confirm_all.balance": "Tutti gli spostamenti di bilanciamento fatti",
-  "director.confirm_all.break": "Tutti gli spostamenti per la rottura fatti",
+  "director.confirm_all.break": "Tutti gli spostamenti per la rottura del tavolo fatti",
   "director.confirm_all.final": "Tutti gli spostamenti al tavolo finale fatti",
   "director.confirm_all.correction": "Tutte le correzioni dei posti fatte",
   "director.halts": "Tavoli fermi",
@@ -579,7 +581,7 @@ export const it = {
   "count.single_sent": "Conteggio: {name} {stack}",
   "count.type_stack": "Scrivete lo stack contato",
   "leaders.none": "Ancora nessuno stack contato",
-  "wall.page.chips": "Conteggi",
+  "wall.page.chips": "Conteggio fiche",
   "leaders.title": "Chip leader",
   "leaders.counted_of": "{n} su {left} contati",
   "leaders.counted": { one: "{n} stack contato", many: "{n} stack contati", other: "{n} stack contati" },
@@ -856,7 +858,7 @@ export const it = {
   "money.shared": "{from}–{to} divise",
   "money.prize": "premio {prize}",
   "money.unpaid": "nessun premio",
-  "final.dealer": "Button",
+  "final.dealer": "Button del dealer",
 
   // Le citazioni delle regole che il server invia in inglese (floor/engine/reasons.py), come cs.js.
   why: {

@@ -51,7 +51,7 @@ export const paperFr = {
   "paper.kind.draw_tables": "Tirage par table",
   "paper.kind.tables": "Cartes de table",
   "paper.kind.payouts": "Feuille des gains",
-  "paper.kind.counts": "Feuilles de comptage",
+  "paper.kind.counts": "Feuilles de comptage des jetons",
   "paper.kind.results": "Résultats",
   "paper.size.a4": "A4",
   "paper.size.letter": "Lettre US",
@@ -197,6 +197,9 @@ export const paperFr = {
   "files.print_draw_tables": "Tirage par table",
   "files.print_tables": "Cartes de table",
   "files.print_payouts": "Feuille des gains",
-  "files.print_counts": "Feuilles de comptage",
-  "files.print_results": "Résultats"
+  "files.print_counts": "Feuilles de comptage des jetons",
+  "files.print_results": "Résultats",
+  // A player's language from an imported column.
+  "import.field.language": "Langue",
+  "import.flag.language_unknown": "« {value} » n’est pas une langue connue ici : inscrit dans la langue de la salle",
 };

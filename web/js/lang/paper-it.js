@@ -51,7 +51,7 @@ export const paperIt = {
   "paper.kind.draw_tables": "Sorteggio per tavolo",
   "paper.kind.tables": "Cartelli dei tavoli",
   "paper.kind.payouts": "Foglio dei premi",
-  "paper.kind.counts": "Fogli di conteggio",
+  "paper.kind.counts": "Fogli di conteggio delle fiche",
   "paper.kind.results": "Risultati",
   "paper.size.a4": "A4",
   "paper.size.letter": "Letter (USA)",
@@ -197,6 +197,9 @@ export const paperIt = {
   "files.print_draw_tables": "Sorteggio per tavolo",
   "files.print_tables": "Cartelli dei tavoli",
   "files.print_payouts": "Foglio dei premi",
-  "files.print_counts": "Fogli di conteggio",
-  "files.print_results": "Risultati"
+  "files.print_counts": "Fogli di conteggio delle fiche",
+  "files.print_results": "Risultati",
+  // A player's language from an imported column.
+  "import.field.language": "Lingua",
+  "import.flag.language_unknown": "“{value}” non è una lingua conosciuta qui: iscritto nella lingua della sala",
 };

@@ -51,7 +51,7 @@ export const paperPtBr = {
   "paper.kind.draw_tables": "Sorteio por mesa",
   "paper.kind.tables": "Cartões de mesa",
   "paper.kind.payouts": "Folha de premiação",
-  "paper.kind.counts": "Folhas de contagem",
+  "paper.kind.counts": "Folhas de contagem de fichas",
   "paper.kind.results": "Resultados",
   "paper.size.a4": "A4",
   "paper.size.letter": "Carta (EUA)",
@@ -197,6 +197,9 @@ export const paperPtBr = {
   "files.print_draw_tables": "Sorteio por mesa",
   "files.print_tables": "Cartões de mesa",
   "files.print_payouts": "Folha de premiação",
-  "files.print_counts": "Folhas de contagem",
-  "files.print_results": "Resultados"
+  "files.print_counts": "Folhas de contagem de fichas",
+  "files.print_results": "Resultados",
+  // A player's language from an imported column.
+  "import.field.language": "Idioma",
+  "import.flag.language_unknown": "“{value}” não é um idioma conhecido aqui: inscrito no idioma da casa",
 };

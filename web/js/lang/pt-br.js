@@ -1,8 +1,10 @@
 // @ts-check
 // Português do Brasil. Plurais segundo Intl.PluralRules("pt-BR"): one (0 e 1), many (milhões), other.
-// Os termos de pôquer seguem docs/glossary/pt-br.md.
+// Os termos de pôquer seguem docs/glossary/pt-br.toml.
 
 export const ptBr = {
+  // An ordinal number (format.js ordinal).
+  "format.ordinal": "{n}º",
   "lang.label": "Idioma",
   "common.back": "Voltar",
   "common.no": "Não",
@@ -141,7 +143,7 @@ export const ptBr = {
   "widget.leaders": "Chip leaders",
   "widget.no_counts": "Ainda não há contagem de fichas.",
   "widget.unavailable": "Não é possível ler o torneio agora.",
-  "widget.source": "Ao vivo do salão; fichas pela última contagem.",
+  "widget.source": "Ao vivo do floor do torneio; fichas pela última contagem.",
   "wall.pages": "Páginas",
   "wall.page.tables": "Mesas",
   "wall.page.moves": "Trocas de cadeira",
@@ -579,7 +581,7 @@ export const ptBr = {
   "count.single_sent": "Contagem: {name} {stack}",
   "count.type_stack": "Digite o stack contado",
   "leaders.none": "Nenhum stack contado ainda",
-  "wall.page.chips": "Contagens",
+  "wall.page.chips": "Contagem de fichas",
   "leaders.title": "Chip leaders",
   "leaders.counted_of": "{n} de {left} contados",
   "leaders.counted": { one: "{n} stack contado", many: "{n} stacks contados", other: "{n} stacks contados" },
@@ -856,7 +858,7 @@ export const ptBr = {
   "money.shared": "{from}–{to} divididas",
   "money.prize": "prêmio {prize}",
   "money.unpaid": "sem prêmio",
-  "final.dealer": "Botão",
+  "final.dealer": "Botão do dealer",
 
   // As citações de regras que o servidor envia em inglês (floor/engine/reasons.py), como cs.js.
   why: {
