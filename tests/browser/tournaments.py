@@ -492,6 +492,8 @@ BOUNTY: dict[str, Any] = {
         "bounty": {"kind": "progressive", "part": 500, "rebuy_part": 250, "paid_at": "cashier"},
     },
 }
+
+
 def alternates_game(seed: int) -> Game:
     """A flight of 18 seats, full: entries wait in line (one joined from the wall), bust-outs
     call them one by one (one seated, one whose time lapses, one dropped), then a wave at a
@@ -523,6 +525,9 @@ def alternates_game(seed: int) -> Game:
     assert g.do(cmd.SeatAlternate(alternate="A5"))
     assert g.do(cmd.ClockLevel(to=4))  # late registration closes: A7 is refunded
     assert [a.id for a in line().waiting] == []
+    return g
+
+
 def announce_game(seed: int) -> Game:
     """The director's messages through a short day: a line at the draw, a full-screen
     announcement that replaces it, cleared, and a line left standing (``announce``)."""
