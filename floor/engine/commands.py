@@ -48,6 +48,8 @@ class Register(_Command, frozen=True, tag="register"):
     special_needs: bool = False
     country: Country | None = None
     note: Note | None = None
+    #: A ticket paying for the entry instead of the buy-in (reserved in the house's ledger).
+    ticket: Annotated[str, Meta(min_length=1, max_length=80)] | None = None
     lang: Language | None = None
 
 
@@ -532,6 +534,16 @@ class ClearAnnouncement(_Command, frozen=True, tag="clear_announcement"):
     """The director's message comes off every screen."""
 
 
+class IssueSeats(_Command, frozen=True, tag="issue_seats"):
+    """A satellite that has ended enters its seat winners' tickets in the house's ledger."""
+
+
+class UndoDeal(_Command, frozen=True, tag="undo_deal"):
+    """The deal made is taken back (``deal_undo``), with why."""
+
+    reason: Reason
+
+
 Command = (
     Register
     | RegisterMany
@@ -590,4 +602,6 @@ Command = (
     | DropAlternate
     | Announce
     | ClearAnnouncement
+    | IssueSeats
+    | UndoDeal
 )

@@ -20,12 +20,14 @@ from . import (
     counts,
     day_end,
     deal,
+    deal_undo,
     entry_list,
     finish,
     hand_for_hand,
     lookups,
     players,
     rulings,
+    satellite,
 )
 from .commands import (
     AddOn,
@@ -60,6 +62,7 @@ from .commands import (
     EndTimeCall,
     Hand,
     HandDone,
+    IssueSeats,
     JoinAlternates,
     LockSeat,
     MakeDeal,
@@ -84,6 +87,7 @@ from .commands import (
     StartHandForHand,
     Tick,
     UndoBust,
+    UndoDeal,
     Unregister,
     WaiveHalt,
 )
@@ -105,6 +109,8 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
         raise refused
     if (refused := day_end.bar(t, command)) is not None:
         raise refused
+    if (refused := satellite.bar(t, command)) is not None:
+        raise refused
     primary = _primary(t, command, now, rng)
     for e in primary:
         t.apply(e)
@@ -113,6 +119,7 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
     events += hand_for_hand.ending(t, now)
     # Whatever left one player ends the tournament (the winner, the clock stopped); a
     # flight's day ends at its last level or its share of the field (the clock stopped).
+    events += satellite.ending(t, now)
     events += finish.ending(t, now)
     events += day_end.ending(t, now)
     # Seats opened (or a level changed): the next alternates are called.
@@ -238,5 +245,9 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return announce.say(t, c, now)
         case ClearAnnouncement():
             return announce.clear(t, c, now)
+        case IssueSeats():
+            return satellite.issue(t, c, now)
+        case UndoDeal():
+            return deal_undo.undo(t, c, now)
         case _:
             assert_never(c)

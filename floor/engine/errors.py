@@ -346,6 +346,22 @@ Reason = Literal[
     "image_too_large",
     "image_svg",
     "image_unknown_type",
+    # Satellites and the ticket ledger (satellite.py, house/tickets.py).
+    "deal_at_satellite",
+    "satellite_ended",
+    "satellite_not_ended",
+    "seats_issued",
+    "ticket_unknown",
+    "ticket_other_event",
+    "ticket_bound",
+    "ticket_exists",
+    "ticket_not_issued",
+    "ticket_held",
+    "ticket_no_id",
+    # A deal undone (deal_undo.py).
+    "deal_none",
+    "deal_undo_reason",
+    "deal_played_on",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -626,6 +642,20 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "image_too_large": ("bytes", "most"),
     "image_svg": (),
     "image_unknown_type": (),
+    "deal_at_satellite": (),
+    "satellite_ended": (),
+    "satellite_not_ended": (),
+    "seats_issued": (),
+    "ticket_unknown": ("ticket",),
+    "ticket_other_event": ("ticket", "target"),
+    "ticket_bound": ("ticket", "holder"),
+    "ticket_exists": ("ticket",),
+    "ticket_not_issued": ("ticket", "ticket_status"),
+    "ticket_held": ("ticket",),
+    "ticket_no_id": (),
+    "deal_none": (),
+    "deal_undo_reason": (),
+    "deal_played_on": ("player",),
 }
 
 

@@ -91,6 +91,8 @@ class PlayerRegistered(_Event, frozen=True, tag="player_registered"):
     #: Where the player comes from, and the staff's note (never shown to the room).
     country: str | None = None
     note: Annotated[str | None, STAFF] = None
+    #: The ticket this entry was paid with instead of a buy-in (``house.tickets``).
+    ticket: Annotated[str | None, STAFF] = None
     #: The language the player reads and hears (``commands.Language``); None: the venue's.
     lang: str | None = None
 
@@ -735,6 +737,39 @@ class AnnouncementCleared(_Event, frozen=True, tag="announcement_cleared"):
     at: float = 0.0
 
 
+# A satellite (``satellite``) ---------------------------------------------------------------
+
+
+class SatelliteEnded(_Event, frozen=True, tag="satellite_ended"):
+    """A satellite is over: the players left are no more than its seats. ``seats`` are the
+    seat winners (the players left, with any busted in the last hand whose place is a seat),
+    best place first; the clock stops as at a finish (``remaining`` as there)."""
+
+    seats: tuple[PlayerId, ...]
+    at: float
+    remaining: float | None = None
+
+
+class SeatTicket(msgspec.Struct, frozen=True, kw_only=True, array_like=True):
+    ticket: str
+    player: PlayerId
+
+
+class DealUndone(_Event, frozen=True, tag="deal_undone"):
+    """The deal made is taken back (``deal_undo``): its shares no longer pay, and a deal that
+    had ended the tournament gives it back its players (the clock paused where it stopped)."""
+
+    reason: str
+    at: float = 0.0
+
+
+class SeatsIssued(_Event, frozen=True, tag="seats_issued"):
+    """The seats' tickets entered in the house's ledger, one per seat winner."""
+
+    tickets: tuple[SeatTicket, ...]
+    at: float
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -797,4 +832,7 @@ Event = (
     | AlternatesLeft
     | Announced
     | AnnouncementCleared
+    | SatelliteEnded
+    | SeatsIssued
+    | DealUndone
 )

@@ -19,9 +19,16 @@ from typing import Literal
 import msgspec
 
 from . import clock
-from .commands import Bust, CloseTournament, Command, RenamePlayer, Tick, UndoBust
+from .commands import Bust, CloseTournament, Command, RenamePlayer, Tick, UndoBust, UndoDeal
 from .errors import NotAllowed, RuleError, refused
-from .events import BustUndone, Event, PlayerRenamed, TournamentClosed, TournamentFinished
+from .events import (
+    BustUndone,
+    DealUndone,
+    Event,
+    PlayerRenamed,
+    TournamentClosed,
+    TournamentFinished,
+)
 from .model import PlayerId
 from .state import Tournament, TournamentState
 from .why import Why
@@ -71,7 +78,7 @@ def ending(t: Tournament, now: float) -> list[Event]:
     """The end a command has just brought, applied to ``t``: the level changes due by
     ``now`` (so the clock stops in the right step), then the finish. Nothing before it."""
     s = t.state
-    if s.winner is not None:
+    if s.winner is not None or s.satellite_end is not None:
         return []
     pid = last_player(t)
     if pid is None:
@@ -109,7 +116,7 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
     # A second phone's report of the last bust-out hears why from the bust-out itself; a
     # name misspelt on the results is put right before the director closes them.
     if why.reason == "tournament_finished" and isinstance(
-        c, UndoBust | CloseTournament | Tick | Bust | RenamePlayer
+        c, UndoBust | CloseTournament | Tick | Bust | RenamePlayer | UndoDeal
     ):
         return None
     return refusal(why)
@@ -121,8 +128,9 @@ def refusal(why: Why) -> NotAllowed:
 
 
 def close(t: Tournament, now: float) -> list[Event]:
-    """The director's close: only once there is a winner (a closed one is refused by ``bar``)."""
-    if t.state.winner is None:
+    """The director's close: only once there is a winner or a satellite has ended (a closed
+    one is refused by ``bar``)."""
+    if t.state.winner is None and t.state.satellite_end is None:
         raise NotAllowed(
             f"{t.active} players are still in: the tournament has no winner yet",
             field="type",
@@ -141,7 +149,7 @@ def check(t: Tournament, event: Event) -> None:
     ended_by_deal = s.deal is not None and s.deal.ends
     if why is not None and (
         why.reason == "tournament_closed"
-        or not isinstance(event, BustUndone | TournamentClosed | PlayerRenamed)
+        or not isinstance(event, BustUndone | TournamentClosed | PlayerRenamed | DealUndone)
         or (ended_by_deal and isinstance(event, BustUndone))
     ):
         raise refusal(why)
@@ -161,7 +169,7 @@ def check(t: Tournament, event: Event) -> None:
                 reason="last_player",
                 params={"player": left},
             )
-    elif isinstance(event, TournamentClosed) and s.winner is None:
+    elif isinstance(event, TournamentClosed) and s.winner is None and s.satellite_end is None:
         raise NotAllowed(
             f"{t.active} players are still in: the tournament has no winner yet",
             field="type",

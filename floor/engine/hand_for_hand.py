@@ -43,6 +43,7 @@ from .hand_for_hand_round import HandForHand
 from .model import PlayerId, SeatNo, TableNo
 from .prize import payouts
 from .same_hand import place
+from .satellite_prize import seat_count
 from .state import Player, Table, Tournament
 
 TableStep = Literal["deal", "playing", "done"]
@@ -55,7 +56,8 @@ def places_paid(t: Tournament) -> int:
     prize = s.structure.prize if s.structure is not None else None
     if prize is None:
         return 0
-    return len(payouts(prize, s.entries, s.rebuys, s.add_ons).places)
+    pool = payouts(prize, s.entries, s.rebuys, s.add_ons)
+    return seat_count(prize.satellite, pool.pool) if prize.satellite else len(pool.places)
 
 
 def playing(t: Tournament) -> list[Table]:

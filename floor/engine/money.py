@@ -75,6 +75,16 @@ def in_the_money(t: Tournament, pool: PrizePool | None = None) -> InTheMoney | N
     )
 
 
+def _seat_left(s: TournamentState, pid: PlayerId) -> tuple[int, int] | None:
+    """A player left at a satellite's end: their rank among those left, and how many share
+    the places above the busted (each a seat)."""
+    end = s.satellite_end
+    if end is None or pid not in end.seats or s.players[pid].busted:
+        return None
+    left = [x for x in end.seats if not s.players[x].busted]
+    return left.index(pid), len(left)
+
+
 def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
     """``p``'s place and prize once out, or as the winner; None while still playing."""
     s = t.state
@@ -83,6 +93,8 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
         place, tied, rank = by_deal, 1, 0
     elif s.winner == p.id:
         place, tied, rank = 1, 1, 0
+    elif (seat := _seat_left(s, p.id)) is not None:
+        place, tied, rank = 1, seat[1], seat[0]
     elif p.busted and p.bust is not None:
         place, tied = p.bust.place, p.bust.shares
         rank = 0

@@ -31,6 +31,8 @@ from msgspec import Meta
 
 from .bounty_rules import Bounty
 from .errors import ConfigValueError
+from .satellite_prize import Satellite
+from .satellite_prize import amounts as seat_amounts
 
 NonNegativeInt = Annotated[int, Meta(ge=0)]
 PositiveInt = Annotated[int, Meta(gt=0)]
@@ -102,6 +104,8 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     payouts: Annotated[tuple[PayoutRow, ...], Meta(min_length=1)]
     #: None: no bounties. Their part is taken out of each buy-in before the prize pool.
     bounty: Bounty | None = None
+    #: The prizes are seats in another event (``satellite_prize``); ``payouts`` unused then.
+    satellite: Satellite | None = None
 
     def __post_init__(self) -> None:
         if self.bounty is not None:
@@ -214,6 +218,12 @@ def payouts(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> Pr
         places = [
             PaidPlace(place=i + 1, percent=p, prize=int(a))
             for i, (p, a) in enumerate(zip(row.percents, amounts, strict=True))
+        ]
+    if prize.satellite is not None:
+        seats = seat_amounts(prize.satellite, pool, prize.round_to)
+        places = [
+            PaidPlace(place=i + 1, percent=round(a * 100 / pool, 2), prize=a)
+            for i, a in enumerate(seats)
         ]
     return PrizePool(
         currency=prize.currency,

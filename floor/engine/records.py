@@ -21,6 +21,8 @@ from .events import (
     FieldCarried,
     FlightSet,
     RacedPlayer,
+    SatelliteEnded,
+    SeatsIssued,
     TableBagged,
 )
 from .hand_for_hand_round import HandForHand
@@ -280,3 +282,6 @@ class TournamentState(msgspec.Struct, kw_only=True):
     alternates: AlternateLine = msgspec.field(default_factory=AlternateLine)
     #: The director's message to the room while it is shown (``announce``).
     announcement: Announced | None = None
+    #: A satellite's end (its seat winners) and their tickets in the house (``satellite``).
+    satellite_end: SatelliteEnded | None = None
+    seats_issued: SeatsIssued | None = None

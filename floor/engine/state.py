@@ -41,6 +41,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -64,9 +65,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -333,6 +336,12 @@ class Tournament(
                 self.state.announcement = event
             case AnnouncementCleared():
                 self.state.announcement = None
+            case SatelliteEnded():
+                self._satellite_ended(event)
+            case SeatsIssued():
+                self.state.seats_issued = event
+            case DealUndone():
+                self._deal_undone()
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():

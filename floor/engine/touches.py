@@ -38,6 +38,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -61,9 +62,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -245,6 +248,9 @@ def touch(e: Event, into: Touched) -> None:
             | DealProposed()
             | Announced()
             | AnnouncementCleared()
+            | SatelliteEnded()
+            | SeatsIssued()
+            | DealUndone()
         ):
             pass  # the clock, the counts, the money: compared whole
         case BountyPaid(player=p) | TournamentFinished(winner=p):

@@ -30,9 +30,11 @@ from . import (
     bounty,
     day_end,
     deal,
+    deal_undo,
     finish,
     hand_for_hand,
     rulings,
+    satellite,
 )
 from .errors import FloorError, NotAllowed, RuleError
 from .events import (
@@ -57,6 +59,7 @@ from .events import (
     DayEnded,
     DealMade,
     DealProposed,
+    DealUndone,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -80,9 +83,11 @@ from .events import (
     PrizeChanged,
     RebuyMade,
     RulingRecorded,
+    SatelliteEnded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
+    SeatsIssued,
     SitOutEnded,
     SpecialNeedsSet,
     StacksCounted,
@@ -267,6 +272,10 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             alternates.check(t, event)
         case Announced() | AnnouncementCleared():
             announce.check(t, event)
+        case SatelliteEnded() | SeatsIssued():
+            satellite.check(t, event)
+        case DealUndone():
+            deal_undo.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

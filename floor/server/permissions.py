@@ -85,6 +85,8 @@ def sender(command: Command) -> Sender:
             | cmd.SetCapacity()
             | cmd.Announce()
             | cmd.ClearAnnouncement()
+            | cmd.IssueSeats()
+            | cmd.UndoDeal()
         ):
             return "director"
         case cmd.Tick() | cmd.JoinAlternates():

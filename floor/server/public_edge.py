@@ -182,6 +182,9 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/dealers/table", "GET"),
     _rule("/api/dealers/phone/code", "POST"),
     _rule("/api/dealers/me", "GET"),
+    # The ticket ledger (``routes_tickets``): the staff's.
+    _rule("/api/tickets", "GET"),
+    _rule("/api/tickets/commands", "POST"),
 )
 
 #: Request headers that carry a session: removed on the edge.

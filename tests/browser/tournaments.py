@@ -443,7 +443,7 @@ def day2_game(seed: int) -> Game:
     return g
 
 
-def deal_game(seed: int, *, left_share: int) -> Game:
+def deal_game(seed: int, *, left_share: int, undo: bool = False) -> Game:
     """Ten entries at one table down to three, counted after the last hand, and a deal made
     on ICM: with ``left_share`` tenths of what may be left to play for kept back, play goes on
     to the winner; with none, the deal ends the tournament and the director closes it."""
@@ -473,6 +473,13 @@ def deal_game(seed: int, *, left_share: int) -> Game:
     offer = g.t.state.deal_offer
     assert offer is not None
     assert g.do(cmd.MakeDeal(agreed=tuple(x.player for x in offer.shares)))
+    if undo:
+        # Made by mistake: taken back, and made again on the same stacks.
+        assert g.do(cmd.UndoDeal(reason="a share was typed wrong"))
+        assert g.do(cmd.ProposeDeal(method="chip_chop", left_to_play=offer.left_to_play))
+        again = g.t.state.deal_offer
+        assert again is not None
+        assert g.do(cmd.MakeDeal(agreed=tuple(x.player for x in again.shares)))
     if left_share:
         for p in g.seated()[:2]:
             g.now += 60.0
@@ -544,6 +551,32 @@ def announce_game(seed: int) -> Game:
     assert g.do(cmd.ClearAnnouncement())
     assert not g.do(cmd.ClearAnnouncement())
     assert g.do(cmd.Announce(text="Last hand of the level: table 2"))
+def satellite_game(seed: int) -> Game:
+    """Twenty entries (one paid with a ticket) of a satellite for four seats: down to five,
+    two out in the same hand (the bigger stack takes the last seat), the seats issued, the
+    satellite closed."""
+    structure = {
+        **MONEY,
+        "prize": {**MONEY["prize"], "satellite": {"target": "main", "seat": 5000}},
+    }
+    g = Game(seed, {"game": "holdem", "seats": 10, "final_table": 10}, structure)
+    for i in range(20):
+        ticket = "sat-seat-1" if i == 0 else None
+        assert g.do(cmd.Register(name=f"{g.rng.choice(NAMES)} {i}", ticket=ticket))
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    for n in g.tables():
+        assert g.do(cmd.Button(table=n, seat=min(g.t.state.tables[n].occupants)))
+    while g.t.active > 5:
+        g.do(cmd.Bust(player=g.pick(g.seated())))
+        for m in g.t.plan.moves:
+            g.do(cmd.Confirm(player=m.player))
+        g.now += 30.0
+    n = max(g.tables(), key=lambda x: g.t.state.tables[x].count)
+    two = sorted(g.t.state.tables[n].occupants.values())[:2]
+    busted = tuple(cmd.Busted(player=p, stack=s) for p, s in zip(two, (4000, 9000), strict=True))
+    assert g.do(cmd.BustSameHand(players=busted))
+    assert g.t.state.satellite_end is not None
+    assert g.do(cmd.IssueSeats()) and g.do(cmd.CloseTournament())
     return g
 
 
@@ -569,5 +602,7 @@ def games() -> list[Game]:
         play(13, players=60, structure=BOUNTY, steps=900),
         alternates_game(13),
         announce_game(13),
+        deal_game(12, left_share=0, undo=True),
+        satellite_game(13),
     ]
     # fmt: on

@@ -225,6 +225,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/wall/screens"): Rule(floor),
     ("PUT", "/api/wall/screens/{name}"): Rule(director, body={"pages": [{"page": "tables"}]}),
     ("DELETE", "/api/wall/screens/{name}"): Rule(director),
+    ("GET", "/api/tickets"): Rule(floor),
+    ("POST", "/api/tickets/commands"): Rule(
+        director, body={"command": {"type": "refund_ticket", "ticket": "none-such"}}
+    ),
 }
 
 #: The path parameters' values (``tid`` is the tournament asked about).

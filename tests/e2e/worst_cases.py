@@ -1120,6 +1120,44 @@ async def _pages(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.get("/static/js/director.js"), 200)
 
 
+# The ticket ledger ---------------------------------------------------------------------------
+
+
+@probe("GET /api/tickets", "POST /api/tickets/commands")
+async def _tickets(w: World, http: httpx.AsyncClient) -> None:
+    """Tickets sold for the 10,000-player room, the whole ledger read back, and the refusals
+    naming their field (an unknown tournament, a bad id, a ticket used up)."""
+    director, path = w.headers("director"), "/api/tickets/commands"
+
+    async def send(command: dict[str, Any]) -> httpx.Response:
+        return await http.post(path, json={"command": command}, headers=director)
+
+    sold = [
+        w.expect(await send({"type": "sell_ticket", "target": ROOM, "value": 1100}), 200)["ticket"]
+        for _ in range(200)
+    ]
+    body = w.expect(await http.get("/api/tickets", headers=director), 200)
+    assert body["total"] >= 200 and {t["id"] for t in body["tickets"]} >= set(sold)
+    w.expect(await http.get("/api/tickets", params={"target": ROOM}, headers=director), 200)
+    w.expect(
+        await http.get("/api/tickets", params={"target": "../x"}, headers=director),
+        422,
+        "tournament",
+    )
+    w.expect(await http.get("/api/tickets", headers=w.headers("floor")), 200)
+    w.expect(await send({"type": "refund_ticket", "ticket": sold[0]}), 200)
+    w.expect(await send({"type": "refund_ticket", "ticket": sold[0]}), 409, "ticket")
+    w.expect(await send({"type": "expire_ticket", "ticket": "none-such"}), 409, "ticket")
+    w.expect(await send({"type": "sell_ticket", "target": "none-such", "value": 1}), 404)
+    w.expect(await send({"type": "sell_ticket", "target": ROOM, "value": -1}), 422, "command.value")
+    w.expect(await send({"type": "expire_ticket", "ticket": "x" * 81}), 422, "command.ticket")
+    w.expect(
+        await send({"type": "transfer_ticket", "ticket": sold[1], "holder": "P9"}), 409, "ticket"
+    )
+    w.expect(await http.post(path, content=b"{" * 2000, headers=director), 400)
+    w.expect(await http.post(path, content=b" " * 5000, headers=director), 413, "body")
+
+
 async def run(w: World, key: str) -> None:
     """The probe of ``key``, on a client of its own."""
     async with httpx.AsyncClient(base_url=w.base, timeout=TIMEOUT) as http:

@@ -86,6 +86,8 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.DropAlternate: cmd.DropAlternate(alternate="A1"),
     cmd.Announce: cmd.Announce(text="Dinner break after this level"),
     cmd.ClearAnnouncement: cmd.ClearAnnouncement(),
+    cmd.IssueSeats: cmd.IssueSeats(),
+    cmd.UndoDeal: cmd.UndoDeal(reason="a share typed wrong"),
     cmd.SetStructure: cmd.SetStructure(
         structure=msgspec.convert(
             {

@@ -27,11 +27,35 @@ export function chainHead(conn, tid) {
   let last = 0;
   /** @type {number | null} */
   let due = null;
+  // The bar's title comes first: where the head would cut it (a long name, a logo, many
+  // pages named), the head makes way until the title has room for it again; the open API
+  // still says it.
+  /** @type {ResizeObserver | null} */
+  let watching = null;
+  let need = 0;
+  const fit = () => {
+    const title = /** @type {HTMLElement | null} */ (document.querySelector(".topbar .title"));
+    if (!shown || !title) {
+      el.hidden = !shown;
+      return;
+    }
+    if (el.hidden && need && title.clientWidth - title.scrollWidth <= need) return;
+    el.hidden = false;
+    if (title.scrollWidth > title.clientWidth + 1) {
+      need = el.offsetWidth + 16;
+      el.hidden = true;
+    }
+    if (!watching && el.isConnected) {
+      watching = new ResizeObserver(() => requestAnimationFrame(fit));
+      watching.observe(title);
+    }
+  };
   const draw = () => {
-    el.hidden = !shown;
-    if (!shown) return;
-    el.title = t("chain.title", { seq: shown.seq, head: shown.head });
-    el.textContent = t("chain.line", { seq: shown.seq, head: groups(shown.head) });
+    if (shown) {
+      el.title = t("chain.title", { seq: shown.seq, head: shown.head });
+      el.textContent = t("chain.line", { seq: shown.seq, head: groups(shown.head) });
+    }
+    fit();
   };
   const read = async () => {
     due = null;

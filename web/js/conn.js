@@ -638,6 +638,8 @@ function followState(tid, st, room, me) {
     bounties: null,
     // The alternates' line is the room's (the wall, the line's own page), not a follower's.
     alternates: { capacity: null, line: [], issued: 0, seated: 0, lapsed: 0, refunded: 0 },
+    satellite_end: null,
+    seats_issued: null,
   };
 }
 

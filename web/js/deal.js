@@ -26,7 +26,7 @@ export function dealBox(conn, send, el) {
     const now = JSON.stringify([facts, offer, made, currency(), document.documentElement.lang]);
     if (now === key) return;
     key = now;
-    if (made) return fill(el, madeView(conn, made, currency()));
+    if (made) return fill(el, ...madeView(conn, made, currency()), undoButton(conn, send));
     if (!facts) return fill(el, h("h2", { id: "h-deal" }, t("deal.title")), h("p", { class: "muted" }, t("deal.not_yet")));
     const standing = offer && sameStacks(offer, facts) ? offer : null;
     if (!standing) agreed.clear();
@@ -115,4 +115,14 @@ function madeView(conn, made, currency) {
         h("td", {}, name(conn, x.player)), h("td", {}, fmt.chips(x.stack)), h("td", {}, money(x.amount)),
         h("td", {}, made.agreed.includes(x.player) ? t("deal.agreed") : "–"))))),
   ];
+}
+
+/** The deal taken back (refused by the server once a bust-out was played for it, or once
+ * the tournament is closed), with the director's reason. */
+function undoButton(conn, send) {
+  return h("div", { class: "actions" }, h("button", { type: "button", class: "ghost deal-undo", onclick: () => {
+    const reason = window.prompt(t("deal.undo_reason"));
+    if (!reason || !reason.trim()) return;
+    send({ type: "undo_deal", reason: reason.trim() }, t("deal.undone"));
+  } }, t("deal.undo")));
 }

@@ -35,6 +35,7 @@ import { mountForecast } from "./forecast_console.js";
 import { mountSections } from "./sections.js";
 import { mountAnnounce } from "./announce_console.js";
 import { mountWalls } from "./walls_console.js";
+import { renderTickets } from "./tickets_console.js";
 
 /** @import { Desk } from "./director_desk.js" */
 /** @import { Indicator } from "./ui.js" */
@@ -63,7 +64,7 @@ const signinEl = h("main", { class: "director-signin" });
 const navEl = h("nav", { class: "director-nav", "aria-label": t("director.sections") });
 /** @type {Record<string, HTMLElement>} */
 const sections = {};
-for (const id of ["tournaments", "clock", "announce", "prizes", "deal", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "alternates", "staff", "floorsections", "tablets", "walls"]) {
+for (const id of ["tournaments", "clock", "announce", "prizes", "deal", "tickets", "money", "structure", "tables", "plan", "rulings", "charts", "forecast", "players", "files", "flights", "alternates", "staff", "floorsections", "tablets", "walls"]) {
   sections[id] = h("section", { class: "card", id: `s-${id}`, "aria-labelledby": `h-${id}` });
 }
 const mainEl = h("main", { class: "director-main" }, Object.values(sections));
@@ -198,6 +199,7 @@ function renderLive() {
   renderPaper({ sections, conn, tid, send, principal: desk.principal });
   renderFlights({ section: sections.flights, conn, tid, send });
   renderAlternates({ section: sections.alternates, conn, send });
+  renderTickets({ section: sections.tickets, conn, tid, send });
 }
 
 function renderAll() {

@@ -109,12 +109,24 @@ function paidTo(results) {
   return out;
 }
 
+/** The deal made: each player's share, and what is still played for.
+ * @param {any} deal
+ * @param {string} currency */
+function dealLine(deal, currency) {
+  const shares = deal.shares.map((/** @type {any} */ x) =>
+    `${conn.state?.players?.[x.player]?.name ?? x.player} ${fmt.money(x.amount, currency)}`);
+  return h("p", { class: "final-deal" }, t("final.deal", { method: t(`deal.method.${deal.method}`) }), ": ",
+    shares.join(" · "), deal.left_to_play ? ` · ${t("final.deal_left", { left: fmt.money(deal.left_to_play, currency) })}` : "");
+}
+
 function renderLadder() {
   const d = prizes.data;
   const pool = d?.pool;
+  const deal = conn.state?.deal ?? null;
   fill(ladderHead, h("h2", { id: "final-ladder-title" }, t("final.ladder")),
     pool ? h("p", { class: "final-paid-count" }, t("final.paid_places", { n: pool.places.length }),
-      " · ", fmt.money(pool.pool, pool.currency)) : null);
+      " · ", fmt.money(pool.pool, pool.currency)) : null,
+    deal && pool ? dealLine(deal, pool.currency) : null);
   if (!d) return fill(ladderEl, h("li", { class: "final-note" }, prizes.failed ? t("error.network") : t("clock.waiting")));
   if (!pool) return fill(ladderEl, h("li", { class: "final-note" }, t("final.no_prizes")));
   const shown = shownTable();
@@ -124,14 +136,19 @@ function renderLadder() {
   const upTo = shown ? Math.max(shown.table.seats, 1) : Math.min(pool.places.length, 12);
   const paid = paidTo(d.results);
   const prize = new Map(pool.places.map((/** @type {any} */ x) => [x.place, x.prize]));
+  // A deal pays its places as the server's results say (a share, the winner's with what
+  // was left to play for); the places still open under it are paid by the deal, not the pool.
+  for (const r of d.results || []) if (r.deal) prize.set(r.place, r.prize);
+  const byDeal = deal ? deal.shares.length : 0;
   const rows = [];
   for (let place = 1; place <= upTo; place += 1) {
     const names = paid.get(place);
-    const money = prize.get(place);
+    const open = !names && place <= byDeal;
+    const money = open ? null : prize.get(place);
     const next = !names && place === left && money != null && !ending(conn);
     rows.push(h("li", { class: `final-place${names ? " done" : " open"}${money == null ? " unpaid" : ""}${next ? " next" : ""}` },
       h("span", { class: "fp-place" }, placeText(place)),
-      h("span", { class: "fp-who" }, names ? names.join(" · ") : money != null ? t("final.to_pay") : ""),
+      h("span", { class: "fp-who" }, names ? names.join(" · ") : open ? t("final.by_deal") : money != null ? t("final.to_pay") : ""),
       h("span", { class: "fp-prize" }, money != null ? fmt.money(money, pool.currency) : "–")));
   }
   fill(ladderEl, rows);

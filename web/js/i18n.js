@@ -20,6 +20,7 @@ import { dealersEn } from "./lang/dealers-en.js";
 import { forecastEn } from "./lang/forecast-en.js";
 import { bountyEn } from "./lang/bounty-en.js";
 import { announceEn } from "./lang/announce-en.js";
+import { ticketsEn } from "./lang/tickets-en.js";
 import { errorsEn } from "./lang/errors-en.js";
 import { alternatesEn } from "./lang/alternates-en.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
@@ -32,7 +33,7 @@ export const LANGUAGE_NAMES = {
 };
 /** The part files of a language besides lang/<code>.js: their texts share one dictionary.
  * Another team's part is added here (and as lang/<part>-<code>.js for every language). */
-const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "alternates", "announce",
+const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "alternates", "announce", "tickets",
   "bounty"];
 
 /** The languages this server ships (web/js/lang/<code>.js present), English first. */
@@ -45,7 +46,8 @@ if (!LANGUAGES.includes("en")) LANGUAGES.unshift("en");
 /** @type {Record<string, Record<string, any>>} */
 const DICTS = {
   en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn,
-    ...alternatesEn, ...announceEn, ...bountyEn, .../** @type {any} */ (globalThis).floorPushTexts.en },
+    ...alternatesEn, ...announceEn, ...ticketsEn, ...bountyEn,
+    .../** @type {any} */ (globalThis).floorPushTexts.en },
 };
 /** The refusals' templates by language (lang/errors-<code>.js, rendered by errors.js).
  * @type {Record<string, any>} */

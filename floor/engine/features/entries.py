@@ -132,6 +132,7 @@ def _registered(t: Tournament, c: Register, now: float, *, window: bool = True) 
         country=country,
         note=note,
         lang=entry_list.language(c, s.players.get(pid)),
+        ticket=c.ticket,
     )
 
 

@@ -1,10 +1,12 @@
-"""Folding the end of a tournament or a day: the winner, a deal, the day ended."""
+"""Folding the end of a tournament or a day: the winner, a deal (and its undoing), a
+satellite's end, the day ended."""
 
 from __future__ import annotations
 
 from ..events import (
     DayEnded,
     DealMade,
+    SatelliteEnded,
     TournamentFinished,
 )
 from .index import Indexed
@@ -24,6 +26,21 @@ class FinishFolds(Indexed):
             self._tournament_finished(
                 TournamentFinished(winner=e.shares[0].player, at=e.at, remaining=e.remaining)
             )
+
+    def _deal_undone(self) -> None:
+        s = self.state
+        if s.deal is not None and s.deal.ends:
+            # The deal's winner is no winner any more; the clock stays stopped (paused).
+            s.winner = None
+            s.finished_at = None
+        s.deal = None
+
+    def _satellite_ended(self, e: SatelliteEnded) -> None:
+        """The clock stops as at the end of a day (``satellite``)."""
+        self.state.satellite_end = e
+        self.state.finished_at = e.at
+        self._day_ended(DayEnded(at=e.at, remaining=e.remaining))
+        self.state.day_ended = None
 
     def _tournament_finished(self, e: TournamentFinished) -> None:
         s = self.state

@@ -8,6 +8,7 @@ import msgspec
 
 from .dealers_commands import RoomCommand, ServerRoomCommand
 from .events import Claim
+from .tickets_commands import TicketCommand
 
 
 class _Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -26,4 +27,4 @@ class SettleHold(_Command, frozen=True, tag="settle_hold"):
     committed: bool
 
 
-HouseCommand = TakeHold | SettleHold | RoomCommand | ServerRoomCommand
+HouseCommand = TakeHold | SettleHold | RoomCommand | ServerRoomCommand | TicketCommand

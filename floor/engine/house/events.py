@@ -7,6 +7,7 @@ import msgspec
 
 from ..model import PlayerId, TableNo
 from .dealers_events import RoomEvent
+from .tickets_events import IssueTicketsClaim, TicketEvent, UseTicketClaim
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -42,7 +43,7 @@ class SheetClaim(msgspec.Struct, frozen=True, kw_only=True, tag="sheet"):
 
 
 #: What a tournament command claims in the house.
-Claim = EntryClaim | SheetClaim
+Claim = EntryClaim | SheetClaim | UseTicketClaim | IssueTicketsClaim
 
 
 class Hold(msgspec.Struct, frozen=True, kw_only=True):
@@ -69,5 +70,6 @@ class HoldSettled(_Event, frozen=True, tag="hold_settled"):
     at: float
 
 
-#: The house's events: its holds, and the dealer room's (``dealers_events``).
-HouseEvent = HoldTaken | HoldSettled | RoomEvent
+#: The house's events: its holds, the dealer room's (``dealers_events``), the ticket
+#: ledger's (``tickets_events``).
+HouseEvent = HoldTaken | HoldSettled | RoomEvent | TicketEvent

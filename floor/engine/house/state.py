@@ -10,6 +10,15 @@ from ..model import PlayerId, TableNo
 from .dealers import Room
 from .dealers_events import apply_room
 from .events import EntryClaim, Hold, HoldSettled, HoldTaken, HouseEvent, Sheet, SheetClaim
+from .tickets import Ledger, apply_tickets, commit_issue, commit_use
+from .tickets_events import (
+    IssueTicketsClaim,
+    TicketExpired,
+    TicketRefunded,
+    TicketSold,
+    TicketTransferred,
+    UseTicketClaim,
+)
 
 
 class Bagged(msgspec.Struct, frozen=True, kw_only=True):
@@ -30,6 +39,8 @@ class HouseState(msgspec.Struct, kw_only=True):
     holds: dict[str, Hold] = msgspec.field(default_factory=dict)
     #: The dealer room: its dealers, its tables, its rotation and downs (``dealers``).
     room: Room = msgspec.field(default_factory=Room)
+    #: The ticket ledger (``tickets``).
+    tickets: Ledger = msgspec.field(default_factory=Ledger)
 
 
 def apply(state: HouseState, event: HouseEvent) -> None:
@@ -39,18 +50,24 @@ def apply(state: HouseState, event: HouseEvent) -> None:
         case HoldSettled(hold=hold_id, committed=committed):
             settled = state.holds.pop(hold_id, None)
             if settled is not None and committed:
-                _commit(state, settled)
+                _commit(state, settled, event.at)
+        case TicketSold() | TicketExpired() | TicketRefunded() | TicketTransferred():
+            apply_tickets(state.tickets, event)
         case _:
             apply_room(state.room, event)
 
 
-def _commit(state: HouseState, hold: Hold) -> None:
+def _commit(state: HouseState, hold: Hold, at: float) -> None:
     claim = hold.claim
     match claim:
         case SheetClaim(sheet=sheet):
             _index(state, sheet)
         case EntryClaim():
             pass  # checked when taken: nothing is kept of an entry
+        case UseTicketClaim():
+            commit_use(state.tickets, claim, at)
+        case IssueTicketsClaim():
+            commit_issue(state.tickets, claim, at)
         case _:
             assert_never(claim)
 

@@ -259,6 +259,9 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
         # The deal placed everybody left by their chips at it.
         for i, x in enumerate(s.deal.shares):
             groups[i + 1] = [s.players[x.player]]
+    elif s.satellite_end is not None:
+        # A satellite's players left share the places above the busted: a seat each.
+        groups[1] = [s.players[x] for x in s.satellite_end.seats if not s.players[x].busted]
     elif t.active == 1 and t.state.busted:
         players = t.state.players.values()
         groups[1] = [next(p for p in players if not p.busted and p.table is not None)]

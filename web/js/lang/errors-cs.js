@@ -169,6 +169,20 @@ export const errorsCs = {
     "image_too_large": "obrázek má {bytes} bajtů, víc než {most}",
     "image_svg": "obrázek SVG se nikdy nezobrazí: pošlete PNG, JPEG nebo WebP",
     "image_unknown_type": "obrázek není PNG, JPEG ani WebP",
+    "deal_at_satellite": "cenami satelitu jsou místa: na satelitu se dohoda nedělá",
+    "satellite_ended": "satelit skončil: lze vydat jeho místa, opravit jméno nebo ho uzavřít",
+    "satellite_not_ended": "satelit ještě neskončil: místa se vydávají až po jeho konci",
+    "seats_issued": "vstupenky za místa už jsou v evidenci",
+    "ticket_unknown": "vstupenka {ticket} neexistuje",
+    "ticket_other_event": "vstupenka {ticket} platí pro {target}, ne pro tento turnaj",
+    "ticket_bound": "vstupenka {ticket} patří hráči {holder}",
+    "ticket_exists": "vstupenka {ticket} už v evidenci je",
+    "ticket_not_issued": "vstupenka {ticket} je {ticket_status}",
+    "deal_none": "žádná dohoda uzavřena nebyla",
+    "deal_undo_reason": "uveďte, proč se dohoda ruší",
+    "deal_played_on": "{player} od dohody vypadl(a): o dohodu se už hrálo, platí",
+    "ticket_no_id": "prodaná vstupenka potřebuje své ID",
+    "ticket_held": "vstupenka {ticket} se právě používá k jiné registraci",
     "tournament_not_finished": {
       "count": "left",
       "one": "ve hře je ještě {left} hráč: turnaj ještě nemá vítěze",
@@ -339,6 +353,7 @@ export const errorsCs = {
     }
   },
   "values": {
+    "ticket_status": { "issued": "vydaná", "used": "použitá", "expired": "propadlá", "refunded": "vrácená" },
     "role": { "director": "ředitele turnaje", "floor": "floor", "dealer": "dealera", "coordinator": "koordinátora" },
     "state": { "off": "mimo směnu", "pool": "v poolu", "dealing": "u stolu", "break": "na přestávce", "home": "doma" },
     "status": { "open": "hraje", "halted": "stojí", "breaking": "se ruší", "broken": "je zrušený" },

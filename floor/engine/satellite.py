@@ -1,0 +1,164 @@
+"""A satellite: its prizes are seats in a target event (``satellite_prize``), and it ends when
+the players left are no more than its seats.
+
+The bubble is played as any bubble (hand-for-hand suggested one player from the seats); players
+out in the same hand are placed by the stack rule (``same_hand``), so a double bust-out from
+one player over the seats gives the seat to the bigger stack. The players left then share the
+places above (each a seat); the clock stops, nothing plays on, and a deal is refused. The
+director then enters the seats in the house's ledger (``IssueSeats``: a hold in the house,
+``floor.engine.house.tickets``), one ticket per seat winner, bound to them or transferable
+as the satellite says.
+"""
+
+from __future__ import annotations
+
+from . import clock
+from .commands import (
+    CloseTournament,
+    Command,
+    IssueSeats,
+    MakeDeal,
+    ProposeDeal,
+    RenamePlayer,
+    Tick,
+)
+from .errors import NotAllowed, RuleError
+from .events import Event, SatelliteEnded, SeatsIssued, SeatTicket
+from .house.tickets_events import TicketIssue
+from .model import PlayerId
+from .prize import payouts
+from .satellite_prize import Satellite, seat_count
+from .state import Tournament, TournamentState
+
+
+def of(s: TournamentState) -> Satellite | None:
+    prize = s.structure.prize if s.structure is not None else None
+    return prize.satellite if prize is not None else None
+
+
+def seats(s: TournamentState) -> int:
+    """The seats the pool holds so far (0: not a satellite)."""
+    sat = of(s)
+    prize = s.structure.prize if s.structure is not None else None
+    if sat is None or prize is None:
+        return 0
+    return seat_count(sat, payouts(prize, s.entries, s.rebuys, s.add_ons).pool)
+
+
+def bar(t: Tournament, c: Command) -> RuleError | None:
+    """A deal at a satellite (its prizes are seats); anything that plays on once it ended."""
+    s = t.state
+    if of(s) is not None and isinstance(c, ProposeDeal | MakeDeal):
+        return NotAllowed(
+            "a satellite's prizes are seats: there is no deal at a satellite",
+            field="type",
+            reason="deal_at_satellite",
+        )
+    if s.satellite_end is not None and not isinstance(
+        c, IssueSeats | CloseTournament | RenamePlayer | Tick
+    ):
+        return NotAllowed(
+            "the satellite has ended: its seats may be issued, a name corrected, or it closed",
+            field="type",
+            reason="satellite_ended",
+        )
+    return None
+
+
+def ending(t: Tournament, now: float) -> list[Event]:
+    """The end a command has just brought: the players left are no more than the seats."""
+    s = t.state
+    n = seats(s)
+    if n == 0 or s.satellite_end is not None or s.winner is not None or not s.drawn:
+        return []
+    if t.active > n or t.active == 0:
+        return []
+    events: list[Event] = []
+    for change in clock.due(s, now):
+        t.apply(change)
+        events.append(change)
+    remaining = clock.remaining(s.clock, now) if s.clock.running else None
+    end = SatelliteEnded(seats=winners(t, n), at=now, remaining=remaining)
+    t.apply(end)
+    events.append(end)
+    return events
+
+
+def winners(t: Tournament, n: int) -> tuple[PlayerId, ...]:
+    """The players left (by table and seat), then any busted into a seat, best place first:
+    a place shared across the last seat gives no seat (its players share its prize)."""
+    s = t.state
+    left = [
+        pid for number in sorted(s.tables) for _, pid in sorted(s.tables[number].occupants.items())
+    ]
+    placed = sorted(
+        (p.bust.place, p.id)
+        for p in s.players.values()
+        if p.busted and p.bust is not None and p.bust.place + p.bust.shares - 1 <= n
+    )
+    return tuple(left) + tuple(pid for _, pid in placed)
+
+
+def issue(t: Tournament, c: IssueSeats, now: float) -> list[Event]:
+    s = t.state
+    if s.satellite_end is None:
+        raise NotAllowed(
+            "the satellite has not ended: its seats are issued once it has",
+            field="type",
+            reason="satellite_not_ended",
+        )
+    if s.seats_issued is not None:
+        raise NotAllowed(
+            "the seats' tickets are in the ledger already", field="type", reason="seats_issued"
+        )
+    tickets = tuple(SeatTicket(ticket=i.id, player=i.holder or "") for i in seat_tickets(s))
+    return [SeatsIssued(tickets=tickets, at=now)]
+
+
+def seat_tickets(s: TournamentState) -> tuple[TicketIssue, ...]:
+    """The tickets of the seat winners, as the ledger takes them (none before the end, nor
+    once issued)."""
+    sat = of(s)
+    end = s.satellite_end
+    if sat is None or end is None or s.seats_issued is not None:
+        return ()
+    return tuple(
+        TicketIssue(
+            id=f"{s.id}-seat-{i}",
+            target=sat.target,
+            value=sat.seat,
+            holder=pid,
+            name=s.players[pid].name if pid in s.players else "",
+            transferable=sat.transferable,
+            source="satellite",
+            origin=s.id,
+        )
+        for i, pid in enumerate(end.seats, start=1)
+    )
+
+
+def check(t: Tournament, event: SatelliteEnded | SeatsIssued) -> None:
+    """What an imported log may hold: an end only of a satellite down to its seats, with its
+    seat winners; the seats issued once, after it."""
+    s = t.state
+    if isinstance(event, SeatsIssued):
+        if s.satellite_end is None or s.seats_issued is not None:
+            raise NotAllowed(
+                "the seats are issued once, after the satellite ended",
+                field="tickets",
+                reason="satellite_not_ended",
+            )
+        return
+    n = seats(s)
+    if n == 0 or s.satellite_end is not None or t.active > n:
+        raise NotAllowed(
+            "a satellite ends when the players left are no more than its seats",
+            field="seats",
+            reason="satellite_not_ended",
+        )
+    if event.seats != winners(t, n):
+        raise NotAllowed(
+            "the seats go to the players left and those busted into a seat",
+            field="seats",
+            reason="satellite_not_ended",
+        )
