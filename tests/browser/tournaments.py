@@ -551,6 +551,9 @@ def announce_game(seed: int) -> Game:
     assert g.do(cmd.ClearAnnouncement())
     assert not g.do(cmd.ClearAnnouncement())
     assert g.do(cmd.Announce(text="Last hand of the level: table 2"))
+    return g
+
+
 def satellite_game(seed: int) -> Game:
     """Twenty entries (one paid with a ticket) of a satellite for four seats: down to five,
     two out in the same hand (the bigger stack takes the last seat), the seats issued, the
