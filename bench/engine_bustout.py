@@ -7,7 +7,10 @@ simulated floor carries out the plan, deals hands and reports buttons (not timed
 
     .venv/bin/python bench/engine_bustout.py [--players 10000] [--seats 10] [--seed 1]
 
-Prints the median and 99th percentile per bust-out for both, and the peak memory; then the
+Prints the median and 99th percentile per bust-out for both, and the peak memory; the same day
+played again as a progressive knockout (every bust-out naming a seat-mate who won the pot, the
+bounties worked out and folded), beside the freezeout measured in the same run (target: the
+bounty accounting adds at most 10% to the median and the p99); then the
 moves per player over the day (mean, max, players moved three times or more), with the house
 setting against pointless moves (``spare_next_break``) off, as the TDA has it, and on.
 Target: under 100 microseconds per bust-out at 10,000 players; the verdict states the median
@@ -36,14 +39,43 @@ from floor.engine.events import (
     TableBreaking,
     TournamentCreated,
 )
-from floor.engine.rules import Rules
+from floor.engine.prize import Prize
+from floor.engine.rules import Level, Rules, Structure
 from floor.engine.state import Tournament
 
+#: The money of the day played as a progressive knockout (``--players`` entries of 200 EUR,
+#: 100 of each to bounties), and as a freezeout of the same buy-in beside it.
+KO = msgspec.convert(
+    {
+        "currency": "EUR",
+        "buy_in": 200,
+        "round_to": 5,
+        "payouts": [{"entries": 2, "percents": [100]}],
+        "bounty": {"kind": "progressive", "part": 100},
+    },
+    Prize,
+)
 
-def build(players: int, seats: int, rng: random.Random, spare: int = 0) -> Tournament:
+
+def structure(prize: Prize) -> Structure:
+    return Structure(
+        name="bench",
+        starting_stack=20_000,
+        chips=(100, 500),
+        levels=(Level(small_blind=100, big_blind=200, minutes=60),),
+        prize=prize,
+    )
+
+
+def build(
+    players: int, seats: int, rng: random.Random, spare: int = 0, prize: Prize | None = None
+) -> Tournament:
     settings = {"game": "holdem", "seats": seats, "final_table": seats, "spare_next_break": spare}
     rules = msgspec.convert(settings, Rules)
-    t = Tournament.create(TournamentCreated(id="bench", name="bench", rules=rules))
+    created = TournamentCreated(
+        id="bench", name="bench", rules=rules, structure=structure(prize) if prize else None
+    )
+    t = Tournament.create(created)
     for i in range(players):
         decide(t, cmd.Register(name=f"Player {i}", player=f"P{i}"), 0.0, rng)
     decide(t, cmd.DrawSeats(), 0.0, rng)
@@ -55,14 +87,17 @@ TARGET_US = 100.0
 
 
 def play(
-    t: Tournament, rng: random.Random, naive: bool
+    t: Tournament, rng: random.Random, naive: bool, name_winner: bool = False
 ) -> tuple[list[float], list[float], list[bool]]:
     """Per bust-out: the engine's time, the naive baseline's (if ``naive``), and whether the
-    bust-out drew seats (a table break or the final table)."""
+    bust-out drew seats (a table break or the final table). ``name_winner``: each bust-out
+    names a seat-mate as the winner of the pot (a knockout's eliminator)."""
     fast: list[float] = []
     slow: list[float] = []
     draws: list[bool] = []
     clock = time.perf_counter
+    # Apart from ``rng``, so that the knockout plays the same bust-outs as the freezeout.
+    mates = random.Random(0)
     while True:
         action = next_floor_action(t, rng)
         if action is not None:
@@ -74,6 +109,8 @@ def play(
         if not isinstance(command, cmd.Bust):
             decide(t, command, 0.0, rng)
             continue
+        if name_winner:
+            command = msgspec.structs.replace(command, eliminators=(seat_mate(t, command, mates),))
         start = clock()
         events = decide(t, command, 0.0, rng)
         _ = t.plan
@@ -83,6 +120,18 @@ def play(
             start = clock()
             _ = Tournament(t.state).plan
             slow.append(clock() - start)
+
+
+def seat_mate(t: Tournament, bust: cmd.Bust, rng: random.Random) -> str:
+    """A player at the busted player's table, picked as the winner of the pot."""
+    if bust.player is not None:
+        p = t.state.players[bust.player]
+        table, seat = p.table, p.seat
+    else:
+        table, seat = bust.table, bust.seat
+    assert table is not None
+    occupants = t.state.tables[table].occupants
+    return rng.choice([pid for s, pid in sorted(occupants.items()) if s != seat])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -104,6 +153,16 @@ def main() -> None:
     fast, _, draws = play(t, random.Random(args.seed), naive=False)
     t_naive = build(args.players, args.seats, random.Random(args.seed))
     _, slow, _ = play(t_naive, random.Random(args.seed), naive=True)
+
+    # The same day (same seed: the same bust-outs) with money, as a freezeout and as a
+    # progressive knockout naming every bust-out's eliminator, one after the other in this run.
+    freeze_prize = msgspec.structs.replace(KO, bounty=None)
+    t_free = build(args.players, args.seats, random.Random(args.seed), prize=freeze_prize)
+    freeze, _, _ = play(t_free, random.Random(args.seed), naive=False, name_winner=False)
+    t_ko = build(args.players, args.seats, random.Random(args.seed), prize=KO)
+    ko, _, _ = play(t_ko, random.Random(args.seed), naive=False, name_winner=True)
+    book = t_ko.state.bounties
+    assert book is not None
 
     tracemalloc.start()
     t2 = build(args.players, args.seats, random.Random(args.seed))
@@ -139,6 +198,22 @@ def main() -> None:
     ):
         if xs:
             print(f"  floor engine, {len(xs)} bust-outs {name}: {against_target(xs)}")
+
+    print()
+    print(
+        f"the day with money: a freezeout, and a progressive knockout naming the eliminators "
+        f"({book.won:,} EUR of bounties won of {100 * t_ko.state.entries:,})"
+    )
+    print(f"{'per bust-out (apply + replan)':32} {'median':>10} {'p99':>10}")
+    for name, xs in (("freezeout", freeze), ("progressive knockout", ko)):
+        print(f"{name:32} {statistics.median(xs) * us:8.1f}us {percentile(xs, 0.99) * us:8.1f}us")
+    med = statistics.median(ko) / statistics.median(freeze) - 1
+    p99 = percentile(ko, 0.99) / percentile(freeze, 0.99) - 1
+    verdict = "met" if med <= 0.10 and p99 <= 0.10 else "NOT met"
+    print(
+        f"bounty accounting adds {med:+.1%} to the median, {p99:+.1%} to the p99 "
+        f"(target at most +10%: {verdict})"
+    )
 
     # The same day with the house setting on: nobody balanced into the next table to break
     # while it breaks within a table's worth of bust-outs.

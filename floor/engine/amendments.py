@@ -157,8 +157,9 @@ def refusal(why: Why, field: str) -> NotAllowed:
     return refused(NotAllowed, why.reason, why.params, f"{field}.{part}" if part else field)
 
 
-def _price(prize: Prize | None) -> tuple[str, int, int] | None:
-    return None if prize is None else (prize.currency, prize.buy_in, prize.fee)
+def _price(prize: Prize | None) -> tuple[str, int, int, object] | None:
+    # The bounty part is part of the price: the bounties on the players' heads came from it.
+    return None if prize is None else (prize.currency, prize.buy_in, prize.fee, prize.bounty)
 
 
 def _bought(prize: Prize | None, kind: str) -> tuple[int, int, int] | None:

@@ -107,6 +107,8 @@ class Bust(_Command, frozen=True, tag="bust"):
     seat: Seat_ | None = None
     #: Who reported it (set by the server): a second phone is told who was first.
     by: StaffName | None = None
+    #: Who won the pot the player was all-in for (several: a split pot): they win the bounty.
+    eliminators: Annotated[tuple[PlayerRef, ...], Meta(max_length=11)] = ()
 
 
 class Busted(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -115,6 +117,8 @@ class Busted(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     player: PlayerRef
     #: The stack at the start of the hand; None: the stack the floor last recorded.
     stack: Annotated[int, Meta(ge=0)] | None = None
+    #: Who won the pot this player was all-in for: they win this player's bounty.
+    eliminators: Annotated[tuple[PlayerRef, ...], Meta(max_length=11)] = ()
 
 
 class BustSameHand(_Command, frozen=True, tag="bust_same_hand"):
@@ -143,6 +147,9 @@ class SeatOut(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     seat: Seat_
     #: The stack at the start of the hand; None: the stack the floor last counted.
     stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] | None = None
+    #: The seats at the table that won the pot this player was all-in for (a bounty
+    #: tournament: they win the bounty).
+    winners: Annotated[tuple[Seat_, ...], Meta(max_length=11)] = ()
 
 
 class HandDone(_Command, frozen=True, tag="hand_done"):
@@ -462,6 +469,14 @@ class MakeDeal(_Command, frozen=True, tag="make_deal"):
     agreed: Annotated[tuple[PlayerRef, ...], Meta(max_length=12)]
 
 
+class PayBounty(_Command, frozen=True, tag="pay_bounty"):
+    """The cashier pays a player the bounties they have won and not yet been paid."""
+
+    player: PlayerRef
+    #: Who paid (set by the server).
+    by: StaffName | None = None
+
+
 # A flight's capacity and its alternates (``alternates``) -------------------------------------
 
 #: An alternate's id in the line (``A12``).
@@ -579,6 +594,7 @@ Command = (
     | EndDay
     | ProposeDeal
     | MakeDeal
+    | PayBounty
     | SetCapacity
     | QueueAlternate
     | JoinAlternates

@@ -15,6 +15,7 @@ from . import (
     alternates,
     amendments,
     announce,
+    bounty,
     calls,
     counts,
     day_end,
@@ -66,6 +67,7 @@ from .commands import (
     LockSeat,
     MakeDeal,
     OpenTable,
+    PayBounty,
     ProposeDeal,
     QueueAlternate,
     Rebuy,
@@ -229,6 +231,8 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal.propose(t, c, now)
         case MakeDeal():
             return deal.make(t, c, now)
+        case PayBounty():
+            return bounty.pay(t, c, now)
         case SetCapacity():
             return alternates.set_capacity(t, CapacitySet(capacity=c.capacity))
         case QueueAlternate() | JoinAlternates():

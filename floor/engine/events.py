@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from .alternates_model import Capacity
+from .bounty_rules import BountyShare
 from .calc.chiprace import ChipRaceResult
 from .flights import CheckFailed, DayOver, FlightRules
 from .model import (
@@ -170,6 +171,12 @@ class PlayerBusted(_Event, frozen=True, tag="player_busted"):
     stack: int | None = None
     #: The staff account that reported the bust-out (None: not known, or the clock's rules).
     by: str | None = None
+    #: Who won the pot the player was all-in for (empty: not named, or a disqualification).
+    eliminators: tuple[PlayerId, ...] = ()
+    #: The bounty taken off the player, and what each eliminator got of it (``bounty``):
+    #: worked out when the bust-out was recorded, so that replay never works it out again.
+    bounty: int = 0
+    bounty_to: tuple[BountyShare, ...] = ()
 
 
 class BustUndone(_Event, frozen=True, tag="bust_undone"):
@@ -178,6 +185,9 @@ class BustUndone(_Event, frozen=True, tag="bust_undone"):
     seat: SeatNo
     reason: str
     at: float = 0.0
+    #: The players the bounty goes back from: its winners, and the tournament's winner
+    #: whose own bounty goes back on their head (``bounty``).
+    bounty_from: tuple[PlayerId, ...] = ()
 
 
 class HandStarted(_Event, frozen=True, tag="hand_started"):
@@ -200,6 +210,8 @@ class HandOut(msgspec.Struct, frozen=True, kw_only=True):
     player: PlayerId
     #: The chips the player started the hand with: the bigger stack places higher.
     stack: int
+    #: Who won the pot the player was all-in for (``bounty``).
+    eliminators: tuple[PlayerId, ...] = ()
 
 
 class HandForHandStarted(_Event, frozen=True, tag="hand_for_hand_started"):
@@ -633,6 +645,18 @@ class DealMade(_Event, frozen=True, tag="deal_made"):
     remaining: float | None = None
 
 
+# Bounties (``bounty``) -----------------------------------------------------------------------
+
+
+class BountyPaid(_Event, frozen=True, tag="bounty_paid"):
+    """The cashier paid ``player`` the bounties they had won and not yet been paid."""
+
+    player: PlayerId
+    amount: int
+    at: float = 0.0
+    by: str | None = None
+
+
 # A flight's capacity and its alternates (``alternates``) -------------------------------------
 
 
@@ -799,6 +823,7 @@ Event = (
     | FieldCarried
     | DealProposed
     | DealMade
+    | BountyPaid
     | CapacitySet
     | AlternateQueued
     | AlternatesCalled

@@ -19,7 +19,7 @@ from typing import Literal
 
 import msgspec
 
-from . import clock
+from . import bounty, clock
 from .commands import (
     Bust,
     BustSameHand,
@@ -182,7 +182,10 @@ def hand_done(t: Tournament, c: HandDone, now: float) -> list[Event]:
                 reason="start_stack_needed",
                 params={"player": pid},
             )
-        out.append(HandOut(table=table.number, seat=gone.seat, player=pid, stack=stack))
+        won = bounty.winners_at(t, table, pid, gone.winners, f"{where}.winners")
+        out.append(
+            HandOut(table=table.number, seat=gone.seat, player=pid, stack=stack, eliminators=won)
+        )
     if len(out) >= table.count:
         raise NotAllowed(
             f"not everybody at table {table.number} can be out: somebody wins the hand",
@@ -237,7 +240,10 @@ def _not_playing(t: Tournament, n: TableNo) -> RuleError:
 
 def _placed(t: Tournament, out: list[HandOut], now: float) -> list[Event]:
     busted: list[tuple[int, Player]] = [(o.stack, t.player(o.player)) for o in out]
-    return list(place(t, busted, now))
+    # Named when each table reported; at the round's end a winner who no longer fits (out in
+    # the same hand before the player) is left out rather than refuse the round.
+    named = {o.player: o.eliminators for o in out}
+    return list(bounty.eliminate(t, place(t, busted, now), named, {}, lenient=True))
 
 
 def _round_over(t: Tournament, h: HandForHand, out: list[HandOut], now: float) -> list[Event]:

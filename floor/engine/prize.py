@@ -29,6 +29,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from .bounty_rules import Bounty
 from .errors import ConfigValueError
 from .satellite_prize import Satellite
 from .satellite_prize import amounts as seat_amounts
@@ -101,10 +102,14 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     re_entry: ReEntry | None = None
     #: By field size, ascending: the row with the most ``entries`` not above the field applies.
     payouts: Annotated[tuple[PayoutRow, ...], Meta(min_length=1)]
+    #: None: no bounties. Their part is taken out of each buy-in before the prize pool.
+    bounty: Bounty | None = None
     #: The prizes are seats in another event (``satellite_prize``); ``payouts`` unused then.
     satellite: Satellite | None = None
 
     def __post_init__(self) -> None:
+        if self.bounty is not None:
+            _check_bounty(self, self.bounty)
         previous = 0
         for i, row in enumerate(self.payouts):
             where = f"payouts[{i}]"
@@ -139,6 +144,26 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
                     )
 
 
+def _check_bounty(prize: Prize, bounty: Bounty) -> None:
+    parts = (
+        ("part", bounty.part, prize.buy_in, "buy_in"),
+        ("rebuy_part", bounty.rebuy_part, prize.rebuy.price if prize.rebuy else 0, "rebuy.price"),
+        (
+            "add_on_part",
+            bounty.add_on_part,
+            prize.add_on.price if prize.add_on else 0,
+            "add_on.price",
+        ),
+    )
+    for name, part, price, of in parts:
+        if part > price:
+            raise ConfigValueError(
+                f"bounty.{name}: {part} is more than the {of} of {price} it is taken from",
+                reason="bounty_part_too_big",
+                params={"name": name, "part": part, "price": price},
+            )
+
+
 class PaidPlace(msgspec.Struct, frozen=True, kw_only=True):
     place: int
     percent: float
@@ -162,6 +187,9 @@ class PrizePool(msgspec.Struct, frozen=True, kw_only=True):
     pool: int
     #: The paid places, first first; empty while the field is smaller than the first row.
     places: tuple[PaidPlace, ...]
+    #: The bounty pool: the bounty parts of the buy-ins, rebuys and add-ons, kept out of
+    #: ``collected`` and ``pool`` (0: no bounties).
+    bounties: int = 0
 
 
 def payouts(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> PrizePool:
@@ -171,6 +199,9 @@ def payouts(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> Pr
     add_on_price = prize.add_on.price if prize.add_on else 0
     add_on_fee = prize.add_on.fee if prize.add_on else 0
     collected = entries * prize.buy_in + rebuys * rebuy_price + add_ons * add_on_price
+    bounties = bounty_pool(prize, entries, rebuys, add_ons)
+    # The bounty part is taken out first: the guarantee and the overlay are of the prizes.
+    collected -= bounties
     fees = entries * prize.fee + rebuys * rebuy_fee + add_ons * add_on_fee
     pool = max(prize.guarantee, collected)
     row = None
@@ -205,7 +236,16 @@ def payouts(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> Pr
         overlay=pool - collected,
         pool=pool,
         places=tuple(places),
+        bounties=bounties,
     )
+
+
+def bounty_pool(prize: Prize, entries: int, rebuys: int = 0, add_ons: int = 0) -> int:
+    """The bounty parts of what was sold: the bounty pool (0 without bounties)."""
+    b = prize.bounty
+    if b is None:
+        return 0
+    return entries * b.part + rebuys * b.rebuy_part + add_ons * b.add_on_part
 
 
 def shared_prizes(pool: PrizePool, place: int, players: int) -> list[int]:

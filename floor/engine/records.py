@@ -11,6 +11,7 @@ import msgspec
 
 from .alternates_model import AlternateLine
 from .board import BoardLog
+from .bounty_rules import BountyBook, PlayerBounty
 from .calc.chiprace import ChipRaceResult
 from .events import (
     Announced,
@@ -99,6 +100,8 @@ class Player(msgspec.Struct, kw_only=True):
     #: The language the player reads and hears (issue 29.3); None: the venue's locale's.
     lang: str | None = None
     note: Annotated[str | None, STAFF] = None
+    #: A bounty tournament's record of the player's bounty (None: untouched, ``fold.bounty``).
+    bounty: PlayerBounty | None = None
 
     @property
     def spot(self) -> Spot | None:
@@ -273,6 +276,8 @@ class TournamentState(msgspec.Struct, kw_only=True):
     deal_offer: DealProposed | None = None
     #: The deal made: the shares it pays, and whether it ended the tournament.
     deal: DealMade | None = None
+    #: A bounty tournament's bounty money as a whole (None: no bounty changed yet).
+    bounties: BountyBook | None = None
     #: The capacity and the alternates' line (``alternates``).
     alternates: AlternateLine = msgspec.field(default_factory=AlternateLine)
     #: The director's message to the room while it is shown (``announce``).

@@ -28,6 +28,7 @@ from .events import (
     AlternatesLeft,
     Announced,
     AnnouncementCleared,
+    BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -95,6 +96,7 @@ if TYPE_CHECKING:
     from .plan import Plan
 
 
+from .fold.bounty import BountyFolds
 from .fold.chips import ChipFolds
 from .fold.clock import ClockFolds
 from .fold.finish import FinishFolds
@@ -161,7 +163,9 @@ def register_planner(planner: Callable[[Tournament], Plan]) -> None:
     _planner = planner
 
 
-class Tournament(PlayerFolds, TableFolds, MoveFolds, ClockFolds, ChipFolds, FinishFolds):
+class Tournament(
+    PlayerFolds, TableFolds, MoveFolds, ClockFolds, ChipFolds, FinishFolds, BountyFolds
+):
     """The state plus its indexes; ``apply`` is the only way it changes."""
 
     __slots__ = ()
@@ -219,6 +223,7 @@ class Tournament(PlayerFolds, TableFolds, MoveFolds, ClockFolds, ChipFolds, Fini
         One case per event: an event added to the union without one fails ``mypy --strict``
         at ``assert_never``. The most frequent events come first (the cases are tried in order).
         """
+        self._bounty(event)
         match event:
             case PlayerBusted():
                 self._player_busted(event)
@@ -345,6 +350,8 @@ class Tournament(PlayerFolds, TableFolds, MoveFolds, ClockFolds, ChipFolds, Fini
                 self.state.chips_added -= self.state.rulings.record(event)
             case SitOutEnded():
                 self.state.rulings.end(event)
+            case BountyPaid():
+                pass  # the bounties only (``_bounty``)
             case TournamentCreated():
                 raise ValueError("tournament_created starts a log: it is not applied to a state")
             case _:

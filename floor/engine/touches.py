@@ -25,6 +25,7 @@ from .events import (
     AlternatesLeft,
     Announced,
     AnnouncementCleared,
+    BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -142,11 +143,13 @@ def touch(e: Event, into: Touched) -> None:
     """Add what ``e`` may change to ``into``."""
     t = into
     match e:
-        case PlayerBusted(player=p, table=n):
+        case PlayerBusted(player=p, table=n, bounty_to=won):
             t.players.add(p)
             t.tables.add(n)
             t.draws.add(p)
             t.calls.add(p)
+            # The eliminators' bounties (``bounty``).
+            t.players.update(x.player for x in won)
         case PlayersMoved(moves=moves):
             for m in moves:
                 t.players.add(m.player)
@@ -189,10 +192,12 @@ def touch(e: Event, into: Touched) -> None:
             t.all_busted = True
             if n is not None:
                 t.tables.add(n)
-        case BustUndone(player=p, table=n):
+        case BustUndone(player=p, table=n, bounty_from=bounty_from):
             t.players.add(p)
             t.tables.add(n)
             t.all_busted = True
+            # The bounty goes back from its winners (and from the tournament's winner).
+            t.players.update(bounty_from)
         case PlayerSeated(player=p, table=n):
             t.players.add(p)
             t.tables.add(n)
@@ -234,7 +239,6 @@ def touch(e: Event, into: Touched) -> None:
             | ClockAdjusted()
             | TimeCalled()
             | TimeCallEnded()
-            | TournamentFinished()
             | TournamentClosed()
             | PrizeChanged()
             | StructureChanged()
@@ -242,7 +246,6 @@ def touch(e: Event, into: Touched) -> None:
             | DayEnded()
             | FieldCarried()
             | DealProposed()
-            | DealMade()
             | Announced()
             | AnnouncementCleared()
             | SatelliteEnded()
@@ -250,6 +253,11 @@ def touch(e: Event, into: Touched) -> None:
             | DealUndone()
         ):
             pass  # the clock, the counts, the money: compared whole
+        case BountyPaid(player=p) | TournamentFinished(winner=p):
+            # A bounty paid; the winner's own bounty taken.
+            t.players.add(p)
+        case DealMade(shares=shares):
+            t.players.update(x.player for x in shares)
         case (
             CapacitySet()
             | AlternateQueued()

@@ -27,6 +27,7 @@ from . import (
     alternates,
     amendments,
     announce,
+    bounty,
     day_end,
     deal,
     deal_undo,
@@ -45,6 +46,7 @@ from .events import (
     AlternatesLeft,
     Announced,
     AnnouncementCleared,
+    BountyPaid,
     BustUndone,
     ButtonReported,
     CallsLapsed,
@@ -255,6 +257,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             if isinstance(event, DayEnded) and event.remaining is not None:
                 checks.not_negative("remaining", event.remaining)
             day_end.check(t, event)
+        case BountyPaid():
+            bounty.check(t, event)
         case DealProposed() | DealMade():
             deal.check(t, event)
         case (

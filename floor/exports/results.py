@@ -46,6 +46,8 @@ class ResultRow(msgspec.Struct, frozen=True, kw_only=True):
     prize: int
     #: The prize is the player's part of a deal at the final table.
     deal: bool = False
+    #: The bounties won (a bounty tournament; None otherwise).
+    bounty: int | None = None
 
 
 def result_rows(t: Tournament, pool: PrizePool | None = None) -> list[ResultRow]:
@@ -79,6 +81,7 @@ def result_rows(t: Tournament, pool: PrizePool | None = None) -> list[ResultRow]
                 seat=bust.seat if bust is not None else None,
                 prize=f.prize,
                 deal=f.deal,
+                bounty=f.bounty,
             )
         )
     return out
@@ -111,6 +114,10 @@ def results_csv(t: Tournament) -> bytes:
         "currency",
         "deal",
     ]
+    # A bounty tournament: the bounties each won, after the prize (other files as before).
+    bounties = pool is not None and pool.bounties > 0
+    if bounties:
+        header.append("bounties")
     rows = (
         [
             r.place,
@@ -129,6 +136,7 @@ def results_csv(t: Tournament) -> bytes:
             r.prize,
             currency,
             1 if r.deal else 0,
+            *([r.bounty] if bounties else []),
         ]
         for r in result_rows(t, pool)
     )

@@ -55,6 +55,7 @@ def sender(command: Command) -> Sender:
             | cmd.RecordRuling()
             | cmd.EndSitOut()
             | cmd.BagTable()
+            | cmd.PayBounty()
             | cmd.QueueAlternate()
             | cmd.SeatAlternate()
             | cmd.DropAlternate()
@@ -99,7 +100,8 @@ _FLOOR_MAY: Final = (
     "confirm and cancel moves, call time, correct and lock seats, "
     "register players (and re-entries), "
     "correct names, mark special needs, unregister and refund, "
-    "sell rebuys and add-ons, set and count stacks, run chip races and record rulings"
+    "sell rebuys and add-ons, set and count stacks, run chip races, record rulings "
+    "and pay bounties"
 )
 
 

@@ -140,9 +140,38 @@ def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
         stack = rng.choice([None, 1000, 2000])
         return cmd.BustSameHand(
             players=tuple(
-                cmd.Busted(player=p, stack=stack or rng.choice([1000, 3000])) for p in pids
+                cmd.Busted(
+                    player=p,
+                    stack=stack or rng.choice([1000, 3000]),
+                    eliminators=pot_winners(p, pids),
+                )
+                for p in pids
             )
         )
+
+    def bounties() -> bool:
+        return (
+            s.structure is not None
+            and s.structure.prize is not None
+            and (s.structure.prize.bounty is not None)
+        )
+
+    def pot_winners(pid: str, out: list[str]) -> tuple[str, ...]:
+        """In a bounty tournament, one or two of the players at ``pid``'s table not out in
+        the hand, as the winners of the pot (no random draw otherwise: the other games play
+        as before bounties)."""
+        p = s.players[pid]
+        if not bounties() or p.table is None:
+            return ()
+        mates = sorted(x for x in s.tables[p.table].occupants.values() if x not in out)
+        return tuple(rng.sample(mates, min(len(mates), rng.choice([1, 1, 1, 2]))))
+
+    def bust(pid: str) -> cmd.Command:
+        return cmd.Bust(player=pid, eliminators=pot_winners(pid, [pid]))
+
+    def pay() -> cmd.Command | None:
+        owed = [p.id for p in s.players.values() if p.bounty and p.bounty.won > p.bounty.paid]
+        return cmd.PayBounty(player=g.pick(sorted(owed))) if owed else None
 
     def undo() -> cmd.Command | None:
         # Mostly the latest bust-out (still open to dispute), now and then an older one.
@@ -260,7 +289,7 @@ def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
         (4, hand_done),
         (1, lambda: cmd.EndHandForHand()),
         (8, table_cmd(lambda n: cmd.Hand(table=n))),
-        (5, player_cmd(lambda p: cmd.Bust(player=p))),
+        (5, player_cmd(bust)),
         (2, bust_same_hand),
         (3, undo),
         (2, register),
@@ -301,6 +330,7 @@ def _actions(g: Game) -> list[tuple[int, Callable[[], cmd.Command | None]]]:
         (1, structure_change),
         # Refused until a winner is left; then the undo above may still come first.
         (1, lambda: cmd.CloseTournament()),
+        *([(3, pay)] if bounties() else []),
     ]
 
 
@@ -459,6 +489,18 @@ def deal_game(seed: int, *, left_share: int, undo: bool = False) -> Game:
     return g
 
 
+#: ``MONEY`` as a progressive knockout: half of each buy-in and a rebuy's to bounties, paid at
+#: the cashier.
+BOUNTY: dict[str, Any] = {
+    **MONEY,
+    "name": "parity-bounty",
+    "prize": {
+        **MONEY["prize"],
+        "bounty": {"kind": "progressive", "part": 500, "rebuy_part": 250, "paid_at": "cashier"},
+    },
+}
+
+
 def alternates_game(seed: int) -> Game:
     """A flight of 18 seats, full: entries wait in line (one joined from the wall), bust-outs
     call them one by one (one seated, one whose time lapses, one dropped), then a wave at a
@@ -560,6 +602,7 @@ def games() -> list[Game]:
         day2_game(9),
         deal_game(11, left_share=2),
         deal_game(12, left_share=0),
+        play(13, players=60, structure=BOUNTY, steps=900),
         alternates_game(13),
         announce_game(13),
         deal_game(12, left_share=0, undo=True),

@@ -78,6 +78,7 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.EndDay: cmd.EndDay(now=True),
     cmd.ProposeDeal: cmd.ProposeDeal(method="icm"),
     cmd.MakeDeal: cmd.MakeDeal(agreed=("T3S1",)),
+    cmd.PayBounty: cmd.PayBounty(player="T3S1"),
     cmd.SetCapacity: cmd.SetCapacity(capacity=None),
     cmd.QueueAlternate: cmd.QueueAlternate(name="Ann"),
     cmd.JoinAlternates: cmd.JoinAlternates(name="Ann"),
@@ -102,6 +103,7 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
 
 FLOOR_MAY = {
     cmd.BagTable,
+    cmd.PayBounty,
     cmd.RecordRuling,
     cmd.EndSitOut,
     cmd.Bust,

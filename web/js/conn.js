@@ -635,6 +635,7 @@ function followState(tid, st, room, me) {
     // A deal reaches a follower as their prize (`me.player`), not as the room's offer.
     deal_offer: null,
     deal: null,
+    bounties: null,
     // The alternates' line is the room's (the wall, the line's own page), not a follower's.
     alternates: { capacity: null, line: [], issued: 0, seated: 0, lapsed: 0, refunded: 0 },
     satellite_end: null,

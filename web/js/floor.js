@@ -65,6 +65,7 @@ const ui = {
   typed: "",
   seat: null,
   confirmBust: null, // the player the bust-out is being confirmed for
+  bountyFor: null, bountySplit: false, bountyPicked: new Set(), // a pot's winners (bounty_pick.js)
   undoFor: null,
   search: "",
   results: [],

@@ -13,6 +13,9 @@
  * @property {string} typed
  * @property {number | null} seat
  * @property {string | null} confirmBust the player the bust-out is being confirmed for
+ * @property {string | null} bountyFor whose pot's winners are being picked (bounty_pick.js)
+ * @property {boolean} bountySplit the pot is split: several winners picked before sending
+ * @property {Set<string>} bountyPicked the split pot's winners picked
  * @property {string | null} undoFor
  * @property {string} search
  * @property {any[]} results

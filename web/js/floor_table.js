@@ -5,6 +5,7 @@
 // and the bust-outs that can be undone. Under the pad, the sheets kept on this phone.
 
 import { tableViews } from "./conn.js";
+import { bountyOf, winnerPicker } from "./bounty_pick.js";
 import { allDrafts } from "./drafts.js";
 import { colourUp } from "./chiprace.js";
 import { singleCount } from "./counts.js";
@@ -47,6 +48,25 @@ export function tableTab(phone, { saleBlock }) {
         "aria-label": k === "del" ? t("floor.key_delete") : k === "ok" ? t("floor.key_open") : k,
         onclick: () => press(k),
       }, k === "del" ? "⌫" : k === "ok" ? t("floor.key_open") : k))));
+  }
+
+  /** The winners of the pot, for a bounty tournament's bust-out (bounty_pick.js).
+   * @param {number} table
+   * @param {string} out
+   * @param {(pids: string[]) => void} bust */
+  function pickWinners(table, out, bust) {
+    if (ui.bountyFor !== out) {
+      ui.bountyFor = out;
+      ui.bountySplit = false;
+      ui.bountyPicked = new Set();
+    }
+    return winnerPicker({
+      state: conn.state, table, busted: [out], split: ui.bountySplit, picked: ui.bountyPicked,
+      name: (p) => playerName(conn, p),
+      onSplit: (on) => { ui.bountySplit = on; ui.bountyPicked.clear(); render(); },
+      onToggle: (p) => { if (!ui.bountyPicked.delete(p)) ui.bountyPicked.add(p); render(); },
+      onPick: (pids) => { ui.bountyFor = null; bust(pids); },
+    });
   }
 
   function tableView() {
@@ -100,17 +120,21 @@ export function tableTab(phone, { saleBlock }) {
         h("div", { class: "actions" },
           h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = null; ui.seat = null; render(); } }, t("floor.seen"))));
     } else if (ui.seat != null && ui.confirmBust && ui.confirmBust === pid) {
+      const bust = (/** @type {string[]} */ eliminators) => {
+        ui.confirmBust = null;
+        // The player is named with the seat: a late resend from the outbox is refused if
+        // somebody else sits there by then, instead of busting them.
+        send({ type: "bust", player: pid, table: tb.number, seat: ui.seat, eliminators }, t("floor.bust_label", { name, where }));
+        ui.seat = null;
+        render();
+      };
+      // A bounty tournament: the tap on the seat that won the pot is the confirmation.
+      const pick = bountyOf(s) ? pickWinners(tb.number, pid, bust) : null;
       actions = h("div", { class: "confirm-box", role: "alertdialog", "aria-label": t("floor.bust_confirm_title") },
         h("p", {}, t("floor.bust_confirm", { name, where })),
+        pick,
         h("div", { class: "actions" },
-          h("button", { type: "button", class: "danger big", onclick: () => {
-            ui.confirmBust = null;
-            // The player is named with the seat: a late resend from the outbox is refused if
-            // somebody else sits there by then, instead of busting them.
-            send({ type: "bust", player: pid, table: tb.number, seat: ui.seat }, t("floor.bust_label", { name, where }));
-            ui.seat = null;
-            render();
-          } }, t("floor.bust_yes")),
+          pick ? null : h("button", { type: "button", class: "danger big", onclick: () => bust([]) }, t("floor.bust_yes")),
           h("button", { type: "button", class: "big", onclick: () => { ui.confirmBust = null; render(); } }, t("common.no"))));
     } else if (ui.seat != null) {
       actions = h("div", { class: "seat-actions" },

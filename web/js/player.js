@@ -14,6 +14,7 @@ import { reloadOnUpgrade } from "./version.js";
 import { Board, calledMoves, entryName } from "./board.js";
 import { clockPanel } from "./clockview.js";
 import { mountLeaders } from "./counts.js";
+import { playerBounty } from "./bounty_view.js";
 import { ending } from "./finished.js";
 import { mountCounts } from "./flights.js";
 import { finishText, moneyBanner } from "./moneyview.js";
@@ -185,6 +186,8 @@ function renderFollow() {
     finish && finishText(finish) ? h("p", { class: `follow-finish${finish.place === 1 && finish.tied === 1 ? " winner" : ""}${finish.prize ? " paid" : ""}` },
       finishText(finish)) : null,
     w?.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
+    // A bounty tournament: the bounty on their head and what they have won (bounty_view.js).
+    held ? playerBounty(conn, conn.state?.players?.[follow.id]) : null,
     finish ? null : h("p", { class: "hint" }, t("player.follow_hint")),
     h("button", { type: "button", class: "ghost", onclick: unfollow }, t("player.unfollow")));
 }

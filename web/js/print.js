@@ -207,6 +207,8 @@ function renderPayouts() {
   const facts = [[t("prizes.entries"), fmt.number(pool.entries)], [t("prizes.pool"), money(pool.pool)],
     [t("prizes.guarantee"), money(pool.guarantee)], [t("prizes.overlay"), money(pool.overlay)],
     [t("prizes.rebuys"), fmt.number(pool.rebuys)], [t("prizes.add_ons"), fmt.number(pool.add_ons)]];
+  // A bounty tournament: the bounty pool beside the prize pool it was taken out of.
+  if (pool.bounties) facts.push([t("bounty.pool"), money(pool.bounties)]);
   return [sheet(head(t("paper.payouts_title"), t("paper.places_n", { n: pool.places.length })),
     h("div", { class: "facts" }, facts.map(([k, v]) => h("div", {}, h("b", {}, k), v))),
     h("table", { class: "grid" },

@@ -135,5 +135,7 @@ export function poolFacts(pool) {
   facts.push([t("prizes.places_paid"), fmt.number((pool.places || []).length)]);
   if (pool.guarantee) facts.push([t("prizes.guarantee"), fmt.money(pool.guarantee, pool.currency)]);
   if (pool.overlay) facts.push([t("prizes.overlay"), fmt.money(pool.overlay, pool.currency)]);
+  // A bounty tournament: the bounty pool, kept apart from the prize pool.
+  if (pool.bounties) facts.push([t("bounty.pool"), fmt.money(pool.bounties, pool.currency)]);
   return facts;
 }

@@ -16,6 +16,7 @@ import { countedText, parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, debounce, explainError, fill, h, playerName } from "./ui.js";
 import { heldState } from "./conn.js";
+import { bountyOf, winnerPicker } from "./bounty_pick.js";
 /** @import { Command, Conn, Send } from "./types.js" */
 
 export class SameHand {
@@ -33,6 +34,9 @@ export class SameHand {
     this.noticeEl = h("div", { class: "draft-notice" });
     conn.on("change", () => this._drawNotice());
     this.picked = new Map(); // player id -> typed stack (a string)
+    /** In a bounty tournament, who won each picked player's pot (bounty_pick.js).
+     * @type {Map<string, Set<string>>} */
+    this.winners = new Map();
     this.confirming = false;
     this.sending = false;
     /** @type {any} */
@@ -56,6 +60,7 @@ export class SameHand {
     this.active = true;
     this.table = table;
     this.picked = new Map(draft?.data?.picked || []);
+    this.winners = new Map((draft?.data?.winners || []).map((/** @type {[string, string[]]} */ [k, v]) => [k, new Set(v)]));
     this.confirming = false;
     this.preview = null;
     if (!draft) this.drafts.begin(table);
@@ -67,6 +72,7 @@ export class SameHand {
     this.active = false;
     this.table = null;
     this.picked.clear();
+    this.winners.clear();
     this.confirming = false;
     this.preview = null;
   }
@@ -74,7 +80,7 @@ export class SameHand {
   _keep() {
     if (this.table == null) return;
     const first = !this.drafts.load(this.table);
-    this.drafts.save(this.table, { picked: [...this.picked] });
+    this.drafts.save(this.table, { picked: [...this.picked], winners: [...this.winners].map(([k, v]) => [k, [...v]]) });
     if (first) this._drawNotice();
   }
 
@@ -122,11 +128,16 @@ export class SameHand {
     if (this.picked.size < 2) return null;
     /** @type {import("./protocol.js").Busted[]} */
     const players = [];
+    const bounties = !!bountyOf(this.conn.state);
     for (const [pid, typed] of this.picked) {
       const v = parseStack(typed);
       if (v.problem) return null;
+      // A bounty tournament: every pot's winner named before it can be sent.
+      const won = [...(this.winners.get(pid) || [])].filter((w) => w !== pid);
+      if (bounties && !won.length) return null;
       // No stack: the server takes the last count, or asks for the stack by name.
-      players.push(v.empty ? { player: pid } : { player: pid, stack: v.stack });
+      const one = v.empty ? { player: pid } : { player: pid, stack: v.stack };
+      players.push(bounties ? { ...one, eliminators: won } : one);
     }
     return { type: "bust_same_hand", players };
   }
@@ -173,7 +184,8 @@ export class SameHand {
     const el = this.previewEl;
     el.replaceChildren();
     if (!command) {
-      el.append(h("p", { class: "hint" }, this.picked.size < 2 ? t("same.pick_more") : t("same.fix_stacks")));
+      el.append(h("p", { class: "hint" }, this.picked.size < 2 ? t("same.pick_more")
+        : this._winnersMissing() ? t("bounty.pick_winner") : t("same.fix_stacks")));
       return;
     }
     const p = this.preview;
@@ -198,6 +210,32 @@ export class SameHand {
         h("span", { class: `same-prize${f.prize ? "" : " none"}` }, p.currency != null && f.prize ? money(f.prize) : t("same.no_prize"),
           f.tied > 1 ? h("span", { class: "badge badge-shared" }, t("same.shared", { n: f.tied })) : null)))),
       h("p", { class: "muted small" }, t("same.left_after", { n: p.left })));
+  }
+
+  /** A bounty tournament with a picked player whose pot has no winner named. */
+  _winnersMissing() {
+    if (!bountyOf(this.conn.state)) return false;
+    return [...this.picked.keys()].some((pid) => !this.winners.get(pid)?.size);
+  }
+
+  /** Who won `pid`'s pot: the others at their table, a tap picks or drops one.
+   * @param {string} pid
+   * @param {any} p */
+  _winnersPicker(pid, p) {
+    if (!bountyOf(this.conn.state) || p?.table == null) return null;
+    const picked = this.winners.get(pid) || new Set();
+    return winnerPicker({
+      state: heldState(this.conn), table: p.table, busted: [pid], split: true, picked,
+      name: (x) => playerName(this.conn, x),
+      label: t("bounty.who_won_of", { name: playerName(this.conn, pid) }),
+      onToggle: (x) => {
+        if (!picked.delete(x)) picked.add(x);
+        this.winners.set(pid, picked);
+        this._keep();
+        this.confirming = false;
+        this.rerender();
+      },
+    });
   }
 
   _refresh() {
@@ -234,7 +272,8 @@ export class SameHand {
         h("label", { for: id }, t("same.stack_label")),
         input,
         h("span", { class: "hint", id: `${id}-last` }, t("count.last", { count: countedText(p) })),
-        problemEl);
+        problemEl,
+        this._winnersPicker(pid, p));
     });
     this.confirmBtn = h("button", { type: "button", class: "danger big", disabled: this._blocked(this.command()),
       onclick: () => { this.confirming = true; this.rerender(); } }, t("same.confirm", { n: this.picked.size }));

@@ -19,6 +19,7 @@ import { countAge, oldCount } from "./countage.js";
 import { Outbox } from "./commands.js";
 import { timeCalls as callsAt, undoable } from "./facts.js";
 import { handForHand, tableStep } from "./h4h.js";
+import { bountyOf, headOf } from "./bounty_pick.js";
 import { pairForm } from "./pairing.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
@@ -39,8 +40,12 @@ const outbox = new Outbox(tid);
 let principal = { role: "public", username: null, table: null };
 /** What the screen is asking for: null, "out" (bust-outs), "done" (hand-for-hand) or
  * "button"; `picked` the seats tapped, `stacks` the starting stacks typed by seat. */
-/** @type {{ mode: "out" | "done" | "button" | null, picked: Set<number>, stacks: Record<number, string> }} */
-const ui = { mode: null, picked: new Set(), stacks: {} };
+/** In a bounty tournament, after the seats out: "won", who won each one's pot (`won.at`
+ * the seat out being asked about, `won.winners` the winners' seats by seat out, `won.split`
+ * several winners tapped before going on). */
+/** @type {{ mode: "out" | "done" | "button" | "won" | null, picked: Set<number>, stacks: Record<number, string>,
+ *   won: { at: number, winners: Map<number, Set<number>>, split: boolean, then: "out" | "done" | "button" | "won" | null } }} */
+const ui = { mode: null, picked: new Set(), stacks: {}, won: { at: 0, winners: new Map(), split: false, then: null } };
 /** Players who sat down here since the table's last hand (a late entry, a move carried out):
  * seat -> player, from the events the server sent. */
 const arrivals = new Map();
@@ -218,6 +223,7 @@ function closePick() {
   ui.mode = null;
   ui.picked.clear();
   ui.stacks = {};
+  ui.won = { at: 0, winners: new Map(), split: false, then: null };
 }
 
 /** @param {number[]} seats */
@@ -238,25 +244,75 @@ function sendPicked() {
     const typed = ui.stacks[seat];
     return typed === undefined || typed === "" ? null : Number(typed);
   };
-  if (ui.mode === "done") {
-    const out = seats.map((seat) => ({ seat, stack: stackOf(seat) }));
+  if ((ui.mode === "out" || ui.mode === "done") && bountyOf(conn.state) && seats.length) {
+    // A bounty tournament: who won each pot is asked next, a tap on a seat each.
+    ui.won = { at: 0, winners: new Map(), split: false, then: ui.mode };
+    ui.mode = "won";
+    render();
+    return;
+  }
+  const was = ui.mode === "won" ? ui.won.then : ui.mode;
+  if (was === "done") {
+    const out = seats.map((seat) => ({ seat, stack: stackOf(seat), winners: [...(ui.won.winners.get(seat) || [])] }));
     send({ type: "hand_done", table: TABLE, out },
       seats.length ? t("table.send_done", { seats: seatList(seats) }) : t("table.send_done_none"));
-  } else if (ui.mode === "out" && seats.length === 1) {
-    send({ type: "bust", table: TABLE, seat: seats[0] }, t("table.send_out", { seats: seatList(seats) }));
-  } else if (ui.mode === "out" && seats.length > 1) {
+  } else if (was === "out" && seats.length === 1) {
+    send({ type: "bust", table: TABLE, seat: seats[0], eliminators: winnersOf(table, seats[0]) },
+      t("table.send_out", { seats: seatList(seats) }));
+  } else if (was === "out" && seats.length > 1) {
     // Several out in one hand: placed by the chips each started it with (bust_same_hand).
-    const players = seats.map((seat) => ({ player: table.occupants[seat], stack: stackOf(seat) }));
+    const players = seats.map((seat) => ({ player: table.occupants[seat], stack: stackOf(seat), eliminators: winnersOf(table, seat) }));
     send({ type: "bust_same_hand", players }, t("table.send_out", { seats: seatList(seats) }));
   }
   closePick();
   render();
 }
 
+/** The players named as the winners of `seat`'s pot (none outside a bounty tournament).
+ * @param {any} table
+ * @param {number} seat */
+function winnersOf(table, seat) {
+  return [...(ui.won.winners.get(seat) || [])].map((x) => table.occupants[x]).filter(Boolean);
+}
+
+/** The seat out whose pot is being asked about, or null once all are named. */
+function askedSeat() {
+  const seats = [...ui.picked].sort((a, b) => a - b);
+  return seats[ui.won.at] ?? null;
+}
+
+/** A winner tapped for the seat out being asked about: one tap names them and goes on (a
+ * split pot: taps pick and drop, "next" goes on); the last one sends.
+ * @param {number} seat */
+function tapWinner(seat) {
+  const asked = askedSeat();
+  if (asked == null || seat === asked) return;
+  const chosen = ui.won.winners.get(asked) || new Set();
+  if (ui.won.split) {
+    if (!chosen.delete(seat)) chosen.add(seat);
+    ui.won.winners.set(asked, chosen);
+    render();
+    return;
+  }
+  ui.won.winners.set(asked, new Set([seat]));
+  nextAsked();
+}
+
+function nextAsked() {
+  ui.won.at += 1;
+  ui.won.split = false;
+  if (askedSeat() == null) sendPicked();
+  else render();
+}
+
 /** @param {number} seat */
 function tapSeat(seat) {
   const table = heldState(conn).tables[TABLE];
   if (!table.occupants[seat]) return;
+  if (ui.mode === "won") {
+    tapWinner(seat);
+    return;
+  }
   if (ui.mode === "button") {
     send({ type: "button", table: TABLE, seat }, `${t("table.button")}: ${t("table.seat", { seat })}`);
     closePick();
@@ -302,9 +358,9 @@ function renderSeats(table, v) {
     const out = (handForHand(conn)?.out || []).some((/** @type {any} */ o) => o.table === TABLE && o.seat === seat);
     const el = h("button", {
       type: "button",
-      class: `seat${p ? "" : " empty"}${ui.picked.has(seat) ? " picked" : ""}${out ? " out" : ""}${arrivals.has(seat) ? " arrived" : ""}`,
+      class: `seat${p ? "" : " empty"}${ui.picked.has(seat) ? " picked" : ""}${out ? " out" : ""}${arrivals.has(seat) ? " arrived" : ""}${wonBy(seat) ? " winner" : ""}`,
       disabled: !p || !picking,
-      "aria-pressed": picking && ui.mode !== "button" ? String(ui.picked.has(seat)) : null,
+      "aria-pressed": ui.mode === "won" ? String(wonBy(seat)) : picking && ui.mode !== "button" ? String(ui.picked.has(seat)) : null,
       dataset: { seat },
       onclick: () => tapSeat(seat),
     },
@@ -313,7 +369,9 @@ function renderSeats(table, v) {
     // The count with its age; an old one (the server's verdict in the view) says so.
     p && p.stack != null && p.counted ? h("span", { class: "seat-stack" }, fmt.chips(p.stack), " · ",
       countAge(p.counted_at, oldCount(v, p.id), { cls: "seat-age", short: true })) : null,
-    marks.length ? h("span", { class: "seat-marks" }, marks) : null);
+    marks.length ? h("span", { class: "seat-marks" }, marks) : null,
+    // A bounty tournament: the bounty on the player's head (the server's record).
+    p && bountyOf(conn.state) ? h("span", { class: "bounty-head" }, fmt.money(headOf(conn.state, p), conn.state?.structure?.prize?.currency)) : null);
     // Set through the CSSOM: the pages' policy allows no inline style attributes.
     el.style.gridRow = String(row);
     el.style.gridColumn = String(col);
@@ -403,6 +461,32 @@ function renderActions(table, v) {
     }));
 }
 
+/** Whether `seat` is picked as a winner of the pot being asked about.
+ * @param {number} seat */
+function wonBy(seat) {
+  const asked = ui.mode === "won" ? askedSeat() : null;
+  return asked != null && !!ui.won.winners.get(asked)?.has(seat);
+}
+
+/** The pick's panel while the winners of the pots are asked (a bounty tournament).
+ * @param {any} table */
+function renderWon(table) {
+  const asked = askedSeat();
+  const p = asked != null ? heldState(conn).players[table.occupants[asked]] : null;
+  const chosen = asked != null ? ui.won.winners.get(asked)?.size || 0 : 0;
+  fill(pickEl,
+    h("p", { class: "pick-hint" }, t("bounty.who_won_of", { name: p?.name ?? "" }), " ", t("table.seat", { seat: asked ?? 0 })),
+    h("div", { class: "pick-actions" },
+      ui.won.split
+        ? h("button", { type: "button", class: "big primary", disabled: !chosen, dataset: { action: "next" }, onclick: nextAsked },
+          t("bounty.split_send", { n: chosen }))
+        : null,
+      h("button", { type: "button", class: "big ghost", "aria-pressed": String(ui.won.split), dataset: { action: "split" },
+        onclick: () => { ui.won.split = !ui.won.split; if (asked != null) ui.won.winners.delete(asked); render(); } },
+      ui.won.split ? t("bounty.one_winner") : t("bounty.split")),
+      h("button", { type: "button", class: "big ghost", dataset: { action: "cancel" }, onclick: () => { closePick(); render(); } }, t("table.cancel"))));
+}
+
 /** What the pick was last drawn for: drawn again only when it changed (not under a finger). */
 let pickKey = "";
 
@@ -410,6 +494,7 @@ let pickKey = "";
 function renderPick(table) {
   pickEl.hidden = ui.mode == null;
   if (ui.mode == null) return fill(pickEl);
+  if (ui.mode === "won") return renderWon(table);
   const seats = [...ui.picked].sort((a, b) => a - b);
   const hint = ui.mode === "button" ? t("table.pick_button") : ui.mode === "done" ? t("table.pick_out_h4h") : t("table.pick_out");
   // A stack places players out together: asked for when it decides (several out, or
@@ -451,7 +536,8 @@ function render() {
   renderActions(table, v);
   renderSeats(table, v);
   // Keep what is being typed: the pick is rebuilt only when its seats change.
-  const key = `${ui.mode}|${[...ui.picked].join(",")}|${document.documentElement.lang}`;
+  const won = ui.mode === "won" ? `${ui.won.at}|${ui.won.split}|${[...(ui.won.winners.get(askedSeat() ?? 0) || [])]}` : "";
+  const key = `${ui.mode}|${[...ui.picked].join(",")}|${won}|${document.documentElement.lang}`;
   if (key !== pickKey || !pickEl.contains(document.activeElement)) {
     pickKey = key;
     renderPick(table);

@@ -12,7 +12,7 @@
 // Once the tournament has its winner (the server's facts) the winner takes the clock's place
 // and the pages are the final standings with prizes (and the charts): standings.js.
 // Before the clock starts, the seat draw takes the whole wall (seatdraw.js).
-// URL options: ?pages=tables,moves,prizes,chips,charts,seats (which pages, in order; one page =
+// URL options: ?pages=tables,moves,prizes,chips,bounties,charts,seats (which pages, in order; one page =
 // no rotation; seats listed keeps the draw up all day), ?rotate=20 (seconds per page),
 // ?draw_rotate=6 (seconds per page of the draw), ?split=1/2 (this wall's half of the draw),
 // ?lang=cs, ?screen=<name> (a named screen: the layout the director saved for it, its pages
@@ -23,6 +23,7 @@ import { reloadOnUpgrade } from "./version.js";
 import { Board, calledMoves } from "./board.js";
 import { createCharts } from "./charts.js";
 import { chipFacts, chipsWallPage } from "./counts.js";
+import { bountyFacts, bountyWallPage } from "./bounty_view.js";
 import { clockPanel } from "./clockview.js";
 import { ending } from "./finished.js";
 import { onLang, t, why as whyText } from "./i18n.js";
@@ -55,7 +56,7 @@ reloadOnUpgrade(conn);
 const board = new Board(conn, { limit: 120 });
 const prizes = new Prizes(conn);
 const ROTATE = Math.max(5, Number(params.get("rotate")) || 18) * 1000;
-const ALL_PAGES = ["tables", "moves", "prizes", "chips", "charts", "seats"];
+const ALL_PAGES = ["tables", "moves", "prizes", "chips", "bounties", "charts", "seats"];
 // A named screen (?screen=bar-left) shows the layout the director saved for it: its pages, in
 // order, each for its time (walls_layout.js); otherwise the URL's options say.
 const screen = await screenLayout(tid);
@@ -95,6 +96,7 @@ const rotation = new Rotation({
   // Before the start the draw has the wall to itself: the other pages have nothing yet.
   skip: (page) => (page === "moves" && !calledMoves(conn).length && !board.entries.length)
     || (page === "prizes" && !hasPrizes(prizes)) || (page === "chips" && !chipFacts(conn))
+    || (page === "bounties" && !bountyFacts(conn))
     || (page === "seats" && !drawShown()) || (page !== "seats" && drawShown() && !DRAW_ALWAYS),
   // The pages the rotation turns to now, as the top bar lists them: the draw alone before the start.
   listed: (page) => (page === "seats" ? drawShown() : !drawShown() || DRAW_ALWAYS),
@@ -137,6 +139,7 @@ const pagesEl = h("main", { class: "wall-pages" },
   PAGES.includes("moves") ? moves.el : null,
   PAGES.includes("prizes") ? prizesShown.el : null,
   PAGES.includes("chips") ? chipsPage : null,
+  PAGES.includes("bounties") ? bountyWallPage(conn) : null,
   standingsPage,
   PAGES.includes("charts") ? chartsPage : null,
   PAGES.includes("seats") ? seatDraw.el : null);

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from .. import (
+    bounty,
     lookups,
     same_hand,
     undo,
@@ -49,17 +50,10 @@ def bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]:
     # Two phones reporting the heads-up bust-out: the second would bust the winner.
     not_last(t, p)
     table = t.table(p.table)
-    return [
-        PlayerBusted(
-            player=p.id,
-            table=p.table,
-            seat=p.seat,
-            hand=table.hand,
-            place=t.active,
-            at=now,
-            by=c.by,
-        )
-    ]
+    out = PlayerBusted(
+        player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active, at=now, by=c.by
+    )
+    return [bounty.one(t, out, c.eliminators)]
 
 
 def bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Random) -> list[Event]:
@@ -92,7 +86,7 @@ def bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rando
             reason="all_out",
             params={"busted": len(busted), "left": t.active},
         )
-    return list(same_hand.place(t, busted, now, c.by))
+    return list(bounty.same_hand(t, same_hand.place(t, busted, now, c.by), c.players))
 
 
 def undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:
@@ -101,7 +95,17 @@ def undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> lis
         raise undo.refusal(t, p, bar)
     record = p.bust
     assert record is not None
-    return [BustUndone(player=p.id, table=record.table, seat=record.seat, reason=c.reason, at=now)]
+    back = bounty.undone(t, p)
+    return [
+        BustUndone(
+            player=p.id,
+            table=record.table,
+            seat=record.seat,
+            reason=c.reason,
+            at=now,
+            bounty_from=back,
+        )
+    ]
 
 
 def check_player_busted(t: Tournament, e: PlayerBusted, previous: Event | None) -> None:
@@ -130,6 +134,8 @@ def check_player_busted(t: Tournament, e: PlayerBusted, previous: Event | None) 
         raise _place_wrong(p.id, e.place, e.shares, left)
     if e.stack is not None:
         checks.stack(e.stack)
+    # Who won the bounty and what each took, as worked out when it was recorded.
+    bounty.check(t, e)
 
 
 def share_closed(t: Tournament, previous: Event | None, event: Event | None) -> None:

@@ -32,6 +32,7 @@ import msgspec
 from msgspec import UNSET
 
 from .. import (
+    bounty_facts,
     deal,
     final,
     finish,
@@ -160,6 +161,9 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     hand_for_hand: hand_for_hand.HandForHandFacts | None = None
     #: The bubble burst: every player left is paid (``money``); None before.
     in_the_money: money.InTheMoney | None = None
+    #: A bounty tournament's bounties (``bounty_facts``); sent when ``full`` and with a batch
+    #: that may change them; None: no bounties.
+    bounties: bounty_facts.BountyFacts | msgspec.UnsetType | None = msgspec.UNSET
     #: The capacity: whether the flight is full (``alternates``); None without one.
     alternates: AlternateFacts | None = None
 
@@ -280,6 +284,9 @@ def public_facts(t: Tournament, events: Sequence[Event] | None = None) -> Facts:
         chips=chip_facts(t) if named is None or touches_counts(t, events or ()) else UNSET,
         hand_for_hand=hand_for_hand.facts(t),
         in_the_money=money.in_the_money(t),
+        bounties=bounty_facts.facts(t)
+        if named is None or bounty_facts.touches(t, events or ())
+        else UNSET,
         alternates=alternates_facts(s),
     )
 

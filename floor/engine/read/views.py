@@ -239,6 +239,8 @@ class Finish(msgspec.Struct, frozen=True, kw_only=True):
     at: float | None
     #: The prize is the player's part of a deal made at the final table (``deal``).
     deal: bool = False
+    #: The bounties the player won (with the winner's own); None: not a bounty tournament.
+    bounty: int | None = None
 
 
 def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
@@ -264,6 +266,11 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
         players = t.state.players.values()
         groups[1] = [next(p for p in players if not p.busted and p.table is not None)]
     out: list[Finish] = []
+    bounties = (
+        s.structure is not None
+        and s.structure.prize is not None
+        and (s.structure.prize.bounty is not None)
+    )
     for place in sorted(groups):
         group = sorted(groups[place], key=_where_busted)
         prizes = shared_prizes(pool, place, len(group)) if pool else [0] * len(group)
@@ -281,9 +288,14 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
                     add_ons=p.add_ons,
                     at=p.bust.at if p.busted and p.bust else None,
                     deal=dealt is not None,
+                    bounty=won_bounties(p) if bounties else None,
                 )
             )
     return out
+
+
+def won_bounties(p: Player) -> int:
+    return p.bounty.won if p.bounty is not None else 0
 
 
 def _where_busted(p: Player) -> tuple[int, int]:

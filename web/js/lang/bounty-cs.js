@@ -1,0 +1,30 @@
+// @ts-check
+// Texty odměn za vyřazení česky (bounty_pick.js, bounty_view.js).
+
+export const bountyCs = {
+  "bounty.who_won": "Kdo vyhrál pot? Klepněte na místo: odměna je jeho",
+  "bounty.who_won_of": "Kdo vyhrál pot hráče {name}?",
+  "bounty.split": "Dělený pot…",
+  "bounty.one_winner": "Jeden vítěz",
+  "bounty.split_send": { one: "Vyřadit, {n} vítěz", few: "Vyřadit, {n} vítězové si dělí odměnu", many: "Vyřadit, {n} vítězů si dělí odměnu", other: "Vyřadit, {n} vítězů si dělí odměnu" },
+  "bounty.won_by": "vyhrál {names}",
+  "bounty.pick_winner": "Uveďte vítěze každého potu",
+  "bounty.title": "Odměny za vyřazení",
+  "bounty.kind.knockout": "Knockout, odměna",
+  "bounty.kind.progressive": "Progresivní knockout, od",
+  "bounty.pool": "Fond odměn",
+  "bounty.won": "vyplaceno",
+  "bounty.left": "ještě na hlavách",
+  "bounty.largest": "Největší zbývající odměny",
+  "bounty.last": "Poslední získané odměny",
+  "bounty.none_left": "Žádná odměna nezbývá",
+  "bounty.none_won": "Zatím nikdo odměnu nezískal",
+  "bounty.won_line": "{winners} vyřadil hráče {busted}",
+  "bounty.on_head": "Odměna na vaší hlavě",
+  "bounty.was_on_head": "Vaše odměna, získaná soupeřem",
+  "bounty.you_won": "Vaše získané odměny",
+  "bounty.owed": "K vyzvednutí u pokladny",
+  "bounty.pay": "Vyplatit {amount}",
+  "bounty.results_won": "odměny",
+  "wall.page.bounties": "Odměny",
+};

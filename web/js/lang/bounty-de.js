@@ -1,0 +1,30 @@
+// @ts-check
+// Die Kopfgelder auf Deutsch (bounty_pick.js, bounty_view.js).
+
+export const bountyDe = {
+  "bounty.who_won": "Wer hat den Pot gewonnen? Tippe auf den Platz: das Kopfgeld gehört ihm",
+  "bounty.who_won_of": "Wer hat den Pot von {name} gewonnen?",
+  "bounty.split": "Geteilter Pot…",
+  "bounty.one_winner": "Ein Gewinner",
+  "bounty.split_send": { one: "Ausgeschieden, {n} Gewinner", other: "Ausgeschieden, {n} Gewinner teilen das Kopfgeld" },
+  "bounty.won_by": "gewonnen von {names}",
+  "bounty.pick_winner": "Nenne den Gewinner jedes Pots",
+  "bounty.title": "Kopfgelder",
+  "bounty.kind.knockout": "Knockout, ein Kopfgeld von",
+  "bounty.kind.progressive": "Progressive Knockout, ab",
+  "bounty.pool": "Kopfgeld-Pool",
+  "bounty.won": "gewonnen",
+  "bounty.left": "noch auf den Köpfen",
+  "bounty.largest": "Die größten verbliebenen Kopfgelder",
+  "bounty.last": "Die letzten gewonnenen Kopfgelder",
+  "bounty.none_left": "Kein Kopfgeld mehr übrig",
+  "bounty.none_won": "Noch kein Kopfgeld gewonnen",
+  "bounty.won_line": "{busted} ausgeschaltet von {winners}",
+  "bounty.on_head": "Das Kopfgeld auf dich",
+  "bounty.was_on_head": "Dein Kopfgeld, vergeben",
+  "bounty.you_won": "Deine gewonnenen Kopfgelder",
+  "bounty.owed": "An der Kasse abzuholen",
+  "bounty.pay": "{amount} auszahlen",
+  "bounty.results_won": "Kopfgelder",
+  "wall.page.bounties": "Kopfgelder",
+};

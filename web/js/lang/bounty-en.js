@@ -1,0 +1,30 @@
+// @ts-check
+// The bounties' texts in English (bounty_pick.js, bounty_view.js).
+
+export const bountyEn = {
+  "bounty.who_won": "Who won the pot? Tap the seat: the bounty is theirs",
+  "bounty.who_won_of": "Who won {name}'s pot?",
+  "bounty.split": "Split pot…",
+  "bounty.one_winner": "One winner",
+  "bounty.split_send": { one: "Bust-out, {n} winner", other: "Bust-out, {n} winners split the bounty" },
+  "bounty.won_by": "won by {names}",
+  "bounty.pick_winner": "Name the winner of each pot",
+  "bounty.title": "Bounties",
+  "bounty.kind.knockout": "Knockout, a bounty of",
+  "bounty.kind.progressive": "Progressive knockout, starting at",
+  "bounty.pool": "Bounty pool",
+  "bounty.won": "won",
+  "bounty.left": "still on heads",
+  "bounty.largest": "Largest bounties left",
+  "bounty.last": "Last bounties won",
+  "bounty.none_left": "No bounty left",
+  "bounty.none_won": "No bounty won yet",
+  "bounty.won_line": "{winners} knocked out {busted}",
+  "bounty.on_head": "Bounty on your head",
+  "bounty.was_on_head": "Your bounty, taken",
+  "bounty.you_won": "Bounties you won",
+  "bounty.owed": "To collect at the cashier",
+  "bounty.pay": "Pay {amount}",
+  "bounty.results_won": "bounties",
+  "wall.page.bounties": "Bounties",
+};

@@ -1,0 +1,30 @@
+// @ts-check
+// Las recompensas en español (bounty_pick.js, bounty_view.js).
+
+export const bountyEs = {
+  "bounty.who_won": "¿Quién ganó el bote? Toca su asiento: la recompensa es suya",
+  "bounty.who_won_of": "¿Quién ganó el bote de {name}?",
+  "bounty.split": "Bote dividido…",
+  "bounty.one_winner": "Un ganador",
+  "bounty.split_send": { one: "Eliminación, {n} ganador", many: "Eliminación, {n} ganadores se reparten la recompensa", other: "Eliminación, {n} ganadores se reparten la recompensa" },
+  "bounty.won_by": "ganado por {names}",
+  "bounty.pick_winner": "Indica el ganador de cada bote",
+  "bounty.title": "Recompensas",
+  "bounty.kind.knockout": "Knockout, una recompensa de",
+  "bounty.kind.progressive": "Knockout progresivo, desde",
+  "bounty.pool": "Bolsa de recompensas",
+  "bounty.won": "ganadas",
+  "bounty.left": "aún en juego",
+  "bounty.largest": "Mayores recompensas en juego",
+  "bounty.last": "Últimas recompensas ganadas",
+  "bounty.none_left": "No queda ninguna recompensa",
+  "bounty.none_won": "Aún no se ha ganado ninguna recompensa",
+  "bounty.won_line": "{winners} eliminó a {busted}",
+  "bounty.on_head": "Tu recompensa",
+  "bounty.was_on_head": "Tu recompensa, ya cobrada por otro",
+  "bounty.you_won": "Recompensas que ganaste",
+  "bounty.owed": "Por cobrar en caja",
+  "bounty.pay": "Pagar {amount}",
+  "bounty.results_won": "recompensas",
+  "wall.page.bounties": "Recompensas",
+};

@@ -1,0 +1,30 @@
+// @ts-check
+// Les primes en français (bounty_pick.js, bounty_view.js).
+
+export const bountyFr = {
+  "bounty.who_won": "Qui a gagné le pot ? Touchez son siège : la prime est pour lui",
+  "bounty.who_won_of": "Qui a gagné le pot de {name} ?",
+  "bounty.split": "Pot partagé…",
+  "bounty.one_winner": "Un seul gagnant",
+  "bounty.split_send": { one: "Élimination, {n} gagnant", many: "Élimination, {n} gagnants se partagent la prime", other: "Élimination, {n} gagnants se partagent la prime" },
+  "bounty.won_by": "gagné par {names}",
+  "bounty.pick_winner": "Indiquez le gagnant de chaque pot",
+  "bounty.title": "Primes",
+  "bounty.kind.knockout": "Knockout, une prime de",
+  "bounty.kind.progressive": "Knockout progressif, à partir de",
+  "bounty.pool": "Cagnotte des primes",
+  "bounty.won": "gagnées",
+  "bounty.left": "encore sur les têtes",
+  "bounty.largest": "Plus grosses primes restantes",
+  "bounty.last": "Dernières primes gagnées",
+  "bounty.none_left": "Plus aucune prime",
+  "bounty.none_won": "Aucune prime gagnée pour l'instant",
+  "bounty.won_line": "{busted} éliminé par {winners}",
+  "bounty.on_head": "La prime sur votre tête",
+  "bounty.was_on_head": "Votre prime, remportée",
+  "bounty.you_won": "Primes que vous avez gagnées",
+  "bounty.owed": "À retirer à la caisse",
+  "bounty.pay": "Payer {amount}",
+  "bounty.results_won": "primes",
+  "wall.page.bounties": "Primes",
+};

@@ -1,0 +1,30 @@
+// @ts-check
+// Le taglie in italiano (bounty_pick.js, bounty_view.js).
+
+export const bountyIt = {
+  "bounty.who_won": "Chi ha vinto il piatto? Tocca il suo posto: la taglia è sua",
+  "bounty.who_won_of": "Chi ha vinto il piatto di {name}?",
+  "bounty.split": "Piatto diviso…",
+  "bounty.one_winner": "Un vincitore",
+  "bounty.split_send": { one: "Eliminazione, {n} vincitore", many: "Eliminazione, {n} vincitori si dividono la taglia", other: "Eliminazione, {n} vincitori si dividono la taglia" },
+  "bounty.won_by": "vinto da {names}",
+  "bounty.pick_winner": "Indica il vincitore di ogni piatto",
+  "bounty.title": "Taglie",
+  "bounty.kind.knockout": "Knockout, una taglia di",
+  "bounty.kind.progressive": "Knockout progressivo, a partire da",
+  "bounty.pool": "Montepremi delle taglie",
+  "bounty.won": "vinte",
+  "bounty.left": "ancora in gioco",
+  "bounty.largest": "Le taglie più alte ancora in gioco",
+  "bounty.last": "Ultime taglie vinte",
+  "bounty.none_left": "Nessuna taglia rimasta",
+  "bounty.none_won": "Nessuna taglia ancora vinta",
+  "bounty.won_line": "{busted} eliminato da {winners}",
+  "bounty.on_head": "La taglia sulla tua testa",
+  "bounty.was_on_head": "La tua taglia, incassata da chi ti ha eliminato",
+  "bounty.you_won": "Taglie che hai vinto",
+  "bounty.owed": "Da ritirare alla cassa",
+  "bounty.pay": "Paga {amount}",
+  "bounty.results_won": "taglie",
+  "wall.page.bounties": "Taglie",
+};

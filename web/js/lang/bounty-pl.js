@@ -1,0 +1,30 @@
+// @ts-check
+// Nagrody za głowę po polsku (bounty_pick.js, bounty_view.js).
+
+export const bountyPl = {
+  "bounty.who_won": "Kto wygrał pulę? Dotknij jego miejsca: nagroda za głowę należy do niego",
+  "bounty.who_won_of": "Kto wygrał pulę, w której odpadł(a) {name}?",
+  "bounty.split": "Podzielona pula…",
+  "bounty.one_winner": "Jeden zwycięzca",
+  "bounty.split_send": { one: "Odpadnięcie, {n} zwycięzca", few: "Odpadnięcie, {n} zwycięzców dzieli nagrodę", many: "Odpadnięcie, {n} zwycięzców dzieli nagrodę", other: "Odpadnięcie, {n} zwycięzcy dzieli nagrodę" },
+  "bounty.won_by": "wygrana: {names}",
+  "bounty.pick_winner": "Wskaż zwycięzcę każdej puli",
+  "bounty.title": "Nagrody za głowę",
+  "bounty.kind.knockout": "Knockout, nagroda za głowę",
+  "bounty.kind.progressive": "Progresywny knockout, na start",
+  "bounty.pool": "Pula nagród za głowę",
+  "bounty.won": "wygrane",
+  "bounty.left": "wciąż na głowach",
+  "bounty.largest": "Najwyższe nagrody za głowę",
+  "bounty.last": "Ostatnio zdobyte nagrody",
+  "bounty.none_left": "Nie została żadna nagroda za głowę",
+  "bounty.none_won": "Nikt jeszcze nie zdobył nagrody za głowę",
+  "bounty.won_line": "Nagroda za głowę {busted} dla: {winners}",
+  "bounty.on_head": "Nagroda za twoją głowę",
+  "bounty.was_on_head": "Twoja nagroda za głowę, zdobyta przez rywala",
+  "bounty.you_won": "Zdobyte przez ciebie nagrody za głowę",
+  "bounty.owed": "Do odebrania w kasie",
+  "bounty.pay": "Wypłać {amount}",
+  "bounty.results_won": "nagrody za głowę",
+  "wall.page.bounties": "Nagrody za głowę",
+};

@@ -1,0 +1,30 @@
+// @ts-check
+// Português do Brasil: as recompensas (bounty_pick.js, bounty_view.js).
+
+export const bountyPtBr = {
+  "bounty.who_won": "Quem ganhou o pote? Toque na cadeira dele: a recompensa é dele",
+  "bounty.who_won_of": "Quem ganhou o pote de {name}?",
+  "bounty.split": "Pote dividido…",
+  "bounty.one_winner": "Um vencedor",
+  "bounty.split_send": { one: "Eliminação, {n} vencedor", many: "Eliminação, {n} vencedores dividem a recompensa", other: "Eliminação, {n} vencedores dividem a recompensa" },
+  "bounty.won_by": "ganho por {names}",
+  "bounty.pick_winner": "Indique o vencedor de cada pote",
+  "bounty.title": "Recompensas",
+  "bounty.kind.knockout": "Knockout, uma recompensa de",
+  "bounty.kind.progressive": "Knockout progressivo, a partir de",
+  "bounty.pool": "Total de recompensas",
+  "bounty.won": "ganhas",
+  "bounty.left": "ainda em jogo",
+  "bounty.largest": "Maiores recompensas em jogo",
+  "bounty.last": "Últimas recompensas ganhas",
+  "bounty.none_left": "Nenhuma recompensa restante",
+  "bounty.none_won": "Nenhuma recompensa ganha ainda",
+  "bounty.won_line": "{busted} eliminado por {winners}",
+  "bounty.on_head": "A recompensa pela sua cabeça",
+  "bounty.was_on_head": "Sua recompensa, já ganha por outro",
+  "bounty.you_won": "Recompensas que você ganhou",
+  "bounty.owed": "Para retirar no caixa",
+  "bounty.pay": "Pagar {amount}",
+  "bounty.results_won": "recompensas",
+  "wall.page.bounties": "Recompensas",
+};
