@@ -121,9 +121,11 @@ export function mountWalls({ section, heading, tid }) {
     return h("div", { class: "walls-screen-form" },
       h("div", { class: "field" }, h("label", { for: "screen-name" }, t("walls.screen_name")), name,
         h("p", { class: "hint", id: "screen-name-hint" }, t("walls.screen_name_hint"))),
-      h("table", { class: "walls-layout" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("walls.page")),
-        h("th", { scope: "col" }, t("walls.order")), h("th", { scope: "col" }, t("walls.seconds")))),
-      h("tbody", {}, rows.map((r) => r.row))),
+      // On a phone at a large text size the layout scrolls sideways in its own box, not the page.
+      h("div", { class: "walls-layout-box" },
+        h("table", { class: "walls-layout" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("walls.page")),
+          h("th", { scope: "col" }, t("walls.order")), h("th", { scope: "col" }, t("walls.seconds")))),
+        h("tbody", {}, rows.map((r) => r.row)))),
       h("button", { type: "button", class: "ok", id: "screen-save", onclick: save }, t("walls.screen_save")));
   }
 
