@@ -165,8 +165,12 @@ def test_the_logo_and_the_sponsor_uploaded_on_the_console_show_on_the_wall(
     r = director.client.get(src)
     assert r.headers["content-type"] == "image/png"
     assert "immutable" in r.headers["cache-control"]
-    # The title keeps its room beside the logo; the sponsor is under the pages, on screen.
-    assert wall.locator(".topbar .title").evaluate("e => e.scrollWidth <= e.clientWidth")
+    # The title keeps its room beside the logo (the chain's head makes way for it once the
+    # logo has taken its place); the sponsor is under the pages, on screen.
+    wall.wait_for_function(
+        "() => { const e = document.querySelector('.topbar .title');"
+        " return e.scrollWidth <= e.clientWidth; }"
+    )
     box = wall.locator("img.wall-sponsor").bounding_box()
     assert box is not None and box["y"] + box["height"] <= 1080
     shot(wall, "brand-tv")
