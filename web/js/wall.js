@@ -99,7 +99,10 @@ const rotation = new Rotation({
     || (page === "bounties" && !bountyFacts(conn))
     || (page === "seats" && !drawShown()) || (page !== "seats" && drawShown() && !DRAW_ALWAYS),
   // The pages the rotation turns to now, as the top bar lists them: the draw alone before the start.
-  listed: (page) => (page === "seats" ? drawShown() : !drawShown() || DRAW_ALWAYS),
+  // A tournament without bounties has no bounties page to name (its name would only crowd
+  // the bar's title).
+  listed: (page) => (page === "seats" ? drawShown()
+    : (!drawShown() || DRAW_ALWAYS) && (page !== "bounties" || !!bountyFacts(conn))),
   // Pending moves keep the board up a little longer: players are looking for their seats.
   span: (page) => (page === "seats" ? DRAW_ROTATE
     : page === "moves" && calledMoves(conn).length > 0 ? (SPANS.moves ?? ROTATE) * 1.5 : SPANS[page] ?? ROTATE),
