@@ -24,8 +24,9 @@ import msgspec
 from . import lookups
 from .bounty_rules import Bounty, BountyShare, clockwise, halves, split
 from .commands import Busted, PayBounty
-from .errors import BadSeat, NotAllowed
+from .errors import NotAllowed
 from .events import BountyPaid, Event, PlayerBusted
+from .features import checks
 from .fold.bounty import head
 from .model import PlayerId
 from .prize import Prize
@@ -144,12 +145,7 @@ def winners_at(
         where = f"{field}[{i}]"
         pid = table.occupants.get(seat)
         if pid is None:
-            raise BadSeat(
-                f"table {table.number} seat {seat} is empty",
-                field=where,
-                reason="seat_empty",
-                params={"table": table.number, "seat": seat},
-            )
+            raise checks.empty(table.number, seat, where)
         if pid == out:
             raise NotAllowed(
                 f"{pid} cannot knock themselves out",
