@@ -26,7 +26,6 @@ commands are timed with the server idle first. The p99 of each window is printed
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import statistics
 import subprocess
@@ -38,6 +37,7 @@ from pathlib import Path
 
 import httpx
 
+from bench.forecast_staff import p99
 from bench.serving import add_user, wait_http
 from floor.engine.calc.payout_curve import percents
 from floor.redisdb.embedded import EmbeddedServer, free_port
@@ -53,12 +53,6 @@ LONG = {
     "chips": [25, 100],
     "levels": [{"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 600}],
 }
-
-
-def p99(xs: list[float]) -> float:
-    """Nearest rank: a latency one of the commands actually took."""
-    s = sorted(xs)
-    return s[max(0, math.ceil(0.99 * len(s)) - 1)]
 
 
 class Staff:
