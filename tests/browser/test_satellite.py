@@ -110,6 +110,10 @@ def test_a_satellite_of_30_for_3_seats_stops_at_3_and_a_ticket_enters_the_main_e
     expect(form.get_by_label("Player id")).to_have_value(big)
     expect(form.get_by_label("Name", exact=True)).to_have_value(s["players"][big]["name"])
     form.get_by_role("button", name="Register", exact=True).click()
+    # The console's answer first (a refusal would say why here), then the ledger it reads again.
+    expect(main.locator(".toast").last).to_contain_text(
+        f"✓ {s['players'][big]['name']} registered with ticket"
+    )
     expect(box.locator(f'tr[data-ticket="{ticket}"]')).to_have_attribute(
         "data-status", "used", timeout=15_000
     )

@@ -53,6 +53,7 @@ class Site:
 
     def close(self) -> None:
         self.httpd.shutdown()
+        self.httpd.server_close()
 
 
 @pytest.fixture(scope="module")

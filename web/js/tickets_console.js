@@ -47,7 +47,11 @@ export function renderTickets({ section, conn, tid, send }) {
     const heading = h("h2", { id: "h-tickets" }, t("director.tickets"));
     panel.status = h("div", { class: "satellite-status", "aria-live": "polite" });
     panel.ledger = h("div", { class: "ticket-ledger" });
+    // What was typed stays typed: a panel built again (a new language, a reconnection) while
+    // the desk fills a form must not empty it under their fingers.
+    const typed = typedIn(section);
     fill(section, heading, panel.status, panel.ledger, registerForm(conn, tid, send), sellForm(tid));
+    if (panel.tid === tid) retype(section, typed);
     panel.built = heading;
     panel.lang = getLang();
     panel.seq = -1;
@@ -61,6 +65,25 @@ export function renderTickets({ section, conn, tid, send }) {
   if (seq !== panel.seq) {
     panel.seq = seq;
     soon();
+  }
+}
+
+/** The values typed in the panel's forms, by the inputs' ids.
+ * @param {HTMLElement} section @returns {Map<string, string>} */
+function typedIn(section) {
+  const typed = new Map();
+  for (const input of section.querySelectorAll("form input[id]:not([type=checkbox]), form select[id]")) {
+    const el = /** @type {HTMLInputElement} */ (input);
+    if (el.value) typed.set(el.id, el.value);
+  }
+  return typed;
+}
+
+/** @param {HTMLElement} section @param {Map<string, string>} typed */
+function retype(section, typed) {
+  for (const [id, value] of typed) {
+    const el = /** @type {HTMLInputElement | null} */ (section.querySelector(`#${CSS.escape(id)}`));
+    if (el && !el.value) el.value = value;
   }
 }
 
