@@ -144,10 +144,11 @@ def _with_redis(work: Callable[[Any], Awaitable[None]]) -> int:
 
 def _with_store(work: Callable[[Any], Awaitable[None]]) -> int:
     from .redisdb.log import RedisLog
+    from .redisdb.seeds import RedisSeeds
     from .store.service import Service
 
     async def with_store(redis: Any) -> None:
-        await work(Service(RedisLog(redis)))
+        await work(Service(RedisLog(redis), seeds=RedisSeeds(redis)))
 
     return _with_redis(with_store)
 

@@ -32,6 +32,7 @@ from .redisdb.accounts import RedisAccounts
 from .redisdb.connection import connect
 from .redisdb.embedded import server_for
 from .redisdb.log import RedisLog
+from .redisdb.seeds import RedisSeeds
 from .redisdb.wipe import wipe_tournament
 from .serve import server_options
 from .server.accounts import Accounts
@@ -285,7 +286,7 @@ def _call_first(t: Tournament, action: cmd.Command) -> cmd.Command | None:
 async def _main(host: str, port: int, url: str, players: int, pace: float) -> None:
     settings = from_env()
     redis = connect(url)
-    store = Service(RedisLog(redis))
+    store = Service(RedisLog(redis), seeds=RedisSeeds(redis))
     rng = random.Random()
     # The demo starts over each run.
     await wipe_tournament(redis, TID)

@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 
-from . import backup
+from . import backup, verify_draws
 from .engine import chain
 from .engine.validate import InvalidEvent, replay
 from .exports import signed as signed_results
@@ -164,6 +164,7 @@ def _export(data: bytes, keys: KeyList | None) -> Report:
             broken = next((x for x in events if x.seq == found.seq), None)
             kind = backup.kind_of(bytes(broken.event)) if broken is not None else "missing"
             report.bad(f"the hash chain: event {found.seq} ({kind}) {found.why}")
+    verify_draws.check(header.tournament, events, report)
     if sig is not None:
         signed_bytes = b"".join(lines[: 1 + len(event_lines) + 1])
         _signature(report, sig, signed_bytes, keys)

@@ -544,6 +544,13 @@ class UndoDeal(_Command, frozen=True, tag="undo_deal"):
     reason: Reason
 
 
+class SetWitness(_Command, frozen=True, tag="set_witness"):
+    """The number a witness announces in the room before a draw: mixed into every draw from
+    now on, so that the operator, who knows the seeds, cannot choose a draw's outcome."""
+
+    value: Annotated[str, Meta(min_length=1, max_length=64)]
+
+
 Command = (
     Register
     | RegisterMany
@@ -604,4 +611,5 @@ Command = (
     | ClearAnnouncement
     | IssueSeats
     | UndoDeal
+    | SetWitness
 )

@@ -22,6 +22,7 @@ from . import (
     deal,
     deal_undo,
     entry_list,
+    fair,
     finish,
     hand_for_hand,
     lookups,
@@ -83,6 +84,7 @@ from .commands import (
     SetSpecialNeeds,
     SetStack,
     SetStructure,
+    SetWitness,
     StartFinal,
     StartHandForHand,
     Tick,
@@ -249,5 +251,7 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return satellite.issue(t, c, now)
         case UndoDeal():
             return deal_undo.undo(t, c, now)
+        case SetWitness():
+            return fair.witness(t, c, now)
         case _:
             assert_never(c)

@@ -376,6 +376,14 @@ Reason = Literal[
     "deal_none",
     "deal_undo_reason",
     "deal_played_on",
+    # Draws anyone can check (fair.py).
+    "witness_blank",
+    "draws_uncommitted",
+    "draws_committed_twice",
+    "draws_committed_late",
+    "draws_spec_unknown",
+    "draw_out_of_order",
+    "draw_seed_wrong",
 ]
 
 #: Every reason and the names of the parameters it carries.
@@ -683,6 +691,13 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_none": (),
     "deal_undo_reason": (),
     "deal_played_on": ("player",),
+    "witness_blank": (),
+    "draws_uncommitted": (),
+    "draws_committed_twice": (),
+    "draws_committed_late": (),
+    "draws_spec_unknown": ("spec",),
+    "draw_out_of_order": ("index", "used"),
+    "draw_seed_wrong": ("index",),
 }
 
 

@@ -770,6 +770,42 @@ class SeatsIssued(_Event, frozen=True, tag="seats_issued"):
     at: float
 
 
+# Draws anyone can check (``fair``) ------------------------------------------------------------
+
+
+class DrawsCommitted(_Event, frozen=True, tag="draws_committed"):
+    """The head of the tournament's chain of secret seeds, published before its first entry:
+    each draw uses the next seed and reveals it (``fair``)."""
+
+    spec: str
+    head: str
+    length: int
+    at: float = 0.0
+
+
+class DrawMade(_Event, frozen=True, tag="draw_made"):
+    """A decision drew something (a seat, a break, the final table): the seed it used,
+    revealed, what it was mixed with (the chain's link before it, the witness's number) and
+    how many events after this one the decision wrote. ``decided`` is the command as JSON,
+    the staff's: with it the whole log's holder decides it again and compares."""
+
+    index: int
+    seed: str
+    link: str
+    spec: str
+    events: int
+    witness: str = ""
+    decided: Annotated[str | None, STAFF] = None
+    at: float = 0.0
+
+
+class WitnessSet(_Event, frozen=True, tag="witness_set"):
+    """The number a witness announced in the room, mixed into every draw from now on."""
+
+    value: str
+    at: float = 0.0
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -835,4 +871,7 @@ Event = (
     | SatelliteEnded
     | SeatsIssued
     | DealUndone
+    | DrawsCommitted
+    | DrawMade
+    | WitnessSet
 )

@@ -214,6 +214,23 @@ class LevelPoint(msgspec.Struct, array_like=True, frozen=True):
     entries: int
 
 
+class FairDraws(msgspec.Struct, kw_only=True):
+    """The committed chain of draw seeds and how far it is used (``fair``): public, so the
+    wall and the open feed show the commitment and each seed as it is revealed."""
+
+    spec: str
+    #: The chain's head (``seed(0)``) and its length, as committed.
+    head: str
+    length: int
+    at: float = 0.0
+    #: Draws made; the last seed revealed (the head before the first).
+    used: int = 0
+    last_seed: str = ""
+    #: The witness's number mixed into the draws from now on.
+    witness: str = ""
+    witness_at: float | None = None
+
+
 class TournamentState(msgspec.Struct, kw_only=True):
     id: str
     name: str
@@ -285,3 +302,5 @@ class TournamentState(msgspec.Struct, kw_only=True):
     #: A satellite's end (its seat winners) and their tickets in the house (``satellite``).
     satellite_end: SatelliteEnded | None = None
     seats_issued: SeatsIssued | None = None
+    #: The committed draw seeds (``fair``); None in a tournament from before them.
+    fair: FairDraws | None = None

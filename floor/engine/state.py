@@ -42,6 +42,8 @@ from .events import (
     DealMade,
     DealProposed,
     DealUndone,
+    DrawMade,
+    DrawsCommitted,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -85,7 +87,9 @@ from .events import (
     TournamentClosed,
     TournamentCreated,
     TournamentFinished,
+    WitnessSet,
 )
+from .fair_fold import fold as fair_fold
 from .hand_for_hand_round import HandForHand
 from .model import (
     DealtGame,
@@ -342,6 +346,8 @@ class Tournament(
                 self.state.seats_issued = event
             case DealUndone():
                 self._deal_undone()
+            case DrawsCommitted() | DrawMade() | WitnessSet():
+                self.state.fair = fair_fold(self.state.fair, event)
             case PrizeChanged():
                 self._prize_changed(event)
             case StructureChanged():

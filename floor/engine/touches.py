@@ -39,6 +39,8 @@ from .events import (
     DealMade,
     DealProposed,
     DealUndone,
+    DrawMade,
+    DrawsCommitted,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -82,6 +84,7 @@ from .events import (
     TournamentClosed,
     TournamentCreated,
     TournamentFinished,
+    WitnessSet,
 )
 from .model import PlayerId, TableNo
 
@@ -251,6 +254,9 @@ def touch(e: Event, into: Touched) -> None:
             | SatelliteEnded()
             | SeatsIssued()
             | DealUndone()
+            | DrawsCommitted()
+            | DrawMade()
+            | WitnessSet()
         ):
             pass  # the clock, the counts, the money: compared whole
         case BountyPaid(player=p) | TournamentFinished(winner=p):

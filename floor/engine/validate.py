@@ -31,6 +31,7 @@ from . import (
     day_end,
     deal,
     deal_undo,
+    fair,
     finish,
     hand_for_hand,
     rulings,
@@ -60,6 +61,8 @@ from .events import (
     DealMade,
     DealProposed,
     DealUndone,
+    DrawMade,
+    DrawsCommitted,
     Event,
     FieldCarried,
     FinalTableFormed,
@@ -103,6 +106,7 @@ from .events import (
     TournamentClosed,
     TournamentCreated,
     TournamentFinished,
+    WitnessSet,
 )
 from .features import busts, checks, chips, entries, hands, moving, tables, timing
 from .features.checks import MAX_ID, MAX_NAME, MAX_SEATS, MAX_TABLE, MIN_SEATS
@@ -276,6 +280,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             satellite.check(t, event)
         case DealUndone():
             deal_undo.check(t, event)
+        case DrawsCommitted() | DrawMade() | WitnessSet():
+            fair.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

@@ -17,7 +17,6 @@ from ..store.ids import check_tournament_id
 from ..store.service import Service
 from ..store.walls_port import WallStorage
 from .accounts import Accounts
-from .chain_heads import ChainHeads
 from .clock_thread import ClockThread
 from .dealer_phones import DealerPhones
 from .dealer_room import DealerRoom
@@ -81,10 +80,9 @@ class Floor:
         self.phones = DealerPhones(accounts, tablets.storage)
         #: The phones following one player each (``follow_feed``).
         self.follow = Feeds(store, hub)
-        #: The hash chain's heads (``chain_heads``), and the venue's signing key and its
+        #: The hash chain's heads (``store.heads``), and the venue's signing key and its
         #: published list (``floor.signing``; None where the server has no key).
-        self.chain = ChainHeads(store)
-        store.listen(self.chain.observe)
+        self.chain = store.heads
         hub.heard.append(self.chain.observe)
         self.signer = signer
         self.signing_keys = signing_keys

@@ -168,7 +168,7 @@ class Hub:
         ] = {}
         self.views = RoleViews(metrics)
         #: Called with each batch heard on the bus, after the store folded it (the chain's
-        #: heads follow them: ``chain_heads``).
+        #: heads follow them: ``store.heads``).
         self.heard: list[Callable[[bytes], None]] = []
         store.listen(self._written)
 

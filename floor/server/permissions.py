@@ -87,6 +87,7 @@ def sender(command: Command) -> Sender:
             | cmd.ClearAnnouncement()
             | cmd.IssueSeats()
             | cmd.UndoDeal()
+            | cmd.SetWitness()
         ):
             return "director"
         case cmd.Tick() | cmd.JoinAlternates():

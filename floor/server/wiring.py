@@ -36,6 +36,7 @@ from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
 from ..redisdb.push import RedisPush
+from ..redisdb.seeds import RedisSeeds
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
 from ..redisdb.walls import RedisWalls
@@ -108,7 +109,7 @@ def build_floor(settings: Settings) -> Floor:
     metrics = Metrics()
     bus = RedisBus(redis)
     log = RedisLog(redis)
-    store = Service(log, bus=bus)
+    store = Service(log, bus=bus, seeds=RedisSeeds(redis))
     house = House(RedisHouseLog(log))
     hub = Hub(store, bus, metrics, heartbeat=settings.heartbeat, public_log=RedisLog(reads))
 
@@ -159,7 +160,7 @@ def _clock_driver(
     bus = RedisBus(redis)
     log = RedisLog(redis)
     house = House(RedisHouseLog(log))
-    store = Service(log, bus=bus)
+    store = Service(log, bus=bus, seeds=RedisSeeds(redis))
     # The dealer room's pushes are written by the lease's holder too, from the same copies
     # of the tournaments (``dealer_driver``).
     room = RoomDriver(store, house)

@@ -33,7 +33,9 @@ from ..engine.state import Tournament
 from ..engine.touches import touched
 from ..protocol import EventsApplied, decode_batch, decode_event, encode_derived, encode_event
 from ..protocol import events_message as _events_message
+from .draws import Draws, SeedKeeper, Source
 from .errors import AlreadyExists, Busy, IdReused, NotFound, StoreError, Unavailable
+from .heads import ChainHeads
 from .ids import check_command_id, check_tournament_id
 from .outcome import Kept, Outcome, command_digest, error_info
 from .ports import Answered, Append, Bus, Conflict, EventLog, Snapshot, Summary, Written
@@ -119,6 +121,7 @@ class Service:
         snapshot_every: int = 500,
         busy_after: float = 30.0,
         payload: PayloadBuilder = batch_payload,
+        seeds: SeedKeeper | None = None,
     ) -> None:
         self.log = log
         #: Followed before a tournament is loaded, so that every process keeps what it holds
@@ -139,6 +142,12 @@ class Service:
         self._loading: dict[str, _Loading] = {}
         self._arriving: dict[str, list[EventsApplied]] = {}
         self._listeners: list[BatchListener] = []
+        #: The hash chain's heads (``heads``), following every batch written here.
+        self.heads = ChainHeads(log)
+        self._listeners.append(self.heads.observe)
+        #: Draws anyone can check (``draws``): with a keeper of seeds, each new tournament
+        #: commits to a chain of them and every draw uses the next.
+        self.draws = Draws(seeds, self.heads) if seeds is not None else None
 
     def listen(self, listener: BatchListener) -> None:
         """Hand ``listener`` each batch this process writes, before the writer is answered:
@@ -270,10 +279,15 @@ class Service:
         created = TournamentCreated(
             id=tid, name=name, rules=rules, structure=structure, created_at=now
         )
+        # Committed in the creation's own write: before anyone can register.
+        commitment = await self.draws.commitment(tid, now) if self.draws is not None else None
 
         def made() -> tuple[Tournament, list[Event]]:
             t = Tournament.create(created)
             events: list[Event] = [created]
+            if commitment is not None:
+                t.apply(commitment)
+                events.append(commitment)
             for e in then(created, now) if then is not None else []:
                 t.apply(e)
                 events.append(e)
@@ -424,12 +438,15 @@ class Service:
         # A command whose cost grows with its body is decided on a copy, on a worker thread:
         # the loop serves everyone else meanwhile, and the copy held here is whole until the
         # events are written (readers wait for the lock as always).
+        source = await self._source(tid, version, entry.t)
+        rng = self.rng if source is None else source.rng
         t = await asyncio.to_thread(entry.t.copy) if _grows(command) else entry.t
+        now = self.clock()
         try:
             if t is entry.t:
-                events = decide(t, command, self.clock(), self.rng)
+                events = decide(t, command, now, rng)
             else:
-                events = await asyncio.to_thread(decide, t, command, self.clock(), self.rng)
+                events = await asyncio.to_thread(decide, t, command, now, rng)
         except RuleError as e:
             # A refusal is raised before anything is applied: the copy is whole.
             refusal = Outcome(ok=False, error=error_info(e))
@@ -447,6 +464,11 @@ class Service:
             # it, so the copy must go, or the retry is decided on it.
             self.forget(tid)
             raise
+        if source is not None and source.rng.used and events:
+            # The seed spent, revealed first in the batch, with what the draw was made from.
+            made = source.made(command, len(events), now)
+            t.apply(made)
+            events = [made, *events]
         if not events and cid is None:
             return Outcome(ok=True, first=version + 1, last=version)
         try:
@@ -476,6 +498,11 @@ class Service:
             return outcome
         self.forget(tid)  # lost the race: reload and decide again
         return None
+
+    async def _source(self, tid: str, version: int, t: Tournament) -> Source | None:
+        if self.draws is None or t.state.fair is None:
+            return None
+        return await self.draws.source(tid, version, t)
 
     async def _list_status(self, tid: str, t: Tournament) -> None:
         """The list says the tournament finished, closed or is live again (the start page

@@ -1,4 +1,4 @@
-"""The chain's heads a process keeps (``server.chain_heads``): once asked for, a head follows
+"""The chain's heads a process keeps (``store.heads``): once asked for, a head follows
 the batches the process writes with no read of the log, and is always the head the whole log
 gives; one that missed a batch reads what it missed."""
 
@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from floor.engine import chain
 from floor.engine.autopilot import next_step
 from floor.redisdb.log import RedisLog
-from floor.server.chain_heads import ChainHeads
+from floor.store.heads import ChainHeads
 from floor.store.service import Service
 from tests.integration.test_backup import played
 
@@ -33,7 +33,7 @@ async def whole_log_head(store: Service, tid: str, version: int) -> bytes:
 async def test_a_head_follows_the_batches_written_without_reading(redis: aioredis.Redis) -> None:
     store = Service(Counted(redis), rng=random.Random(2))
     await played(store, "heads", players=30, steps=10)
-    heads = ChainHeads(store)
+    heads = ChainHeads(store.log)
     store.listen(heads.observe)
     _, version = await store.tournament("heads")
     assert await heads.head("heads", version) == await whole_log_head(store, "heads", version)
@@ -53,7 +53,7 @@ async def test_a_head_follows_the_batches_written_without_reading(redis: aioredi
 async def test_a_head_that_missed_a_batch_reads_what_it_missed(redis: aioredis.Redis) -> None:
     store = Service(Counted(redis), rng=random.Random(3))
     await played(store, "missed", players=30, steps=10)
-    heads = ChainHeads(store)  # not listening: every batch is missed
+    heads = ChainHeads(store.log)  # not listening: every batch is missed
     _, before = await store.tournament("missed")
     await heads.head("missed", before)
     await played_more(store, "missed", 25)

@@ -194,6 +194,13 @@ export const errorsCs = {
     "deal_none": "žádná dohoda uzavřena nebyla",
     "deal_undo_reason": "uveďte, proč se dohoda ruší",
     "deal_played_on": "{player} od dohody vypadl(a): o dohodu se už hrálo, platí",
+    "witness_blank": "číslo svědka je prázdné",
+    "draws_uncommitted": "losování tohoto turnaje nebyla předem zavázána (turnaj vznikl dřív)",
+    "draws_committed_twice": "losování už jsou zavázána",
+    "draws_committed_late": "losování byla zavázána až po otevření registrace: závazek musí předejít prvnímu vstupu",
+    "draws_spec_unknown": "losování se řídí {spec}, což tento systém neumí ověřit",
+    "draw_out_of_order": "losování {index} následuje po losování {used}: semínka se používají popořadě",
+    "draw_seed_wrong": "semínko losování {index} není to zavázané: jeho hash není semínko před ním",
     "ticket_no_id": "prodaná vstupenka potřebuje své ID",
     "ticket_held": "vstupenka {ticket} se právě používá k jiné registraci",
     "tournament_not_finished": {

@@ -1,4 +1,5 @@
-"""The hash chain's head of each tournament, kept current in this process (``engine.chain``).
+"""The hash chain's head of each tournament, kept current in this process (``engine.chain``):
+the wall and the open feed show it, and each draw is mixed with it (``engine.fair``).
 
 The head after event N is a function of the log's first N events, so any process can work it
 out; each keeps the last head it reached per tournament and goes on from there. Every batch
@@ -19,7 +20,7 @@ import msgspec
 
 from ..engine import chain
 from ..protocol import RawSequenced
-from ..store.service import Service
+from .ports import EventLog
 
 #: Events read and linked between two turns of the loop (about 5 ms).
 PAGE: Final = 2_000
@@ -38,8 +39,8 @@ _batch = msgspec.json.Decoder(_Batch)
 
 
 class ChainHeads:
-    def __init__(self, store: Service) -> None:
-        self.store = store
+    def __init__(self, log: EventLog) -> None:
+        self.log = log
         self._heads: dict[str, tuple[int, bytes]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -53,7 +54,7 @@ class ChainHeads:
                 # walk starts again rather than keep every head.
                 seq, head = 0, chain.genesis(tid)
             while seq < version:
-                page = await self.store.log.read(tid, seq, min(PAGE, version - seq))
+                page = await self.log.read(tid, seq, min(PAGE, version - seq))
                 if not page:
                     break
                 head = chain.head(head, (data for _, data in page))

@@ -1,0 +1,174 @@
+"""Draws anyone can check: a committed chain of secret seeds, one used and revealed per draw.
+
+Before anyone registers, the server makes a secret ``top`` and hashes it ``length`` times:
+``seed(i - 1) = SHA-256(seed(i))``, ``seed(length) = top``. ``seed(0)``, the head, is
+published in the tournament's log (``DrawsCommitted``) before its first entry; nobody can go
+from it to the seeds above it. Each decision that draws anything (a seat, a table's break, the
+final table) uses the next seed, ``seed(1)``, ``seed(2)``, ..., revealed in the log beside the
+draw (``DrawMade``), so anyone checks that it hashes to the seed before it, back to the head.
+
+What the draw is made from (``material``) mixes the seed with what the operator cannot choose
+after the commitment: the hash chain's link before the draw (the log so far, ``chain``) and the
+witness's number, announced in the room and entered before the draw (``WitnessSet``). The
+steps from the material to the choices are ``fair_rng``'s, and ``docs/draw-spec.md`` writes
+them down under ``SPEC``; each draw names its spec.
+
+Pure: the secret is kept by the shell (``floor.store``), which gives the engine the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final
+
+import msgspec
+
+from .commands import SetWitness
+from .errors import BadValue, NotAllowed
+from .events import DrawMade, DrawsCommitted, Event, WitnessSet
+from .state import Tournament
+
+SPEC: Final = "floor-draw/1"
+#: Seeds in a chain: a festival day's draws (every entry, break and final table) and more.
+LENGTH: Final = 65_536
+#: Every this many seeds one is kept, so a seed is at most this many hashes away.
+CHECKPOINT: Final = 256
+
+
+def previous(seed: bytes) -> bytes:
+    """The seed before ``seed`` in the chain."""
+    return hashlib.sha256(seed).digest()
+
+
+class Chain(msgspec.Struct, frozen=True):
+    """A chain's secret part, as the shell keeps it: its top and every ``CHECKPOINT``-th
+    seed below it (``checkpoints[k]`` is ``seed(k * CHECKPOINT)``, so ``checkpoints[0]`` is
+    the head)."""
+
+    top: bytes
+    length: int
+    checkpoints: list[bytes]
+
+    @property
+    def head(self) -> bytes:
+        return self.checkpoints[0]
+
+    def seed(self, index: int) -> bytes:
+        """``seed(index)``: at most ``CHECKPOINT - 1`` hashes from the checkpoint above."""
+        if not 0 <= index <= self.length:
+            raise ValueError(f"seed {index} is outside the chain of {self.length}")
+        start = min(-(-index // CHECKPOINT) * CHECKPOINT, self.length)
+        seed = self.top if start == self.length else self.checkpoints[start // CHECKPOINT]
+        for _ in range(start - index):
+            seed = previous(seed)
+        return seed
+
+
+def make_chain(top: bytes, length: int = LENGTH) -> Chain:
+    """The chain hashed down from ``top`` (``length`` hashes: tens of milliseconds)."""
+    if len(top) != 32 or length < 1:
+        raise ValueError("a chain's top is 32 bytes and it holds at least one seed")
+    checkpoints: list[bytes] = [b""] * (length // CHECKPOINT + 1)
+    seed = top
+    for i in range(length, -1, -1):
+        if i % CHECKPOINT == 0:
+            checkpoints[i // CHECKPOINT] = seed
+        if i:
+            seed = previous(seed)
+    return Chain(top=top, length=length, checkpoints=checkpoints)
+
+
+def material(tid: str, index: int, seed: bytes, link: bytes, witness: str) -> bytes:
+    """What draw ``index`` is made from: SHA-256 of the spec's name, the tournament, the
+    index, the seed, the chain's link before the draw and the witness's number."""
+    return hashlib.sha256(
+        b"\n".join((SPEC.encode(), tid.encode(), str(index).encode(), seed, link, witness.encode()))
+    ).digest()
+
+
+def committed(head: bytes, length: int, at: float) -> DrawsCommitted:
+    return DrawsCommitted(spec=SPEC, head=head.hex(), length=length, at=at)
+
+
+def next_index(t: Tournament) -> int | None:
+    """The index of the next draw's seed, or None where the draws are not committed (a
+    tournament from before, or its chain used up)."""
+    fair = t.state.fair
+    if fair is None or fair.used >= fair.length:
+        return None
+    return fair.used + 1
+
+
+def witness(t: Tournament, c: SetWitness, now: float) -> list[Event]:
+    if t.state.fair is None:
+        raise _uncommitted()
+    value = c.value.strip()
+    if not value:
+        raise BadValue("the witness's number is empty", field="value", reason="witness_blank")
+    return [WitnessSet(value=value, at=now)]
+
+
+# An imported log's events, checked (``validate``) ------------------------------------------------
+
+
+def check(t: Tournament, event: DrawsCommitted | DrawMade | WitnessSet) -> None:
+    """Refuse what no honest server could have written: a commitment after the first entry
+    or a second one, a draw out of order, a seed that does not hash to the one before."""
+    s = t.state
+    match event:
+        case DrawsCommitted():
+            if s.fair is not None:
+                raise NotAllowed("the draws were committed already", reason="draws_committed_twice")
+            if s.entries or s.players or s.drawn:
+                raise NotAllowed(
+                    "the draws were committed after registration opened: a commitment "
+                    "must come before the first entry",
+                    reason="draws_committed_late",
+                )
+            if event.spec != SPEC or not _is_hash(event.head) or event.length < 1:
+                raise BadValue(
+                    f"a commitment to {event.spec!r} this floor cannot check",
+                    field="spec",
+                    reason="draws_spec_unknown",
+                    params={"spec": event.spec},
+                )
+        case DrawMade():
+            fair = s.fair
+            if fair is None:
+                raise _uncommitted()
+            if event.index != fair.used + 1 or event.index > fair.length:
+                raise NotAllowed(
+                    f"draw {event.index} follows draw {fair.used}: seeds are used in order",
+                    reason="draw_out_of_order",
+                    params={"index": event.index, "used": fair.used},
+                )
+            if event.spec != fair.spec:
+                raise BadValue(
+                    f"draw {event.index} names {event.spec!r}, the chain {fair.spec!r}",
+                    field="spec",
+                    reason="draws_spec_unknown",
+                    params={"spec": event.spec},
+                )
+            if not _is_hash(event.seed) or previous(bytes.fromhex(event.seed)).hex() != (
+                fair.last_seed
+            ):
+                raise NotAllowed(
+                    f"draw {event.index}'s seed {event.seed[:16]}... does not hash to the "
+                    f"seed before it ({fair.last_seed[:16]}...): it is not the committed one",
+                    reason="draw_seed_wrong",
+                    params={"index": event.index},
+                )
+        case WitnessSet():
+            if s.fair is None:
+                raise _uncommitted()
+
+
+def _is_hash(text: str) -> bool:
+    return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
+
+
+def _uncommitted() -> NotAllowed:
+    return NotAllowed(
+        "this tournament's draws were not committed (made before committed draws)",
+        reason="draws_uncommitted",
+    )

@@ -1,0 +1,179 @@
+"""``floor verify``'s check of the draws (``floor.engine.fair``), in words a regulator reads.
+
+For an export of a tournament whose draws were committed: the commitment came before the
+first entry; each draw's seed hashes to the one before it, back to the committed head; each
+was mixed with the chain's link before it; and each decision that drew is decided again from
+its revealed seed, on the state the log had folded to, and must write exactly the events the
+log holds after it. Where it does not, the draw, the player and the seat are named: what the
+log holds and what the committed seed gives.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Protocol
+
+import msgspec
+
+from .backup import Line
+from .engine import chain, fair
+from .engine.commands import Command
+from .engine.decide import decide
+from .engine.errors import FloorError
+from .engine.events import DrawMade, DrawsCommitted, Event, PlayerRegistered, TournamentCreated
+from .engine.fair_rng import FairRng
+from .engine.state import Tournament
+from .protocol import decode_event, encode_event
+
+_command = msgspec.json.Decoder(Command)
+
+
+class Said(Protocol):
+    """Where each finding is said (``verify.Report``)."""
+
+    def ok(self, text: str) -> None: ...
+    def bad(self, text: str) -> None: ...
+    def note(self, text: str) -> None: ...
+
+
+def check(tid: str, lines: list[Line], said: Said) -> None:
+    raw = [bytes(x.event) for x in lines]
+    try:
+        events = [decode_event(data) for data in raw]
+    except (msgspec.MsgspecError, RecursionError):
+        said.bad("the draws: an event cannot be read (see above): the draws were not checked")
+        return
+    commitments = [k for k, e in enumerate(events) if isinstance(e, DrawsCommitted)]
+    if not commitments:
+        said.note("the draws: not committed (this tournament was made before committed draws)")
+        return
+    first_entry = next((k for k, e in enumerate(events) if isinstance(e, PlayerRegistered)), None)
+    at = commitments[0]
+    if first_entry is not None and first_entry < at:
+        said.bad(
+            f"the draws: the commitment (event {at + 1}) was published after registration "
+            f"opened (the first entry is event {first_entry + 1}): its draws prove nothing"
+        )
+        return
+    head = events[at]
+    assert isinstance(head, DrawsCommitted)
+    if head.spec != fair.SPEC:
+        said.bad(f"the draws: committed to {head.spec!r}, which this floor cannot check")
+        return
+    _redecide(tid, events, raw, said)
+
+
+def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> None:
+    links = [bytes.fromhex(x.link) for x in chain.links(chain.genesis(tid), enumerate(raw, 1))]
+    t: Tournament | None = None
+    checked = unchecked = 0
+    failed = False
+    k = 0
+    while k < len(events):
+        event = events[k]
+        if isinstance(event, TournamentCreated):
+            t = Tournament.create(event)
+            k += 1
+            continue
+        if t is None:
+            said.bad("the draws: the log does not start with the tournament's creation")
+            return
+        if not isinstance(event, DrawMade):
+            t.apply(event)
+            k += 1
+            continue
+        made = event
+        fair_now = t.state.fair
+        before = links[k - 1] if k else chain.genesis(tid)
+        name = f"draw {made.index} (event {k + 1})"
+        if fair_now is None:
+            said.bad(f"{name}: made before any commitment")
+            return
+        if hashlib.sha256(bytes.fromhex(made.seed)).hexdigest() != fair_now.last_seed:
+            said.bad(
+                f"{name}: its seed {made.seed[:16]}... does not hash to the seed before it "
+                f"({fair_now.last_seed[:16]}...): it is not the committed seed"
+            )
+            failed = True
+        if made.link != before.hex():
+            said.bad(
+                f"{name}: mixed with the link {made.link[:16]}..., but the chain's link "
+                f"before it is {before.hex()[:16]}...: it was not made on this log"
+            )
+            failed = True
+        logged = raw[k + 1 : k + 1 + made.events]
+        t.apply(made)
+        if made.decided is None:
+            unchecked += 1
+            t = _fold(t, events[k + 1 : k + 1 + made.events])
+            k += 1 + made.events
+            continue
+        seed = bytes.fromhex(made.seed)
+        rng = FairRng(fair.material(tid, made.index, seed, before, made.witness))
+        command = _command.decode(made.decided)
+        kind = type(command).__struct_config__.tag
+        try:
+            again = decide(t, command, made.at, rng)
+        except FloorError as e:
+            said.bad(f"{name}: decided again, its command ({kind}) is refused: {e}")
+            return
+        mine = [encode_event(e) for e in again]
+        if mine != logged:
+            said.bad(f"{name} ({kind}): {_difference(t, logged, mine)}")
+            return
+        checked += 1
+        k += 1 + made.events
+    if failed:
+        return
+    line = f"the draws ({fair.SPEC}): {checked} decided again from their committed seeds"
+    if unchecked:
+        said.note(f"{unchecked} draws' commands are the staff's, not in this export")
+    said.ok(f"{line}, each to exactly the seats the log holds")
+
+
+def _fold(t: Tournament, events: list[Event]) -> Tournament:
+    for e in events:
+        t.apply(e)
+    return t
+
+
+def _seats(data: list[bytes]) -> dict[str, tuple[int, int]]:
+    """Every (player, table, seat) the events hold, by player: the last one."""
+    found: dict[str, tuple[int, int]] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            player, table, seat = node.get("player"), node.get("table"), node.get("seat")
+            if isinstance(player, str) and isinstance(table, int) and isinstance(seat, int):
+                found[player] = (table, seat)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for item in data:
+        walk(msgspec.json.decode(item))
+    return found
+
+
+def _difference(t: Tournament, logged: list[bytes], mine: list[bytes]) -> str:
+    said, drawn = _seats(logged), _seats(mine)
+    for player in sorted(set(said) | set(drawn)):
+        if said.get(player) != drawn.get(player):
+            who = t.state.players.get(player)
+            label = f"{who.name} ({player})" if who is not None else player
+            return (
+                f"{label}: the log seats them at {_where(said.get(player))}, the committed "
+                f"seed draws {_where(drawn.get(player))}"
+            )
+    if len(logged) != len(mine):
+        return f"the log holds {len(logged)} events after it, the committed seed gives {len(mine)}"
+    for number, (a, b) in enumerate(zip(logged, mine, strict=True), 1):
+        if a != b:
+            return f"its event {number} differs from what the committed seed gives"
+    return "differs from what the committed seed gives"
+
+
+def _where(spot: tuple[int, int] | None) -> str:
+    return "no seat" if spot is None else f"table {spot[0]}, seat {spot[1]}"
