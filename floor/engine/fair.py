@@ -23,9 +23,10 @@ from typing import Final
 
 import msgspec
 
-from .commands import SetWitness
+from .commands import Command, SetWitness
 from .errors import BadValue, NotAllowed
 from .events import DrawMade, DrawsCommitted, Event, WitnessSet
+from .fair_rng import FairRng
 from .state import Tournament
 
 SPEC: Final = "floor-draw/1"
@@ -33,6 +34,8 @@ SPEC: Final = "floor-draw/1"
 LENGTH: Final = 65_536
 #: Every this many seeds one is kept, so a seed is at most this many hashes away.
 CHECKPOINT: Final = 256
+
+_encode_command = msgspec.json.Encoder().encode
 
 
 def previous(seed: bytes) -> bytes:
@@ -84,6 +87,34 @@ def material(tid: str, index: int, seed: bytes, link: bytes, witness: str) -> by
     return hashlib.sha256(
         b"\n".join((SPEC.encode(), tid.encode(), str(index).encode(), seed, link, witness.encode()))
     ).digest()
+
+
+def made(
+    t: Tournament,
+    command: Command,
+    events: list[Event],
+    rng: FairRng,
+    drawn: tuple[int, bytes, bytes, str],
+    now: float,
+) -> list[Event]:
+    """``events``, decided on ``t`` with ``rng`` made from ``drawn`` (the index, seed, link
+    and witness), with the draw's record first if the decision drew anything (applied to
+    ``t`` too): its seed is spent and revealed."""
+    if not rng.used or not events:
+        return events
+    index, seed, link, witness = drawn
+    record = DrawMade(
+        index=index,
+        seed=seed.hex(),
+        link=link.hex(),
+        spec=SPEC,
+        events=len(events),
+        witness=witness,
+        decided=_encode_command(command).decode(),
+        at=now,
+    )
+    t.apply(record)
+    return [record, *events]
 
 
 def committed(head: bytes, length: int, at: float) -> DrawsCommitted:

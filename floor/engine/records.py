@@ -68,6 +68,9 @@ class Player(msgspec.Struct, kw_only=True):
     name: str
     table: TableNo | None = None
     seat: SeatNo | None = None
+    #: The committed draw (``fair``) that gave this seat; None: a move the rules chose, or a
+    #: tournament without committed draws.
+    draw: int | None = None
     busted: bool = False
     special_needs: Annotated[bool, STAFF] = False
     #: A seat lock: never picked to move for balance.
@@ -229,6 +232,8 @@ class FairDraws(msgspec.Struct, kw_only=True):
     #: The witness's number mixed into the draws from now on.
     witness: str = ""
     witness_at: float | None = None
+    #: Events of the last draw's decision still to fold: the seats they give came from it.
+    left: int = 0
 
 
 class TournamentState(msgspec.Struct, kw_only=True):

@@ -90,6 +90,7 @@ from .events import (
     WitnessSet,
 )
 from .fair_fold import fold as fair_fold
+from .fair_fold import seated as fair_seated
 from .hand_for_hand_round import HandForHand
 from .model import (
     DealtGame,
@@ -362,5 +363,7 @@ class Tournament(
                 raise ValueError("tournament_created starts a log: it is not applied to a state")
             case _:
                 assert_never(event)
+        if self.state.fair is not None:
+            fair_seated(self.state.fair, event, self.state.players)
         board_add(self.state.board, event, self.state.players)
         self._plan = None

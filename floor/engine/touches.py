@@ -176,6 +176,8 @@ def touch(e: Event, into: Touched) -> None:
         case SeatsAssigned(seats=seats, withdrawn=withdrawn):
             t.draws.update(x.player for x in seats)
             t.draws.update(withdrawn)
+            # Under committed draws each seated player's record names the draw (``fair``).
+            t.players.update(x.player for x in seats)
         case PlayerRegistered(player=p, shifts_places=shifts):
             t.players.add(p)
             t.named.add(p)

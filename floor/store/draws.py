@@ -19,8 +19,7 @@ from typing import Protocol
 import msgspec
 
 from ..engine import fair
-from ..engine.commands import Command
-from ..engine.events import DrawMade, DrawsCommitted
+from ..engine.events import DrawsCommitted
 from ..engine.fair_rng import FairRng
 from ..engine.state import Tournament
 from .heads import ChainHeads
@@ -29,7 +28,6 @@ log = logging.getLogger("floor.store")
 
 _encode_chain = msgspec.msgpack.Encoder().encode
 _decode_chain = msgspec.msgpack.Decoder(fair.Chain).decode
-_encode_command = msgspec.json.Encoder().encode
 
 
 class SeedKeeper(Protocol):
@@ -51,17 +49,9 @@ class Source(msgspec.Struct, frozen=True):
     link: bytes
     witness: str
 
-    def made(self, command: Command, events: int, now: float) -> DrawMade:
-        return DrawMade(
-            index=self.index,
-            seed=self.seed.hex(),
-            link=self.link.hex(),
-            spec=fair.SPEC,
-            events=events,
-            witness=self.witness,
-            decided=_encode_command(command).decode(),
-            at=now,
-        )
+    @property
+    def drawn(self) -> tuple[int, bytes, bytes, str]:
+        return self.index, self.seed, self.link, self.witness
 
 
 class Draws:

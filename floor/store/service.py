@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol, assert_never
 
-from ..engine import finish
+from ..engine import fair, finish
 from ..engine.commands import Command, RegisterMany
 from ..engine.decide import decide
 from ..engine.errors import RuleError
@@ -464,11 +464,9 @@ class Service:
             # it, so the copy must go, or the retry is decided on it.
             self.forget(tid)
             raise
-        if source is not None and source.rng.used and events:
+        if source is not None:
             # The seed spent, revealed first in the batch, with what the draw was made from.
-            made = source.made(command, len(events), now)
-            t.apply(made)
-            events = [made, *events]
+            events = fair.made(t, command, events, source.rng, source.drawn, now)
         if not events and cid is None:
             return Outcome(ok=True, first=version + 1, last=version)
         try:

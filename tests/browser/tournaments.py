@@ -13,18 +13,20 @@ from typing import Any
 
 import msgspec
 
+from floor.engine import chain, day2, fair
 from floor.engine import commands as cmd
-from floor.engine import day2
 from floor.engine.alternates_model import Capacity
 from floor.engine.autopilot import next_floor_action
 from floor.engine.deal import facts as deal_facts
 from floor.engine.decide import decide
 from floor.engine.errors import RuleError
 from floor.engine.events import Event, MoveCancelled, TableSetUp, TournamentCreated
+from floor.engine.fair_rng import FairRng
 from floor.engine.flights import FlightRules
 from floor.engine.planner import housekeep
 from floor.engine.rules import Break, Rules, Structure
 from floor.engine.state import Tournament
+from floor.protocol import encode_event
 
 #: Money, a colour-up break, rebuys with a stack limit, an add-on at the break, re-entries.
 MONEY: dict[str, Any] = {
@@ -583,6 +585,56 @@ def satellite_game(seed: int) -> Game:
     return g
 
 
+class FairGame(Game):
+    """A tournament whose draws are committed (``engine.fair``): each decision drawn from the
+    next seed of its chain, as the server does, the draw's record first in its batch."""
+
+    def __init__(self, seed: int, rules: dict[str, Any], structure: dict[str, Any] | None):
+        super().__init__(seed, rules, structure)
+        self.chain = fair.make_chain(random.Random(seed).randbytes(32), 4096)
+        commitment = fair.committed(self.chain.head, self.chain.length, self.now)
+        self.t.apply(commitment)
+        self.batches[0].append(commitment)
+        self.link = chain.head(chain.genesis(self.t.state.id), map(encode_event, self.log))
+        self.witness_set = False
+
+    def do(self, command: cmd.Command) -> bool:
+        index = fair.next_index(self.t)
+        assert index is not None
+        committed = self.t.state.fair
+        assert committed is not None
+        drawn = (index, self.chain.seed(index), self.link, committed.witness)
+        rng = FairRng(fair.material(self.t.state.id, *drawn))
+        try:
+            events = decide(self.t, command, self.now, rng)
+        except RuleError:
+            self.refused += 1
+            return False
+        events = fair.made(self.t, command, events, rng, drawn, self.now)
+        if events:
+            self.batches.append(events)
+            self.link = chain.head(self.link, map(encode_event, events))
+        return True
+
+
+def fair_game(seed: int) -> Game:
+    """Committed draws: the first draw, a witness's number, late entries, bust-outs that
+    balance and break tables, down to the final table's draw."""
+    g = FairGame(seed, {"game": "holdem", "seats": 9, "final_table": 9}, MONEY)
+    for i in range(30):
+        assert g.do(cmd.Register(name=f"{g.rng.choice(NAMES)} {i}"))
+    assert g.do(cmd.SetWitness(value="31337"))
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    for i in range(4):
+        assert g.do(cmd.Register(name=f"Late {i}"))
+    while g.t.active > 9 and not g.t.state.final_drawn:
+        g.do(cmd.Bust(player=g.pick(g.seated())))
+        for m in g.t.plan.moves:
+            g.do(cmd.Confirm(player=m.player))
+        g.now += 30.0
+    return g
+
+
 def games() -> list[Game]:
     """The tournaments the parity tests play: money and a colour-up, reserved seats, a mixed
     game, stud, a scenario-style set-up, a field that plays down to the final table."""
@@ -607,5 +659,6 @@ def games() -> list[Game]:
         announce_game(13),
         deal_game(12, left_share=0, undo=True),
         satellite_game(13),
+        fair_game(14),
     ]
     # fmt: on
