@@ -65,6 +65,11 @@ def check(tid: str, lines: list[Line], said: Said) -> None:
 
 def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> None:
     links = [bytes.fromhex(x.link) for x in chain.links(chain.genesis(tid), enumerate(raw, 1))]
+    # Each draw's record follows the events its decision wrote: where those events start.
+    starts: dict[int, int] = {}
+    for k, e in enumerate(events):
+        if isinstance(e, DrawMade):
+            starts[k - e.events] = k
     t: Tournament | None = None
     checked = unchecked = 0
     failed = False
@@ -78,14 +83,16 @@ def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> No
         if t is None:
             said.bad("the draws: the log does not start with the tournament's creation")
             return
-        if not isinstance(event, DrawMade):
+        end = starts.get(k)
+        if end is None:
             t.apply(event)
             k += 1
             continue
-        made = event
+        made = events[end]
+        assert isinstance(made, DrawMade)
         fair_now = t.state.fair
         before = links[k - 1] if k else chain.genesis(tid)
-        name = f"draw {made.index} (event {k + 1})"
+        name = f"draw {made.index} (event {end + 1})"
         if fair_now is None:
             said.bad(f"{name}: made before any commitment")
             return
@@ -98,18 +105,19 @@ def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> No
         if made.link != before.hex():
             said.bad(
                 f"{name}: mixed with the link {made.link[:16]}..., but the chain's link "
-                f"before it is {before.hex()[:16]}...: it was not made on this log"
+                f"before its events is {before.hex()[:16]}...: it was not made on this log"
             )
             failed = True
-        logged = raw[k + 1 : k + 1 + made.events]
-        t.apply(made)
+        logged = raw[k:end]
         if made.decided is None:
             unchecked += 1
-            t = _fold(t, events[k + 1 : k + 1 + made.events])
-            k += 1 + made.events
+            for e in events[k : end + 1]:
+                t.apply(e)
+            k = end + 1
             continue
-        seed = bytes.fromhex(made.seed)
-        rng = FairRng(fair.material(tid, made.index, seed, before, made.witness))
+        rng = FairRng(
+            fair.material(tid, made.index, bytes.fromhex(made.seed), before, made.witness)
+        )
         command = _command.decode(made.decided)
         kind = type(command).__struct_config__.tag
         try:
@@ -121,20 +129,15 @@ def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> No
         if mine != logged:
             said.bad(f"{name} ({kind}): {_difference(t, logged, mine)}")
             return
+        t.apply(made)
         checked += 1
-        k += 1 + made.events
+        k = end + 1
     if failed:
         return
     line = f"the draws ({fair.SPEC}): {checked} decided again from their committed seeds"
     if unchecked:
         said.note(f"{unchecked} draws' commands are the staff's, not in this export")
     said.ok(f"{line}, each to exactly the seats the log holds")
-
-
-def _fold(t: Tournament, events: list[Event]) -> Tournament:
-    for e in events:
-        t.apply(e)
-    return t
 
 
 def _seats(data: list[bytes]) -> dict[str, tuple[int, int]]:

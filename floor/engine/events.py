@@ -784,16 +784,17 @@ class DrawsCommitted(_Event, frozen=True, tag="draws_committed"):
 
 
 class DrawMade(_Event, frozen=True, tag="draw_made"):
-    """A decision drew something (a seat, a break, the final table): the seed it used,
-    revealed, what it was mixed with (the chain's link before it, the witness's number) and
-    how many events after this one the decision wrote. ``decided`` is the command as JSON,
-    the staff's: with it the whole log's holder decides it again and compares."""
+    """The decision whose ``events`` just before this one drew something (a seat, a break,
+    the final table): the seed it used, revealed, what it was mixed with (the chain's link
+    before those events, the witness's number) and the players it gave a seat. ``decided`` is
+    the command as JSON, the staff's: with it the whole log's holder decides it again."""
 
     index: int
     seed: str
     link: str
     spec: str
     events: int
+    seated: tuple[PlayerId, ...] = ()
     witness: str = ""
     decided: Annotated[str | None, STAFF] = None
     at: float = 0.0

@@ -26,6 +26,7 @@ import msgspec
 from .commands import Command, SetWitness
 from .errors import BadValue, NotAllowed
 from .events import DrawMade, DrawsCommitted, Event, WitnessSet
+from .fair_fold import seated_by
 from .fair_rng import FairRng
 from .state import Tournament
 
@@ -98,8 +99,8 @@ def made(
     now: float,
 ) -> list[Event]:
     """``events``, decided on ``t`` with ``rng`` made from ``drawn`` (the index, seed, link
-    and witness), with the draw's record first if the decision drew anything (applied to
-    ``t`` too): its seed is spent and revealed."""
+    and witness), and after them the draw's record if the decision drew anything (applied
+    to ``t`` too): its seed is spent and revealed, the seats it gave named."""
     if not rng.used or not events:
         return events
     index, seed, link, witness = drawn
@@ -109,12 +110,13 @@ def made(
         link=link.hex(),
         spec=SPEC,
         events=len(events),
+        seated=seated_by(events),
         witness=witness,
         decided=_encode_command(command).decode(),
         at=now,
     )
     t.apply(record)
-    return [record, *events]
+    return [*events, record]
 
 
 def committed(head: bytes, length: int, at: float) -> DrawsCommitted:

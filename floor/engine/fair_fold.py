@@ -31,31 +31,37 @@ def fold(fair: FairDraws | None, event: DrawsCommitted | DrawMade | WitnessSet) 
             )
         case DrawMade():
             assert fair is not None
-            return msgspec.structs.replace(
-                fair, used=event.index, last_seed=event.seed, left=event.events
-            )
+            return msgspec.structs.replace(fair, used=event.index, last_seed=event.seed)
         case WitnessSet():
             assert fair is not None
             return msgspec.structs.replace(fair, witness=event.value, witness_at=event.at)
 
 
-def seated(fair: FairDraws, event: Event, players: dict[PlayerId, Player]) -> None:
-    """After ``event``: the seats it gave, if it is one of a draw's events, are that draw's;
-    a seat the rules chose (a balance move, a correction) came from no draw."""
-    if isinstance(event, PlayersMoved) and event.reason in ("balance", "correction"):
-        for m in event.moves:
-            if (p := players.get(m.player)) is not None:
-                p.draw = None
-    if not fair.left or isinstance(event, DrawMade):
-        return
-    fair.left -= 1
+def seated(event: Event, players: dict[PlayerId, Player]) -> None:
+    """A draw's record names the players it seated; a seat the rules chose (a balance move,
+    a correction) came from no draw."""
     match event:
-        case SeatsDrawn(seats=seats) | SeatsAssigned(seats=seats):
-            for x in seats:
-                if (p := players.get(x.player)) is not None:
-                    p.draw = fair.used
-        case PlayerSeated(player=pid):
-            if (p := players.get(pid)) is not None:
-                p.draw = fair.used
+        case DrawMade(seated=pids, index=index):
+            for pid in pids:
+                if (p := players.get(pid)) is not None:
+                    p.draw = index
+        case PlayersMoved(moves=moves, reason=reason) if reason in ("balance", "correction"):
+            for m in moves:
+                if (p := players.get(m.player)) is not None:
+                    p.draw = None
         case _:
             pass
+
+
+def seated_by(events: list[Event]) -> tuple[PlayerId, ...]:
+    """The players ``events`` give a seat (a draw's), each once, in order."""
+    out: dict[PlayerId, None] = {}
+    for e in events:
+        match e:
+            case SeatsDrawn(seats=seats) | SeatsAssigned(seats=seats):
+                out.update((x.player, None) for x in seats)
+            case PlayerSeated(player=pid):
+                out[pid] = None
+            case _:
+                pass
+    return tuple(out)

@@ -232,8 +232,6 @@ class FairDraws(msgspec.Struct, kw_only=True):
     #: The witness's number mixed into the draws from now on.
     witness: str = ""
     witness_at: float | None = None
-    #: Events of the last draw's decision still to fold: the seats they give came from it.
-    left: int = 0
 
 
 class TournamentState(msgspec.Struct, kw_only=True):

@@ -364,6 +364,6 @@ class Tournament(
             case _:
                 assert_never(event)
         if self.state.fair is not None:
-            fair_seated(self.state.fair, event, self.state.players)
+            fair_seated(event, self.state.players)
         board_add(self.state.board, event, self.state.players)
         self._plan = None

@@ -176,8 +176,7 @@ def touch(e: Event, into: Touched) -> None:
         case SeatsAssigned(seats=seats, withdrawn=withdrawn):
             t.draws.update(x.player for x in seats)
             t.draws.update(withdrawn)
-            # Under committed draws each seated player's record names the draw (``fair``).
-            t.players.update(x.player for x in seats)
+
         case PlayerRegistered(player=p, shifts_places=shifts):
             t.players.add(p)
             t.named.add(p)
@@ -257,10 +256,12 @@ def touch(e: Event, into: Touched) -> None:
             | SeatsIssued()
             | DealUndone()
             | DrawsCommitted()
-            | DrawMade()
             | WitnessSet()
         ):
             pass  # the clock, the counts, the money: compared whole
+        case DrawMade(seated=pids):
+            # The seats a committed draw gave: each record names the draw (``fair``).
+            t.players.update(pids)
         case BountyPaid(player=p) | TournamentFinished(winner=p):
             # A bounty paid; the winner's own bounty taken.
             t.players.add(p)

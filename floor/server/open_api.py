@@ -14,7 +14,7 @@ import msgspec
 
 from .. import signing
 from ..engine import chain
-from ..engine.read import open_read
+from ..engine.read import open_draws, open_read
 from .open_answer import (
     DEFAULT_CHANGES,
     MAX_CHANGES,
@@ -35,6 +35,7 @@ _DOCS: Final = {
     "OpenPayouts": open_read.OpenPayouts,
     "OpenChanges": open_read.OpenChanges,
     "ChainHead": chain.ChainHead,
+    "OpenDraws": open_draws.OpenDraws,
     "KeyList": signing.KeyList,
 }
 
@@ -72,6 +73,13 @@ _LIMIT = {
     "required": False,
     "description": f"The most events read (default {DEFAULT_CHANGES}).",
     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_CHANGES},
+}
+_PLAYER = {
+    "name": "player",
+    "in": "query",
+    "required": False,
+    "description": "A player's id: the draw that gave their seat, and its seed revealed.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 64},
 }
 _IF_NONE_MATCH = {
     "name": "If-None-Match",
@@ -222,6 +230,13 @@ def build() -> dict[str, Any]:
             "The head of the tournament's hash chain over its log (docs/chain-spec.md) and "
             "the event it follows: note it, and a log changed later no longer leads to it.",
             _ref("ChainHead"),
+        ),
+        f"{t}/draws": _read(
+            "The tournament's committed draws (docs/draw-spec.md): the head of its seed chain, "
+            "committed before registration opened, and the draws made; with a player, the "
+            "draw that gave their seat and its seed, which hashes back to the head.",
+            _ref("OpenDraws"),
+            _PLAYER,
         ),
         f"{t}/results/signed": _read(
             "The results and the payout table signed by the venue (Ed25519; the keys at "

@@ -20,7 +20,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..engine import chain
-from ..engine.read import open_read
+from ..engine.read import open_draws, open_read
 from ..engine.state import Tournament
 from ..exports import signed
 from ..protocol import decode_event
@@ -150,6 +150,35 @@ async def get_counts(request: Request) -> Response:
         lambda t, v: open_read.counts(t, v, table, top),
         key=(table, top),
     )
+
+
+@handle_errors
+async def get_draws(request: Request) -> Response:
+    """The committed draws, and for ``player`` the draw that gave their seat and its seed."""
+    check_query(request, ("player",))
+    floor = floor_of(request)
+    tid = tid_of(request)
+    pid = request.query_params.get("player")
+    if pid is not None and not 1 <= len(pid) <= 64:
+        raise BadQuery("player is a player's id (1 to 64 characters)", field="player")
+    t, version = await floor.store.tournament(tid)
+    p = t.state.players.get(pid) if pid is not None else None
+    if pid is not None and p is None:
+        raise BadQuery(f"there is no player {pid} in this tournament", field="player")
+    seed: tuple[int, bytes] | None = None
+    if p is not None and p.draw is not None and floor.store.draws is not None:
+        revealed = await floor.store.draws.revealed(tid, p.draw, t)
+        seed = None if revealed is None else (p.draw, revealed)
+        # Read again after the wait: the answer is built from the state as it is now.
+        t, version = await floor.store.tournament(tid)
+    doc = answer(
+        floor.metrics,
+        "open:draws",
+        (tid, pid),
+        version,
+        lambda: built(_encode(open_draws.draws(t, version, pid, seed))),
+    )
+    return respond(request, doc, version)
 
 
 @handle_errors
@@ -285,6 +314,7 @@ async def get_keys(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/.well-known/floor-keys.json", get_keys, methods=["GET"]),
     Route(f"{PREFIX}/t/{{tid}}/chain", get_chain, methods=["GET"]),
+    Route(f"{PREFIX}/t/{{tid}}/draws", get_draws, methods=["GET"]),
     Route(f"{PREFIX}/t/{{tid}}/results/signed", get_signed_results, methods=["GET"]),
     Route(f"{PREFIX}/openapi.json", get_openapi, methods=["GET"]),
     Route(f"{PREFIX}/tournaments", list_tournaments, methods=["GET"]),

@@ -98,6 +98,8 @@ routes: list[BaseRoute] = [
     Route("/final/{tid}", _page("final")),
     # Framed by the sites FLOOR_WIDGET_ANCESTORS names (its policy: ``security``).
     Route("/widget/{tid}", _page("widget")),
+    # A player's check of their draw (``engine.fair``), linked from their screen and card.
+    Route("/check/{tid}", _page("check")),
     Route("/floor/{tid}", _page("floor")),
     Route("/player/{tid}", _page("player")),
     # A full flight's alternates' line on a phone (the code on the wall opens it).

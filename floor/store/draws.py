@@ -3,7 +3,7 @@ chain kept (``SeedKeeper``), committed at its creation, and each decision's rand
 made from the next seed.
 
 The engine is handed a ``FairRng`` for every command of a committed tournament; only a
-decision that drew from it (``rng.used``) spends the seed, written first in its batch as a
+decision that drew from it (``rng.used``) spends the seed, written last in its batch as a
 ``DrawMade`` that reveals it with everything the draw was mixed with and the command, so
 the whole log's holder decides it again (``floor verify``). A tournament whose secret is not
 kept (created before, or restored without its keys) draws from the system's source, as before.
@@ -95,6 +95,16 @@ class Draws:
         witness = committed.witness
         rng = FairRng(fair.material(tid, index, seed, link, witness))
         return Source(rng=rng, index=index, seed=seed, link=link, witness=witness)
+
+    async def revealed(self, tid: str, index: int, t: Tournament) -> bytes | None:
+        """Draw ``index``'s seed once it is made (and so in the log already), else None."""
+        committed = t.state.fair
+        if committed is None or not 1 <= index <= committed.used:
+            return None
+        chain = await self._chain(tid)
+        if chain is None or chain.head.hex() != committed.head:
+            return None
+        return chain.seed(index)
 
     async def _chain(self, tid: str) -> fair.Chain | None:
         chain = self._chains.get(tid)

@@ -465,7 +465,7 @@ class Service:
             self.forget(tid)
             raise
         if source is not None:
-            # The seed spent, revealed first in the batch, with what the draw was made from.
+            # The seed spent, revealed after the events it drew, with what it was made from.
             events = fair.made(t, command, events, source.rng, source.drawn, now)
         if not events and cid is None:
             return Outcome(ok=True, first=version + 1, last=version)

@@ -587,7 +587,7 @@ def satellite_game(seed: int) -> Game:
 
 class FairGame(Game):
     """A tournament whose draws are committed (``engine.fair``): each decision drawn from the
-    next seed of its chain, as the server does, the draw's record first in its batch."""
+    next seed of its chain, as the server does, the draw's record last in its batch."""
 
     def __init__(self, seed: int, rules: dict[str, Any], structure: dict[str, Any] | None):
         super().__init__(seed, rules, structure)

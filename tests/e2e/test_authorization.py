@@ -189,6 +189,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/open/v1/t/{tid}/changes"): Rule(everyone, query="since=0"),
     ("GET", "/api/open/v1/t/{tid}/ots.json"): Rule(everyone),
     ("GET", "/api/open/v1/t/{tid}/chain"): Rule(everyone),
+    ("GET", "/api/open/v1/t/{tid}/draws"): Rule(everyone),
     # 404 where the server has no signing key (as here): the same for everyone.
     ("GET", "/api/open/v1/t/{tid}/results/signed"): Rule(everyone),
     ("GET", "/.well-known/floor-keys.json"): Rule(everyone),
@@ -201,6 +202,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/wall/{tid}"): Rule(everyone),
     ("GET", "/final/{tid}"): Rule(everyone),
     ("GET", "/widget/{tid}"): Rule(everyone),
+    ("GET", "/check/{tid}"): Rule(everyone),
     ("GET", "/floor/{tid}"): Rule(everyone),
     ("GET", "/player/{tid}"): Rule(everyone),
     ("GET", "/line/{tid}"): Rule(everyone),

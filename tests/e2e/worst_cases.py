@@ -324,6 +324,25 @@ async def _open_chain_and_signatures(w: World, http: httpx.AsyncClient) -> None:
     w.expect(await http.get(f"{_OPEN}/t/{ROOM}/chain", params={"after": "1"}), 400, "after")
 
 
+@probe("GET /api/open/v1/t/{tid}/draws")
+async def _open_draws(w: World, http: httpx.AsyncClient) -> None:
+    # The room's committed draws, one of its 10,000 players' draw with its seed (a seed up to
+    # 255 hashes from its checkpoint), again by its ETag; an id no player has, one too long.
+    r = await http.get(f"{_OPEN}/t/{ROOM}/draws")
+    w.expect(r, 200)
+    w.expect(
+        await http.get(
+            f"{_OPEN}/t/{ROOM}/draws", headers={"If-None-Match": r.headers.get("etag", "")}
+        ),
+        304,
+    )
+    seats = (await http.get(f"{_OPEN}/t/{ROOM}/seats", params={"table": "1"})).json()
+    pid = seats["tables"][0]["seats"][0]["player"]
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/draws", params={"player": pid}), 200)
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/draws", params={"player": "nobody"}), 400, "player")
+    w.expect(await http.get(f"{_OPEN}/t/{ROOM}/draws", params={"player": "p" * 65}), 400, "player")
+
+
 @probe("GET /api/open/v1/t/{tid}/changes")
 async def _open_changes(w: World, http: httpx.AsyncClient) -> None:
     # The largest page from the start (500 events of a 10,000-player registration), the
@@ -1102,6 +1121,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
     "GET /wall/{tid}",
     "GET /final/{tid}",
     "GET /widget/{tid}",
+    "GET /check/{tid}",
     "GET /floor/{tid}",
     "GET /player/{tid}",
     "GET /line/{tid}",
@@ -1114,7 +1134,7 @@ async def _room_tables(w: World, http: httpx.AsyncClient) -> None:
 async def _pages(w: World, http: httpx.AsyncClient) -> None:
     for path in ("/", "/director", f"/print/{ROOM}", f"/table/{ROOM}/1"):
         w.expect(await http.get(path), 200)
-    for page in ("wall", "final", "widget", "floor", "player", "line"):
+    for page in ("wall", "final", "widget", "check", "floor", "player", "line"):
         w.expect(await http.get(f"/{page}/{ROOM}"), 200)
     w.expect(await http.get(f"/director/{ROOM}"), 307)
     w.expect(await http.get("/static/js/director.js"), 200)

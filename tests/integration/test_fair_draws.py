@@ -137,7 +137,7 @@ async def test_a_seat_changed_after_its_draw_names_the_player_and_both_seats(
         (k, d) for k, d in draws(events) if d.decided and '"type":"register"' in d.decided
     )
     seated = next(
-        j for j in range(k + 1, k + 1 + made.events) if b'"type":"player_seated"' in raw[j]
+        j for j in range(k - made.events, k) if b'"type":"player_seated"' in raw[j]
     )
     event = msgspec.json.decode(raw[seated])
     taken = set()

@@ -636,6 +636,8 @@ function followState(tid, st, room, me) {
     deal_offer: null,
     deal: null,
     bounties: null,
+    // The committed draws are the room's; the followed player's record names their own draw.
+    fair: null,
     // The alternates' line is the room's (the wall, the line's own page), not a follower's.
     alternates: { capacity: null, line: [], issued: 0, seated: 0, lapsed: 0, refunded: 0 },
     satellite_end: null,

@@ -34,6 +34,9 @@ export function playersSection(desk) {
   const playersListEl = h("div", { class: "player-table-wrap" });
   const playersHead = h("div", {});
   const drawBox = h("div", {});
+  // The witness's number (engine.fair): typed in before a draw, mixed into every draw after.
+  const witnessBox = h("div", {});
+  const witnessNow = h("p", { class: "hint", "aria-live": "polite" });
   let playersBuilt = "";
 
   function buildPlayers() {
@@ -64,13 +67,24 @@ export function playersSection(desk) {
     } },
     h("div", { class: "field" }, h("label", { for: "draw-tables" }, t("director.draw_tables")), drawTables, h("p", { class: "hint" }, t("director.draw_hint"))),
     h("button", { type: "submit", class: "ok big" }, t("director.draw"))));
+    const witnessIn = h("input", { id: "witness", maxlength: 64, autocomplete: "off", inputmode: "numeric" });
+    fill(witnessBox, h("form", { class: "row witness-form", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
+      ev.preventDefault();
+      const value = witnessIn.value.trim();
+      if (!value) return witnessIn.focus();
+      const sent = await send({ type: "set_witness", value }, t("director.witness_label", { w: value }));
+      if (sent.status === "done") witnessIn.value = "";
+    } },
+    h("div", { class: "field grow" }, h("label", { for: "witness" }, t("director.witness")), witnessIn,
+      h("p", { class: "hint" }, t("director.witness_hint"))),
+    h("button", { type: "submit" }, t("director.witness_set"))), witnessNow);
     const filter = h("input", { id: "player-filter", type: "search", value: playerFilter, autocomplete: "off" });
     filter.addEventListener("input", () => {
       playerFilter = filter.value;
       renderPlayerList();
     });
     fill(el, playersHead,
-      h("div", { class: "two-col" }, h("div", {}, h("h3", {}, t("director.register_one")), one, drawBox),
+      h("div", { class: "two-col" }, h("div", {}, h("h3", {}, t("director.register_one")), one, witnessBox, drawBox),
         h("div", {}, h("h3", {}, t("director.register_list")), many)),
       h("div", { class: "field" }, h("label", { for: "player-filter" }, t("director.find_player")), filter), playersListEl);
   }
@@ -87,6 +101,8 @@ export function playersSection(desk) {
     fill(playersHead, heading("players", "director.players",
       t("director.players_count", { n: s.entries, left: conn.stats?.players_left ?? 0, waiting })));
     drawBox.hidden = s.drawn;
+    witnessBox.hidden = !s.fair;
+    witnessNow.textContent = s.fair?.witness ? t("director.witness_now", { w: s.fair.witness }) : "";
     renderPlayerList();
   }
 

@@ -188,6 +188,10 @@ function renderFollow() {
     w?.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
     // A bounty tournament: the bounty on their head and what they have won (bounty_view.js).
     held ? playerBounty(conn, conn.state?.players?.[follow.id]) : null,
+    // A seat from a committed draw: the player checks its seed on a page of its own (check.js).
+    held && conn.state?.players?.[follow.id]?.draw != null
+      ? h("p", { class: "check-draw" }, h("a", { href: `/check/${encodeURIComponent(tid)}?player=${encodeURIComponent(follow.id)}` }, t("check.title")))
+      : null,
     finish ? null : h("p", { class: "hint" }, t("player.follow_hint")),
     h("button", { type: "button", class: "ghost", onclick: unfollow }, t("player.unfollow")));
 }

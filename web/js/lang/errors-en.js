@@ -209,7 +209,7 @@ export const errorsEn = {
     "draws_uncommitted": "this tournament's draws were not committed (it was made before committed draws)",
     "draws_committed_twice": "the draws were committed already",
     "draws_committed_late": "the draws were committed after registration opened: a commitment must come before the first entry",
-    "draws_spec_unknown": "the draws follow {spec}, which this floor cannot check",
+    "draws_spec_unknown": "the draws follow {spec}, which this server cannot check",
     "draw_out_of_order": "draw {index} follows draw {used}: the seeds are used in order",
     "draw_seed_wrong": "draw {index}'s seed is not the committed one: it does not hash to the seed before it",
     "ticket_no_id": "a ticket sold needs its id",
