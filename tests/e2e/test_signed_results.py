@@ -27,6 +27,7 @@ from floor.engine.prize import Prize
 from floor.redisdb.connection import connect
 from floor.redisdb.embedded import EmbeddedServer
 from floor.redisdb.log import RedisLog
+from floor.redisdb.seeds import RedisSeeds
 from floor.store.service import Service
 from tests.e2e.conftest import ServerProcess, add_user, sign_in
 from tests.integration.test_backup import RULES
@@ -36,8 +37,10 @@ TID = "signed-day"
 
 
 async def play(url: str, base: str, noted: list[dict[str, object]]) -> None:
-    """A 30-player day to its winner; ``noted`` gets the heads a reporter noted meanwhile."""
-    store = Service(RedisLog(connect(url)), rng=random.Random(4))
+    """A 300-player day to its winner, 20 of them late entries (its draws committed: the
+    server's seeds); ``noted`` gets the heads a reporter noted meanwhile."""
+    redis = connect(url)
+    store = Service(RedisLog(redis), rng=random.Random(4), seeds=RedisSeeds(redis))
     prize = msgspec.convert(
         {
             "currency": "EUR",
@@ -49,14 +52,17 @@ async def play(url: str, base: str, noted: list[dict[str, object]]) -> None:
     )
     structure = msgspec.structs.replace(resolve_structure("demo-fast"), prize=prize)
     await store.create(TID, "Signed Sunday", RULES, structure)
-    for i in range(30):
+    for i in range(280):
         await store.execute(TID, cmd.Register(name=f"Hráč {i}", player=f"P{i}"), f"r{i}")
+    await store.execute(TID, cmd.SetWitness(value="4242"), "witness")
     await store.execute(TID, cmd.DrawSeats(), "draw")
     await store.execute(TID, cmd.ClockStart(), "go")
+    for i in range(280, 300):
+        await store.execute(TID, cmd.Register(name=f"Pozdní {i}", player=f"P{i}"), f"r{i}")
     rng = random.Random(4)
-    for i in range(5_000):
+    for i in range(20_000):
         t, _ = await store.tournament(TID)
-        if i in (20, 60):
+        if i in (20, 600):
             noted.append(httpx.get(f"{base}/chain").json())
         step = next_step(t, rng)
         if step is None:
@@ -106,7 +112,7 @@ def test_signed_results_and_the_chain_check_offline(
     doc = signed.json()["document"]
     assert doc["tournament"] == TID and doc["seq"] == head["seq"]
     assert doc["chain"] == {"spec": "floor-chain/1", "head": head["head"]}
-    assert [r["place"] for r in doc["results"]] == list(range(1, 31))
+    assert [r["place"] for r in doc["results"]] == list(range(1, 301))
     assert doc["payouts"] and doc["payouts"][0]["place"] == 1
 
     listed = httpx.get(f"{server.base}/.well-known/floor-keys.json")
@@ -142,6 +148,20 @@ def test_signed_results_and_the_chain_check_offline(
         assert out.returncode == 0, out.stdout + out.stderr
         assert out.stdout.splitlines()[-1] == "verified"
         assert "ok    the venue's signature" in out.stdout
+    # Every draw of the day (the first draw, the late entries' seats, the tables broken, the
+    # final table's) made again from its committed seed.
+    made = export.content.count(b'"type":"draw_made"')
+    assert made > 40
+    out = subprocess.run(
+        [sys.executable, "-m", "floor", "verify", "day.floor"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert f"ok    the draws (floor-draw/1): {made} decided again" in out.stdout, out.stdout
+    assert b'"reason":"final"' in export.content and b'"reason":"break"' in export.content
 
     # A result changed by one prize: the signature names it.
     forged = signed.content.replace(b'"prize":', b'"prize":1', 1)
