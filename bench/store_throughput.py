@@ -75,7 +75,8 @@ from floor.engine.rules import Rules
 from floor.redisdb.connection import connect
 from floor.redisdb.embedded import EmbeddedServer
 from floor.redisdb.log import RedisLog
-from floor.server.chain_heads import ChainHeads
+from floor.redisdb.seeds import RedisSeeds
+from floor.store.heads import ChainHeads
 from floor.store.service import Service
 
 RULES = msgspec.convert({"game": "holdem", "seats": 9, "final_table": 9}, Rules)
@@ -217,16 +218,23 @@ async def play(
 
 
 async def store_scenario(
-    url: str, tournaments: int, players: int, busts: int, seed: int, chained: bool = False
+    url: str,
+    tournaments: int,
+    players: int,
+    busts: int,
+    seed: int,
+    chained: bool = False,
+    fair: bool = False,
 ) -> Run:
     """``tournaments`` tournaments written concurrently by one Service in this process; with
-    ``chained``, each one's chain head kept current after every command (``play``)."""
+    ``chained``, each one's chain head kept current after every command (``play``); with
+    ``fair``, the draws committed (each tournament's seeds kept in Valkey, every draw made from
+    the next seed and revealed in the log, as ``floor serve`` does)."""
     redis = connect(url)
-    store = Service(RedisLog(redis), rng=random.Random(seed))
-    heads = ChainHeads(store) if chained else None
-    if heads is not None:
-        # As a server does: the head follows each batch written (``Floor`` wires the same).
-        store.listen(heads.observe)
+    seeds = RedisSeeds(redis) if fair else None
+    store = Service(RedisLog(redis), rng=random.Random(seed), seeds=seeds)
+    # The store's own heads follow each batch it writes, as a server's do.
+    heads: ChainHeads | None = store.heads if chained else None
     try:
         tids = [f"s{seed}-{i}" for i in range(tournaments)]
         await asyncio.gather(*(set_up(store, tid, players, seed + i) for i, tid in enumerate(tids)))
@@ -500,6 +508,23 @@ def measure(mode: str, cfg: Settings) -> list[Row]:
         # The same as the first, with every tournament's hash chain head read after each
         # command (issue 32: at most 10% fewer bust-outs a second than without).
         first = cfg.writers[0]
+        # The same with the draws committed (issue 32.1: a seed per draw, revealed).
+        scenarios.append(
+            (
+                f"{first} tournaments, committed draws",
+                lambda rep: in_loop(
+                    store_scenario(
+                        url,
+                        first,
+                        cfg.field,
+                        cfg.busts_each,
+                        seed(rep, 100 * first + 70),
+                        fair=True,
+                    )
+                ),
+                first,
+            )
+        )
         scenarios.append(
             (
                 f"{first} tournaments, chain read",
@@ -677,6 +702,17 @@ def report_targets(rows: list[Row]) -> None:
             f"({b:.0f}/s with the head read after every command beside {a:.0f}/s without, "
             f"{b / a:.2f}x)"
         )
+        fair = next(
+            (r for r in rows if r.mode == mode and r.scenario.endswith("committed draws")), None
+        )
+        if fair is not None:
+            c = fair.store.busts / fair.store.wall
+            verdict = "met" if c >= 0.9 * a else "MISSED"
+            print(
+                f"target: committed draws cost at most 10% of bust-outs/s, {mode}: {verdict} "
+                f"({c:.0f}/s with every draw from its seed beside {a:.0f}/s without, "
+                f"{c / a:.2f}x)"
+            )
     if not any(r.scenario.endswith("1 process") for r in always):
         print("target: >= 2,000 bust-outs/s, several writers, always: not measured")
 
