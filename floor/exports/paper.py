@@ -87,6 +87,8 @@ class Paper(msgspec.Struct, frozen=True, kw_only=True):
     checks_failed: list[CheckFailed] = msgspec.field(default_factory=list)
     acknowledged: str | None = None
     acknowledged_by: str | None = None
+    #: The draws are committed (``engine.fair``): each card names the page that checks it.
+    committed: bool = False
 
 
 def paper(t: Tournament, now: float) -> Paper:
@@ -176,4 +178,5 @@ def paper(t: Tournament, now: float) -> Paper:
         checks_failed=list(carried.checks) if carried is not None else [],
         acknowledged=carried.acknowledged if carried is not None else None,
         acknowledged_by=carried.by if carried is not None else None,
+        committed=s.fair is not None,
     )

@@ -36,6 +36,20 @@ def test_a_player_checks_the_seed_of_their_draw_on_their_phone(
     late = state["players"]["LATE1"]
     assert fair["used"] >= 2 and late["draw"] == fair["used"] and late["table"] is not None
 
+    # The seat card printed at the desk names the page that checks it.
+    card = pages.open(
+        servers[0],
+        f"/print/{TID}?what=cards&paper=receipt&player=LATE1",
+        size="desk",
+        user=DIRECTOR,
+        live=False,
+    )
+    expect(card.locator("body")).to_have_attribute("data-ready", "1")
+    expect(card.locator(".card .check-url")).to_contain_text(
+        f"Check your draw at 127.0.0.1:{servers[0].port}/check/{TID}?player=LATE1"
+    )
+    card.locator(".card").first.screenshot(path=str(SHOTS / "seat-card.png"))
+
     player = pages.open(servers[1], f"/player/{TID}", size="phone")
     player.get_by_role("searchbox").fill("Pozdní")
     player.get_by_role("button", name="Follow").click()

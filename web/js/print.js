@@ -126,7 +126,10 @@ function card(c) {
       h("div", {}, h("span", { class: "label" }, t("paper.seat")), h("span", { class: "value" }, String(c.seat)))),
     h("div", { class: "who" }, c.name),
     c.from ? h("div", { class: "move" }, t(`paper.move.${c.reason}`), " · ", t("paper.from", { spot: fmt.spot(c.from.table, c.from.seat) })) : null,
-    h("div", { class: "foot" }, h("span", {}, c.player), h("span", {}, t("paper.check"), " ", h("span", { class: "code" }, c.code || "–"))));
+    h("div", { class: "foot" }, h("span", {}, c.player), h("span", {}, t("paper.check"), " ", h("span", { class: "code" }, c.code || "–"))),
+    // Committed draws: the player checks the seed of the draw that gave this seat (check.js).
+    data.committed ? h("div", { class: "check-url" }, t("paper.check_draw"), " ",
+      `${location.host}/check/${encodeURIComponent(data.tournament)}?player=${encodeURIComponent(c.player)}`) : null);
 }
 
 function renderCards() {

@@ -923,10 +923,10 @@ export interface DealUndone {
 }
 
 /**
- * A decision drew something (a seat, a break, the final table): the seed it used,
- * revealed, what it was mixed with (the chain's link before it, the witness's number) and
- * how many events after this one the decision wrote. ``decided`` is the command as JSON,
- * the staff's: with it the whole log's holder decides it again and compares.
+ * The decision whose ``events`` just before this one drew something (a seat, a break,
+ * the final table): the seed it used, revealed, what it was mixed with (the chain's link
+ * before those events, the witness's number) and the players it gave a seat. ``decided`` is
+ * the command as JSON, the staff's: with it the whole log's holder decides it again.
  */
 export interface DrawMade {
   type: "draw_made";
@@ -935,6 +935,7 @@ export interface DrawMade {
   link: string;
   spec: string;
   events: number;
+  seated: string[];
   witness: string;
   decided: string | null;
   at: number;
@@ -1058,7 +1059,6 @@ export interface FairDraws {
   last_seed: string;
   witness: string;
   witness_at: number | null;
-  left: number;
 }
 
 /**
@@ -1509,6 +1509,7 @@ export interface Paper {
   checks_failed: CheckFailed[];
   acknowledged: string | null;
   acknowledged_by: string | null;
+  committed: boolean;
 }
 
 /**

@@ -18,6 +18,7 @@ export const paperCs = {
   "paper.move.final": "Finálový stůl",
   "paper.from": "ze {spot}",
   "paper.check": "Kontrola",
+  "paper.check_draw": "Ověřte si los na",
   "paper.code": "Kód",
   "paper.card": "Lístek",
   "paper.print_card_of": "Vytisknout lístek s místem pro: {name}",

@@ -18,6 +18,7 @@ export const paperDe = {
   "paper.move.final": "Finaltisch",
   "paper.from": "von {spot}",
   "paper.check": "Prüfung",
+  "paper.check_draw": "Auslosung prüfen unter",
   "paper.code": "Code",
   "paper.card": "Karte",
   "paper.print_card_of": "Platzkarte von {name} drucken",

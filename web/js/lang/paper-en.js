@@ -18,6 +18,7 @@ export const paperEn = {
   "paper.move.final": "Final table",
   "paper.from": "from {spot}",
   "paper.check": "Check",
+  "paper.check_draw": "Check your draw at",
   "paper.code": "Code",
   "paper.card": "Card",
   "paper.print_card_of": "Print the seat card of {name}",

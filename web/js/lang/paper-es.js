@@ -18,6 +18,7 @@ export const paperEs = {
   "paper.move.final": "Mesa final",
   "paper.from": "desde {spot}",
   "paper.check": "Control",
+  "paper.check_draw": "Comprueba tu sorteo en",
   "paper.code": "Código",
   "paper.card": "Tarjeta",
   "paper.print_card_of": "Imprimir la tarjeta de asiento de {name}",

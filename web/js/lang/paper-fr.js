@@ -18,6 +18,7 @@ export const paperFr = {
   "paper.move.final": "Table finale",
   "paper.from": "depuis {spot}",
   "paper.check": "Contrôle",
+  "paper.check_draw": "Vérifiez votre tirage sur",
   "paper.code": "Code",
   "paper.card": "Carte",
   "paper.print_card_of": "Imprimer la carte de siège de {name}",

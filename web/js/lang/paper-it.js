@@ -18,6 +18,7 @@ export const paperIt = {
   "paper.move.final": "Tavolo finale",
   "paper.from": "da {spot}",
   "paper.check": "Verifica",
+  "paper.check_draw": "Verifica il sorteggio su",
   "paper.code": "Codice",
   "paper.card": "Cartellino",
   "paper.print_card_of": "Stampa il cartellino del posto di {name}",

@@ -18,6 +18,7 @@ export const paperPl = {
   "paper.move.final": "Stół finałowy",
   "paper.from": "z {spot}",
   "paper.check": "Kontrola",
+  "paper.check_draw": "Sprawdź losowanie na",
   "paper.code": "Kod",
   "paper.card": "Karta",
   "paper.print_card_of": "Drukuj kartę miejsca gracza {name}",

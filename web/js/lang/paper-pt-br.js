@@ -18,6 +18,7 @@ export const paperPtBr = {
   "paper.move.final": "Mesa final",
   "paper.from": "de {spot}",
   "paper.check": "Conferência",
+  "paper.check_draw": "Confira o sorteio em",
   "paper.code": "Código",
   "paper.card": "Cartão",
   "paper.print_card_of": "Imprimir o cartão de cadeira de {name}",
