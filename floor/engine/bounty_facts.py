@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import msgspec
 
+from . import mystery
 from .bounty_rules import BountyKind
 from .events import (
     AddOnMade,
@@ -20,6 +21,7 @@ from .events import (
     BustUndone,
     DealMade,
     Event,
+    LevelChanged,
     PlayerBusted,
     PlayerRegistered,
     PlayerUnregistered,
@@ -66,6 +68,14 @@ class Won(msgspec.Struct, frozen=True, array_like=True):
     at: float
 
 
+class EnvelopesLeft(msgspec.Struct, frozen=True, array_like=True):
+    """``[amount, left, count]``: a line of a mystery bounty's envelope pool, as it stands."""
+
+    amount: int
+    left: int
+    count: int
+
+
 class BountyFacts(msgspec.Struct, frozen=True, kw_only=True):
     kind: BountyKind
     #: The bounty each entry starts with.
@@ -79,6 +89,12 @@ class BountyFacts(msgspec.Struct, frozen=True, kw_only=True):
     unclaimed: int
     largest: list[Held]
     last: list[Won]
+    #: A mystery bounty (else empty, False): the envelopes left by amount (``pool``, ``won``
+    #: and ``left`` are the envelopes'), whether the drawing has started, and the envelopes
+    #: left at the finish that went to the winner.
+    envelopes: list[EnvelopesLeft] = []
+    drawing: bool = False
+    rest: int = 0
 
 
 def touches(t: Tournament, events: Sequence[Event]) -> bool:
@@ -89,7 +105,9 @@ def touches(t: Tournament, events: Sequence[Event]) -> bool:
     if prize is None or prize.bounty is None:
         # A change of the prize may have taken the bounties away: said as None.
         return any(isinstance(e, PrizeChanged) for e in events)
-    return any(isinstance(e, _TOUCHING) for e in events)
+    # A mystery bounty's drawing may start with a level.
+    touching = (*_TOUCHING, LevelChanged) if prize.bounty.kind == "mystery" else _TOUCHING
+    return any(isinstance(e, touching) for e in events)
 
 
 def facts(t: Tournament) -> BountyFacts | None:
@@ -122,8 +140,33 @@ def facts(t: Tournament) -> BountyFacts | None:
         assert r is not None
         last.append(Won(pid, [x.player for x in r.to], sum(x.cash + x.added for x in r.to), at))
     book = s.bounties
-    pool = bounty_pool(prize, s.entries, s.rebuys, s.add_ons)
     won_total = book.won if book is not None else 0
+    if b.kind == "mystery":
+        envelopes = mystery.pool(b)
+        rest = book.rest if book is not None else 0
+        return BountyFacts(
+            kind=b.kind,
+            part=part,
+            currency=prize.currency,
+            pool=envelopes,
+            won=won_total,
+            paid=book.paid if book is not None else 0,
+            left=envelopes - won_total,
+            unclaimed=0,
+            largest=[],
+            last=last,
+            envelopes=[
+                EnvelopesLeft(amount, n, count)
+                for (amount, n), count in zip(
+                    mystery.left(b, book),
+                    (e.count for e in sorted(b.envelopes, key=lambda e: e.amount)),
+                    strict=True,
+                )
+            ],
+            drawing=s.winner is None and mystery.drawing(t, prize, b, t.active),
+            rest=rest,
+        )
+    pool = bounty_pool(prize, s.entries, s.rebuys, s.add_ons)
     unclaimed = book.unclaimed if book is not None else 0
     return BountyFacts(
         kind=b.kind,

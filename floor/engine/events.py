@@ -177,6 +177,9 @@ class PlayerBusted(_Event, frozen=True, tag="player_busted"):
     #: worked out when the bust-out was recorded, so that replay never works it out again.
     bounty: int = 0
     bounty_to: tuple[BountyShare, ...] = ()
+    #: A mystery bounty: the envelope drawn for this bust-out (0: none drawn), recorded so that
+    #: replay never draws again (``mystery``).
+    envelope: int = 0
 
 
 class BustUndone(_Event, frozen=True, tag="bust_undone"):
