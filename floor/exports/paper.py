@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ..engine.bounty_facts import BountyFacts, facts
 from ..engine.flights import CheckFailed
 from ..engine.model import MoveReason, TableStatus
 from ..engine.prize import PrizePool
@@ -87,6 +88,8 @@ class Paper(msgspec.Struct, frozen=True, kw_only=True):
     checks_failed: list[CheckFailed] = msgspec.field(default_factory=list)
     acknowledged: str | None = None
     acknowledged_by: str | None = None
+    #: A bounty tournament's bounties (a mystery bounty's envelopes, for the payout sheet).
+    bounties: BountyFacts | None = None
 
 
 def paper(t: Tournament, now: float) -> Paper:
@@ -176,4 +179,5 @@ def paper(t: Tournament, now: float) -> Paper:
         checks_failed=list(carried.checks) if carried is not None else [],
         acknowledged=carried.acknowledged if carried is not None else None,
         acknowledged_by=carried.by if carried is not None else None,
+        bounties=facts(t),
     )
