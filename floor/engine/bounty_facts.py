@@ -20,6 +20,7 @@ from .events import (
     BountyPaid,
     BustUndone,
     DealMade,
+    DealUndone,
     Event,
     LevelChanged,
     PlayerBusted,
@@ -46,6 +47,7 @@ _TOUCHING = (
     AddOnMade,
     TournamentFinished,
     DealMade,
+    DealUndone,
     BountyPaid,
     PrizeChanged,
 )
@@ -95,6 +97,8 @@ class BountyFacts(msgspec.Struct, frozen=True, kw_only=True):
     envelopes: list[EnvelopesLeft] = []
     drawing: bool = False
     rest: int = 0
+    #: The bounties shared out in a deal at the final table.
+    dealt: int = 0
 
 
 def touches(t: Tournament, events: Sequence[Event]) -> bool:
@@ -168,6 +172,7 @@ def facts(t: Tournament) -> BountyFacts | None:
         )
     pool = bounty_pool(prize, s.entries, s.rebuys, s.add_ons)
     unclaimed = book.unclaimed if book is not None else 0
+    dealt = book.dealt if book is not None else 0
     return BountyFacts(
         kind=b.kind,
         part=part,
@@ -175,8 +180,9 @@ def facts(t: Tournament) -> BountyFacts | None:
         pool=pool,
         won=won_total,
         paid=book.paid if book is not None else 0,
-        left=pool - won_total - unclaimed,
+        left=pool - won_total - unclaimed - dealt,
         unclaimed=unclaimed,
         largest=[Held(pid, h) for h, pid in held if h],
         last=last,
+        dealt=dealt,
     )

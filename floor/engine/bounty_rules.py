@@ -119,6 +119,8 @@ class PlayerBounty(msgspec.Struct, kw_only=True):
     #: the player drew as an eliminator (each once, a split pot's too).
     envelope: int = 0
     drew: tuple[int, ...] = ()
+    #: The bounty on the player's head that went into a deal (``deal_bounties``).
+    dealt: int = 0
 
 
 class BountyBook(msgspec.Struct, kw_only=True):
@@ -134,6 +136,9 @@ class BountyBook(msgspec.Struct, kw_only=True):
     #: the finish that went to the winner.
     drawn: dict[int, int] = msgspec.field(default_factory=dict)
     rest: int = 0
+    #: The bounties shared out in a deal at the final table (won plus unclaimed plus dealt
+    #: plus the bounties on heads make the pool).
+    dealt: int = 0
 
 
 def split(amount: int, winners: int, unit: int) -> list[int]:

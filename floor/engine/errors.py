@@ -350,6 +350,7 @@ Reason = Literal[
     "bounty_envelopes",
     "bounty_envelopes_twice",
     "bounty_mystery_level",
+    "deal_bounties_none",
     # A flight's capacity and its alternates (alternates.py).
     "capacity_seats_and_tables",
     "capacity_unchanged",
@@ -664,6 +665,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "bounty_envelopes": ("kind",),
     "bounty_envelopes_twice": (),
     "bounty_mystery_level": (),
+    "deal_bounties_none": (),
     "capacity_seats_and_tables": (),
     "capacity_unchanged": (),
     "alternates_not_full": (),

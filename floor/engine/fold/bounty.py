@@ -18,6 +18,7 @@ from ..events import (
     BountyPaid,
     BustUndone,
     DealMade,
+    DealUndone,
     Event,
     PlayerBusted,
     PlayerRegistered,
@@ -94,10 +95,35 @@ def _finished(
 ) -> None:
     if isinstance(e, TournamentFinished):
         _own(book, b, players[e.winner])
-    elif isinstance(e, DealMade) and e.ends:
-        # A deal that ends the tournament: every player in it takes their own bounty.
-        for x in e.shares:
-            _own(book, b, players[x.player])
+    elif isinstance(e, DealMade):
+        if e.bounties:
+            # The bounties in the deal: shared out in it, off the heads.
+            for x in e.shares:
+                r = record(players[x.player], b)
+                r.dealt = r.head
+                book.dealt += r.head
+                r.head = 0
+        if e.ends:
+            # A deal that ends the tournament: every player in it takes their own bounty.
+            for x in e.shares:
+                _own(book, b, players[x.player])
+
+
+def undeal(
+    book: BountyBook, b: Bounty, deal: DealMade, players: Mapping[PlayerId, HasBounty]
+) -> None:
+    """A deal undone: each player's own bounty (an ending deal) and the bounty they put in the
+    deal back on their head."""
+    for x in deal.shares:
+        r = record(players[x.player], b)
+        if deal.ends:
+            r.head += r.own
+            r.won -= r.own
+            book.won -= r.own
+            r.own = 0
+        r.head += r.dealt
+        book.dealt -= r.dealt
+        r.dealt = 0
 
 
 def _paid(
@@ -276,4 +302,6 @@ class BountyFolds(Indexed):
             return
         if s.bounties is None:
             s.bounties = BountyBook()
+        if isinstance(event, DealUndone) and s.deal is not None and prize.bounty.kind != "mystery":
+            undeal(s.bounties, prize.bounty, s.deal, s.players)
         fold(s.bounties, prize.bounty, event, s.players, s.winner)

@@ -173,6 +173,7 @@ export const errorsCs = {
     "bounty_envelopes": "mystery bounty potřebuje své obálky (částka x počet) a obálky má jen mystery bounty",
     "bounty_envelopes_twice": "každá částka obálek patří na jeden řádek (částka x počet)",
     "bounty_mystery_level": "úroveň, od které se obálky losují, se zadává s mystery_from = \"level\", a jen tehdy",
+    "deal_bounties_none": "do dealu mohou jít jen odměny knockoutu: tento turnaj žádné odměny na hlavách nemá",
     "capacity_seats_and_tables": "kapacitu zadejte v místech, nebo ve stolech, ne obojí",
     "capacity_unchanged": "kapacita už je taková",
     "alternates_not_full": "flight má volná místa: hráče zaregistrujte",

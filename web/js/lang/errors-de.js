@@ -175,6 +175,7 @@ export const errorsDe = {
     "bounty_envelopes": "ein Mystery-Kopfgeld braucht seine Umschläge (Betrag x Anzahl), und nur ein Mystery-Kopfgeld hat welche",
     "bounty_envelopes_twice": "jeder Umschlagbetrag steht auf einer Zeile (Betrag x Anzahl)",
     "bounty_mystery_level": "das Level, ab dem Umschläge gezogen werden, wird mit mystery_from = \"level\" gesetzt, und nur dann",
+    "deal_bounties_none": "nur die Kopfgelder eines Knockouts können in einen Deal: dieses Turnier hat keine auf den Köpfen",
     "capacity_seats_and_tables": "gib die Kapazität in Plätzen oder in Tischen an, nicht beides",
     "capacity_unchanged": "die Kapazität ist bereits so",
     "alternates_not_full": "der Flight hat freie Plätze: melde den Spieler an",

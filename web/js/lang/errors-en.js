@@ -184,6 +184,7 @@ export const errorsEn = {
     "bounty_envelopes": "a mystery bounty needs its envelopes (amount x count), and only a mystery bounty has them",
     "bounty_envelopes_twice": "each envelope amount goes on one line (amount x count)",
     "bounty_mystery_level": "the level the mystery drawing starts at is set with mystery_from = \"level\", and only then",
+    "deal_bounties_none": "only a knockout's bounties can go into a deal: this tournament has none on heads",
     "capacity_seats_and_tables": "give the capacity in seats or in tables, not both",
     "capacity_unchanged": "the capacity is already so",
     "alternates_not_full": "the flight has free seats: register the player",

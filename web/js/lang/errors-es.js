@@ -175,6 +175,7 @@ export const errorsEs = {
     "bounty_envelopes": "una recompensa misteriosa necesita sus sobres (importe x cantidad), y solo ella los tiene",
     "bounty_envelopes_twice": "cada importe de sobre va en una línea (importe x cantidad)",
     "bounty_mystery_level": "el nivel desde el que se sortean los sobres se fija con mystery_from = \"level\", y solo entonces",
+    "deal_bounties_none": "solo las recompensas de un knockout pueden entrar en un deal: este torneo no tiene ninguna sobre las cabezas",
     "capacity_seats_and_tables": "indica la capacidad en asientos o en mesas, no ambas",
     "capacity_unchanged": "la capacidad ya es esa",
     "alternates_not_full": "el flight tiene asientos libres: inscribe al jugador",

@@ -178,6 +178,7 @@ export const errorsFr = {
     "bounty_envelopes": "une prime mystère a besoin de ses enveloppes (montant x nombre), et seule une prime mystère en a",
     "bounty_envelopes_twice": "chaque montant d'enveloppe sur une seule ligne (montant x nombre)",
     "bounty_mystery_level": "le niveau à partir duquel on tire les enveloppes se fixe avec mystery_from = \"level\", et seulement alors",
+    "deal_bounties_none": "seules les primes d'un knockout peuvent entrer dans un deal : ce tournoi n'en a aucune sur les têtes",
     "capacity_seats_and_tables": "donnez la capacité en sièges ou en tables, pas les deux",
     "capacity_unchanged": "la capacité est déjà celle-ci",
     "alternates_not_full": "le flight a des sièges libres : inscrivez le joueur",

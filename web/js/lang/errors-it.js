@@ -178,6 +178,7 @@ export const errorsIt = {
     "bounty_envelopes": "una taglia mystery ha bisogno delle sue buste (importo x numero), e solo una taglia mystery le ha",
     "bounty_envelopes_twice": "ogni importo di busta va su una riga sola (importo x numero)",
     "bounty_mystery_level": "il livello da cui si estraggono le buste si imposta con mystery_from = \"level\", e solo allora",
+    "deal_bounties_none": "solo le taglie di un knockout possono entrare in un deal: questo torneo non ne ha nessuna sulle teste",
     "capacity_seats_and_tables": "indica la capienza in posti o in tavoli, non entrambi",
     "capacity_unchanged": "la capienza è già questa",
     "alternates_not_full": "il flight ha posti liberi: iscrivi il giocatore",

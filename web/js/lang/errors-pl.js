@@ -182,6 +182,7 @@ export const errorsPl = {
     "bounty_envelopes": "mystery bounty potrzebuje kopert (kwota x liczba) i tylko mystery bounty je ma",
     "bounty_envelopes_twice": "każda kwota kopert w jednym wierszu (kwota x liczba)",
     "bounty_mystery_level": "poziom, od którego losuje się koperty, ustawia się z mystery_from = \"level\" i tylko wtedy",
+    "deal_bounties_none": "do dealu mogą wejść tylko nagrody knockoutu: ten turniej nie ma nagród za głowy",
     "capacity_seats_and_tables": "podaj pojemność w miejscach albo w stołach, nie w obu",
     "capacity_unchanged": "pojemność już jest taka",
     "alternates_not_full": "flight ma wolne miejsca: zarejestruj gracza",

@@ -178,6 +178,7 @@ export const errorsPtBr = {
     "bounty_envelopes": "uma recompensa mistério precisa dos seus envelopes (valor x quantidade), e só ela os tem",
     "bounty_envelopes_twice": "cada valor de envelope vai numa linha só (valor x quantidade)",
     "bounty_mystery_level": "o nível a partir do qual se sorteiam os envelopes é definido com mystery_from = \"level\", e só então",
+    "deal_bounties_none": "só as recompensas de um knockout podem entrar num deal: este torneio não tem nenhuma nas cabeças",
     "capacity_seats_and_tables": "informe a capacidade em cadeiras ou em mesas, não as duas",
     "capacity_unchanged": "a capacidade já é essa",
     "alternates_not_full": "o flight tem cadeiras livres: inscreva o jogador",
