@@ -99,7 +99,9 @@ def test_the_bounties_in_are_added_to_what_is_shared_out_by_chips() -> None:
         assert sum(x.amount for x in e.shares) == 50 + 40
         # The prizes by the method, the bounties by chips (5,000 / 3,000 / 2,000).
         stacks = [5000, 3000, 2000]
-        exact = [x + 40 * n / 10_000 for x, n in zip(share(stacks, [25, 15, 10]), stacks)]
+        exact = [
+            x + 40 * n / 10_000 for x, n in zip(share(stacks, [25, 15, 10]), stacks, strict=True)
+        ]
         assert [x.amount for x in e.shares] == in_units(exact, 90, 1)
     out = offer(floor, "out", "chip_chop")
     assert out.bounties == 0 and [x.amount for x in out.shares] == [20, 16, 14]
@@ -176,12 +178,16 @@ def test_bounties_in_without_knockout_bounties_are_refused_naming_the_field(kind
 
 def test_custom_shares_add_up_to_the_prizes_and_the_bounties_in() -> None:
     floor = three_left()
-    short = tuple(cmd.DealAmount(player=p, amount=a) for p, a in zip(AGREED, (20, 20, 10)))
+    short = tuple(
+        cmd.DealAmount(player=p, amount=a) for p, a in zip(AGREED, (20, 20, 10), strict=True)
+    )
     refused = floor.refuse(
         cmd.ProposeDeal(method="custom", bounties="in", shares=short), NotAllowed, "shares"
     )
     assert refused.reason == "deal_shares_total" and refused.params["expected"] == 90
-    whole_shares = tuple(cmd.DealAmount(player=p, amount=a) for p, a in zip(AGREED, (35, 35, 20)))
+    whole_shares = tuple(
+        cmd.DealAmount(player=p, amount=a) for p, a in zip(AGREED, (35, 35, 20), strict=True)
+    )
     e = floor.do(cmd.ProposeDeal(method="custom", bounties="in", shares=whole_shares))
     assert isinstance(e[0], DealProposed) and e[0].bounties == 40
 

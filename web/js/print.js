@@ -213,6 +213,9 @@ function renderPayouts() {
   if (pool.bounties) facts.push([t("bounty.pool"), money(pool.bounties)]);
   // A mystery bounty: the envelopes, drawn and left (mystery_view.js).
   if (data.bounties?.kind === "mystery") facts.push(...envelopeFacts(data.bounties, money));
+  // A deal made with the bounties in it: what the heads put in (deal_bounties.js).
+  const dealt = data.results.filter((/** @type {any} */ r) => r.deal_bounties != null);
+  if (dealt.length) facts.push([t("deal.bounties_sheet"), money(dealt.reduce((/** @type {number} */ a, /** @type {any} */ r) => a + r.deal_bounties, 0))]);
   return [sheet(head(t("paper.payouts_title"), t("paper.places_n", { n: pool.places.length })),
     h("div", { class: "facts" }, facts.map(([k, v]) => h("div", {}, h("b", {}, k), v))),
     h("table", { class: "grid" },

@@ -43,4 +43,9 @@ export const mysteryCs = {
   "mystery.money.left": "Obálky zbývající na konci",
   "mystery.money.left_winner": "vítězi",
   "mystery.money.left_house": "ponechá si herna",
+  "deal.bounties_label": "Odměny na jejich hlavách ({amount})",
+  "deal.bounties_in": "V dealu: rozdělí se podle žetonů",
+  "deal.bounties_out": "Mimo deal: dál se o ně hraje",
+  "deal.bounties_made": "Odměny v dealu: {amount}",
+  "deal.bounties_sheet": "Odměny v dealu",
 };

@@ -43,4 +43,9 @@ export const mysteryDe = {
   "mystery.money.left": "Verbleibende Umschläge am Ende",
   "mystery.money.left_winner": "an den Sieger",
   "mystery.money.left_house": "behält das Haus",
+  "deal.bounties_label": "Die Kopfgelder auf ihren Köpfen ({amount})",
+  "deal.bounties_in": "Im Deal: nach Chips aufgeteilt",
+  "deal.bounties_out": "Nicht im Deal: weiter zu gewinnen",
+  "deal.bounties_made": "Kopfgelder im Deal: {amount}",
+  "deal.bounties_sheet": "Kopfgelder im Deal",
 };

@@ -43,4 +43,9 @@ export const mysteryEn = {
   "mystery.money.left": "Envelopes left at the end",
   "mystery.money.left_winner": "to the winner",
   "mystery.money.left_house": "kept by the house",
+  "deal.bounties_label": "The bounties on their heads ({amount})",
+  "deal.bounties_in": "In the deal: shared out by chips",
+  "deal.bounties_out": "Out of the deal: still to be won",
+  "deal.bounties_made": "Bounties in the deal: {amount}",
+  "deal.bounties_sheet": "Bounties in the deal",
 };

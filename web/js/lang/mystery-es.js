@@ -43,4 +43,9 @@ export const mysteryEs = {
   "mystery.money.left": "Sobres que quedan al final",
   "mystery.money.left_winner": "para el ganador",
   "mystery.money.left_house": "se los queda la casa",
+  "deal.bounties_label": "Las recompensas sobre sus cabezas ({amount})",
+  "deal.bounties_in": "En el deal: repartidas por fichas",
+  "deal.bounties_out": "Fuera del deal: aún por ganar",
+  "deal.bounties_made": "Recompensas en el deal: {amount}",
+  "deal.bounties_sheet": "Recompensas en el deal",
 };

@@ -43,4 +43,9 @@ export const mysteryFr = {
   "mystery.money.left": "Enveloppes restantes à la fin",
   "mystery.money.left_winner": "au vainqueur",
   "mystery.money.left_house": "gardées par la maison",
+  "deal.bounties_label": "Les primes sur leurs têtes ({amount})",
+  "deal.bounties_in": "Dans le deal : partagées selon les jetons",
+  "deal.bounties_out": "Hors du deal : encore à gagner",
+  "deal.bounties_made": "Primes dans le deal : {amount}",
+  "deal.bounties_sheet": "Primes dans le deal",
 };

@@ -43,4 +43,9 @@ export const mysteryIt = {
   "mystery.money.left": "Buste rimaste alla fine",
   "mystery.money.left_winner": "al vincitore",
   "mystery.money.left_house": "restano alla casa",
+  "deal.bounties_label": "Le taglie sulle loro teste ({amount})",
+  "deal.bounties_in": "Nel deal: divise in base alle fiches",
+  "deal.bounties_out": "Fuori dal deal: ancora da vincere",
+  "deal.bounties_made": "Taglie nel deal: {amount}",
+  "deal.bounties_sheet": "Taglie nel deal",
 };

@@ -43,4 +43,9 @@ export const mysteryPl = {
   "mystery.money.left": "Koperty pozostałe na końcu",
   "mystery.money.left_winner": "dla zwycięzcy",
   "mystery.money.left_house": "zostają w kasynie",
+  "deal.bounties_label": "Nagrody za ich głowy ({amount})",
+  "deal.bounties_in": "W dealu: dzielone według żetonów",
+  "deal.bounties_out": "Poza dealem: nadal do wygrania",
+  "deal.bounties_made": "Nagrody w dealu: {amount}",
+  "deal.bounties_sheet": "Nagrody w dealu",
 };

@@ -43,4 +43,9 @@ export const mysteryPtBr = {
   "mystery.money.left": "Envelopes restantes no fim",
   "mystery.money.left_winner": "para o vencedor",
   "mystery.money.left_house": "ficam com a casa",
+  "deal.bounties_label": "As recompensas nas cabeças deles ({amount})",
+  "deal.bounties_in": "No deal: divididas pelas fichas",
+  "deal.bounties_out": "Fora do deal: ainda a ganhar",
+  "deal.bounties_made": "Recompensas no deal: {amount}",
+  "deal.bounties_sheet": "Recompensas no deal",
 };
