@@ -210,3 +210,38 @@ def test_a_mystery_phase_with_envelopes_drawn_on_the_wall(
     rows_csv = {r["player"]: r for r in csv.DictReader(io.StringIO(export.lstrip("\ufeff")))}
     assert rows_csv[seats[winner]]["bounties"] == str(first)
     assert rows_csv[seats[order[-1]]]["bounties"] == "0"
+
+
+def test_the_money_panel_keeps_a_knockout_s_bounty_when_it_is_saved(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    # The money panel sent no bounty: saving it took a knockout's bounty away.
+    tid = "keepko"
+    structure = {
+        **TOOLS_STRUCTURE,
+        "name": "browser-keep-ko",
+        "prize": {
+            **TOOLS_STRUCTURE["prize"],
+            "bounty": {"kind": "progressive", "part": 50, "paid_at": "cashier"},
+        },
+    }
+    r = director.client.post(
+        "/api/tournaments",
+        json={"id": tid, "name": "Keep", "rules": "tda-2024", "structure": structure},
+    )
+    assert r.status_code == 201, r.text
+    console = pages.open(servers[0], f"/director?t={tid}", size="tv", user=DIRECTOR)
+    money = console.locator("#money-form")
+    expect(money.locator("#money-bounty-kind")).to_have_value("progressive")
+    expect(money.locator("#money-bounty-part")).to_have_value("50")
+    expect(money.locator("#money-bounty-envelopes")).to_be_hidden()
+    money.locator("#money-guarantee").fill("2000")
+    console.click("#money-save")
+    expect(console.locator(".toast").last).to_contain_text("Money saved")
+    prize: Any = director.state(tid)["state"]["structure"]["prize"]  # type: ignore[index]
+    assert prize["guarantee"] == 2_000
+    assert (prize["bounty"]["kind"], prize["bounty"]["part"], prize["bounty"]["paid_at"]) == (
+        "progressive",
+        50,
+        "cashier",
+    )
