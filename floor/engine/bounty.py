@@ -136,8 +136,13 @@ def one(t: Tournament, e: PlayerBusted, refs: tuple[str, ...], rng: random.Rando
     """``eliminate`` for the bust-out of one player (``bust``): the most frequent command
     of a day, worked out without the bookkeeping several players out need."""
     money = settings(t)
-    if len(refs) > 1 or (money is not None and money[1].kind == "mystery"):
+    if len(refs) > 1:
         return eliminate(t, [e], {e.player: refs}, {e.player: "eliminators"}, rng=rng)[0]
+    if money is not None and money[1].kind == "mystery":
+        prize, b = money
+        named = _winners(t, e, refs, "eliminators")
+        draws = mystery.Draws(t, prize, b, rng)
+        return _envelope(e, named, draws, 0, prize.round_to, b.paid_at == "table")
     if not refs:
         if money is None:
             return e

@@ -11,9 +11,10 @@ amount, so that a random source made from committed seeds draws the same envelop
 
 from __future__ import annotations
 
+import functools
 import random
 
-from .bounty_rules import Bounty, BountyBook
+from .bounty_rules import Bounty, BountyBook, Envelope
 from .errors import NotAllowed
 from .prize import Prize, payouts
 from .state import Tournament
@@ -24,14 +25,17 @@ def pool(b: Bounty) -> int:
     return sum(e.amount * e.count for e in b.envelopes)
 
 
+@functools.lru_cache(maxsize=64)
+def _lines(envelopes: tuple[Envelope, ...]) -> tuple[tuple[int, int], ...]:
+    """The pool's lines as ``(amount, count)``, smallest amount first (asked at every draw)."""
+    return tuple(sorted((e.amount, e.count) for e in envelopes))
+
+
 def left(b: Bounty, book: BountyBook | None) -> list[tuple[int, int]]:
     """``(amount, count)`` of the envelopes still in the pool, smallest amount first (the
     envelopes left at the finish stay listed: given to the winner, ``BountyBook.rest``)."""
     drawn = book.drawn if book is not None else {}
-    return [
-        (e.amount, e.count - drawn.get(e.amount, 0))
-        for e in sorted(b.envelopes, key=lambda e: e.amount)
-    ]
+    return [(amount, count - drawn.get(amount, 0)) for amount, count in _lines(b.envelopes)]
 
 
 def drawing(t: Tournament, prize: Prize, b: Bounty, place: int) -> bool:
@@ -43,7 +47,13 @@ def drawing(t: Tournament, prize: Prize, b: Bounty, place: int) -> bool:
             return place <= paid
         case "level":
             assert b.mystery_level is not None and s.structure is not None
-            return s.structure.level_played(s.clock.level)[0] >= b.mystery_level
+            # From the step of that level on (the break after it too; not the one before). By
+            # the level's index, which counts up to it: ``level_played`` scans every step.
+            try:
+                return s.clock.level >= s.structure.level_index(b.mystery_level)
+            except ValueError:
+                # No such level in the structure: the drawing never starts.
+                return False
         case "day2":
             # An event's Day 2 (its flights' field carried in), or a tournament played over
             # several days once its first has ended.
@@ -65,11 +75,15 @@ class Draws:
     def take(self, place: int, recorded: int = 0) -> int:
         if not drawing(self._t, self._prize, self._b, place):
             return 0
-        lines = [
-            (amount, count - self._taken.get(amount, 0))
-            for amount, count in left(self._b, self._t.state.bounties)
-        ]
-        total = sum(count for _, count in lines)
+        book = self._t.state.bounties
+        drawn = book.drawn if book is not None else {}
+        taken = self._taken
+        lines: list[tuple[int, int]] = []
+        total = 0
+        for amount, count in _lines(self._b.envelopes):
+            n = count - drawn.get(amount, 0) - taken.get(amount, 0)
+            lines.append((amount, n))
+            total += n
         if total <= 0:
             # Every envelope drawn: the bust-outs after pay nothing.
             return 0
