@@ -17,11 +17,12 @@ that bounty is out since (undo theirs first), so that every amount goes back whe
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from . import lookups
+from . import lookups, mystery
 from .bounty_rules import Bounty, BountyShare, clockwise, halves, split
 from .commands import Busted, PayBounty
 from .errors import NotAllowed
@@ -47,16 +48,20 @@ def eliminate(
     named: Mapping[PlayerId, tuple[str, ...]],
     fields: Mapping[PlayerId, str],
     *,
+    rng: random.Random | None = None,
+    recorded: Mapping[PlayerId, int] | None = None,
     lenient: bool = False,
 ) -> list[PlayerBusted]:
     """``busts`` (worst place first, not yet applied) with their eliminators and bounties:
     ``named`` the eliminators each busted player's command named, ``fields`` where in the
     command they were named. ``lenient``: a winner who does not fit (named earlier, out
     since) is left out instead of refusing: the others share the bounty (nobody left: it is
-    unclaimed)."""
+    unclaimed). A mystery bounty's envelopes are drawn from ``rng`` (or, checking a logged
+    event, the ``recorded`` ones checked)."""
     money = settings(t)
     if money is None and not any(named.get(e.player) for e in busts):
         return list(busts)
+    draws = mystery.Draws(t, *money, rng) if money is not None else None
     out: list[PlayerBusted] = []
     # Bounties as they stand within these bust-outs, before any is applied.
     heads: dict[PlayerId, int] = {}
@@ -84,6 +89,10 @@ def eliminate(
         unit = prize.round_to
         progressive = b.kind == "progressive"
         paid = b.paid_at == "table"
+        if b.kind == "mystery":
+            assert draws is not None
+            out.append(_envelope(e, winners, draws, (recorded or {}).get(e.player, 0), unit, paid))
+            continue
         taken = heads.get(e.player)
         if taken is None:
             taken = head(t.state.players[e.player], b)
@@ -102,12 +111,38 @@ def eliminate(
     return out
 
 
-def one(t: Tournament, e: PlayerBusted, refs: tuple[str, ...]) -> PlayerBusted:
+def _envelope(
+    e: PlayerBusted,
+    winners: Sequence[Player],
+    draws: mystery.Draws,
+    recorded: int,
+    unit: int,
+    paid: bool,
+) -> PlayerBusted:
+    """A mystery bounty's bust-out: one envelope drawn for its winners together (none named, a
+    disqualification: none drawn), split among them as a knockout's bounty is."""
+    ids = tuple(w.id for w in winners)
+    amount = draws.take(e.place, recorded) if winners else 0
+    if not amount:
+        return msgspec.structs.replace(e, eliminators=ids)
+    shares = tuple(
+        BountyShare(pid, cash, 0, paid)
+        for pid, cash in zip(ids, split(amount, len(ids), unit), strict=True)
+    )
+    return msgspec.structs.replace(e, eliminators=ids, bounty_to=shares, envelope=amount)
+
+
+def one(t: Tournament, e: PlayerBusted, refs: tuple[str, ...], rng: random.Random) -> PlayerBusted:
     """``eliminate`` for the bust-out of one player (``bust``): the most frequent command
     of a day, worked out without the bookkeeping several players out need."""
-    if len(refs) > 1:
-        return eliminate(t, [e], {e.player: refs}, {e.player: "eliminators"})[0]
     money = settings(t)
+    if len(refs) > 1:
+        return eliminate(t, [e], {e.player: refs}, {e.player: "eliminators"}, rng=rng)[0]
+    if money is not None and money[1].kind == "mystery":
+        prize, b = money
+        named = _winners(t, e, refs, "eliminators")
+        draws = mystery.Draws(t, prize, b, rng)
+        return _envelope(e, named, draws, 0, prize.round_to, b.paid_at == "table")
     if not refs:
         if money is None:
             return e
@@ -208,7 +243,7 @@ def _winners(t: Tournament, e: PlayerBusted, refs: tuple[str, ...], field: str) 
 
 
 def same_hand(
-    t: Tournament, busts: Sequence[PlayerBusted], named: Sequence[Busted]
+    t: Tournament, busts: Sequence[PlayerBusted], named: Sequence[Busted], rng: random.Random
 ) -> list[PlayerBusted]:
     """``eliminate`` for several out in one hand, as ``bust_same_hand`` lists them."""
     by: dict[PlayerId, tuple[str, ...]] = {}
@@ -217,7 +252,7 @@ def same_hand(
         pid = lookups.player(t, x.player).id
         by[pid] = x.eliminators
         fields[pid] = f"players[{i}].eliminators"
-    return eliminate(t, busts, by, fields)
+    return eliminate(t, busts, by, fields, rng=rng)
 
 
 def undone(t: Tournament, p: Player) -> tuple[PlayerId, ...]:
@@ -279,11 +314,24 @@ def check(t: Tournament, event: PlayerBusted | BountyPaid) -> None:
                 params={"name": "amount", "value": event.amount, "expected": owed_to(p)},
             )
         return
-    if not event.eliminators and not event.bounty_to:
+    if not event.eliminators and not event.bounty_to and not event.envelope:
         return
     named = {event.player: tuple(event.eliminators)}
-    bare = msgspec.structs.replace(event, eliminators=(), bounty=0, bounty_to=())
-    again = eliminate(t, [bare], named, {event.player: "eliminators"})[0]
+    bare = msgspec.structs.replace(event, eliminators=(), bounty=0, bounty_to=(), envelope=0)
+    again = eliminate(
+        t,
+        [bare],
+        named,
+        {event.player: "eliminators"},
+        recorded={event.player: event.envelope},
+    )[0]
+    if again.envelope != event.envelope:
+        raise NotAllowed(
+            f"{event.envelope} is not the draw's ({again.envelope})",
+            field="envelope",
+            reason="not_as_recorded",
+            params={"name": "envelope", "value": event.envelope, "expected": again.envelope},
+        )
     if again.bounty_to != event.bounty_to or again.bounty != event.bounty:
         raise NotAllowed(
             f"bounty_to: {event.bounty_to} is not the bounty worked out ({again.bounty_to})",

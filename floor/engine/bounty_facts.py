@@ -13,13 +13,16 @@ from collections.abc import Sequence
 
 import msgspec
 
+from . import mystery
 from .bounty_rules import BountyKind
 from .events import (
     AddOnMade,
     BountyPaid,
     BustUndone,
     DealMade,
+    DealUndone,
     Event,
+    LevelChanged,
     PlayerBusted,
     PlayerRegistered,
     PlayerUnregistered,
@@ -44,6 +47,7 @@ _TOUCHING = (
     AddOnMade,
     TournamentFinished,
     DealMade,
+    DealUndone,
     BountyPaid,
     PrizeChanged,
 )
@@ -66,6 +70,14 @@ class Won(msgspec.Struct, frozen=True, array_like=True):
     at: float
 
 
+class EnvelopesLeft(msgspec.Struct, frozen=True, array_like=True):
+    """``[amount, left, count]``: a line of a mystery bounty's envelope pool, as it stands."""
+
+    amount: int
+    left: int
+    count: int
+
+
 class BountyFacts(msgspec.Struct, frozen=True, kw_only=True):
     kind: BountyKind
     #: The bounty each entry starts with.
@@ -79,6 +91,14 @@ class BountyFacts(msgspec.Struct, frozen=True, kw_only=True):
     unclaimed: int
     largest: list[Held]
     last: list[Won]
+    #: A mystery bounty (else empty, False): the envelopes left by amount (``pool``, ``won``
+    #: and ``left`` are the envelopes'), whether the drawing has started, and the envelopes
+    #: left at the finish that went to the winner.
+    envelopes: list[EnvelopesLeft] = []
+    drawing: bool = False
+    rest: int = 0
+    #: The bounties shared out in a deal at the final table.
+    dealt: int = 0
 
 
 def touches(t: Tournament, events: Sequence[Event]) -> bool:
@@ -89,7 +109,9 @@ def touches(t: Tournament, events: Sequence[Event]) -> bool:
     if prize is None or prize.bounty is None:
         # A change of the prize may have taken the bounties away: said as None.
         return any(isinstance(e, PrizeChanged) for e in events)
-    return any(isinstance(e, _TOUCHING) for e in events)
+    # A mystery bounty's drawing may start with a level.
+    touching = (*_TOUCHING, LevelChanged) if prize.bounty.kind == "mystery" else _TOUCHING
+    return any(isinstance(e, touching) for e in events)
 
 
 def facts(t: Tournament) -> BountyFacts | None:
@@ -122,9 +144,35 @@ def facts(t: Tournament) -> BountyFacts | None:
         assert r is not None
         last.append(Won(pid, [x.player for x in r.to], sum(x.cash + x.added for x in r.to), at))
     book = s.bounties
-    pool = bounty_pool(prize, s.entries, s.rebuys, s.add_ons)
     won_total = book.won if book is not None else 0
+    if b.kind == "mystery":
+        envelopes = mystery.pool(b)
+        rest = book.rest if book is not None else 0
+        return BountyFacts(
+            kind=b.kind,
+            part=part,
+            currency=prize.currency,
+            pool=envelopes,
+            won=won_total,
+            paid=book.paid if book is not None else 0,
+            left=envelopes - won_total,
+            unclaimed=0,
+            largest=[],
+            last=last,
+            envelopes=[
+                EnvelopesLeft(amount, n, count)
+                for (amount, n), count in zip(
+                    mystery.left(b, book),
+                    (e.count for e in sorted(b.envelopes, key=lambda e: e.amount)),
+                    strict=True,
+                )
+            ],
+            drawing=s.winner is None and mystery.drawing(t, prize, b, t.active),
+            rest=rest,
+        )
+    pool = bounty_pool(prize, s.entries, s.rebuys, s.add_ons)
     unclaimed = book.unclaimed if book is not None else 0
+    dealt = book.dealt if book is not None else 0
     return BountyFacts(
         kind=b.kind,
         part=part,
@@ -132,8 +180,9 @@ def facts(t: Tournament) -> BountyFacts | None:
         pool=pool,
         won=won_total,
         paid=book.paid if book is not None else 0,
-        left=pool - won_total - unclaimed,
+        left=pool - won_total - unclaimed - dealt,
         unclaimed=unclaimed,
         largest=[Held(pid, h) for h, pid in held if h],
         last=last,
+        dealt=dealt,
     )

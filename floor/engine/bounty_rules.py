@@ -8,6 +8,10 @@ knock others out.
 - *knockout*: every entry carries a bounty of ``part``; whoever knocks the player out is paid it.
 - *progressive*: half of the busted player's bounty is paid to the eliminator, the other half
   is added to the eliminator's own bounty. The winner takes their own bounty too.
+- *mystery*: nobody carries a bounty; from a phase the director sets (``MysteryFrom``) each
+  elimination draws one envelope, without replacement, from a pool set in advance
+  (``envelopes``: amount x count; ``mystery``). The envelopes left at the end go as the house
+  sets (``envelopes_left``).
 
 A re-entry starts a fresh bounty; a rebuy or an add-on adds its part to the player's bounty.
 Several winners of the pot split the bounty (``split``): each share rounded down to the
@@ -25,12 +29,25 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
+from .errors import ConfigValueError
 from .model import PlayerId
 
-BountyKind = Literal["knockout", "progressive"]
+BountyKind = Literal["knockout", "progressive", "mystery"]
+#: Where a mystery bounty's drawing starts: the first bust-out in the money, the first from a
+#: level (``mystery_level``), or Day 2 (an event's Day 2, or a tournament's day after its first).
+MysteryFrom = Literal["money", "level", "day2"]
+#: The envelopes left when the tournament ends: to the winner, or kept by the house.
+EnvelopesLeft = Literal["winner", "house"]
 #: Where a won bounty is paid: by the floor at the table as the bust-out is recorded, or at the
 #: cashier later (each payment recorded as the cashier makes it).
 PaidAt = Literal["table", "cashier"]
+
+
+class Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True, array_like=True):
+    """``[amount, count]``: a line of a mystery bounty's envelope pool."""
+
+    amount: Annotated[int, Meta(gt=0)]
+    count: Annotated[int, Meta(gt=0, le=1_000_000)]
 
 
 class Bounty(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -43,6 +60,35 @@ class Bounty(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     rebuy_part: Annotated[int, Meta(ge=0)] = 0
     add_on_part: Annotated[int, Meta(ge=0)] = 0
     paid_at: PaidAt = "table"
+    #: A mystery bounty's envelope pool, set in advance (empty for the other kinds).
+    envelopes: tuple[Envelope, ...] = ()
+    mystery_from: MysteryFrom = "money"
+    #: The level number the drawing starts at (``mystery_from = "level"``).
+    mystery_level: Annotated[int, Meta(gt=0)] | None = None
+    envelopes_left: EnvelopesLeft = "winner"
+
+    def __post_init__(self) -> None:
+        mystery = self.kind == "mystery"
+        if mystery != bool(self.envelopes):
+            raise ConfigValueError(
+                "bounty.envelopes: a mystery bounty needs its envelopes (amount x count), "
+                "and only a mystery bounty has them",
+                reason="bounty_envelopes",
+                params={"kind": self.kind},
+            )
+        if len({e.amount for e in self.envelopes}) != len(self.envelopes):
+            raise ConfigValueError(
+                "bounty.envelopes: each amount on one line (amount x count)",
+                reason="bounty_envelopes_twice",
+                params={},
+            )
+        if (self.mystery_from == "level") != (self.mystery_level is not None):
+            raise ConfigValueError(
+                "bounty.mystery_level: the level the drawing starts at, set with "
+                'mystery_from = "level" (and only then)',
+                reason="bounty_mystery_level",
+                params={},
+            )
 
 
 class BountyShare(msgspec.Struct, frozen=True, array_like=True):
@@ -67,8 +113,14 @@ class PlayerBounty(msgspec.Struct, kw_only=True):
     #: named, the bounty stays unclaimed with the house).
     taken: int = 0
     to: tuple[BountyShare, ...] = ()
-    #: The winner's own bounty, taken at the finish.
+    #: The winner's own bounty, taken at the finish (mystery: the envelopes left).
     own: int = 0
+    #: Mystery: the envelope drawn at the player's last bust-out (0: none), and the envelopes
+    #: the player drew as an eliminator (each once, a split pot's too).
+    envelope: int = 0
+    drew: tuple[int, ...] = ()
+    #: The bounty on the player's head that went into a deal (``deal_bounties``).
+    dealt: int = 0
 
 
 class BountyBook(msgspec.Struct, kw_only=True):
@@ -80,6 +132,13 @@ class BountyBook(msgspec.Struct, kw_only=True):
     won: int = 0
     paid: int = 0
     unclaimed: int = 0
+    #: Mystery: the envelopes drawn, by amount (amount -> count), and the envelopes left at
+    #: the finish that went to the winner.
+    drawn: dict[int, int] = msgspec.field(default_factory=dict)
+    rest: int = 0
+    #: The bounties shared out in a deal at the final table (won plus unclaimed plus dealt
+    #: plus the bounties on heads make the pool).
+    dealt: int = 0
 
 
 def split(amount: int, winners: int, unit: int) -> list[int]:

@@ -460,6 +460,9 @@ class ProposeDeal(_Command, frozen=True, tag="propose_deal"):
     method: Literal["icm", "chip_chop", "custom"]
     left_to_play: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] = 0
     shares: Annotated[tuple[DealAmount, ...], Meta(max_length=12)] = ()
+    #: A knockout's or a progressive knockout's bounties on the heads of the players in the
+    #: deal: ``in`` adds them to what is shared out, ``out`` leaves them to be won by play.
+    bounties: Literal["in", "out"] = "out"
 
 
 class MakeDeal(_Command, frozen=True, tag="make_deal"):

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import msgspec
 
-from . import clock
+from . import clock, deal_bounties
 from .commands import MakeDeal, ProposeDeal
 from .count_age import count_age
 from .errors import NotAllowed
@@ -178,7 +178,8 @@ def propose(t: Tournament, c: ProposeDeal, now: float) -> list[Event]:
             params={"left": c.left_to_play, "most": most},
         )
     in_deal = [prizes[0] - c.left_to_play, *prizes[1:]]
-    total = sum(in_deal)
+    bounties = deal_bounties.in_deal(t, left, c.bounties)
+    total = sum(in_deal) + bounties
     if c.method == "custom":
         amounts = _custom(c, left, total)
     else:
@@ -190,6 +191,10 @@ def propose(t: Tournament, c: ProposeDeal, now: float) -> list[Event]:
                 params={"player": left[0].id},
             )
         exact = icm(stacks, in_deal) if c.method == "icm" else chip_chop(stacks, in_deal)
+        if bounties:
+            exact = [
+                x + y for x, y in zip(exact, deal_bounties.by_chips(bounties, stacks), strict=True)
+            ]
         prize = s.structure.prize if s.structure is not None else None
         unit = prize.round_to if prize is not None else 1
         amounts = in_units(exact, total, unit)
@@ -204,6 +209,7 @@ def propose(t: Tournament, c: ProposeDeal, now: float) -> list[Event]:
             left_to_play=c.left_to_play,
             shares=shares,
             at=now,
+            bounties=bounties,
         )
     ]
 
@@ -244,7 +250,11 @@ def make(t: Tournament, c: MakeDeal, now: float) -> list[Event]:
     left = _final(t)
     offer = s.deal_offer
     current = [(p.id, p.stack) for p in left]
-    if offer is None or [(x.player, x.stack) for x in offer.shares] != current:
+    if (
+        offer is None
+        or [(x.player, x.stack) for x in offer.shares] != current
+        or (offer.bounties and offer.bounties != deal_bounties.on_heads(t, left))
+    ):
         raise NotAllowed(
             "no deal is offered on the stacks as they stand: work the deal out again",
             field="type",
@@ -285,6 +295,7 @@ def make(t: Tournament, c: MakeDeal, now: float) -> list[Event]:
             ends=ends,
             at=now,
             remaining=remaining,
+            bounties=offer.bounties,
         )
     )
     return events
@@ -319,7 +330,7 @@ def check(t: Tournament, event: DealProposed | DealMade) -> None:
     """What an imported log may hold of a deal: shares that add up to the prizes in it."""
     if t.state.deal is not None:
         raise NotAllowed("a deal is already made", field="type", reason="deal_made")
-    total = sum(event.prizes) - event.left_to_play
+    total = sum(event.prizes) - event.left_to_play + event.bounties
     given = sum(x.amount for x in event.shares)
     if given != total:
         raise NotAllowed(
@@ -328,6 +339,7 @@ def check(t: Tournament, event: DealProposed | DealMade) -> None:
             reason="deal_shares_total",
             params={"total": given, "expected": total},
         )
+    deal_bounties.check(t, players_left(t.state), event)
 
 
 # What the director's console is sent ---------------------------------------------------------
@@ -350,6 +362,9 @@ class DealFacts(msgspec.Struct, frozen=True, kw_only=True):
     prizes: list[int]
     most_left: int
     why: Why | None = None
+    #: The bounties on the heads of the players left, that a deal may share out (None: no
+    #: knockout bounties).
+    bounties: int | None = None
 
 
 def facts(t: Tournament) -> DealFacts | None:
@@ -375,4 +390,10 @@ def facts(t: Tournament) -> DealFacts | None:
             why = Why(e.reason, dict(e.params))  # type: ignore[arg-type]
         first = first or why
         players.append(DealPlayer(p.id, p.stack if p.counted else None, why))
-    return DealFacts(players=players, prizes=prizes, most_left=prizes[0] - prizes[-1], why=first)
+    return DealFacts(
+        players=players,
+        prizes=prizes,
+        most_left=prizes[0] - prizes[-1],
+        why=first,
+        bounties=deal_bounties.on_heads(t, left),
+    )

@@ -118,7 +118,7 @@ def decide(t: Tournament, command: Command, now: float, rng: random.Random) -> l
         t.apply(e)
     events = primary + housekeep(t, rng)
     # A hand-for-hand round whose last table to report stopped playing is over.
-    events += hand_for_hand.ending(t, now)
+    events += hand_for_hand.ending(t, now, rng)
     # Whatever left one player ends the tournament (the winner, the clock stopped); a
     # flight's day ends at its last level or its share of the field (the clock stopped).
     events += satellite.ending(t, now)
@@ -144,11 +144,11 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
         case Button():
             return hands.button(t, c, now, rng)
         case HandDone():
-            return hand_for_hand.hand_done(t, c, now)
+            return hand_for_hand.hand_done(t, c, now, rng)
         case StartHandForHand():
             return hand_for_hand.start(t, c, now)
         case EndHandForHand():
-            return hand_for_hand.end(t, c, now)
+            return hand_for_hand.end(t, c, now, rng)
         case Register():
             return entries.register(t, c, now, rng)
         case RegisterMany():

@@ -346,6 +346,11 @@ Reason = Literal[
     "bounty_none",
     "bounty_nothing_owed",
     "bounty_undo_eliminator_out",
+    # Mystery bounties (``bounty_rules``, ``mystery``).
+    "bounty_envelopes",
+    "bounty_envelopes_twice",
+    "bounty_mystery_level",
+    "deal_bounties_none",
     # A flight's capacity and its alternates (alternates.py).
     "capacity_seats_and_tables",
     "capacity_unchanged",
@@ -665,6 +670,10 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "bounty_none": (),
     "bounty_nothing_owed": ("player",),
     "bounty_undo_eliminator_out": ("player", "eliminator"),
+    "bounty_envelopes": ("kind",),
+    "bounty_envelopes_twice": (),
+    "bounty_mystery_level": (),
+    "deal_bounties_none": (),
     "capacity_seats_and_tables": (),
     "capacity_unchanged": (),
     "alternates_not_full": (),

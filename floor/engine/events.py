@@ -177,6 +177,9 @@ class PlayerBusted(_Event, frozen=True, tag="player_busted"):
     #: worked out when the bust-out was recorded, so that replay never works it out again.
     bounty: int = 0
     bounty_to: tuple[BountyShare, ...] = ()
+    #: A mystery bounty: the envelope drawn for this bust-out (0: none drawn), recorded so that
+    #: replay never draws again (``mystery``).
+    envelope: int = 0
 
 
 class BustUndone(_Event, frozen=True, tag="bust_undone"):
@@ -627,6 +630,9 @@ class DealProposed(_Event, frozen=True, tag="deal_proposed"):
     left_to_play: int
     shares: tuple[DealShare, ...]
     at: float = 0.0
+    #: The bounties on the heads of the players in the deal, shared out in it (0: out of the
+    #: deal, to be won by play; ``deal_bounties``).
+    bounties: int = 0
 
 
 class DealMade(_Event, frozen=True, tag="deal_made"):
@@ -643,6 +649,8 @@ class DealMade(_Event, frozen=True, tag="deal_made"):
     at: float = 0.0
     #: The clock's step left when an ending deal stopped it.
     remaining: float | None = None
+    #: The bounties shared out in the deal (``DealProposed.bounties``).
+    bounties: int = 0
 
 
 # Bounties (``bounty``) -----------------------------------------------------------------------

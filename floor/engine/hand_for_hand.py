@@ -15,6 +15,7 @@ hands reported: it ends when the player's table deals its next hand (``undo``).
 
 from __future__ import annotations
 
+import random
 from typing import Literal
 
 import msgspec
@@ -141,7 +142,7 @@ def start(t: Tournament, c: StartHandForHand, now: float) -> list[Event]:
     return events
 
 
-def hand_done(t: Tournament, c: HandDone, now: float) -> list[Event]:
+def hand_done(t: Tournament, c: HandDone, now: float, rng: random.Random) -> list[Event]:
     h = t.state.hand_for_hand
     assert h is not None  # ``bar`` refused it otherwise
     table = t.state.tables.get(c.table)
@@ -196,11 +197,11 @@ def hand_done(t: Tournament, c: HandDone, now: float) -> list[Event]:
     events: list[Event] = [HandReported(table=table.number, round=h.round, out=tuple(out))]
     done = {*h.done, table.number}
     if all(other.number in done for other in playing(t)):
-        events += _round_over(t, h, [*h.out, *out], now)
+        events += _round_over(t, h, [*h.out, *out], now, rng)
     return events
 
 
-def ending(t: Tournament, now: float) -> list[Event]:
+def ending(t: Tournament, now: float, rng: random.Random) -> list[Event]:
     """The round a command has left over, applied to ``t``: every table still playing has
     reported the hand, though the last report came before another table stopped playing
     it (broken by the director, or its players moved away). Else the round waited for a
@@ -211,7 +212,7 @@ def ending(t: Tournament, now: float) -> list[Event]:
     tables = playing(t)
     if not tables or not all(table.number in h.done for table in tables):
         return []
-    events = _round_over(t, h, list(h.out), now)
+    events = _round_over(t, h, list(h.out), now, rng)
     for e in events:
         t.apply(e)
     return events
@@ -238,18 +239,20 @@ def _not_playing(t: Tournament, n: TableNo) -> RuleError:
     )
 
 
-def _placed(t: Tournament, out: list[HandOut], now: float) -> list[Event]:
+def _placed(t: Tournament, out: list[HandOut], now: float, rng: random.Random) -> list[Event]:
     busted: list[tuple[int, Player]] = [(o.stack, t.player(o.player)) for o in out]
     # Named when each table reported; at the round's end a winner who no longer fits (out in
     # the same hand before the player) is left out rather than refuse the round.
     named = {o.player: o.eliminators for o in out}
-    return list(bounty.eliminate(t, place(t, busted, now), named, {}, lenient=True))
+    return list(bounty.eliminate(t, place(t, busted, now), named, {}, rng=rng, lenient=True))
 
 
-def _round_over(t: Tournament, h: HandForHand, out: list[HandOut], now: float) -> list[Event]:
+def _round_over(
+    t: Tournament, h: HandForHand, out: list[HandOut], now: float, rng: random.Random
+) -> list[Event]:
     """Every table has played the hand: its players out placed together, the clock's time
     taken off, then the next hand dealt or the bubble burst."""
-    events = _placed(t, out, now)
+    events = _placed(t, out, now, rng)
     seconds = t.rules.hand_for_hand_seconds
     s = t.state
     remaining = s.clock.remaining
@@ -263,10 +266,12 @@ def _round_over(t: Tournament, h: HandForHand, out: list[HandOut], now: float) -
     return [*events, HandForHandDealt(round=h.round + 1)]
 
 
-def end(t: Tournament, c: EndHandForHand, now: float) -> list[Event]:
+def end(t: Tournament, c: EndHandForHand, now: float, rng: random.Random) -> list[Event]:
     h = t.state.hand_for_hand
     assert h is not None  # ``bar`` refused it otherwise
-    return _placed(t, list(h.out), now) + _ended(t, h, "director", t.state.clock.remaining, now)
+    return _placed(t, list(h.out), now, rng) + _ended(
+        t, h, "director", t.state.clock.remaining, now
+    )
 
 
 def _ended(

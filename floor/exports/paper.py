@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ..engine.bounty_facts import BountyFacts, facts
 from ..engine.flights import CheckFailed
 from ..engine.model import MoveReason, TableStatus
 from ..engine.prize import PrizePool
@@ -89,6 +90,8 @@ class Paper(msgspec.Struct, frozen=True, kw_only=True):
     acknowledged_by: str | None = None
     #: The draws are committed (``engine.fair``): each card names the page that checks it.
     committed: bool = False
+    #: A bounty tournament's bounties (a mystery bounty's envelopes, for the payout sheet).
+    bounties: BountyFacts | None = None
 
 
 def paper(t: Tournament, now: float) -> Paper:
@@ -179,4 +182,5 @@ def paper(t: Tournament, now: float) -> Paper:
         acknowledged=carried.acknowledged if carried is not None else None,
         acknowledged_by=carried.by if carried is not None else None,
         committed=s.fair is not None,
+        bounties=facts(t),
     )

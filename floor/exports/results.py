@@ -48,6 +48,9 @@ class ResultRow(msgspec.Struct, frozen=True, kw_only=True):
     deal: bool = False
     #: The bounties won (a bounty tournament; None otherwise).
     bounty: int | None = None
+    #: The bounty on the player's head that went into a deal made with the bounties in it
+    #: (None: no such deal).
+    deal_bounties: int | None = None
 
 
 def result_rows(t: Tournament, pool: PrizePool | None = None) -> list[ResultRow]:
@@ -82,9 +85,18 @@ def result_rows(t: Tournament, pool: PrizePool | None = None) -> list[ResultRow]
                 prize=f.prize,
                 deal=f.deal,
                 bounty=f.bounty,
+                deal_bounties=_dealt(t, f.player),
             )
         )
     return out
+
+
+def _dealt(t: Tournament, pid: str) -> int | None:
+    deal = t.state.deal
+    if deal is None or not deal.bounties:
+        return None
+    r = t.state.players[pid].bounty
+    return r.dealt if r is not None else 0
 
 
 def local_time(at: float | None) -> str:
@@ -118,6 +130,11 @@ def results_csv(t: Tournament) -> bytes:
     bounties = pool is not None and pool.bounties > 0
     if bounties:
         header.append("bounties")
+    # A deal made with the bounties in it: what each player's head put in.
+    deal = t.state.deal
+    dealt = deal is not None and deal.bounties > 0
+    if dealt:
+        header.append("deal_bounties")
     rows = (
         [
             r.place,
@@ -137,6 +154,7 @@ def results_csv(t: Tournament) -> bytes:
             currency,
             1 if r.deal else 0,
             *([r.bounty] if bounties else []),
+            *([r.deal_bounties] if dealt else []),
         ]
         for r in result_rows(t, pool)
     )

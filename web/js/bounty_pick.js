@@ -21,7 +21,8 @@ export function bountyOf(state) {
  * @param {any} p */
 export function headOf(state, p) {
   const b = bountyOf(state);
-  if (!b || !p) return null;
+  // A mystery bounty: nobody carries one (each elimination draws an envelope).
+  if (!b || !p || b.kind === "mystery") return null;
   if (p.bounty) return p.bounty.head;
   return p.busted ? 0 : b.part;
 }

@@ -7,7 +7,8 @@
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { fill, h, playerName } from "./ui.js";
-import { headOf } from "./bounty_pick.js";
+import { bountyOf, headOf } from "./bounty_pick.js";
+import { mysteryFigures, mysteryLists, mysteryPlayer } from "./mystery_view.js";
 /** @import { Conn } from "./types.js" */
 
 /** The bounty facts, or null: no bounties.
@@ -19,6 +20,7 @@ export function bountyFacts(conn) {
 /** The pool's figures as [label, value] pairs.
  * @param {any} f */
 export function bountyFigures(f) {
+  if (f.kind === "mystery") return mysteryFigures(f);
   const money = (/** @type {number} */ n) => fmt.money(n, f.currency);
   return [
     [t(`bounty.kind.${f.kind}`), money(f.part)],
@@ -45,11 +47,17 @@ export function bountyWallPage(conn) {
     if (key === drawn) return;
     drawn = key;
     page.classList.toggle("empty", !f);
+    // A mystery bounty: the envelopes left by amount and the last drawn (mystery_view.js).
+    const mystery = f?.kind === "mystery";
+    const [leftHead, lastHead] = page.querySelectorAll("h3");
+    leftHead.dataset.i18n = mystery ? "mystery.envelopes_left" : "bounty.largest";
+    lastHead.dataset.i18n = mystery ? "mystery.last" : "bounty.last";
     for (const el of page.querySelectorAll("[data-i18n]")) el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n || "");
     if (!f) return fill(head), largest.replaceChildren(), last.replaceChildren();
     const money = (/** @type {number} */ n) => fmt.money(n, f.currency);
     fill(head, h("h2", {}, t("bounty.title")),
       h("span", { class: "chips-meta" }, bountyFigures(f).map(([k, v]) => `${k} ${v}`).join(" · ")));
+    if (mystery) return mysteryLists(conn, f, largest, last);
     largest.replaceChildren(...(f.largest.length ? f.largest.map((/** @type {[string, number]} */ [pid, amount], /** @type {number} */ i) =>
       h("li", { class: "chips-row" },
         h("span", { class: "rank" }, i + 1),
@@ -74,6 +82,7 @@ export function bountyWallPage(conn) {
  * @param {any} p */
 export function playerBounty(conn, p) {
   const state = conn.state;
+  if (bountyOf(state)?.kind === "mystery") return mysteryPlayer(conn, p);
   const head = headOf(state, p);
   if (head == null) return null;
   const currency = state?.structure?.prize?.currency;

@@ -11,6 +11,7 @@ import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { mount } from "./mount.js";
 import { fill, h } from "./ui.js";
+import { dealBountiesChoice } from "./deal_bounties.js";
 
 /** The box, rendered again when the facts, the offer or the deal change (what the director
  * is typing is kept meanwhile). `send(command, label)` is the console's outbox. */
@@ -56,7 +57,10 @@ function offerForm(conn, send, facts, offer, agreed, currency) {
   const leftIn = h("input", { id: "deal-left", type: "number", min: 0, max: facts.most_left, step: 1,
     inputmode: "numeric", value: offer ? offer.left_to_play : 0 });
   const left = () => Math.max(0, Math.floor(Number(leftIn.value) || 0));
-  const compute = (method) => send({ type: "propose_deal", method, left_to_play: left() },
+  // A knockout: the bounties on the heads in the deal or out of it (deal_bounties.py).
+  const bountiesIn = facts.bounties != null ? dealBountiesChoice(facts.bounties, offer, money) : null;
+  const bounties = () => (bountiesIn?.value() ?? "out");
+  const compute = (method) => send({ type: "propose_deal", method, left_to_play: left(), bounties: bounties() },
     t("deal.computed", { method: methodText(method) }));
   const amountIns = {};
   const rows = facts.players.map(([player, stack, why]) => {
@@ -72,8 +76,8 @@ function offerForm(conn, send, facts, offer, agreed, currency) {
       h("td", {}, amountIn ?? "–"),
       h("td", {}, agree ? h("label", { for: `deal-agree-${player}`, class: "check" }, agree, t("deal.agrees")) : "–"));
   });
-  const inDeal = facts.prizes.reduce((a, b) => a + b, 0) - (offer ? offer.left_to_play : 0);
-  const adjust = () => send({ type: "propose_deal", method: "custom", left_to_play: offer.left_to_play,
+  const inDeal = facts.prizes.reduce((a, b) => a + b, 0) - (offer ? offer.left_to_play : 0) + (offer?.bounties || 0);
+  const adjust = () => send({ type: "propose_deal", method: "custom", left_to_play: offer.left_to_play, bounties: offer.bounties ? "in" : "out",
     shares: offer.shares.map((x) => ({ player: x.player, amount: Math.floor(Number(amountIns[x.player].value) || 0) })) },
   t("deal.adjusted"));
   const make = () => {
@@ -89,12 +93,14 @@ function offerForm(conn, send, facts, offer, agreed, currency) {
       h("div", { class: "field" }, h("label", { for: "deal-left" }, t("deal.left_to_play", { most: money(facts.most_left) })), leftIn),
       h("button", { type: "button", class: "deal-icm", disabled: !!facts.why, onclick: () => compute("icm") }, t("deal.compute_icm")),
       h("button", { type: "button", class: "deal-chop", disabled: !!facts.why, onclick: () => compute("chip_chop") }, t("deal.compute_chop"))),
+    bountiesIn?.el ?? null,
     h("table", { class: "data deal-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("director.col_name")), h("th", { scope: "col" }, t("deal.stack")),
         h("th", { scope: "col" }, t("deal.amount")), h("th", { scope: "col" }, t("deal.agreement")))),
       h("tbody", {}, rows)),
     offer ? h("p", { class: "deal-total" }, t("deal.offer", { method: methodText(offer.method), total: money(inDeal),
       left: money(offer.left_to_play) })) : null,
+    offer?.bounties ? h("p", { class: "deal-bounties" }, t("deal.bounties_made", { amount: money(offer.bounties) })) : null,
     offer ? h("div", { class: "actions" },
       h("button", { type: "button", class: "deal-adjust", onclick: adjust }, t("deal.adjust")),
       h("button", { type: "button", class: "warn big deal-make", onclick: make },
@@ -108,6 +114,7 @@ function madeView(conn, made, currency) {
     h("h2", { id: "h-deal" }, t("deal.title")),
     h("p", { class: "deal-made", role: "status" }, t(made.ends ? "deal.made_end" : "deal.made_on",
       { method: methodText(made.method), left: money(made.left_to_play) })),
+    made.bounties ? h("p", { class: "deal-bounties" }, t("deal.bounties_made", { amount: money(made.bounties) })) : null,
     h("table", { class: "data deal-table" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("director.col_name")), h("th", { scope: "col" }, t("deal.stack")),
         h("th", { scope: "col" }, t("deal.amount")), h("th", { scope: "col" }, t("deal.agreement")))),

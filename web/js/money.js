@@ -10,6 +10,7 @@ import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { api, h, fill, toast } from "./ui.js";
 import { heldState } from "./conn.js";
+import { bountyFields } from "./bounty_money.js";
 /** @import { Conn, Send } from "./types.js" */
 
 /** @param {HTMLInputElement} input */
@@ -72,6 +73,8 @@ export function moneyPanel({ conn, send }) {
   const re = prize?.re_entry;
   const reOn = h("input", { id: "money-reentry-on", type: "checkbox", checked: !!re });
   const reEntry = { max_per_player: numberInput("money-reentry-max", re?.max_per_player, { min: 1 }), until_level: numberInput("money-reentry-until", re?.until_level, { min: 1 }) };
+  // The bounties (bounty_money.js): kept as they are unless changed here.
+  const bounty = bountyFields(prize);
   let rows = (prize?.payouts || [{ entries: 2, percents: [100] }]).map((/** @type {{ entries: number, percents: number[] }} */ r) => ({ entries: r.entries, text: r.percents.join(", ") }));
   const rowsEl = h("div", { class: "payout-rows" });
   const curveEntries = numberInput("money-curve-entries", Math.max(heldState(conn).entries || 0, 100), { min: 2 });
@@ -119,7 +122,7 @@ export function moneyPanel({ conn, send }) {
   function value() {
     return {
       currency: currency.value.trim(), buy_in: num(buyIn) ?? 0, fee: num(fee) ?? 0, guarantee: num(guarantee) ?? 0, round_to: num(roundTo) ?? 1,
-      rebuy: bought(rebuyOn, rebuy), add_on: bought(addOnOn, addOn, { at_break: atBreak.checked }), re_entry: bought(reOn, reEntry),
+      rebuy: bought(rebuyOn, rebuy), add_on: bought(addOnOn, addOn, { at_break: atBreak.checked }), re_entry: bought(reOn, reEntry), bounty: bounty.value(),
       payouts: rows.map((/** @type {{ entries: number | null, text: string }} */ r) => ({ entries: r.entries, percents: parsePercents(r.text) })),
     };
   }
@@ -146,6 +149,7 @@ export function moneyPanel({ conn, send }) {
     h("fieldset", {}, h("legend", {}, h("label", { class: "check", for: "money-reentry-on" }, reOn, t("money.re_entry"))),
       h("div", { class: "row" }, field("money-reentry-max", t("money.max_per_player"), reEntry.max_per_player),
         field("money-reentry-until", t("money.until_level"), reEntry.until_level, t("money.until_hint")))),
+    bounty.el,
     h("h3", {}, t("money.payouts")),
     h("p", { class: "hint" }, t("money.payouts_hint")),
     rowsEl,

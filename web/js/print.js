@@ -15,6 +15,7 @@ import { t } from "./i18n.js";
 import { h, fill } from "./ui.js";
 import { byName, letterOf, sameLetter, venueLocale } from "./venue.js";
 import { dayReport } from "./forecast_print.js";
+import { envelopeFacts } from "./mystery_view.js";
 /** @import { Child } from "./ui.js" */
 
 const tid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -205,13 +206,19 @@ function renderPayouts() {
   if (!pool) return [sheet(head(t("paper.payouts_title")), h("p", { class: "empty" }, t("paper.no_money")))];
   const at = new Map();
   // A prize set by a deal at the final table is printed beside the payout table's.
-  const named = (/** @type {any} */ r) => (r.deal ? `${r.name} (${t("deal.badge")}: ${money(r.prize)})` : r.name);
+  const named = (/** @type {any} */ r) => (r.deal ? `${r.name} (${t("deal.badge")}: ${money(r.prize)})` : r.name)
+    + (data.bounties?.kind === "mystery" && r.bounty ? ` ✉ ${money(r.bounty)}` : "");
   for (const r of data.results) for (let p = r.place; p < r.place + r.tied; p += 1) at.set(p, [...(at.get(p) || []), named(r)]);
   const facts = [[t("prizes.entries"), fmt.number(pool.entries)], [t("prizes.pool"), money(pool.pool)],
     [t("prizes.guarantee"), money(pool.guarantee)], [t("prizes.overlay"), money(pool.overlay)],
     [t("prizes.rebuys"), fmt.number(pool.rebuys)], [t("prizes.add_ons"), fmt.number(pool.add_ons)]];
   // A bounty tournament: the bounty pool beside the prize pool it was taken out of.
   if (pool.bounties) facts.push([t("bounty.pool"), money(pool.bounties)]);
+  // A mystery bounty: the envelopes, drawn and left (mystery_view.js).
+  if (data.bounties?.kind === "mystery") facts.push(...envelopeFacts(data.bounties, money));
+  // A deal made with the bounties in it: what the heads put in (deal_bounties.js).
+  const dealt = data.results.filter((/** @type {any} */ r) => r.deal_bounties != null);
+  if (dealt.length) facts.push([t("deal.bounties_sheet"), money(dealt.reduce((/** @type {number} */ a, /** @type {any} */ r) => a + r.deal_bounties, 0))]);
   return [sheet(head(t("paper.payouts_title"), t("paper.places_n", { n: pool.places.length })),
     h("div", { class: "facts" }, facts.map(([k, v]) => h("div", {}, h("b", {}, k), v))),
     h("table", { class: "grid" },

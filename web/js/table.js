@@ -20,6 +20,7 @@ import { Outbox } from "./commands.js";
 import { timeCalls as callsAt, undoable } from "./facts.js";
 import { handForHand, tableStep } from "./h4h.js";
 import { bountyOf, headOf } from "./bounty_pick.js";
+import { mysteryNotice } from "./mystery_view.js";
 import { pairForm } from "./pairing.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
@@ -371,7 +372,7 @@ function renderSeats(table, v) {
       countAge(p.counted_at, oldCount(v, p.id), { cls: "seat-age", short: true })) : null,
     marks.length ? h("span", { class: "seat-marks" }, marks) : null,
     // A bounty tournament: the bounty on the player's head (the server's record).
-    p && bountyOf(conn.state) ? h("span", { class: "bounty-head" }, fmt.money(headOf(conn.state, p), conn.state?.structure?.prize?.currency)) : null);
+    p && headOf(conn.state, p) != null ? h("span", { class: "bounty-head" }, fmt.money(headOf(conn.state, p), conn.state?.structure?.prize?.currency)) : null);
     // Set through the CSSOM: the pages' policy allows no inline style attributes.
     el.style.gridRow = String(row);
     el.style.gridColumn = String(col);
@@ -419,6 +420,8 @@ function notices(table, v) {
   }
   const waiting = (v?.waiting || []).map((/** @type {any} */ x) => playerName(conn, typeof x === "string" ? x : x.player));
   if (waiting.length) list.push(["wait", t("table.waiting", { names: waiting.join(", ") })]);
+  const envelope = mysteryNotice(conn, TABLE);
+  if (envelope) list.push(envelope);
   for (const u of undoable(conn, TABLE)) {
     list.push(["undo", t("table.undo", { seat: u.seat, name: playerName(conn, u.player) })]);
   }

@@ -53,7 +53,7 @@ def bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]:
     out = PlayerBusted(
         player=p.id, table=p.table, seat=p.seat, hand=table.hand, place=t.active, at=now, by=c.by
     )
-    return [bounty.one(t, out, c.eliminators)]
+    return [bounty.one(t, out, c.eliminators, rng)]
 
 
 def bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Random) -> list[Event]:
@@ -86,7 +86,7 @@ def bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rando
             reason="all_out",
             params={"busted": len(busted), "left": t.active},
         )
-    return list(bounty.same_hand(t, same_hand.place(t, busted, now, c.by), c.players))
+    return list(bounty.same_hand(t, same_hand.place(t, busted, now, c.by), c.players, rng))
 
 
 def undo_bust(t: Tournament, c: UndoBust, now: float, rng: random.Random) -> list[Event]:

@@ -18,6 +18,7 @@ from ..events import (
     BountyPaid,
     BustUndone,
     DealMade,
+    DealUndone,
     Event,
     PlayerBusted,
     PlayerRegistered,
@@ -35,15 +36,15 @@ class HasBounty(Protocol):
 
 
 def head(p: HasBounty, settings: Bounty) -> int:
-    """The bounty on ``p``'s head now (0 once out)."""
+    """The bounty on ``p``'s head now (0 once out; always 0 at a mystery bounty)."""
     if p.bounty is None:
-        return 0 if p.busted else settings.part
+        return 0 if p.busted or settings.kind == "mystery" else settings.part
     return p.bounty.head
 
 
 def record(p: HasBounty, settings: Bounty) -> PlayerBounty:
     if p.bounty is None:
-        p.bounty = PlayerBounty(head=settings.part)
+        p.bounty = PlayerBounty(head=0 if settings.kind == "mystery" else settings.part)
     return p.bounty
 
 
@@ -56,7 +57,7 @@ def fold(
 ) -> None:
     # By the event's type, not a ``match``: this runs for every event of a bounty tournament,
     # and most change no bounty (a ``match`` of ten classes cost more than the bust-out's).
-    step = _STEPS.get(type(event))
+    step = (_MYSTERY if settings.kind == "mystery" else _STEPS).get(type(event))
     if step is not None:
         step(book, settings, event, players, winner)
 
@@ -94,10 +95,35 @@ def _finished(
 ) -> None:
     if isinstance(e, TournamentFinished):
         _own(book, b, players[e.winner])
-    elif isinstance(e, DealMade) and e.ends:
-        # A deal that ends the tournament: every player in it takes their own bounty.
-        for x in e.shares:
-            _own(book, b, players[x.player])
+    elif isinstance(e, DealMade):
+        if e.bounties:
+            # The bounties in the deal: shared out in it, off the heads.
+            for x in e.shares:
+                r = record(players[x.player], b)
+                r.dealt = r.head
+                book.dealt += r.head
+                r.head = 0
+        if e.ends:
+            # A deal that ends the tournament: every player in it takes their own bounty.
+            for x in e.shares:
+                _own(book, b, players[x.player])
+
+
+def undeal(
+    book: BountyBook, b: Bounty, deal: DealMade, players: Mapping[PlayerId, HasBounty]
+) -> None:
+    """A deal undone: each player's own bounty (an ending deal) and the bounty they put in the
+    deal back on their head."""
+    for x in deal.shares:
+        r = record(players[x.player], b)
+        if deal.ends:
+            r.head += r.own
+            r.won -= r.own
+            book.won -= r.own
+            r.own = 0
+        r.head += r.dealt
+        book.dealt -= r.dealt
+        r.dealt = 0
 
 
 def _paid(
@@ -186,6 +212,83 @@ _STEPS: dict[type, _Step] = {
 }
 
 
+def _drew(
+    book: BountyBook, b: Bounty, e: Event, players: Mapping[PlayerId, HasBounty], _: object
+) -> None:
+    """A mystery bounty's bust-out: the envelope drawn, split among its winners."""
+    assert isinstance(e, PlayerBusted)
+    busted = record(players[e.player], b)
+    busted.envelope = e.envelope
+    busted.to = e.bounty_to
+    if not e.envelope:
+        return
+    book.drawn[e.envelope] = book.drawn.get(e.envelope, 0) + 1
+    for x in e.bounty_to:
+        w = record(players[x.player], b)
+        w.won += x.cash
+        w.drew = (*w.drew, e.envelope)
+        book.won += x.cash
+        if x.paid:
+            w.paid += x.cash
+            book.paid += x.cash
+
+
+def _put_back(
+    book: BountyBook, b: Bounty, e: Event, players: Mapping[PlayerId, HasBounty], winner: object
+) -> None:
+    """An undone mystery bust-out: its envelope back in the pool (and, the last bust-out
+    undone, the envelopes left that went to the winner)."""
+    assert isinstance(e, BustUndone)
+    if isinstance(winner, str):
+        w = record(players[winner], b)
+        w.won -= w.own
+        book.won -= w.own
+        book.rest -= w.own
+        w.own = 0
+    busted = record(players[e.player], b)
+    amount = busted.envelope
+    if amount:
+        for x in busted.to:
+            w = record(players[x.player], b)
+            w.won -= x.cash
+            drew = list(w.drew)
+            drew.remove(amount)
+            w.drew = tuple(drew)
+            book.won -= x.cash
+            if x.paid:
+                w.paid -= x.cash
+                book.paid -= x.cash
+        book.drawn[amount] -= 1
+        if not book.drawn[amount]:
+            del book.drawn[amount]
+    busted.envelope = 0
+    busted.to = ()
+
+
+def _rest(
+    book: BountyBook, b: Bounty, e: Event, players: Mapping[PlayerId, HasBounty], _: object
+) -> None:
+    """A mystery bounty's finish: the envelopes left go to the winner, or stay with the house
+    (and after a deal that ends the tournament: there is no one winner to give them to)."""
+    if not isinstance(e, TournamentFinished) or b.envelopes_left != "winner":
+        return
+    drawn = sum(amount * count for amount, count in book.drawn.items())
+    rest = sum(x.amount * x.count for x in b.envelopes) - drawn
+    w = record(players[e.winner], b)
+    w.own = rest
+    w.won += rest
+    book.won += rest
+    book.rest += rest
+
+
+_MYSTERY: dict[type, _Step] = {
+    PlayerBusted: _drew,
+    BustUndone: _put_back,
+    TournamentFinished: _rest,
+    BountyPaid: _paid,
+}
+
+
 class BountyFolds(Indexed):
     """The fold's part for a bounty tournament's bounties."""
 
@@ -199,4 +302,6 @@ class BountyFolds(Indexed):
             return
         if s.bounties is None:
             s.bounties = BountyBook()
+        if isinstance(event, DealUndone) and s.deal is not None and prize.bounty.kind != "mystery":
+            undeal(s.bounties, prize.bounty, s.deal, s.players)
         fold(s.bounties, prize.bounty, event, s.players, s.winner)
