@@ -47,7 +47,8 @@ import { wallLine } from "./forecast_wall.js";
 import { chainHead } from "./chainhead.js";
 import { wallAnnouncement } from "./announce_screens.js";
 import { wallBrand } from "./walls_brand.js";
-import { screenLayout } from "./walls_layout.js";
+import { screenLayout, screenName } from "./walls_layout.js";
+import { Speaker, captionBand, speakSetup } from "./speak.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -108,8 +109,10 @@ const rotation = new Rotation({
     : page === "moves" && calledMoves(conn).length > 0 ? (SPANS.moves ?? ROTATE) * 1.5 : SPANS[page] ?? ROTATE),
 });
 const sound = new Sound();
+// Announcements captioned and spoken (speak.js): the speech set up per screen, by its name.
+const speaker = new Speaker(`wall.${screenName() || "default"}`);
 const bar = topbar(t("wall.title"), conn,
-  { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound)) });
+  { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound), speakSetup(speaker)) });
 // The venue's logo beside the title, the event's sponsor under the pages.
 const sponsorRow = h("div", { class: "wall-sponsor-row", hidden: true });
 const brand = wallBrand(tid, bar, sponsorRow);
@@ -161,7 +164,8 @@ leftEl.insertBefore(alternatesWallPanel({ conn, tid, onToggle: () => latest.rend
 // The director's message: a line under the clock and the pages, or the whole screen.
 const announced = wallAnnouncement(conn);
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
-  h("div", { class: "wall-right" }, pagesEl, progress, sponsorRow)), announced.line, announced.screen);
+  h("div", { class: "wall-right" }, pagesEl, progress, sponsorRow)), announced.line, announced.screen,
+  captionBand(conn, speaker));
 
 const clockView = clockPanel(clockEl, conn, { stats: true });
 latest.placeIn({ left: leftEl, clock: clockView, sitOuts: sitOutsEl });
@@ -318,4 +322,4 @@ conn.start();
 setInterval(() => {
   if (!chartsPage.hidden) charts.update();
 }, 10000);
-window.floorWall = { conn, board, prizes, sound, charts, whyText, brand };
+window.floorWall = { conn, board, prizes, sound, speaker, charts, whyText, brand };
