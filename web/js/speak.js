@@ -238,7 +238,7 @@ export function captionBand(conn, speaker, { table = null } = {}) {
  */
 export function speakSetup(speaker) {
   const state = h("span", {});
-  const summary = h("summary", { class: "speak-summary" }, h("span", { class: "icon", "aria-hidden": "true" }, "🗣"), state);
+  const summary = h("summary", { class: "speak-summary" }, h("span", { class: "icon", "aria-hidden": "true" }, "❝"), state);
   const here = h("input", { type: "checkbox", id: `speak-here-${speaker.key}` });
   const volume = h("input", { type: "range", min: "0", max: "100", step: "5", id: `speak-volume-${speaker.key}` });
   const from = h("input", { type: "time", id: `speak-from-${speaker.key}` });
