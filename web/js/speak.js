@@ -48,12 +48,20 @@ export function speechTag(code) {
   return region ? `${base}-${region.toUpperCase()}` : base;
 }
 
+/** A named screen's voice as the server keeps it with its layout (floor/server/walls.py).
+ * @typedef {{ on: boolean, volume: number, quiet_from: string | null, quiet_until: string | null }} KeptSpeech */
+
 export class Speaker {
-  /** @param {string} place the screen's own name for its settings ("wall", "table-17") */
-  constructor(place) {
+  /** @param {string} place the screen's own name for its settings ("wall", "table-17")
+   * @param {KeptSpeech | null} [kept] the voice the director saved for this named screen:
+   *   it holds over the screen's own settings, which the set-up then only shows */
+  constructor(place, kept = null) {
     this.key = `floor.speak.${place}`;
+    this.kept = kept != null;
     /** @type {Settings} */
-    this.settings = { here: false, volume: 80, quietFrom: "", quietUntil: "", ...this._read() };
+    this.settings = kept
+      ? { here: kept.on, volume: kept.volume, quietFrom: kept.quiet_from || "", quietUntil: kept.quiet_until || "" }
+      : { here: false, volume: 80, quietFrom: "", quietUntil: "", ...this._read() };
     // Any touch of the screen lets it speak from then on (the browser's rule).
     this.unlocked = !!navigator.userActivation?.hasBeenActive;
     /** Every line shown: {lang, text, spoken} (the newest last, the last 50).
@@ -81,6 +89,7 @@ export class Speaker {
 
   /** @param {Partial<Settings>} change */
   set(change) {
+    if (this.kept) return;
     Object.assign(this.settings, change);
     try {
       localStorage.setItem(this.key, JSON.stringify(this.settings));
@@ -253,6 +262,9 @@ export function speakSetup(speaker) {
     h("div", { class: "speak-row" }, labels.volume, volume),
     h("fieldset", { class: "speak-quiet" }, h("legend", {}, labels.quiet),
       h("div", { class: "speak-row" }, labels.from, from, labels.until, until)));
+  const kept = h("p", { class: "muted speak-hint", hidden: !speaker.kept });
+  panel.append(kept);
+  for (const input of [here, volume, from, until]) /** @type {HTMLInputElement} */ (input).disabled = speaker.kept;
   const el = h("details", { class: "speak-setup" }, summary, panel);
   here.addEventListener("change", () => speaker.set({ here: here.checked }));
   volume.addEventListener("change", () => speaker.set({ volume: Number(volume.value) }));
@@ -274,6 +286,7 @@ export function speakSetup(speaker) {
     labels.quiet.textContent = t("speak.quiet");
     labels.from.textContent = t("speak.quiet_from");
     labels.until.textContent = t("speak.quiet_until");
+    kept.textContent = t("speak.kept");
   };
   speaker.onChange(render);
   onLang(render);
@@ -281,4 +294,41 @@ export function speakSetup(speaker) {
   setInterval(render, 30000);
   render();
   return el;
+}
+
+/**
+ * The director's console: a named screen's voice, saved with its layout (walls_console.js).
+ * `value()` is the layout's `speech`, or null where the screen sets its own.
+ */
+export function speechFields() {
+  const mode = h("select", { id: "screen-voice" },
+    h("option", { value: "" }, t("speak.voice_screen")), h("option", { value: "on" }, t("speak.voice_on")),
+    h("option", { value: "off" }, t("speak.voice_off")));
+  const volume = h("input", { id: "screen-volume", type: "number", min: 0, max: 100, step: 5, value: 80, inputmode: "numeric" });
+  const from = h("input", { id: "screen-quiet-from", type: "time" });
+  const until = h("input", { id: "screen-quiet-until", type: "time" });
+  const field = (/** @type {HTMLElement} */ input, /** @type {string} */ key) =>
+    h("div", { class: "field" }, h("label", { for: input.id }, t(key)), input);
+  const el = h("fieldset", { class: "walls-voice" }, h("legend", {}, t("speak.settings")),
+    h("div", { class: "row" }, field(mode, "speak.voice"), field(volume, "speak.volume"),
+      field(from, "speak.quiet_from"), field(until, "speak.quiet_until")),
+    h("p", { class: "hint" }, `${t("speak.quiet")} · ${t("speak.here_hint")}`));
+  const value = () => {
+    const chosen = /** @type {HTMLSelectElement} */ (mode).value;
+    if (!chosen) return null;
+    const v = (/** @type {HTMLElement} */ input) => /** @type {HTMLInputElement} */ (input).value;
+    return { on: chosen === "on", volume: Number(v(volume)), quiet_from: v(from) || null, quiet_until: v(until) || null };
+  };
+  return { el, value };
+}
+
+/** A saved screen's voice in a few words, for the console's list of screens.
+ * @param {KeptSpeech | null | undefined} speech */
+export function speechSummary(speech) {
+  if (!speech) return "";
+  const parts = [speech.on ? t("speak.listed_on", { volume: speech.volume }) : t("speak.listed_off")];
+  if (speech.on && speech.quiet_from && speech.quiet_until) {
+    parts.push(t("speak.listed_quiet", { from: speech.quiet_from, until: speech.quiet_until }));
+  }
+  return parts.join(", ");
 }

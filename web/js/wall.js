@@ -110,7 +110,7 @@ const rotation = new Rotation({
 });
 const sound = new Sound();
 // Announcements captioned and spoken (speak.js): the speech set up per screen, by its name.
-const speaker = new Speaker(`wall.${screenName() || "default"}`);
+const speaker = new Speaker(`wall.${screenName() || "default"}`, screen?.speech ?? null);
 const bar = topbar(t("wall.title"), conn,
   { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound), speakSetup(speaker)) });
 // The venue's logo beside the title, the event's sponsor under the pages.

@@ -35,4 +35,13 @@ export const speakCs = {
   "speak.off": "Hlas vypnut",
   "speak.quiet_now": "Doba klidu",
   "speak.tap": "Klepněte, aby tato obrazovka mohla mluvit",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Nastaveno pro tuto obrazovku v konzoli ředitele.",
+  "speak.voice": "Hlas",
+  "speak.voice_screen": "Nastaví se na obrazovce",
+  "speak.voice_on": "Mluví",
+  "speak.voice_off": "Jen titulky",
+  "speak.listed_on": "mluví, hlasitost {volume}",
+  "speak.listed_off": "jen titulky",
+  "speak.listed_quiet": "klid {from}–{until}",
 };

@@ -29,4 +29,13 @@ export const speakDe = {
   "speak.off": "Sprache aus",
   "speak.quiet_now": "Ruhezeit",
   "speak.tap": "Tippen, damit dieser Bildschirm sprechen darf",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Für diesen Bildschirm in der Konsole der Turnierleitung eingestellt.",
+  "speak.voice": "Stimme",
+  "speak.voice_screen": "Am Bildschirm selbst eingestellt",
+  "speak.voice_on": "Spricht",
+  "speak.voice_off": "Nur Untertitel",
+  "speak.listed_on": "spricht, Lautstärke {volume}",
+  "speak.listed_off": "nur Untertitel",
+  "speak.listed_quiet": "Ruhe {from}–{until}",
 };

@@ -29,4 +29,13 @@ export const speakEn = {
   "speak.off": "Speech off",
   "speak.quiet_now": "Quiet hours",
   "speak.tap": "Tap to let this screen speak",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Set for this screen on the director's console.",
+  "speak.voice": "Voice",
+  "speak.voice_screen": "Set on the screen itself",
+  "speak.voice_on": "Speaks",
+  "speak.voice_off": "Captions only",
+  "speak.listed_on": "speaks, volume {volume}",
+  "speak.listed_off": "captions only",
+  "speak.listed_quiet": "quiet {from}–{until}",
 };

@@ -29,4 +29,13 @@ export const speakEs = {
   "speak.off": "Voz apagada",
   "speak.quiet_now": "Horas de silencio",
   "speak.tap": "Toque para que esta pantalla pueda hablar",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Configurado para esta pantalla en la consola del director.",
+  "speak.voice": "Voz",
+  "speak.voice_screen": "Se configura en la propia pantalla",
+  "speak.voice_on": "Habla",
+  "speak.voice_off": "Solo subtítulos",
+  "speak.listed_on": "habla, volumen {volume}",
+  "speak.listed_off": "solo subtítulos",
+  "speak.listed_quiet": "silencio {from}–{until}",
 };

@@ -29,4 +29,13 @@ export const speakFr = {
   "speak.off": "Voix coupée",
   "speak.quiet_now": "Heures de silence",
   "speak.tap": "Touchez pour que cet écran puisse parler",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Réglé pour cet écran sur la console du directeur.",
+  "speak.voice": "Voix",
+  "speak.voice_screen": "Réglée sur l'écran lui-même",
+  "speak.voice_on": "Parle",
+  "speak.voice_off": "Sous-titres seulement",
+  "speak.listed_on": "parle, volume sonore {volume}",
+  "speak.listed_off": "sous-titres seulement",
+  "speak.listed_quiet": "silence {from}–{until}",
 };

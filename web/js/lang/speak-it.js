@@ -29,4 +29,13 @@ export const speakIt = {
   "speak.off": "Voce spenta",
   "speak.quiet_now": "Ore di silenzio",
   "speak.tap": "Tocca perché questo schermo possa parlare",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Impostato per questo schermo sulla console del direttore.",
+  "speak.voice": "Voce",
+  "speak.voice_screen": "Impostata sullo schermo stesso",
+  "speak.voice_on": "Parla",
+  "speak.voice_off": "Solo sottotitoli",
+  "speak.listed_on": "parla, volume audio {volume}",
+  "speak.listed_off": "solo sottotitoli",
+  "speak.listed_quiet": "silenzio {from}–{until}",
 };

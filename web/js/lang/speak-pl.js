@@ -35,4 +35,13 @@ export const speakPl = {
   "speak.off": "Głos wyłączony",
   "speak.quiet_now": "Godziny ciszy",
   "speak.tap": "Dotknij, aby ten ekran mógł mówić",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Ustawione dla tego ekranu w konsoli dyrektora.",
+  "speak.voice": "Głos",
+  "speak.voice_screen": "Ustawiany na samym ekranie",
+  "speak.voice_on": "Mówi",
+  "speak.voice_off": "Tylko napisy",
+  "speak.listed_on": "mówi, głośność {volume}",
+  "speak.listed_off": "tylko napisy",
+  "speak.listed_quiet": "cisza {from}–{until}",
 };

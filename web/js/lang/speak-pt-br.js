@@ -29,4 +29,13 @@ export const speakPtBr = {
   "speak.off": "Voz desligada",
   "speak.quiet_now": "Horas de silêncio",
   "speak.tap": "Toque para que esta tela possa falar",
+  // The named screens' voice on the director's console (walls_console.js).
+  "speak.kept": "Ajustado para esta tela no console do diretor.",
+  "speak.voice": "Voz",
+  "speak.voice_screen": "Ajustada na própria tela",
+  "speak.voice_on": "Fala",
+  "speak.voice_off": "Só legendas",
+  "speak.listed_on": "fala, volume do som {volume}",
+  "speak.listed_off": "só legendas",
+  "speak.listed_quiet": "silêncio {from}–{until}",
 };
