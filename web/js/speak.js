@@ -27,6 +27,8 @@ const readTime = (/** @type {string} */ text) => Math.max(4500, text.length * 70
 /** The longest a spoken line may take before the next one is shown regardless (ms): a voice
  * that never says it has ended holds nothing up. */
 const sayTime = (/** @type {string} */ text) => Math.min(30000, 2000 + text.length * 110);
+/** The most announcements waiting their turn on a screen: the oldest give way. */
+const MOST_QUEUED = 30;
 /** How long the last caption stays after it was said (ms). */
 const LINGER = 8000;
 /** A batch arriving this soon after the hello may be a catch-up (ms): an announcement whose
@@ -210,6 +212,8 @@ export function captionBand(conn, speaker, { table = null } = {}) {
     const found = (conn.facts?.announcements || []).filter((/** @type {any} */ a) => ours(a) && news(a));
     if (!found.length) return;
     queue.push(...found);
+    // A room that moves faster than it can be read (a rush of called moves) is told the latest.
+    if (queue.length > MOST_QUEUED) queue.splice(0, queue.length - MOST_QUEUED);
     if (!running) run();
   });
 
