@@ -221,3 +221,13 @@ def test_the_wall_captions_and_speaks_a_table_breaking_in_its_players_languages_
         {"text": texts[first], "lang": first, "volume": pytest.approx(0.7)},
         {"text": texts[second], "lang": second, "volume": pytest.approx(0.7)},
     ]
+
+    # An unnamed wall takes its voice from its URL; one that does not speak shows no set-up.
+    by_url = pages.open(servers[0], f"/wall/{tid}?speak=1&volume=50&quiet=00:00-23:59", size="tv")
+    expect(by_url.locator(".speak-setup")).to_have_attribute("data-mode", "locked")
+    by_url.locator(".topbar .title").click()
+    late = by_url.evaluate("new Date().getHours() * 60 + new Date().getMinutes() >= 23 * 60 + 59")
+    expect(by_url.locator(".speak-setup")).to_have_attribute("data-mode", "on" if late else "quiet")
+    assert by_url.evaluate("window.floorWall.speaker.settings.volume") == 50
+    plain = pages.open(servers[0], f"/wall/{tid}", size="tv")
+    expect(plain.locator(".speak-setup")).to_be_hidden()

@@ -248,8 +248,9 @@ export function captionBand(conn, speaker, { table = null } = {}) {
  * The screen's set-up: whether it speaks, its volume, its quiet hours; the summary says what
  * the screen does now (and asks for a tap while the browser holds the voice back).
  * @param {Speaker} speaker
+ * @param {{ hideOff?: boolean }} [options] `hideOff`: nothing shown while the screen does not speak
  */
-export function speakSetup(speaker) {
+export function speakSetup(speaker, { hideOff = false } = {}) {
   const state = h("span", {});
   const summary = h("summary", { class: "speak-summary" }, h("span", { class: "icon", "aria-hidden": "true" }, "❝"), state);
   const here = h("input", { type: "checkbox", id: `speak-here-${speaker.key}` });
@@ -279,6 +280,8 @@ export function speakSetup(speaker) {
     state.textContent = mode === "on" ? t("speak.on") : mode === "quiet" ? t("speak.quiet_now")
       : mode === "locked" ? t("speak.tap") : t("speak.off");
     el.dataset.mode = mode;
+    // A wall that does not speak shows nothing of it: its bar keeps its room for the title.
+    el.hidden = hideOff && mode === "off";
     summary.title = t("speak.settings");
     here.checked = speaker.settings.here;
     volume.value = String(speaker.settings.volume);
@@ -324,6 +327,23 @@ export function speechFields() {
     return { on: chosen === "on", volume: Number(v(volume)), quiet_from: v(from) || null, quiet_until: v(until) || null };
   };
   return { el, value };
+}
+
+/** A wall's voice from its URL (a wall without a name is set up by its URL, as its pages
+ * are): `?speak=1`, `&volume=70` (0-100), `&quiet=22:00-08:00`; null without `speak`.
+ * @returns {KeptSpeech | null} */
+export function speechFromUrl() {
+  const params = new URLSearchParams(location.search);
+  const asked = params.get("speak");
+  if (asked == null) return null;
+  const volume = Number(params.get("volume") ?? 80);
+  const quiet = /^(\d{2}:\d{2})-(\d{2}:\d{2})$/.exec(params.get("quiet") || "");
+  return {
+    on: asked !== "0" && asked !== "off",
+    volume: Number.isFinite(volume) ? Math.max(0, Math.min(100, volume)) : 80,
+    quiet_from: quiet ? quiet[1] : null,
+    quiet_until: quiet ? quiet[2] : null,
+  };
 }
 
 /** A saved screen's voice in a few words, for the console's list of screens.
