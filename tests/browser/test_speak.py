@@ -178,8 +178,10 @@ def test_the_wall_captions_and_speaks_a_table_breaking_in_its_players_languages_
     console.locator("#screen-save").click()
     expect(console.locator('[data-screen="hall-b"]')).to_contain_text("speaks, volume 70")
     if os.environ.get("FLOOR_SCREENSHOTS"):
-        console.locator(".walls-voice").scroll_into_view_if_needed()
-        console.screenshot(path=str(SCREENS / "speak-console-1280x900.png"))
+        for label, (w, h) in {"1920x1080": (1920, 1080), "390x844": (390, 844)}.items():
+            console.set_viewport_size({"width": w, "height": h})
+            console.locator(".walls-voice").scroll_into_view_if_needed()
+            console.screenshot(path=str(SCREENS / f"speak-console-{label}.png"))
 
     wall = pages.open(servers[1], f"/wall/{tid}?screen=hall-b", size="tv")
     wall.add_init_script(SPY)
