@@ -77,20 +77,45 @@ class LayoutPage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seconds: Annotated[int, msgspec.Meta(ge=4, le=600)] = 18
 
 
-class Layout(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """What a named screen shows: its pages, in order, each for its time."""
+#: A time of day on a 24-hour clock ("22:30"), the screen's own.
+HourMinute = Annotated[str, msgspec.Meta(pattern=r"^([01][0-9]|2[0-3]):[0-5][0-9]$")]
+
+
+class Speech(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A named screen's voice (issue 29.4, ``web/js/speak.js``): whether it speaks the
+    announcements it captions (one speaking screen per area), how loud, and its quiet hours
+    (from..until, across midnight when until is earlier: captions only)."""
+
+    on: bool = False
+    volume: Annotated[int, msgspec.Meta(ge=0, le=100)] = 80
+    quiet_from: HourMinute | None = None
+    quiet_until: HourMinute | None = None
+
+
+class Layout(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a named screen shows: its pages, in order, each for its time; and its voice
+    (None: set on the screen itself)."""
 
     pages: Annotated[tuple[LayoutPage, ...], msgspec.Meta(min_length=1, max_length=6)]
+    speech: Speech | None = None
 
 
-LAYOUT_KEYS: Final = frozenset({"pages", "page", "seconds"})
+LAYOUT_KEYS: Final = frozenset(
+    {"pages", "page", "seconds", "speech", "on", "volume", "quiet_from", "quiet_until"}
+)
 
 
 def check_layout(layout: Layout) -> Layout:
-    """A page listed twice is refused, naming the second."""
+    """A page listed twice is refused, naming the second; so are quiet hours with one end."""
     seen: set[str] = set()
     for i, p in enumerate(layout.pages):
         if p.page in seen:
             raise BadRequest(f"the page {p.page} is listed twice", field=f"pages[{i}].page")
         seen.add(p.page)
+    speech = layout.speech
+    if speech is not None and (speech.quiet_from is None) != (speech.quiet_until is None):
+        missing = "quiet_until" if speech.quiet_until is None else "quiet_from"
+        raise BadRequest(
+            "quiet hours need both their start and their end", field=f"speech.{missing}"
+        )
     return layout

@@ -275,7 +275,8 @@ def search_key(words: dict[str, str], name: str) -> str:
 
 def unflagged(facts: Any) -> dict[str, Any]:
     data = facts if isinstance(facts, dict) else msgspec.to_builtins(facts)
-    return {k: v for k, v in data.items() if k not in ("full", "steps")}
+    # A batch's announcements are news of that batch alone (``announcements``), never held.
+    return {k: v for k, v in data.items() if k not in ("full", "steps", "announcements")}
 
 
 def plain(view: TableView) -> TableView:

@@ -25,6 +25,7 @@ import { announceEn } from "./lang/announce-en.js";
 import { ticketsEn } from "./lang/tickets-en.js";
 import { errorsEn } from "./lang/errors-en.js";
 import { alternatesEn } from "./lang/alternates-en.js";
+import { speakEn } from "./lang/speak-en.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
 import "./lang/push-en.js";
 
@@ -36,7 +37,7 @@ export const LANGUAGE_NAMES = {
 /** The part files of a language besides lang/<code>.js: their texts share one dictionary.
  * Another team's part is added here (and as lang/<part>-<code>.js for every language). */
 const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "alternates", "announce", "tickets",
-  "bounty", "desk", "mystery"];
+  "bounty", "desk", "mystery", "speak"];
 
 /** The languages this server ships (web/js/lang/<code>.js present), English first. */
 export const LANGUAGES = (document.documentElement.dataset.langs || "en cs").split(/\s+/)
@@ -48,7 +49,7 @@ if (!LANGUAGES.includes("en")) LANGUAGES.unshift("en");
 /** @type {Record<string, Record<string, any>>} */
 const DICTS = {
   en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn,
-    ...alternatesEn, ...announceEn, ...ticketsEn, ...bountyEn, ...deskEn, ...mysteryEn,
+    ...alternatesEn, ...announceEn, ...ticketsEn, ...bountyEn, ...deskEn, ...mysteryEn, ...speakEn,
     .../** @type {any} */ (globalThis).floorPushTexts.en },
 };
 /** The refusals' templates by language (lang/errors-<code>.js, rendered by errors.js).
@@ -136,12 +137,12 @@ export function onLang(fn) {
 /** @type {Record<string, Intl.PluralRules>} */
 const rules = {};
 
-/** @param {Text} value @param {Record<string, any>} params @returns {string} */
-function pick(value, params) {
+/** @param {Text} value @param {Record<string, any>} params @param {string} [code] @returns {string} */
+function pick(value, params, code = lang) {
   if (value && typeof value === "object") {
     const n = Number(params?.n ?? 0);
-    rules[lang] ||= new Intl.PluralRules(lang === "pt-br" ? "pt-BR" : lang);
-    return value[rules[lang].select(n)] ?? value.other;
+    rules[code] ||= new Intl.PluralRules(code === "pt-br" ? "pt-BR" : code);
+    return value[rules[code].select(n)] ?? value.other;
   }
   return value;
 }
@@ -151,10 +152,24 @@ function pick(value, params) {
  * @param {string} key @param {Record<string, any>} [params] @param {string} [fallback]
  * @returns {string} */
 export function t(key, params = {}, fallback) {
-  let value = DICTS[lang][key];
+  return render(lang, key, params, fallback);
+}
+
+/** `key` in the shipped language `code` (its texts fetched once; English when it cannot be),
+ * as t() gives it in the reader's: an announcement is said in the languages of the players it
+ * concerns, whatever the screen's own (speak.js).
+ * @param {string} code @param {string} key @param {Record<string, any>} [params]
+ * @returns {Promise<string>} */
+export async function tIn(code, key, params = {}) {
+  return render((await load(code)) ? code : "en", key, params);
+}
+
+/** @param {string} code @param {string} key @param {Record<string, any>} params @param {string} [fallback] */
+function render(code, key, params, fallback) {
+  let value = DICTS[code][key];
   if (value === undefined) value = DICTS.en[key];
   if (value === undefined) return fallback !== undefined ? fallback : key;
-  const text = pick(value, params);
+  const text = pick(value, params, code);
   return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ name) => (params[name] !== undefined ? String(params[name]) : m));
 }
 

@@ -274,6 +274,26 @@ export interface Announced {
 }
 
 /**
+ * One announcement; the fields a kind does not use stay None.
+ */
+export interface Announcement {
+  kind: "dinner_break" | "in_the_money" | "move_called" | "table_breaking";
+  langs: string[];
+  tables?: number[];
+  at?: number | null;
+  player?: string | null;
+  name?: string | null;
+  table?: number | null;
+  seat?: number | null;
+  to_table?: number | null;
+  to_seat?: number | null;
+  count?: number | null;
+  places?: number | null;
+  minutes?: number | null;
+  until?: number | null;
+}
+
+/**
  * The director's message is off the screens.
  */
 export interface AnnouncementCleared {
@@ -1068,6 +1088,7 @@ export interface Facts {
   in_the_money: InTheMoney | null;
   bounties: BountyFacts | null;
   alternates: AlternateFacts | null;
+  announcements: Announcement[];
 }
 
 /**

@@ -26,6 +26,7 @@ import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { signOut, whoAmI } from "./signin.js";
 import { mountTableDealers } from "./table_dealers.js";
+import { Speaker, captionBand, speakSetup } from "./speak.js";
 import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 /** @import { Command } from "./types.js" */
 /** @import { Principal } from "./ui.js" */
@@ -81,10 +82,13 @@ const appEl = h("main", { class: "table-app", hidden: true },
   seatsEl);
 
 // Who is signed in, in a landmark of its own (the dealer's form is one: a named form).
-const accountEl = h("section", { class: "table-user", "aria-label": t("signin.account") }, whoEl, dealerBtn, signOutBtn);
+// Announcements of this table and of every table, captioned and spoken (speak.js).
+const speaker = new Speaker(`table.${TABLE}`);
+const accountEl = h("section", { class: "table-user", "aria-label": t("signin.account") }, whoEl, dealerBtn, signOutBtn,
+  speakSetup(speaker));
 // Who deals here and the next push (the dealer room's rotation: table_dealers.js).
 const dealersEl = h("section", { class: "table-dealers", "aria-label": t("dealers.strip"), hidden: true });
-fill($("#app"), bar, accountEl, dealersEl, dealerEl, signinEl, appEl);
+fill($("#app"), bar, accountEl, dealersEl, dealerEl, signinEl, appEl, captionBand(conn, speaker, { table: TABLE }));
 const strip = mountTableDealers(dealersEl, { tid, table: TABLE, mode: () => (mine() ? (principal.role === "dealer" ? "dealer" : "screen")
   : principal.role === "director" || principal.role === "floor" ? "staff" : null) });
 
@@ -585,4 +589,4 @@ every(1000, () => {
 });
 
 start();
-window.floorTable = { conn, outbox };
+window.floorTable = { conn, outbox, speaker };

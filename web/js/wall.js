@@ -16,7 +16,8 @@
 // no rotation; seats listed keeps the draw up all day), ?rotate=20 (seconds per page),
 // ?draw_rotate=6 (seconds per page of the draw), ?split=1/2 (this wall's half of the draw),
 // ?lang=cs, ?screen=<name> (a named screen: the layout the director saved for it, its pages
-// and their times, over ?pages and ?rotate). The arrow keys turn the pages by hand.
+// and their times, over ?pages and ?rotate), ?speak=1&volume=70&quiet=22:00-08:00 (an unnamed
+// wall's voice: speak.js). The arrow keys turn the pages by hand.
 
 import { Connection, tidFromPath } from "./conn.js";
 import { reloadOnUpgrade } from "./version.js";
@@ -47,7 +48,8 @@ import { wallLine } from "./forecast_wall.js";
 import { chainHead } from "./chainhead.js";
 import { wallAnnouncement } from "./announce_screens.js";
 import { wallBrand } from "./walls_brand.js";
-import { screenLayout } from "./walls_layout.js";
+import { screenLayout, screenName } from "./walls_layout.js";
+import { Speaker, captionBand, speakSetup, speechFromUrl } from "./speak.js";
 
 const params = new URLSearchParams(location.search);
 const tid = tidFromPath();
@@ -108,8 +110,13 @@ const rotation = new Rotation({
     : page === "moves" && calledMoves(conn).length > 0 ? (SPANS.moves ?? ROTATE) * 1.5 : SPANS[page] ?? ROTATE),
 });
 const sound = new Sound();
+// Announcements captioned and spoken (speak.js): a named screen's voice is kept with its
+// layout on the server, an unnamed wall's in its URL (?speak=1&volume=70&quiet=22:00-08:00).
+const speaker = new Speaker(`wall.${screenName() || "default"}`,
+  screen?.speech ?? speechFromUrl() ?? { on: false, volume: 80, quiet_from: null, quiet_until: null });
 const bar = topbar(t("wall.title"), conn,
-  { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound)) });
+  { right: h("div", { class: "wall-controls" }, chainHead(conn, tid), pageNav, soundSwitch(sound),
+    speakSetup(speaker, { hideOff: true })) });
 // The venue's logo beside the title, the event's sponsor under the pages.
 const sponsorRow = h("div", { class: "wall-sponsor-row", hidden: true });
 const brand = wallBrand(tid, bar, sponsorRow);
@@ -161,7 +168,8 @@ leftEl.insertBefore(alternatesWallPanel({ conn, tid, onToggle: () => latest.rend
 // The director's message: a line under the clock and the pages, or the whole screen.
 const announced = wallAnnouncement(conn);
 fill($("#app"), bar, h("div", { class: "wall-body" }, leftEl,
-  h("div", { class: "wall-right" }, pagesEl, progress, sponsorRow)), announced.line, announced.screen);
+  h("div", { class: "wall-right" }, pagesEl, progress, sponsorRow)), announced.line, announced.screen,
+  captionBand(conn, speaker));
 
 const clockView = clockPanel(clockEl, conn, { stats: true });
 latest.placeIn({ left: leftEl, clock: clockView, sitOuts: sitOutsEl });
@@ -318,4 +326,4 @@ conn.start();
 setInterval(() => {
   if (!chartsPage.hidden) charts.update();
 }, 10000);
-window.floorWall = { conn, board, prizes, sound, charts, whyText, brand };
+window.floorWall = { conn, board, prizes, sound, speaker, charts, whyText, brand };

@@ -8,9 +8,10 @@
 import { errorOf } from "./commands.js";
 import { onLang, t } from "./i18n.js";
 import { HttpError, api, explainError, fill, h, toast } from "./ui.js";
+import { speechFields, speechSummary } from "./speak.js";
 
 /** @typedef {{ logo: string | null, sponsor: string | null }} Brand */
-/** @typedef {{ pages: { page: string, seconds: number }[] }} Layout */
+/** @typedef {import("./walls_layout.js").Layout} Layout */
 
 const PAGES = ["tables", "moves", "prizes", "chips", "charts", "seats"];
 
@@ -102,6 +103,7 @@ export function mountWalls({ section, heading, tid }) {
       return { page, order, seconds, row: h("tr", {}, h("th", { scope: "row" }, t(`wall.page.${page}`)),
         h("td", {}, order), h("td", {}, seconds)), i };
     });
+    const voice = speechFields(); // issue 29.4: whether the screen speaks (speak.js)
     const save = async () => {
       const value = /** @type {HTMLInputElement} */ (name).value.trim();
       const pages = rows
@@ -111,7 +113,8 @@ export function mountWalls({ section, heading, tid }) {
         .sort((a, b) => a.at - b.at)
         .map((r) => ({ page: r.page, seconds: r.seconds }));
       try {
-        await api(`/api/wall/screens/${encodeURIComponent(value)}`, { method: "PUT", body: { pages } });
+        const speech = voice.value();
+        await api(`/api/wall/screens/${encodeURIComponent(value)}`, { method: "PUT", body: speech ? { pages, speech } : { pages } });
         toast(`✓ ${t("walls.screen_saved", { name: value })}`, "ok");
         await loadScreens();
       } catch (err) {
@@ -125,7 +128,7 @@ export function mountWalls({ section, heading, tid }) {
       h("div", { class: "walls-layout-box" },
         h("table", { class: "walls-layout" }, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("walls.page")),
           h("th", { scope: "col" }, t("walls.order")), h("th", { scope: "col" }, t("walls.seconds")))),
-        h("tbody", {}, rows.map((r) => r.row)))),
+        h("tbody", {}, rows.map((r) => r.row)))), voice.el,
       h("button", { type: "button", class: "ok", id: "screen-save", onclick: save }, t("walls.screen_save")));
   }
 
@@ -145,6 +148,7 @@ export function mountWalls({ section, heading, tid }) {
       return h("li", { dataset: { screen: name } }, h("strong", {}, name), " ",
         h("a", { href: url, target: "_blank" }, url), h("br"),
         screens[name].pages.map((p) => t("walls.page_for", { page: t(`wall.page.${p.page}`), n: p.seconds })).join(" → "),
+        screens[name].speech ? ` · ${speechSummary(screens[name].speech)}` : "",
         " ", h("button", { type: "button", class: "ghost small", onclick: drop }, t("walls.screen_forget")));
     }));
   }

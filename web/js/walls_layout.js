@@ -4,7 +4,7 @@
 // built; the wall reloads itself when the saved layout changes (walls_brand.js reads it again
 // each minute), so a TV across the room follows the console without a hand on it.
 
-/** @typedef {{ pages: { page: string, seconds: number }[] }} Layout */
+/** @typedef {{ pages: { page: string, seconds: number }[], speech?: import("./speak.js").KeptSpeech }} Layout */
 
 /** The screen's name asked for in the URL, or null. */
 export function screenName() {

@@ -71,6 +71,8 @@ from ..rules import Break, Level, Structure
 from ..state import Player, Tournament, TournamentState
 from ..why import Why
 from ..windows import SaleKind, Standing, standing
+from .announcements import Announcement
+from .announcements import of_batch as announced
 
 # Public facts --------------------------------------------------------------------------------
 
@@ -166,6 +168,8 @@ class Facts(msgspec.Struct, frozen=True, kw_only=True):
     bounties: bounty_facts.BountyFacts | msgspec.UnsetType | None = msgspec.UNSET
     #: The capacity: whether the flight is full (``alternates``); None without one.
     alternates: AlternateFacts | None = None
+    #: What this batch announces to the room (``announcements``): empty in a snapshot.
+    announcements: list[Announcement] = msgspec.field(default_factory=list)
 
 
 # Staff facts ---------------------------------------------------------------------------------
@@ -288,6 +292,7 @@ def public_facts(t: Tournament, events: Sequence[Event] | None = None) -> Facts:
         if named is None or bounty_facts.touches(t, events or ())
         else UNSET,
         alternates=alternates_facts(s),
+        announcements=[] if events is None else announced(events, t),
     )
 
 
