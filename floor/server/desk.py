@@ -10,6 +10,7 @@ one seat twice.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import uuid
@@ -38,6 +39,7 @@ from ..engine.house.registry import (
 from ..engine.read import seat_cards
 from ..engine.state import Tournament
 from ..store.desk_port import (
+    Asked,
     Check,
     DeskStorage,
     ExclusionList,
@@ -45,7 +47,7 @@ from ..store.desk_port import (
     ListInfo,
     Payment,
 )
-from ..store.errors import NotFound, Unavailable
+from ..store.errors import NotFound, StoreError, Unavailable
 from ..store.outcome import Outcome
 from .principal import Principal
 
@@ -147,9 +149,15 @@ class Desk:
 
     # The exclusion check -------------------------------------------------------------------
 
-    async def check(
+    async def _ask(self, person: exclusion.Person) -> Asked:
+        try:
+            return await self.register.answer(person)
+        except Unavailable:
+            return None
+
+    def _judge(
         self,
-        person: exclusion.Person,
+        asked: Asked,
         principal: Principal,
         desk: str,
         tid: str,
@@ -157,14 +165,10 @@ class Desk:
         override: str | None,
         now: float,
         settings: DeskSettings,
-    ) -> exclusion.Result:
-        """The register's verdict on ``person``, logged; a refusal raised unless a director
-        overrides a check that could not answer (never a match: the law excludes them)."""
-        try:
-            answer: exclusion.Answer | None
-            answer, info = await self.register.answer(person)
-        except Unavailable:
-            answer, info = None, None
+    ) -> Check:
+        """The register's verdict, as the log keeps it; a director may override a check that
+        could not answer (never a match: the law excludes them)."""
+        answer, info = asked if asked is not None else (None, None)
         result = exclusion.verdict(
             answer, info.imported_at if info else None, now, settings.list_max_age_hours
         )
@@ -179,13 +183,15 @@ class Desk:
             if result != "excluded":
                 result, reason = "overridden", override
         by = principal.username or ""
-        await self.storage.log_check(
-            Check(
-                at=now, by=by, desk=desk, tournament=tid, command=cid, result=result, reason=reason
-            )
-        )
         log.info("exclusion check", extra={"by": by, "desk": desk, "result": result})
-        match result:
+        return Check(
+            at=now, by=by, desk=desk, tournament=tid, command=cid, result=result, reason=reason
+        )
+
+    async def _log_refused(self, check: Check) -> None:
+        """A check that lets nobody through, logged, and refused."""
+        await self.storage.log_check(check)
+        match check.result:
             case "excluded":
                 raise NotAllowed(
                     "the person is on the exclusion list: no buy-in",
@@ -198,13 +204,12 @@ class Desk:
                     field="exclusion",
                     reason="desk_check_unavailable",
                 )
-            case "stale":
+            case _:
                 raise NotAllowed(
                     "the exclusion list is older than the venue allows: no buy-in",
                     field="exclusion",
                     reason="desk_list_stale",
                 )
-        return result
 
     async def list_info(self) -> ListInfo | None:
         try:
@@ -221,8 +226,25 @@ class Desk:
         body: TakeBody,
         now: float,
     ) -> Taken:
+        """Round trips to Valkey besides the registration's own: the entry kept under the
+        id, the shift, the settings and (the imported list being the register) the check's
+        answer in one; the registration's events read back for the card; the check's log
+        line, the registry record, the identity and the sale written in one script. A
+        refusal logs its check on its own."""
         cid = body.id
-        kept, shift_kept, settings = await self.storage.begin(cid, body.shift)
+        person = exclusion.Person(
+            surname=body.surname,
+            given_names=body.given_names,
+            birth_date=body.identity.birth_date,
+            doc_number=body.identity.doc_number,
+        )
+        asking = self.storage.answers is self.register
+        if asking:
+            kept, shift_kept, settings, asked = await self.storage.begin_asking(
+                cid, body.shift, person
+            )
+        else:
+            kept, shift_kept, settings = await self.storage.begin(cid, body.shift)
         if kept is not None:
             if kept.kind != "sale" or kept.tournament != body.tournament:
                 raise NotAllowed(
@@ -251,55 +273,62 @@ class Desk:
                     reason="player_unknown",
                     params={"player": body.player},
                 )
-        person = exclusion.Person(
-            surname=body.surname,
-            given_names=body.given_names,
-            birth_date=identity.birth_date,
-            doc_number=identity.doc_number,
+        if not asking:
+            asked = await self._ask(person)
+        check = self._judge(
+            asked, principal, shift.desk, body.tournament, cid, body.override, now, settings
         )
-        checked = await self.check(
-            person, principal, shift.desk, body.tournament, cid, body.override, now, settings
-        )
+        if not exclusion.lets_through(check.result):
+            await self._log_refused(check)
         pid = record.id if record is not None else registry_id(cid)
         name = record.name if record is not None else f"{body.given_names} {body.surname}"
         language = body.language if record is None else record.language
-        if record is None and body.consent:
-            record = await self.storage.add_player(
-                Record(
-                    id=pid,
-                    name=name,
-                    language=body.language,
-                    consent_at=now,
-                    created_at=now,
-                    consent_by=principal.username or "",
-                )
+        new = (
+            Record(
+                id=pid,
+                name=name,
+                language=body.language,
+                consent_at=now,
+                created_at=now,
+                consent_by=principal.username or "",
             )
-        # The tournament keeps the player's language too (screens, announcements), as main's
-        # commands spell it (pt-br).
-        register = tc.Register(name=name, player=pid, lang=language.lower())
-        outcome = await ts.run(body.tournament, register, cid)
-        if not outcome.ok:
-            raise _refused(outcome)
-        await self.storage.put_identity(pid, identity, expires_at(now, settings.retention_days))
-        card = await self._card_of(ts, body.tournament, pid, language, outcome)
-        entry = Entry(
-            id=cid,
-            kind="sale",
-            shift=shift.id,
-            desk=shift.desk,
-            by=principal.username or "",
-            tournament=body.tournament,
-            player=pid,
-            name=card.name,
-            method=body.method,
-            amount=body.amount,
-            at=now,
-            table=card.table,
-            seat=card.seat,
-            code=card.code,
+            if record is None and body.consent
+            else None
         )
-        await self.storage.write_entry(entry)
-        return Taken(card=card, entry=entry, check=checked, duplicate=outcome.duplicate)
+        written = False
+        try:
+            # The tournament keeps the player's language too (screens, announcements), as
+            # main's commands spell it (pt-br).
+            register = tc.Register(name=name, player=pid, lang=language.lower())
+            outcome = await ts.run(body.tournament, register, cid)
+            if not outcome.ok:
+                raise _refused(outcome)
+            card = await self._card_of(ts, body.tournament, pid, language, outcome)
+            entry = Entry(
+                id=cid,
+                kind="sale",
+                shift=shift.id,
+                desk=shift.desk,
+                by=principal.username or "",
+                tournament=body.tournament,
+                player=pid,
+                name=card.name,
+                method=body.method,
+                amount=body.amount,
+                at=now,
+                table=card.table,
+                seat=card.seat,
+                code=card.code,
+            )
+            expires = expires_at(now, settings.retention_days)
+            await self.storage.write_take(check, new, identity, expires, entry)
+            written = True
+        finally:
+            if not written:
+                # The check was made: its line is logged whatever became of the buy-in.
+                with contextlib.suppress(StoreError):
+                    await self.storage.log_check(check)
+        return Taken(card=card, entry=entry, check=check.result, duplicate=outcome.duplicate)
 
     async def _card_of(
         self, ts: Tournaments, tid: str, pid: str, language: str, outcome: Outcome

@@ -305,6 +305,9 @@ def test_a_returning_player_is_found_and_taken_by_their_registry_id(
     # Already in: the engine refuses a second entry while they play.
     again = take(desk, sid, "desk-ret-2", person(60, player=pid))
     assert again.status_code == 409 and again.json()["error"]["reason"] == "player_exists"
+    # Its check was made before the engine refused: logged all the same, once.
+    log = boss.client.get("/api/desk/checks").json()
+    assert [c["result"] for c in log if c["command"] == "desk-ret-2"] == ["clear"]
     # Without consent nothing is kept in the registry.
     r = take(desk, sid, "desk-ret-3", person(61, consent=False))
     assert r.status_code == 201
