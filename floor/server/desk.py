@@ -26,7 +26,7 @@ from ..engine.desk.identity import Identity, Shown, expires_at, shown
 from ..engine.desk.identity import check as check_identity
 from ..engine.desk.ledger import Amount, Entry, Method, Report, Shift, report
 from ..engine.desk.settings import DeskSettings
-from ..engine.errors import FloorError, NotAllowed, UnknownPlayer
+from ..engine.errors import BadValue, FloorError, NotAllowed, UnknownPlayer
 from ..engine.events import Event, PlayerRegistered, PlayerSeated
 from ..engine.house.registry import (
     MOST_FOUND,
@@ -61,6 +61,11 @@ class Tournaments(Protocol):
     async def run(self, tid: str, command: tc.Command, command_id: str) -> Outcome: ...
     async def read(self, tid: str) -> Tournament: ...
     async def events(self, tid: str, outcome: Outcome) -> list[Event] | None: ...
+    async def ticket_value(self, ticket: str, tid: str, player: str, now: float) -> int:
+        """The value of ``ticket`` if ``player`` may enter ``tid`` with it now (the house's
+        rule, ``house.tickets.may_use``), else the house's refusal raised. The house holds
+        the ticket again when the registration is decided: this is the desk's early word."""
+        ...
 
 
 class Card(msgspec.Struct, frozen=True, kw_only=True):
@@ -257,11 +262,11 @@ class Desk:
         shift = self._open(body.shift, shift_kept)
         today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
         identity = check_identity(body.identity, today, settings.min_age)
-        if body.method == "ticket":
-            raise NotAllowed(
-                "tickets are taken once the ticket ledger is on this floor",
-                field="method",
-                reason="desk_no_tickets",
+        if (body.method == "ticket") != (body.ticket is not None):
+            raise BadValue(
+                "a buy-in with a ticket names the ticket, and a ticket is the method ticket",
+                field="ticket",
+                reason="desk_ticket_method",
             )
         record: Record | None = None
         if body.player is not None:
@@ -273,6 +278,18 @@ class Desk:
                     reason="player_unknown",
                     params={"player": body.player},
                 )
+        pid = record.id if record is not None else registry_id(cid)
+        amount = body.amount
+        if body.ticket is not None:
+            # The ticket pays its value (the ledger's, never a figure typed at the desk).
+            amount = await ts.ticket_value(body.ticket, body.tournament, pid, now)
+            if body.amount not in (0, amount):
+                raise BadValue(
+                    f"the ticket is worth {amount}: the amount is that, or left 0",
+                    field="amount",
+                    reason="desk_ticket_value",
+                    params={"value": amount},
+                )
         if not asking:
             asked = await self._ask(person)
         check = self._judge(
@@ -280,7 +297,6 @@ class Desk:
         )
         if not exclusion.lets_through(check.result):
             await self._log_refused(check)
-        pid = record.id if record is not None else registry_id(cid)
         name = record.name if record is not None else f"{body.given_names} {body.surname}"
         language = body.language if record is None else record.language
         new = (
@@ -299,7 +315,7 @@ class Desk:
         try:
             # The tournament keeps the player's language too (screens, announcements), as
             # main's commands spell it (pt-br).
-            register = tc.Register(name=name, player=pid, lang=language.lower())
+            register = tc.Register(name=name, player=pid, lang=language.lower(), ticket=body.ticket)
             outcome = await ts.run(body.tournament, register, cid)
             if not outcome.ok:
                 raise _refused(outcome)
@@ -314,11 +330,12 @@ class Desk:
                 player=pid,
                 name=card.name,
                 method=body.method,
-                amount=body.amount,
+                amount=amount,
                 at=now,
                 table=card.table,
                 seat=card.seat,
                 code=card.code,
+                ticket=body.ticket,
             )
             expires = expires_at(now, settings.retention_days)
             await self.storage.write_take(check, new, identity, expires, entry)
@@ -406,6 +423,14 @@ class Desk:
                 "a void undoes a sale of the same shift: refund it instead",
                 field="sale",
                 reason="desk_void_other_shift",
+            )
+        if sale.method == "ticket":
+            # Unregistered here, the ticket would stay used in the house's ledger: the
+            # director undoes it there (the console's registration and the ledger's refund).
+            raise NotAllowed(
+                "a ticket buy-in is undone by the director, on the console and the ticket ledger",
+                field="sale",
+                reason="desk_ticket_undo",
             )
         if await self.storage.undone_by(sale.id) is not None:
             raise NotAllowed(
@@ -502,6 +527,8 @@ class TakeBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     consent: bool = False
     #: A director's reason to let the buy-in through a check that could not answer.
     override: WhyText | None = None
+    #: The ticket paying the buy-in (the house's ledger), with the method ``ticket``.
+    ticket: Annotated[str, Meta(min_length=1, max_length=80)] | None = None
 
 
 class UndoBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from floor.engine.house.registry import registry_id
 from floor.redisdb.embedded import EmbeddedServer
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 
@@ -333,7 +334,7 @@ def test_bad_input_is_refused_naming_the_field_and_changes_nothing(
             {**person(70), "identity": {**person(70)["identity"], "country": "czech"}},
             "identity.country",
         ),
-        ({**person(70), "method": "ticket"}, "method"),
+        ({**person(70), "method": "ticket"}, "ticket"),
         ({**person(70), "amount": -5}, "amount"),
         ({**person(70), "given_names": ""}, "given_names"),
         ({**person(70), "player": "P1"}, "player"),
@@ -361,6 +362,97 @@ def test_bad_input_is_refused_naming_the_field_and_changes_nothing(
         r = desk.command(TID, command)
         assert r.status_code == 403, r.text
     assert len(seats(boss)) == before
+
+
+def sell(boss: Api, ticket: str, **over: Any) -> None:
+    command = {"type": "sell_ticket", "target": TID, "value": 1100, "id": ticket, **over}
+    r = boss.client.post("/api/tickets/commands", json={"command": command})
+    assert r.status_code == 200, r.text
+
+
+def test_a_ticket_of_the_ledger_pays_the_buy_in_and_the_shift_counts_it_apart(
+    boss: Api, desks: list[Api]
+) -> None:
+    desk = desks[1]
+    sid = open_shift(desk, "T", float_=300)
+    # A ticket for anyone, one bound to the player the next take adds (a returning player's
+    # id, as a satellite won at the desk leaves it), one for another event.
+    bound_to = registry_id("desk-tk-2")
+    sell(boss, "TK-ANY", name="Open Seat")
+    sell(boss, "TK-BOUND", holder=bound_to, name="Won It")
+    other = boss.client.post(
+        "/api/tournaments",
+        json={"id": "desk-other", "name": "Other", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert other.status_code == 201, other.text
+    sell(boss, "TK-OTHER", target="desk-other")
+    # The desk finds the tickets for this event: a new player's, then the bound player's own.
+    listed = desk.client.get(f"/api/desk/tickets/{TID}")
+    assert [r["id"] for r in listed.json()] == ["TK-ANY"]
+    mine = desk.client.get(f"/api/desk/tickets/{TID}", params={"player": bound_to}).json()
+    assert [(r["id"], r["value"]) for r in mine] == [("TK-BOUND", 1100), ("TK-ANY", 1100)]
+    bad = desk.client.get(f"/api/desk/tickets/{TID}", params={"player": "P1"})
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "player"
+    before = len(seats(boss))
+
+    # Refused before anything: a ticket named without its method and the reverse, a wrong
+    # amount, someone else's ticket, another event's, an unknown one.
+    def ticketed(cid: str, i: int, ticket: str | None, **over: Any) -> httpx.Response:
+        body = person(i, **{"method": "ticket", "amount": 0, **over})
+        if ticket is not None:
+            body["ticket"] = ticket
+        return take(desk, sid, cid, body)
+
+    for r, field, reason in (
+        (ticketed("desk-tk-b1", 80, None), "ticket", "desk_ticket_method"),
+        (ticketed("desk-tk-b2", 80, "TK-ANY", method="cash"), "ticket", "desk_ticket_method"),
+        (ticketed("desk-tk-b3", 80, "TK-ANY", amount=500), "amount", "desk_ticket_value"),
+        (ticketed("desk-tk-b4", 80, "TK-BOUND"), "ticket", "ticket_bound"),
+        (ticketed("desk-tk-b5", 80, "TK-OTHER"), "ticket", "ticket_other_event"),
+        (ticketed("desk-tk-b6", 80, "TK-NONE"), "ticket", "ticket_unknown"),
+    ):
+        assert 400 <= r.status_code < 500, r.text
+        assert (r.json()["error"]["field"], r.json()["error"]["reason"]) == (field, reason)
+    assert len(seats(boss)) == before
+
+    # Taken with tickets: seated, each ticket used in the ledger by its player.
+    first = ticketed("desk-tk-1", 81, "TK-ANY")
+    assert first.status_code == 201, first.text
+    assert first.json()["entry"]["method"] == "ticket"
+    assert first.json()["entry"]["amount"] == 1100
+    second = ticketed("desk-tk-2", 82, "TK-BOUND", amount=1100)
+    assert second.status_code == 201, second.text
+    assert second.json()["card"]["player"] == bound_to and second.json()["card"]["seat"]
+    # A retry is the same seat; the ticket is not used twice.
+    again = ticketed("desk-tk-1", 81, "TK-ANY")
+    assert again.status_code == 200 and again.json()["card"] == first.json()["card"]
+    used = {
+        r["id"]: (r["status"], r["used_by"])
+        for r in boss.client.get("/api/tickets", params={"target": TID}).json()["tickets"]
+    }
+    assert used["TK-ANY"] == ("used", first.json()["card"]["player"])
+    assert used["TK-BOUND"] == ("used", bound_to)
+    # Used, it pays no one else.
+    r = ticketed("desk-tk-3", 83, "TK-ANY")
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "ticket_not_issued"
+    assert desk.client.get(f"/api/desk/tickets/{TID}").json() == []
+    assert len(seats(boss)) == before + 2
+
+    # The shift counts the tickets apart: no cash in the drawer for them.
+    cash = take(desk, sid, "desk-tk-4", person(84, method="cash"))
+    assert cash.status_code == 201, cash.text
+    rep = desk.client.get(f"/api/desk/shifts/{sid}").json()
+    totals = {t["method"]: (t["sales"], t["sold"]) for t in rep["totals"]}
+    assert totals == {"cash": (1, 1100), "card": (0, 0), "ticket": (2, 2200)}
+    assert rep["expected_cash"] == 300 + 1100
+    # A ticket's sale is undone on the ledger by the director, not at the desk.
+    undo = desk.client.post(
+        "/api/desk/undo",
+        json={"id": "desk-tk-v", "shift": sid, "sale": "desk-tk-1", "kind": "void"},
+    )
+    assert undo.status_code == 409 and undo.json()["error"]["reason"] == "desk_ticket_undo"
+    closed = desk.client.post(f"/api/desk/shifts/{sid}/close", json={"counted": 1400})
+    assert closed.status_code == 200 and closed.json()["balances"] is True
 
 
 def test_the_cashier_pays_the_money_finishers_in_order(boss: Api, desks: list[Api]) -> None:

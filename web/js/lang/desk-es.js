@@ -97,5 +97,9 @@ export const deskEs = {
   "desk.list_file": "Archivo CSV",
   "desk.list_hint": "apellidos, nombres, fecha de nacimiento (AAAA-MM-DD), número de documento; sustituye toda la lista.",
   "desk.import": "Importar la lista",
-  "desk.imported": "{rows} personas importadas ({bad} filas ilegibles)"
+  "desk.imported": "{rows} personas importadas ({bad} filas ilegibles)",
+  "desk.ticket_pick": "Ticket a usar",
+  "desk.tickets_none": "Ningún ticket del registro vale para este torneo",
+  "desk.ticket_anyone": "de cualquiera",
+  "desk.ticket_hint": "El ticket paga su valor del registro; no se cobra dinero."
 };

@@ -97,5 +97,9 @@ export const deskFr = {
   "desk.list_file": "Fichier CSV",
   "desk.list_hint": "nom, prénoms, date de naissance (AAAA-MM-JJ), numéro du document ; elle remplace toute la liste.",
   "desk.import": "Importer la liste",
-  "desk.imported": "{rows} personnes importées ({bad} lignes illisibles)"
+  "desk.imported": "{rows} personnes importées ({bad} lignes illisibles)",
+  "desk.ticket_pick": "Ticket utilisé",
+  "desk.tickets_none": "Aucun ticket du registre ne vaut pour ce tournoi",
+  "desk.ticket_anyone": "au porteur",
+  "desk.ticket_hint": "Le ticket paie sa valeur inscrite au registre ; aucun argent n’est encaissé."
 };

@@ -97,5 +97,9 @@ export const deskPtBr = {
   "desk.list_file": "Arquivo CSV",
   "desk.list_hint": "sobrenome, nomes, data de nascimento (AAAA-MM-DD), número do documento; substitui a lista inteira.",
   "desk.import": "Importar a lista",
-  "desk.imported": "{rows} pessoas importadas ({bad} linhas ilegíveis)"
+  "desk.imported": "{rows} pessoas importadas ({bad} linhas ilegíveis)",
+  "desk.ticket_pick": "Ticket a usar",
+  "desk.tickets_none": "Nenhum ticket do registro vale para este torneio",
+  "desk.ticket_anyone": "ao portador",
+  "desk.ticket_hint": "O ticket paga seu valor do registro; nenhum dinheiro é cobrado."
 };
