@@ -1,5 +1,7 @@
 """The front desk in Chromium: two desks (a tablet and a phone) take players through the
-form, each seat card shown and printed at once; a person on the exclusion list is refused,
+form, each seat card shown and printed at once; one player at each desk pays with a ticket of
+the house's ledger (the desk lists the event's tickets, the amount is the ticket's value) and
+the shift counts the tickets apart from the cash; a person on the exclusion list is refused,
 and everyone while the list is older than the venue allows; each desk closes its shift with
 the cash counted and the report says it balances; the cashier pays the money finishers in
 order, a payout slip printed for each, the totals paid and owed on the screen.
@@ -151,6 +153,28 @@ def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_ca
     shoot(tablet, "desk-card-print", tmp_path)
     tablet.emulate_media(media="screen")
 
+    # A buy-in paid with a ticket at each desk: the ledger's tickets for the event listed, the
+    # amount the ticket's value (not typed), the ticket used by the player seated.
+    for ticket in ("TK-A", "TK-B"):
+        command = {"type": "sell_ticket", "target": TID, "value": 1100, "id": ticket}
+        r = boss.client.post("/api/tickets/commands", json={"command": command})
+        assert r.status_code == 200, r.text
+    for page, ticket, i in ((tablet, "TK-A", 5), (phone, "TK-B", 6)):
+        fill_player(page, f"Ticket{i}", f"Holder{i}", f"PX{7000 + i}", "1985-06-07", "ticket")
+        expect(page.locator(f"#desk-ticket option[value={ticket}]")).to_have_count(1)
+        page.select_option("#desk-ticket", ticket)
+        expect(page.locator("#desk-amount")).to_have_value("1100")
+        expect(page.locator("#desk-amount")).to_be_disabled()
+        if page is tablet:
+            shoot(page, "desk-ticket-tv", tmp_path)
+        else:
+            shoot(page, "desk-ticket-phone", tmp_path)
+        page.click("#desk-go")
+        expect(page.locator("#desk-card")).to_contain_text(f"Ticket{i} Holder{i}")
+        expect(page.locator("#desk-card")).to_contain_text("Table")
+    ledger = boss.client.get("/api/tickets", params={"target": TID}).json()["tickets"]
+    assert {t["id"]: t["status"] for t in ledger} == {"TK-A": "used", "TK-B": "used"}
+
     # A person on the list: refused, nothing taken, the reason on the screen.
     before = len(boss.state(TID)["state"]["players"])  # type: ignore[arg-type]
     take(tablet, "Karel", "Vyloučený", "CZ1111", born="1970-03-04")
@@ -172,6 +196,11 @@ def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_ca
     for page, desk in ((tablet, "A"), (phone, "B")):
         page.click("[data-tab=shift]")
         expect(page.locator("#desk-totals")).to_contain_text("Cash")
+        # The ticket's buy-in on its own line: no cash in the drawer for it.
+        ticket_row = page.locator("#desk-totals tbody tr").filter(has_text="Ticket")
+        expect(ticket_row).to_contain_text("1,100")
+        expect(page.locator("#desk-entries")).to_contain_text("Ticket TK-")
+        shoot(page, f"desk-shift-open-{'tv' if page is tablet else 'phone'}", tmp_path)
         page.fill("#desk-counted", str(expected[desk]))
         page.click("#desk-close")
         expect(page.locator("#desk-closed")).to_contain_text("The drawer balances.")
