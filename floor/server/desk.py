@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import logging
 import uuid
 from typing import Annotated, Literal, Protocol
@@ -492,6 +493,15 @@ class Desk:
                 reason="desk_nothing_owed",
                 params={"player": pid},
             )
+        if row.bounty_owed > 0 and not row.paid:
+            # The bounties owed go with the prize, recorded by the tournament (``PayBounty``:
+            # its bounty book); the id is the row's, so a retry pays nothing twice.
+            digest = hashlib.sha256(f"{tid}\x1f{pid}\x1f{row.bounty}".encode()).hexdigest()
+            outcome = await ts.run(tid, tc.PayBounty(player=pid), f"cashier-bounty-{digest[:24]}")
+            if not outcome.ok and (
+                outcome.error is None or outcome.error.reason != "bounty_nothing_owed"
+            ):
+                raise _refused(outcome)
         await self.storage.pay(
             Payment(
                 tournament=tid,
@@ -500,6 +510,8 @@ class Desk:
                 amount=row.amount,
                 by=principal.username or "",
                 at=now,
+                bounty=row.bounty_owed,
+                ticket=row.ticket,
             )
         )
         return await self.cashier(ts, tid)

@@ -47,6 +47,9 @@ class Payment(msgspec.Struct, frozen=True, kw_only=True):
     amount: int
     by: str
     at: float
+    #: The bounties paid with the prize, and the seat ticket handed over.
+    bounty: int = 0
+    ticket: str | None = None
 
 
 class ListInfo(msgspec.Struct, frozen=True, kw_only=True):

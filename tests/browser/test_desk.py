@@ -4,7 +4,9 @@ the house's ledger (the desk lists the event's tickets, the amount is the ticket
 the shift counts the tickets apart from the cash; a person on the exclusion list is refused,
 and everyone while the list is older than the venue allows; each desk closes its shift with
 the cash counted and the report says it balances; the cashier pays the money finishers in
-order, a payout slip printed for each, the totals paid and owed on the screen.
+order, a payout slip printed for each, the totals paid and owed on the screen; in a bounty
+tournament the cashier lists the bounties won beside the places and pays them with the prize,
+the slip saying them.
 
 The printing itself is the browser's: ``window.print`` is watched (what the receipt holds
 when it is called), and the receipt is looked at under the print stylesheet.
@@ -229,4 +231,32 @@ def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_ca
     shoot(phone, "desk-cashier-phone", tmp_path)
     tablet.emulate_media(media="print")
     shoot(tablet, "desk-slip-print", tmp_path)
+    tablet.emulate_media(media="screen")
+
+    # A bounty tournament: the winner's bounties beside their place, paid with the prize.
+    hunt = "desk-hunt"
+    r = boss.client.post(
+        "/api/tournaments",
+        json={"id": hunt, "name": "Hunt", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert r.status_code == 201, r.text
+    bounty = {"kind": "knockout", "part": 200, "paid_at": "cashier"}
+    boss.ok(hunt, {"type": "set_prize", "prize": {**PRIZE, "bounty": bounty}})
+    for i in range(1, 5):
+        boss.ok(hunt, {"type": "register", "name": f"Hunter {i}", "player": f"H{i}"})
+    boss.ok(hunt, {"type": "draw_seats"})
+    for out in ("H4", "H3", "H2"):
+        boss.ok(hunt, {"type": "bust", "player": out, "eliminators": ["H1"]})
+    for page, size in ((tablet, "tv"), (phone, "phone")):
+        page.reload()
+        page.click("[data-tab=cashier]")
+        page.select_option("#desk-cashier-tournament", hunt)
+        winner = page.locator("#desk-cashier tbody tr[data-player=H1]")
+        expect(winner).to_contain_text("800")
+        expect(page.locator("#desk-cashier-totals")).to_contain_text("Bounties still to pay")
+        shoot(page, f"desk-cashier-bounty-{size}", tmp_path)
+    tablet.locator("#desk-cashier tbody tr[data-player=H1]").get_by_role("button").click()
+    expect(tablet.locator("#desk-cashier tbody tr[data-player=H1]")).to_contain_text("Paid")
+    wait_for(lambda: any("Bounties" in p for p in prints(tablet)), tablet)
+    assert boss.state(hunt)["state"]["players"]["H1"]["bounty"]["paid"] == 800  # type: ignore[index]
     assert pages.errors == []

@@ -474,3 +474,35 @@ def test_the_cashier_pays_the_money_finishers_in_order(boss: Api, desks: list[Ap
     assert all(r["paid"] and r["paid_by"] == "dirk" for r in done["rows"])
     nobody = desk.client.post(f"/api/desk/cashier/{TID}/pay", json={"player": "E0"})
     assert nobody.status_code == 409 and nobody.json()["error"]["reason"] == "desk_nothing_owed"
+
+
+def test_the_cashier_pays_the_bounties_owed_with_the_prize(boss: Api, desks: list[Api]) -> None:
+    tid = "desk-bounty"
+    r = boss.client.post(
+        "/api/tournaments",
+        json={"id": tid, "name": "Bounty Night", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert r.status_code == 201, r.text
+    bounty = {"kind": "knockout", "part": 200, "paid_at": "cashier"}
+    boss.ok(tid, {"type": "set_prize", "prize": {**PRIZE, "bounty": bounty}})
+    for i in range(1, 6):
+        boss.ok(tid, {"type": "register", "name": f"Hunter {i}", "player": f"H{i}"})
+    boss.ok(tid, {"type": "draw_seats"})
+    for out in ("H5", "H4", "H3", "H2"):
+        boss.ok(tid, {"type": "bust", "player": out, "eliminators": ["H1"]})
+    desk = desks[0]
+    sheet = desk.client.get(f"/api/desk/cashier/{tid}").json()["sheet"]
+    rows = {r["player"]: r for r in sheet["rows"]}
+    assert [r["player"] for r in sheet["rows"]] == ["H3", "H2", "H1"]
+    # Four heads won, and the winner's own.
+    assert (rows["H1"]["bounty"], rows["H1"]["bounty_owed"]) == (1000, 1000)
+    assert sheet["bounties_owed"] == 1000
+    paid = desk.client.post(f"/api/desk/cashier/{tid}/pay", json={"player": "H1"})
+    assert paid.status_code == 200, paid.text
+    row = next(r for r in paid.json()["sheet"]["rows"] if r["player"] == "H1")
+    assert (row["paid"], row["bounty"], row["bounty_owed"]) == (True, 1000, 0)
+    # The tournament's bounty book says it: paid once, whatever the retries.
+    again = desk.client.post(f"/api/desk/cashier/{tid}/pay", json={"player": "H1"})
+    assert again.status_code == 200, again.text
+    hunter = boss.state(tid)["state"]["players"]["H1"]  # type: ignore[index]
+    assert (hunter["bounty"]["won"], hunter["bounty"]["paid"]) == (1000, 1000)

@@ -455,15 +455,24 @@ function cashierView() {
     }
     render();
   };
+  // Bounties and seat tickets where the tournament has them (issue 27, a satellite's seats).
+  const bounties = sheet.rows.some((/** @type {any} */ r) => r.bounty > 0);
+  const tickets = sheet.rows.some((/** @type {any} */ r) => r.ticket);
   return h("div", {}, head,
     h("p", { class: "desk-totals", id: "desk-cashier-totals" }, h("span", {}, t("desk.paid_total", { amount: money(sheet.paid) })),
-      h("span", {}, t("desk.owed_total", { amount: money(sheet.owed) }))),
+      h("span", {}, t("desk.owed_total", { amount: money(sheet.owed) })),
+      sheet.bounties_owed ? h("span", {}, t("desk.bounties_owed_total", { amount: money(sheet.bounties_owed) })) : null),
     sheet.rows.length ? h("table", { class: "desk-table desk-pay", id: "desk-cashier" },
       h("thead", {}, h("tr", {}, h("th", {}, t("desk.place")), h("th", {}, t("desk.name")), h("th", { class: "wide" }, t("desk.document")),
-        h("th", { class: "num" }, t("desk.prize")), h("th", {}, ""))),
+        h("th", { class: "num" }, t("desk.prize")),
+        bounties ? h("th", { class: "num" }, t("desk.col_bounty")) : null,
+        tickets ? h("th", {}, t("desk.col_ticket")) : null, h("th", {}, ""))),
       h("tbody", {}, ...sheet.rows.map((/** @type {any} */ row) => h("tr", { "data-player": row.player },
         h("td", {}, fmt.ordinal(row.place)), h("td", {}, row.name),
         h("td", { class: "wide" }, docText(shown[row.player])), h("td", { class: "num" }, money(row.amount)),
+        bounties ? h("td", { class: "num desk-bounty" }, money(row.bounty),
+          row.bounty_owed && !row.paid ? h("span", { class: "hint" }, ` ${t("desk.bounty_owed", { amount: money(row.bounty_owed) })}`) : null) : null,
+        tickets ? h("td", { class: "desk-won-ticket" }, row.ticket ? `${row.ticket} → ${row.ticket_target}` : "") : null,
         h("td", {}, row.paid ? h("span", { class: "badge" }, t("desk.paid"))
           : h("button", { type: "button", class: "primary", onclick: () => pay(row) }, t("desk.pay"))))))) : h("p", { class: "muted" }, t("desk.nobody_to_pay")));
 }
@@ -479,6 +488,8 @@ function printSlip(row, doc) {
   printPaper(h("h1", {}, t("desk.slip_title")), h("p", {}, name), h("p", {}, row.name),
     h("p", { class: "big" }, money(row.amount)),
     h("p", {}, t("desk.slip_place", { place: fmt.ordinal(row.place) })),
+    row.bounty_owed ? h("p", {}, t("desk.slip_bounty", { amount: money(row.bounty_owed) })) : null,
+    row.ticket ? h("p", {}, t("desk.slip_ticket", { ticket: row.ticket, target: row.ticket_target })) : null,
     h("p", {}, docText(doc)),
     h("p", {}, fmt.timeOfDay(Date.now() / 1000)),
     h("p", { class: "sign" }, t("desk.signature_player")));

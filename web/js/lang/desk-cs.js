@@ -101,5 +101,11 @@ export const deskCs = {
   "desk.ticket_pick": "Použitá vstupenka",
   "desk.tickets_none": "Pro tento turnaj není v evidenci žádná vstupenka",
   "desk.ticket_anyone": "kohokoli",
-  "desk.ticket_hint": "Vstupenka platí svou hodnotou z evidence; žádné peníze se nepředávají."
+  "desk.ticket_hint": "Vstupenka platí svou hodnotou z evidence; žádné peníze se nepředávají.",
+  "desk.col_bounty": "Odměny",
+  "desk.col_ticket": "Vstupenka do turnaje",
+  "desk.bounty_owed": "k výplatě {amount}",
+  "desk.bounties_owed_total": "Odměny k výplatě {amount}",
+  "desk.slip_bounty": "Odměny: {amount}",
+  "desk.slip_ticket": "Vstupenka {ticket} do turnaje {target}"
 };

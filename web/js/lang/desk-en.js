@@ -101,5 +101,11 @@ export const deskEn = {
   "desk.ticket_pick": "Ticket to use",
   "desk.tickets_none": "No ticket in the ledger pays for this event",
   "desk.ticket_anyone": "anyone's",
-  "desk.ticket_hint": "The ticket pays its value from the ledger; no money changes hands."
+  "desk.ticket_hint": "The ticket pays its value from the ledger; no money changes hands.",
+  "desk.col_bounty": "Bounties",
+  "desk.col_ticket": "Seat ticket",
+  "desk.bounty_owed": "{amount} to pay",
+  "desk.bounties_owed_total": "Bounties still to pay {amount}",
+  "desk.slip_bounty": "Bounties: {amount}",
+  "desk.slip_ticket": "Seat ticket {ticket} for {target}"
 };

@@ -101,5 +101,11 @@ export const deskEs = {
   "desk.ticket_pick": "Ticket a usar",
   "desk.tickets_none": "Ningún ticket del registro vale para este torneo",
   "desk.ticket_anyone": "de cualquiera",
-  "desk.ticket_hint": "El ticket paga su valor del registro; no se cobra dinero."
+  "desk.ticket_hint": "El ticket paga su valor del registro; no se cobra dinero.",
+  "desk.col_bounty": "Recompensas",
+  "desk.col_ticket": "Ticket de asiento",
+  "desk.bounty_owed": "{amount} por pagar",
+  "desk.bounties_owed_total": "Recompensas por pagar {amount}",
+  "desk.slip_bounty": "Recompensas: {amount}",
+  "desk.slip_ticket": "Ticket de asiento {ticket} para {target}"
 };
