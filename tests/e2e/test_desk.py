@@ -3,8 +3,10 @@ exclusion check, the registry, the seat drawn, the sale), a retried command chan
 no seat is given twice, a person on the list is refused and so is everyone while the check
 cannot answer, until the director overrides with a reason; a void, a refund and the shift
 reports that balance; identity in no event, export, public view or log line, shown to the
-floor as the document's type and last digits; the registry's access and erasure; the cashier
-pays the money finishers in order. Bad input is refused, naming the field, and changes
+floor as the document's type and last digits; the registry's access and erasure; a buy-in paid
+with a ticket of the house's ledger, counted apart in the shift; the cashier pays the money
+finishers in order, and the bounties owed with the prize (a check whose buy-in the engine
+refuses is logged all the same). Bad input is refused, naming the field, and changes
 nothing."""
 
 from __future__ import annotations
