@@ -9,7 +9,9 @@ registration draws a seat (opening tables as the room fills). The printing itsel
 browser's and is not measured here.
 
 Prints each run's wall time, the median and 99th percentile of a call, what the desk adds
-to the bare call, and the counts that must hold: no seat given twice, no player twice.
+to the bare call, the Valkey round trips of one call of each (``--trips`` calls sent one at a
+time, counted by Valkey's ``total_reads_processed``), and the counts that must hold: no seat
+given twice, no player twice.
 It prints, never fails the run on a timing.
 
     .venv/bin/python bench/desk.py [--players 1000] [--desks 10]
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -102,6 +105,22 @@ def run(
     return time.perf_counter() - start, times, failed
 
 
+def trips(url: str, calls: list[tuple[httpx.Client, str, dict[str, Any]]]) -> float:
+    """Valkey's reads per call, the calls sent one at a time: each read is one round trip
+    (a pipeline or a script is one), the session's lookup included, as every call pays it."""
+    with redis.Redis.from_url(url) as r:
+
+        def reads() -> int:
+            return int(r.info("stats")["total_reads_processed"])
+
+        before = reads()
+        for client, path, body in calls:
+            got = client.post(path, json=body)
+            assert got.status_code in (200, 201), got.text
+        # Less this count's own INFO call.
+        return (reads() - before - 1) / len(calls)
+
+
 def counts(base: str, tid: str) -> tuple[int, int, int]:
     state = httpx.get(f"{base}/api/t/{tid}", timeout=30).json()["state"]
     seated = [(p["table"], p["seat"]) for p in state["players"].values() if p["table"] is not None]
@@ -113,6 +132,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--desks", type=int, default=10)
+    parser.add_argument("--trips", type=int, default=20)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         valkey = EmbeddedServer(Path(tmp) / "valkey")
@@ -169,7 +189,7 @@ def main() -> None:
                         },
                     },
                 )
-                for i in range(args.players)
+                for i in range(args.players + args.trips)
             ]
             desk = [
                 (
@@ -182,9 +202,12 @@ def main() -> None:
                         **person(i),
                     },
                 )
-                for i in range(args.players)
+                for i in range(args.players + args.trips)
             ]
             # Interleaved halves, so that neither runs on a warmer server or a fuller Valkey.
+            # The last ``--trips`` of each, counted apart.
+            bare, bare_trips = bare[: args.players], bare[args.players :]
+            desk, desk_trips = desk[: args.players], desk[args.players :]
             half = args.players // 2
             results: dict[str, tuple[float, list[float], int]] = {
                 "bare": (0.0, [], 0),
@@ -216,6 +239,12 @@ def main() -> None:
                 f"the desk adds {added:.0f}% to the bare call's median "
                 f"({walls:.0f}% to the wall time; the target: under 20%)"
             )
+            if args.trips:
+                print(
+                    f"Valkey round trips per call ({args.trips} calls one at a time): "
+                    f"bare {trips(valkey.url, bare_trips):.1f}, "
+                    f"desk {trips(valkey.url, desk_trips):.1f}"
+                )
             for tid in ("bench-bare", "bench-desk"):
                 seated, seats_twice, names_twice = counts(server.base, tid)
                 twice = f"{seats_twice} seats given twice, {names_twice} players twice"

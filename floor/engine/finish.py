@@ -19,7 +19,16 @@ from typing import Literal
 import msgspec
 
 from . import clock
-from .commands import Bust, CloseTournament, Command, RenamePlayer, Tick, UndoBust, UndoDeal
+from .commands import (
+    Bust,
+    CloseTournament,
+    Command,
+    PayBounty,
+    RenamePlayer,
+    Tick,
+    UndoBust,
+    UndoDeal,
+)
 from .errors import NotAllowed, RuleError, refused
 from .events import (
     BustUndone,
@@ -114,9 +123,10 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
     if deal is not None and deal.ends and isinstance(c, Bust | UndoBust):
         return refusal(why)
     # A second phone's report of the last bust-out hears why from the bust-out itself; a
-    # name misspelt on the results is put right before the director closes them.
+    # name misspelt on the results is put right before the director closes them; the
+    # cashier pays the bounties owed (the winner's among them) after the last hand.
     if why.reason == "tournament_finished" and isinstance(
-        c, UndoBust | CloseTournament | Tick | Bust | RenamePlayer | UndoDeal
+        c, UndoBust | CloseTournament | Tick | Bust | RenamePlayer | UndoDeal | PayBounty
     ):
         return None
     return refusal(why)

@@ -26,12 +26,15 @@ from typing import Final
 import msgspec
 import redis.asyncio as aioredis
 
+from ..engine.desk.exclusion import Person
 from ..engine.desk.identity import Identity
 from ..engine.desk.ledger import Entry, Shift
 from ..engine.desk.settings import DeskSettings
 from ..engine.house.registry import Record, index_keys
-from ..store.desk_port import Check, Payment, Written
+from ..store.desk_port import Asked, Check, Payment, Written
+from ..store.errors import Unavailable
 from .errors import call as _call
+from .exclusion import RedisExclusionList
 
 P: Final = "floor:{@house}"
 NAMES: Final = f"{P}:registry:names"
@@ -63,6 +66,28 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1])
 return 1
 """
+#: A take's writes at once, after its registration. KEYS: entries, the shift's ids, undone,
+#: the shift's closed mark (as ``_WRITE``), the checks' log, the registry record, the names'
+#: index, the identity; ARGV: id, entry, the sale it undoes, the check, checks kept at most,
+#: the record ("" for none), the identity, its expiry (ms), then the record's index members.
+#: The check is logged and the identity kept whatever the entry's fate, as they were before
+#: the entry was written apart; the answer is ``_WRITE``'s.
+_TAKE = """
+redis.call('LPUSH', KEYS[5], ARGV[4])
+redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[5]) - 1)
+if ARGV[6] ~= '' and redis.call('SET', KEYS[6], ARGV[6], 'NX') then
+  for i = 9, #ARGV do redis.call('ZADD', KEYS[7], 0, ARGV[i]) end
+end
+redis.call('SET', KEYS[8], ARGV[7], 'PXAT', ARGV[8])
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[4]) == 1 then return -2 end
+if ARGV[3] ~= '' then
+  if redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[1]) == 0 then return -1 end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
+return 1
+"""
 _WRITTEN: Final[dict[int, Written]] = {1: "written", 0: "exists", -1: "undone", -2: "closed"}
 
 
@@ -79,9 +104,12 @@ def _shift_key(sid: str) -> str:
 
 
 class RedisDesk:
-    def __init__(self, redis: aioredis.Redis) -> None:
+    def __init__(self, redis: aioredis.Redis, listed: RedisExclusionList | None = None) -> None:
         self._r = redis
         self._write = redis.register_script(_WRITE)
+        self._take = redis.register_script(_TAKE)
+        #: The imported list, when it is the register: a take asks it in its first round trip.
+        self.answers = listed
 
     # The registry -------------------------------------------------------------------------
 
@@ -165,6 +193,68 @@ class RedisDesk:
             None if shift is None else _shift.decode(shift),
             DeskSettings() if settings is None else _settings.decode(settings),
         )
+
+    async def begin_asking(
+        self, cid: str, sid: str, person: Person
+    ) -> tuple[Entry | None, Shift | None, DeskSettings, Asked]:
+        listed = self.answers
+        if listed is None:
+            entry, shift, settings = await self.begin(cid, sid)
+            return entry, shift, settings, None
+        # One transaction: the list's age and its digests are read as one import left them.
+        pipe = self._r.pipeline(transaction=True)
+        pipe.hget(ENTRIES, cid)
+        pipe.get(_shift_key(sid))
+        pipe.get(SETTINGS)
+        listed.ask(pipe, person)
+        entry, shift, settings, info, found = await _call(pipe.execute())
+        asked: Asked
+        try:
+            asked = listed.answered(person, info, found)
+        except Unavailable:
+            asked = None
+        return (
+            None if entry is None else _entry.decode(entry),
+            None if shift is None else _shift.decode(shift),
+            DeskSettings() if settings is None else _settings.decode(settings),
+            asked,
+        )
+
+    async def write_take(
+        self,
+        check: Check,
+        record: Record | None,
+        identity: Identity,
+        expires_at: float,
+        entry: Entry,
+    ) -> Written:
+        shift = _shift_key(entry.shift)
+        keys = [
+            ENTRIES,
+            f"{shift}:ids",
+            UNDONE,
+            f"{shift}:closed",
+            CHECKS,
+            _player_key(entry.player),
+            NAMES,
+            _identity_key(entry.player),
+        ]
+        members = (
+            [] if record is None else [f"{key}\x1f{record.id}" for key in index_keys(record.name)]
+        )
+        args: list[str | bytes | int] = [
+            entry.id,
+            _enc.encode(entry),
+            entry.of or "",
+            _enc.encode(check),
+            MOST_CHECKS,
+            b"" if record is None else _enc.encode(record),
+            _enc.encode(identity),
+            int(expires_at * 1000),
+            *members,
+        ]
+        got = await _call(self._take(keys=keys, args=args))
+        return _WRITTEN[int(got)]
 
     async def entry(self, cid: str) -> Entry | None:
         raw = await _call(self._r.hget(ENTRIES, cid))

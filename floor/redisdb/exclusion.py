@@ -16,6 +16,7 @@ from typing import Final
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.asyncio.client import Pipeline
 
 from ..engine.desk.exclusion import Answer, Person, keys, matches
 from ..store.desk_port import ListInfo
@@ -37,9 +38,21 @@ class RedisExclusionList:
 
     async def answer(self, person: Person) -> tuple[Answer, ListInfo | None]:
         pipe = self._r.pipeline(transaction=True)
+        self.ask(pipe, person)
+        raw, found = await _call(pipe.execute())
+        return self.answered(person, raw, found)
+
+    @staticmethod
+    def ask(pipe: Pipeline, person: Person) -> None:
+        """The list's age and ``person``'s digests asked in ``pipe`` (two replies, for
+        ``answered``): a take asks them in the round trip that reads its shift."""
         pipe.get(INFO)
         pipe.smismember(KEYS, list(keys(person)))
-        raw, found = await _call(pipe.execute())
+
+    @staticmethod
+    def answered(
+        person: Person, raw: bytes | None, found: list[int]
+    ) -> tuple[Answer, ListInfo | None]:
         if raw is None:
             raise Unavailable("no exclusion list has been imported")
         return matches(person, (bool(x) for x in found)), _info.decode(raw)

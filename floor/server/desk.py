@@ -10,7 +10,9 @@ one seat twice.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import hashlib
 import logging
 import uuid
 from typing import Annotated, Literal, Protocol
@@ -25,7 +27,7 @@ from ..engine.desk.identity import Identity, Shown, expires_at, shown
 from ..engine.desk.identity import check as check_identity
 from ..engine.desk.ledger import Amount, Entry, Method, Report, Shift, report
 from ..engine.desk.settings import DeskSettings
-from ..engine.errors import FloorError, NotAllowed, UnknownPlayer
+from ..engine.errors import BadValue, FloorError, NotAllowed, UnknownPlayer
 from ..engine.events import Event, PlayerRegistered, PlayerSeated
 from ..engine.house.registry import (
     MOST_FOUND,
@@ -38,6 +40,7 @@ from ..engine.house.registry import (
 from ..engine.read import seat_cards
 from ..engine.state import Tournament
 from ..store.desk_port import (
+    Asked,
     Check,
     DeskStorage,
     ExclusionList,
@@ -45,7 +48,7 @@ from ..store.desk_port import (
     ListInfo,
     Payment,
 )
-from ..store.errors import NotFound, Unavailable
+from ..store.errors import NotFound, StoreError, Unavailable
 from ..store.outcome import Outcome
 from .principal import Principal
 
@@ -59,6 +62,11 @@ class Tournaments(Protocol):
     async def run(self, tid: str, command: tc.Command, command_id: str) -> Outcome: ...
     async def read(self, tid: str) -> Tournament: ...
     async def events(self, tid: str, outcome: Outcome) -> list[Event] | None: ...
+    async def ticket_value(self, ticket: str, tid: str, player: str, now: float) -> int:
+        """The value of ``ticket`` if ``player`` may enter ``tid`` with it now (the house's
+        rule, ``house.tickets.may_use``), else the house's refusal raised. The house holds
+        the ticket again when the registration is decided: this is the desk's early word."""
+        ...
 
 
 class Card(msgspec.Struct, frozen=True, kw_only=True):
@@ -147,9 +155,15 @@ class Desk:
 
     # The exclusion check -------------------------------------------------------------------
 
-    async def check(
+    async def _ask(self, person: exclusion.Person) -> Asked:
+        try:
+            return await self.register.answer(person)
+        except Unavailable:
+            return None
+
+    def _judge(
         self,
-        person: exclusion.Person,
+        asked: Asked,
         principal: Principal,
         desk: str,
         tid: str,
@@ -157,14 +171,10 @@ class Desk:
         override: str | None,
         now: float,
         settings: DeskSettings,
-    ) -> exclusion.Result:
-        """The register's verdict on ``person``, logged; a refusal raised unless a director
-        overrides a check that could not answer (never a match: the law excludes them)."""
-        try:
-            answer: exclusion.Answer | None
-            answer, info = await self.register.answer(person)
-        except Unavailable:
-            answer, info = None, None
+    ) -> Check:
+        """The register's verdict, as the log keeps it; a director may override a check that
+        could not answer (never a match: the law excludes them)."""
+        answer, info = asked if asked is not None else (None, None)
         result = exclusion.verdict(
             answer, info.imported_at if info else None, now, settings.list_max_age_hours
         )
@@ -179,13 +189,15 @@ class Desk:
             if result != "excluded":
                 result, reason = "overridden", override
         by = principal.username or ""
-        await self.storage.log_check(
-            Check(
-                at=now, by=by, desk=desk, tournament=tid, command=cid, result=result, reason=reason
-            )
-        )
         log.info("exclusion check", extra={"by": by, "desk": desk, "result": result})
-        match result:
+        return Check(
+            at=now, by=by, desk=desk, tournament=tid, command=cid, result=result, reason=reason
+        )
+
+    async def _log_refused(self, check: Check) -> None:
+        """A check that lets nobody through, logged, and refused."""
+        await self.storage.log_check(check)
+        match check.result:
             case "excluded":
                 raise NotAllowed(
                     "the person is on the exclusion list: no buy-in",
@@ -198,13 +210,12 @@ class Desk:
                     field="exclusion",
                     reason="desk_check_unavailable",
                 )
-            case "stale":
+            case _:
                 raise NotAllowed(
                     "the exclusion list is older than the venue allows: no buy-in",
                     field="exclusion",
                     reason="desk_list_stale",
                 )
-        return result
 
     async def list_info(self) -> ListInfo | None:
         try:
@@ -221,8 +232,25 @@ class Desk:
         body: TakeBody,
         now: float,
     ) -> Taken:
+        """Round trips to Valkey besides the registration's own: the entry kept under the
+        id, the shift, the settings and (the imported list being the register) the check's
+        answer in one; the registration's events read back for the card; the check's log
+        line, the registry record, the identity and the sale written in one script. A
+        refusal logs its check on its own."""
         cid = body.id
-        kept, shift_kept, settings = await self.storage.begin(cid, body.shift)
+        person = exclusion.Person(
+            surname=body.surname,
+            given_names=body.given_names,
+            birth_date=body.identity.birth_date,
+            doc_number=body.identity.doc_number,
+        )
+        asking = self.storage.answers is self.register
+        if asking:
+            kept, shift_kept, settings, asked = await self.storage.begin_asking(
+                cid, body.shift, person
+            )
+        else:
+            kept, shift_kept, settings = await self.storage.begin(cid, body.shift)
         if kept is not None:
             if kept.kind != "sale" or kept.tournament != body.tournament:
                 raise NotAllowed(
@@ -235,11 +263,11 @@ class Desk:
         shift = self._open(body.shift, shift_kept)
         today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
         identity = check_identity(body.identity, today, settings.min_age)
-        if body.method == "ticket":
-            raise NotAllowed(
-                "tickets are taken once the ticket ledger is on this floor",
-                field="method",
-                reason="desk_no_tickets",
+        if (body.method == "ticket") != (body.ticket is not None):
+            raise BadValue(
+                "a buy-in with a ticket names the ticket, and a ticket is the method ticket",
+                field="ticket",
+                reason="desk_ticket_method",
             )
         record: Record | None = None
         if body.player is not None:
@@ -251,55 +279,74 @@ class Desk:
                     reason="player_unknown",
                     params={"player": body.player},
                 )
-        person = exclusion.Person(
-            surname=body.surname,
-            given_names=body.given_names,
-            birth_date=identity.birth_date,
-            doc_number=identity.doc_number,
-        )
-        checked = await self.check(
-            person, principal, shift.desk, body.tournament, cid, body.override, now, settings
-        )
         pid = record.id if record is not None else registry_id(cid)
+        amount = body.amount
+        if body.ticket is not None:
+            # The ticket pays its value (the ledger's, never a figure typed at the desk).
+            amount = await ts.ticket_value(body.ticket, body.tournament, pid, now)
+            if body.amount not in (0, amount):
+                raise BadValue(
+                    f"the ticket is worth {amount}: the amount is that, or left 0",
+                    field="amount",
+                    reason="desk_ticket_value",
+                    params={"value": amount},
+                )
+        if not asking:
+            asked = await self._ask(person)
+        check = self._judge(
+            asked, principal, shift.desk, body.tournament, cid, body.override, now, settings
+        )
+        if not exclusion.lets_through(check.result):
+            await self._log_refused(check)
         name = record.name if record is not None else f"{body.given_names} {body.surname}"
         language = body.language if record is None else record.language
-        if record is None and body.consent:
-            record = await self.storage.add_player(
-                Record(
-                    id=pid,
-                    name=name,
-                    language=body.language,
-                    consent_at=now,
-                    created_at=now,
-                    consent_by=principal.username or "",
-                )
+        new = (
+            Record(
+                id=pid,
+                name=name,
+                language=body.language,
+                consent_at=now,
+                created_at=now,
+                consent_by=principal.username or "",
             )
-        # The tournament keeps the player's language too (screens, announcements), as main's
-        # commands spell it (pt-br).
-        register = tc.Register(name=name, player=pid, lang=language.lower())
-        outcome = await ts.run(body.tournament, register, cid)
-        if not outcome.ok:
-            raise _refused(outcome)
-        await self.storage.put_identity(pid, identity, expires_at(now, settings.retention_days))
-        card = await self._card_of(ts, body.tournament, pid, language, outcome)
-        entry = Entry(
-            id=cid,
-            kind="sale",
-            shift=shift.id,
-            desk=shift.desk,
-            by=principal.username or "",
-            tournament=body.tournament,
-            player=pid,
-            name=card.name,
-            method=body.method,
-            amount=body.amount,
-            at=now,
-            table=card.table,
-            seat=card.seat,
-            code=card.code,
+            if record is None and body.consent
+            else None
         )
-        await self.storage.write_entry(entry)
-        return Taken(card=card, entry=entry, check=checked, duplicate=outcome.duplicate)
+        written = False
+        try:
+            # The tournament keeps the player's language too (screens, announcements), as
+            # main's commands spell it (pt-br).
+            register = tc.Register(name=name, player=pid, lang=language.lower(), ticket=body.ticket)
+            outcome = await ts.run(body.tournament, register, cid)
+            if not outcome.ok:
+                raise _refused(outcome)
+            card = await self._card_of(ts, body.tournament, pid, language, outcome)
+            entry = Entry(
+                id=cid,
+                kind="sale",
+                shift=shift.id,
+                desk=shift.desk,
+                by=principal.username or "",
+                tournament=body.tournament,
+                player=pid,
+                name=card.name,
+                method=body.method,
+                amount=amount,
+                at=now,
+                table=card.table,
+                seat=card.seat,
+                code=card.code,
+                ticket=body.ticket,
+            )
+            expires = expires_at(now, settings.retention_days)
+            await self.storage.write_take(check, new, identity, expires, entry)
+            written = True
+        finally:
+            if not written:
+                # The check was made: its line is logged whatever became of the buy-in.
+                with contextlib.suppress(StoreError):
+                    await self.storage.log_check(check)
+        return Taken(card=card, entry=entry, check=check.result, duplicate=outcome.duplicate)
 
     async def _card_of(
         self, ts: Tournaments, tid: str, pid: str, language: str, outcome: Outcome
@@ -378,6 +425,14 @@ class Desk:
                 field="sale",
                 reason="desk_void_other_shift",
             )
+        if sale.method == "ticket":
+            # Unregistered here, the ticket would stay used in the house's ledger: the
+            # director undoes it there (the console's registration and the ledger's refund).
+            raise NotAllowed(
+                "a ticket buy-in is undone by the director, on the console and the ticket ledger",
+                field="sale",
+                reason="desk_ticket_undo",
+            )
         if await self.storage.undone_by(sale.id) is not None:
             raise NotAllowed(
                 "the sale was voided or refunded before", field="sale", reason="desk_sale_undone"
@@ -438,6 +493,15 @@ class Desk:
                 reason="desk_nothing_owed",
                 params={"player": pid},
             )
+        if row.bounty_owed > 0 and not row.paid:
+            # The bounties owed go with the prize, recorded by the tournament (``PayBounty``:
+            # its bounty book); the id is the row's, so a retry pays nothing twice.
+            digest = hashlib.sha256(f"{tid}\x1f{pid}\x1f{row.bounty}".encode()).hexdigest()
+            outcome = await ts.run(tid, tc.PayBounty(player=pid), f"cashier-bounty-{digest[:24]}")
+            if not outcome.ok and (
+                outcome.error is None or outcome.error.reason != "bounty_nothing_owed"
+            ):
+                raise _refused(outcome)
         await self.storage.pay(
             Payment(
                 tournament=tid,
@@ -446,6 +510,8 @@ class Desk:
                 amount=row.amount,
                 by=principal.username or "",
                 at=now,
+                bounty=row.bounty_owed,
+                ticket=row.ticket,
             )
         )
         return await self.cashier(ts, tid)
@@ -473,6 +539,8 @@ class TakeBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     consent: bool = False
     #: A director's reason to let the buy-in through a check that could not answer.
     override: WhyText | None = None
+    #: The ticket paying the buy-in (the house's ledger), with the method ``ticket``.
+    ticket: Annotated[str, Meta(min_length=1, max_length=80)] | None = None
 
 
 class UndoBody(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

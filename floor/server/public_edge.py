@@ -200,6 +200,7 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/desk/shown/{tid}/{player}", "GET"),
     _rule("/api/desk/cashier/{tid}", "GET"),
     _rule("/api/desk/cashier/{tid}/pay", "POST"),
+    _rule("/api/desk/tickets/{tid}", "GET"),
     # The ticket ledger (``routes_tickets``): the staff's.
     _rule("/api/tickets", "GET"),
     _rule("/api/tickets/commands", "POST"),

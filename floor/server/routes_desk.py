@@ -15,6 +15,7 @@
     GET    /api/desk/shown/{tid}/{player}     name, document type and last digits (the dealer's)
     GET    /api/desk/cashier/{tid}            who is to be paid, in order; paid and owed totals
     POST   /api/desk/cashier/{tid}/pay        {player}: marked paid
+    GET    /api/desk/tickets/{tid}?player=    the tickets that may pay an entry (the ledger's)
 
 The desk's staff and the director (``permissions.require_desk``); the settings, the list and
 the checks' log the director's alone; the dealer's view of a player's document also the
@@ -35,11 +36,15 @@ from starlette.routing import BaseRoute, Route
 
 from ..engine.commands import Command
 from ..engine.desk import exclusion
+from ..engine.desk import tickets as desk_tickets_of
 from ..engine.desk.ledger import Amount, DeskName
 from ..engine.desk.settings import DeskSettings
 from ..engine.errors import UnknownPlayer
 from ..engine.events import Event
+from ..engine.house import tickets
+from ..engine.house.decide import held_tickets
 from ..engine.house.registry import RegistryId
+from ..engine.house.tickets_events import UseTicketClaim
 from ..engine.state import Tournament
 from ..errortext import field_names
 from ..protocol import decode_event
@@ -53,6 +58,7 @@ from .desk import TakeBody, UndoBody
 from .edges import BadRequest, decode, handle_errors, json_response, read_body, search_query
 from .permissions import require_desk, require_director
 from .principal import Forbidden, Principal
+from .routes_tickets import row
 
 MAX_BODY = 8 * 1024
 #: An imported exclusion list: 32 MB of CSV (some 400,000 people).
@@ -114,6 +120,12 @@ class _Tournaments:
         # Exactly the command's events (sequence numbers are the stream's ids).
         page = await self._floor.store.log.read(tid, outcome.first - 1, outcome.events)
         return [decode_event(data) for _, data in page]
+
+    async def ticket_value(self, ticket: str, tid: str, player: str, now: float) -> int:
+        state = await self._floor.house.state()
+        claim = UseTicketClaim(ticket=ticket, tournament=tid, player=player)
+        tickets.may_use(state.tickets, claim, held_tickets(state), now)
+        return state.tickets.tickets[ticket].issue.value
 
 
 def _now() -> float:
@@ -317,6 +329,26 @@ async def pay(request: Request) -> Response:
     return json_response({"sheet": sheet})
 
 
+@handle_errors
+async def desk_tickets(request: Request) -> Response:
+    """The tickets that may pay an entry to ``tid`` for the returning ``player`` (or anyone's
+    free tickets for a new one): the ledger's rows, as the console lists them."""
+    floor = floor_of(request)
+    require_desk(await staff(request), "look tickets up")
+    tid = check_tournament_id(request.path_params["tid"])
+    raw = request.query_params.get("player")
+    player = None
+    if raw:
+        try:
+            player = msgspec.convert(raw, RegistryId)
+        except msgspec.ValidationError:
+            raise BadRequest("a registry id is R and ten hex digits", field="player") from None
+    state = await floor.house.state()
+    held = held_tickets(state)
+    found = desk_tickets_of.usable(state.tickets, held, tid, player, _now())
+    return json_response([row(t, False) for t in found], headers=_NO_STORE)
+
+
 routes: list[BaseRoute] = [
     Route("/api/desk", overview, methods=["GET"]),
     Route("/api/desk/settings", put_settings, methods=["PUT"]),
@@ -333,4 +365,5 @@ routes: list[BaseRoute] = [
     Route("/api/desk/shown/{tid}/{player}", shown, methods=["GET"]),
     Route("/api/desk/cashier/{tid}", cashier, methods=["GET"]),
     Route("/api/desk/cashier/{tid}/pay", pay, methods=["POST"]),
+    Route("/api/desk/tickets/{tid}", desk_tickets, methods=["GET"]),
 ]

@@ -142,7 +142,7 @@ def build_floor(settings: Settings) -> Floor:
         clock=ClockThread(lambda: _clock_driver(settings.redis_url, forecasts.level_changed)),
         forecasts=forecasts,
         push=Push(settings, RedisPush(redis), store),
-        desk=Desk(RedisDesk(redis), listed, listed),
+        desk=Desk(RedisDesk(redis, listed), listed, listed),
         walls=RedisWalls(redis),
         ping=redis.ping,
         close=close,

@@ -47,6 +47,9 @@ class Payment(msgspec.Struct, frozen=True, kw_only=True):
     amount: int
     by: str
     at: float
+    #: The bounties paid with the prize, and the seat ticket handed over.
+    bounty: int = 0
+    ticket: str | None = None
 
 
 class ListInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -55,7 +58,17 @@ class ListInfo(msgspec.Struct, frozen=True, kw_only=True):
     by: str
 
 
+#: The register's answer and what is known of its data, or None when it could not answer.
+Asked = tuple[Answer, ListInfo | None] | None
+
+
 class DeskStorage(Protocol):
+    @property
+    def answers(self) -> ExclusionRegister | None:
+        """The register whose answer ``begin_asking`` brings in its round trip (the imported
+        list kept beside the desk's records), or None: the desk then asks the register."""
+        ...
+
     # The registry.
     async def add_player(self, record: Record) -> Record: ...
     async def player(self, pid: str) -> Record | None: ...
@@ -74,6 +87,25 @@ class DeskStorage(Protocol):
     async def begin(self, cid: str, sid: str) -> tuple[Entry | None, Shift | None, DeskSettings]:
         """What a take reads first, in one round trip: the entry kept under ``cid``, the
         shift, the settings."""
+        ...
+
+    async def begin_asking(
+        self, cid: str, sid: str, person: Person
+    ) -> tuple[Entry | None, Shift | None, DeskSettings, Asked]:
+        """``begin`` and ``answers``' answer about ``person``, in one round trip."""
+        ...
+
+    async def write_take(
+        self,
+        check: Check,
+        record: Record | None,
+        identity: Identity,
+        expires_at: float,
+        entry: Entry,
+    ) -> Written:
+        """What a take writes once the player is registered, at once: the check's log line,
+        the new registry record (kept if one is there), the identity kept apart under
+        ``entry.player`` until ``expires_at``, the sale as ``write_entry`` writes it."""
         ...
 
     async def write_entry(self, entry: Entry) -> Written: ...

@@ -1,8 +1,12 @@
 """The front desk in Chromium: two desks (a tablet and a phone) take players through the
-form, each seat card shown and printed at once; a person on the exclusion list is refused,
+form, each seat card shown and printed at once; one player at each desk pays with a ticket of
+the house's ledger (the desk lists the event's tickets, the amount is the ticket's value) and
+the shift counts the tickets apart from the cash; a person on the exclusion list is refused,
 and everyone while the list is older than the venue allows; each desk closes its shift with
 the cash counted and the report says it balances; the cashier pays the money finishers in
-order, a payout slip printed for each, the totals paid and owed on the screen.
+order, a payout slip printed for each, the totals paid and owed on the screen; in a bounty
+tournament the cashier lists the bounties won beside the places and pays them with the prize,
+the slip saying them.
 
 The printing itself is the browser's: ``window.print`` is watched (what the receipt holds
 when it is called), and the receipt is looked at under the print stylesheet.
@@ -151,6 +155,28 @@ def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_ca
     shoot(tablet, "desk-card-print", tmp_path)
     tablet.emulate_media(media="screen")
 
+    # A buy-in paid with a ticket at each desk: the ledger's tickets for the event listed, the
+    # amount the ticket's value (not typed), the ticket used by the player seated.
+    for ticket in ("TK-A", "TK-B"):
+        command = {"type": "sell_ticket", "target": TID, "value": 1100, "id": ticket}
+        r = boss.client.post("/api/tickets/commands", json={"command": command})
+        assert r.status_code == 200, r.text
+    for page, ticket, i in ((tablet, "TK-A", 5), (phone, "TK-B", 6)):
+        fill_player(page, f"Ticket{i}", f"Holder{i}", f"PX{7000 + i}", "1985-06-07", "ticket")
+        expect(page.locator(f"#desk-ticket option[value={ticket}]")).to_have_count(1)
+        page.select_option("#desk-ticket", ticket)
+        expect(page.locator("#desk-amount")).to_have_value("1100")
+        expect(page.locator("#desk-amount")).to_be_disabled()
+        if page is tablet:
+            shoot(page, "desk-ticket-tv", tmp_path)
+        else:
+            shoot(page, "desk-ticket-phone", tmp_path)
+        page.click("#desk-go")
+        expect(page.locator("#desk-card")).to_contain_text(f"Ticket{i} Holder{i}")
+        expect(page.locator("#desk-card")).to_contain_text("Table")
+    ledger = boss.client.get("/api/tickets", params={"target": TID}).json()["tickets"]
+    assert {t["id"]: t["status"] for t in ledger} == {"TK-A": "used", "TK-B": "used"}
+
     # A person on the list: refused, nothing taken, the reason on the screen.
     before = len(boss.state(TID)["state"]["players"])  # type: ignore[arg-type]
     take(tablet, "Karel", "Vyloučený", "CZ1111", born="1970-03-04")
@@ -172,6 +198,11 @@ def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_ca
     for page, desk in ((tablet, "A"), (phone, "B")):
         page.click("[data-tab=shift]")
         expect(page.locator("#desk-totals")).to_contain_text("Cash")
+        # The ticket's buy-in on its own line: no cash in the drawer for it.
+        ticket_row = page.locator("#desk-totals tbody tr").filter(has_text="Ticket")
+        expect(ticket_row).to_contain_text("1,100")
+        expect(page.locator("#desk-entries")).to_contain_text("Ticket TK-")
+        shoot(page, f"desk-shift-open-{'tv' if page is tablet else 'phone'}", tmp_path)
         page.fill("#desk-counted", str(expected[desk]))
         page.click("#desk-close")
         expect(page.locator("#desk-closed")).to_contain_text("The drawer balances.")
@@ -200,4 +231,32 @@ def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_ca
     shoot(phone, "desk-cashier-phone", tmp_path)
     tablet.emulate_media(media="print")
     shoot(tablet, "desk-slip-print", tmp_path)
+    tablet.emulate_media(media="screen")
+
+    # A bounty tournament: the winner's bounties beside their place, paid with the prize.
+    hunt = "desk-hunt"
+    r = boss.client.post(
+        "/api/tournaments",
+        json={"id": hunt, "name": "Hunt", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert r.status_code == 201, r.text
+    bounty = {"kind": "knockout", "part": 200, "paid_at": "cashier"}
+    boss.ok(hunt, {"type": "set_prize", "prize": {**PRIZE, "bounty": bounty}})
+    for i in range(1, 5):
+        boss.ok(hunt, {"type": "register", "name": f"Hunter {i}", "player": f"H{i}"})
+    boss.ok(hunt, {"type": "draw_seats"})
+    for out in ("H4", "H3", "H2"):
+        boss.ok(hunt, {"type": "bust", "player": out, "eliminators": ["H1"]})
+    for page, size in ((tablet, "tv"), (phone, "phone")):
+        page.reload()
+        page.click("[data-tab=cashier]")
+        page.select_option("#desk-cashier-tournament", hunt)
+        winner = page.locator("#desk-cashier tbody tr[data-player=H1]")
+        expect(winner).to_contain_text("800")
+        expect(page.locator("#desk-cashier-totals")).to_contain_text("Bounties still to pay")
+        shoot(page, f"desk-cashier-bounty-{size}", tmp_path)
+    tablet.locator("#desk-cashier tbody tr[data-player=H1]").get_by_role("button").click()
+    expect(tablet.locator("#desk-cashier tbody tr[data-player=H1]")).to_contain_text("Paid")
+    wait_for(lambda: any("Bounties" in p for p in prints(tablet)), tablet)
+    assert boss.state(hunt)["state"]["players"]["H1"]["bounty"]["paid"] == 800  # type: ignore[index]
     assert pages.errors == []

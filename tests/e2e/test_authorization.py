@@ -253,6 +253,7 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/desk/shown/{tid}/{player}"): Rule(desk_and_floor),
     ("GET", "/api/desk/cashier/{tid}"): Rule(desk),
     ("POST", "/api/desk/cashier/{tid}/pay"): Rule(desk, body={"player": "P1"}),
+    ("GET", "/api/desk/tickets/{tid}"): Rule(desk),
     # The walls' images (``routes_walls``): the director uploads, everyone reads.
     ("GET", "/api/t/{tid}/wall"): Rule(everyone),
     ("GET", "/api/wall/images/{name}"): Rule(everyone),

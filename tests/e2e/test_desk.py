@@ -3,8 +3,10 @@ exclusion check, the registry, the seat drawn, the sale), a retried command chan
 no seat is given twice, a person on the list is refused and so is everyone while the check
 cannot answer, until the director overrides with a reason; a void, a refund and the shift
 reports that balance; identity in no event, export, public view or log line, shown to the
-floor as the document's type and last digits; the registry's access and erasure; the cashier
-pays the money finishers in order. Bad input is refused, naming the field, and changes
+floor as the document's type and last digits; the registry's access and erasure; a buy-in paid
+with a ticket of the house's ledger, counted apart in the shift; the cashier pays the money
+finishers in order, and the bounties owed with the prize (a check whose buy-in the engine
+refuses is logged all the same). Bad input is refused, naming the field, and changes
 nothing."""
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from floor.engine.house.registry import registry_id
 from floor.redisdb.embedded import EmbeddedServer
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 
@@ -305,6 +308,9 @@ def test_a_returning_player_is_found_and_taken_by_their_registry_id(
     # Already in: the engine refuses a second entry while they play.
     again = take(desk, sid, "desk-ret-2", person(60, player=pid))
     assert again.status_code == 409 and again.json()["error"]["reason"] == "player_exists"
+    # Its check was made before the engine refused: logged all the same, once.
+    log = boss.client.get("/api/desk/checks").json()
+    assert [c["result"] for c in log if c["command"] == "desk-ret-2"] == ["clear"]
     # Without consent nothing is kept in the registry.
     r = take(desk, sid, "desk-ret-3", person(61, consent=False))
     assert r.status_code == 201
@@ -330,7 +336,7 @@ def test_bad_input_is_refused_naming_the_field_and_changes_nothing(
             {**person(70), "identity": {**person(70)["identity"], "country": "czech"}},
             "identity.country",
         ),
-        ({**person(70), "method": "ticket"}, "method"),
+        ({**person(70), "method": "ticket"}, "ticket"),
         ({**person(70), "amount": -5}, "amount"),
         ({**person(70), "given_names": ""}, "given_names"),
         ({**person(70), "player": "P1"}, "player"),
@@ -360,6 +366,97 @@ def test_bad_input_is_refused_naming_the_field_and_changes_nothing(
     assert len(seats(boss)) == before
 
 
+def sell(boss: Api, ticket: str, **over: Any) -> None:
+    command = {"type": "sell_ticket", "target": TID, "value": 1100, "id": ticket, **over}
+    r = boss.client.post("/api/tickets/commands", json={"command": command})
+    assert r.status_code == 200, r.text
+
+
+def test_a_ticket_of_the_ledger_pays_the_buy_in_and_the_shift_counts_it_apart(
+    boss: Api, desks: list[Api]
+) -> None:
+    desk = desks[1]
+    sid = open_shift(desk, "T", float_=300)
+    # A ticket for anyone, one bound to the player the next take adds (a returning player's
+    # id, as a satellite won at the desk leaves it), one for another event.
+    bound_to = registry_id("desk-tk-2")
+    sell(boss, "TK-ANY", name="Open Seat")
+    sell(boss, "TK-BOUND", holder=bound_to, name="Won It")
+    other = boss.client.post(
+        "/api/tournaments",
+        json={"id": "desk-other", "name": "Other", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert other.status_code == 201, other.text
+    sell(boss, "TK-OTHER", target="desk-other")
+    # The desk finds the tickets for this event: a new player's, then the bound player's own.
+    listed = desk.client.get(f"/api/desk/tickets/{TID}")
+    assert [r["id"] for r in listed.json()] == ["TK-ANY"]
+    mine = desk.client.get(f"/api/desk/tickets/{TID}", params={"player": bound_to}).json()
+    assert [(r["id"], r["value"]) for r in mine] == [("TK-BOUND", 1100), ("TK-ANY", 1100)]
+    bad = desk.client.get(f"/api/desk/tickets/{TID}", params={"player": "P1"})
+    assert bad.status_code == 422 and bad.json()["error"]["field"] == "player"
+    before = len(seats(boss))
+
+    # Refused before anything: a ticket named without its method and the reverse, a wrong
+    # amount, someone else's ticket, another event's, an unknown one.
+    def ticketed(cid: str, i: int, ticket: str | None, **over: Any) -> httpx.Response:
+        body = person(i, **{"method": "ticket", "amount": 0, **over})
+        if ticket is not None:
+            body["ticket"] = ticket
+        return take(desk, sid, cid, body)
+
+    for r, field, reason in (
+        (ticketed("desk-tk-b1", 80, None), "ticket", "desk_ticket_method"),
+        (ticketed("desk-tk-b2", 80, "TK-ANY", method="cash"), "ticket", "desk_ticket_method"),
+        (ticketed("desk-tk-b3", 80, "TK-ANY", amount=500), "amount", "desk_ticket_value"),
+        (ticketed("desk-tk-b4", 80, "TK-BOUND"), "ticket", "ticket_bound"),
+        (ticketed("desk-tk-b5", 80, "TK-OTHER"), "ticket", "ticket_other_event"),
+        (ticketed("desk-tk-b6", 80, "TK-NONE"), "ticket", "ticket_unknown"),
+    ):
+        assert 400 <= r.status_code < 500, r.text
+        assert (r.json()["error"]["field"], r.json()["error"]["reason"]) == (field, reason)
+    assert len(seats(boss)) == before
+
+    # Taken with tickets: seated, each ticket used in the ledger by its player.
+    first = ticketed("desk-tk-1", 81, "TK-ANY")
+    assert first.status_code == 201, first.text
+    assert first.json()["entry"]["method"] == "ticket"
+    assert first.json()["entry"]["amount"] == 1100
+    second = ticketed("desk-tk-2", 82, "TK-BOUND", amount=1100)
+    assert second.status_code == 201, second.text
+    assert second.json()["card"]["player"] == bound_to and second.json()["card"]["seat"]
+    # A retry is the same seat; the ticket is not used twice.
+    again = ticketed("desk-tk-1", 81, "TK-ANY")
+    assert again.status_code == 200 and again.json()["card"] == first.json()["card"]
+    used = {
+        r["id"]: (r["status"], r["used_by"])
+        for r in boss.client.get("/api/tickets", params={"target": TID}).json()["tickets"]
+    }
+    assert used["TK-ANY"] == ("used", first.json()["card"]["player"])
+    assert used["TK-BOUND"] == ("used", bound_to)
+    # Used, it pays no one else.
+    r = ticketed("desk-tk-3", 83, "TK-ANY")
+    assert r.status_code == 409 and r.json()["error"]["reason"] == "ticket_not_issued"
+    assert desk.client.get(f"/api/desk/tickets/{TID}").json() == []
+    assert len(seats(boss)) == before + 2
+
+    # The shift counts the tickets apart: no cash in the drawer for them.
+    cash = take(desk, sid, "desk-tk-4", person(84, method="cash"))
+    assert cash.status_code == 201, cash.text
+    rep = desk.client.get(f"/api/desk/shifts/{sid}").json()
+    totals = {t["method"]: (t["sales"], t["sold"]) for t in rep["totals"]}
+    assert totals == {"cash": (1, 1100), "card": (0, 0), "ticket": (2, 2200)}
+    assert rep["expected_cash"] == 300 + 1100
+    # A ticket's sale is undone on the ledger by the director, not at the desk.
+    undo = desk.client.post(
+        "/api/desk/undo",
+        json={"id": "desk-tk-v", "shift": sid, "sale": "desk-tk-1", "kind": "void"},
+    )
+    assert undo.status_code == 409 and undo.json()["error"]["reason"] == "desk_ticket_undo"
+    closed = desk.client.post(f"/api/desk/shifts/{sid}/close", json={"counted": 1400})
+    assert closed.status_code == 200 and closed.json()["balances"] is True
+
+
 def test_the_cashier_pays_the_money_finishers_in_order(boss: Api, desks: list[Api]) -> None:
     state = boss.state(TID)["state"]
     left = [p["id"] for p in state["players"].values() if p["table"] is not None]  # type: ignore[index,union-attr]
@@ -379,3 +476,35 @@ def test_the_cashier_pays_the_money_finishers_in_order(boss: Api, desks: list[Ap
     assert all(r["paid"] and r["paid_by"] == "dirk" for r in done["rows"])
     nobody = desk.client.post(f"/api/desk/cashier/{TID}/pay", json={"player": "E0"})
     assert nobody.status_code == 409 and nobody.json()["error"]["reason"] == "desk_nothing_owed"
+
+
+def test_the_cashier_pays_the_bounties_owed_with_the_prize(boss: Api, desks: list[Api]) -> None:
+    tid = "desk-bounty"
+    r = boss.client.post(
+        "/api/tournaments",
+        json={"id": tid, "name": "Bounty Night", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert r.status_code == 201, r.text
+    bounty = {"kind": "knockout", "part": 200, "paid_at": "cashier"}
+    boss.ok(tid, {"type": "set_prize", "prize": {**PRIZE, "bounty": bounty}})
+    for i in range(1, 6):
+        boss.ok(tid, {"type": "register", "name": f"Hunter {i}", "player": f"H{i}"})
+    boss.ok(tid, {"type": "draw_seats"})
+    for out in ("H5", "H4", "H3", "H2"):
+        boss.ok(tid, {"type": "bust", "player": out, "eliminators": ["H1"]})
+    desk = desks[0]
+    sheet = desk.client.get(f"/api/desk/cashier/{tid}").json()["sheet"]
+    rows = {r["player"]: r for r in sheet["rows"]}
+    assert [r["player"] for r in sheet["rows"]] == ["H3", "H2", "H1"]
+    # Four heads won, and the winner's own.
+    assert (rows["H1"]["bounty"], rows["H1"]["bounty_owed"]) == (1000, 1000)
+    assert sheet["bounties_owed"] == 1000
+    paid = desk.client.post(f"/api/desk/cashier/{tid}/pay", json={"player": "H1"})
+    assert paid.status_code == 200, paid.text
+    row = next(r for r in paid.json()["sheet"]["rows"] if r["player"] == "H1")
+    assert (row["paid"], row["bounty"], row["bounty_owed"]) == (True, 1000, 0)
+    # The tournament's bounty book says it: paid once, whatever the retries.
+    again = desk.client.post(f"/api/desk/cashier/{tid}/pay", json={"player": "H1"})
+    assert again.status_code == 200, again.text
+    hunter = boss.state(tid)["state"]["players"]["H1"]  # type: ignore[index]
+    assert (hunter["bounty"]["won"], hunter["bounty"]["paid"]) == (1000, 1000)

@@ -1333,6 +1333,48 @@ async def _desk_registry_and_cashier(w: World, http: httpx.AsyncClient) -> None:
     )
 
 
+@probe("GET /api/desk/tickets/{tid}")
+async def _desk_tickets(w: World, http: httpx.AsyncClient) -> None:
+    """The tickets that pay an entry to the 10,000-player room, looked up in a ledger of 500
+    of them (a page, never all), for a new player and a returning one; a buy-in paid with
+    one (or the room's refusal once its registration has closed); the refusals naming their
+    field."""
+    director = w.headers("director")
+    sold = [
+        w.expect(
+            await http.post(
+                "/api/tickets/commands",
+                json={"command": {"type": "sell_ticket", "target": ROOM, "value": 1100}},
+                headers=director,
+            ),
+            200,
+        )
+        for _ in range(500)
+    ]
+    path = f"/api/desk/tickets/{ROOM}"
+    found = w.expect(await http.get(path, headers=director), 200)
+    if found is not None and len(found) != 50:
+        w.notes.append(f"the desk listed {len(found)} tickets")
+    w.expect(await http.get(path, params={"player": "R0000000000"}, headers=director), 200)
+    w.expect(await http.get(path, params={"player": "P1"}, headers=director), 422, "player")
+    w.expect(await http.get("/api/desk/tickets/" + "x" * 80, headers=director), 422)
+    w.expect(await http.get(path, headers=w.headers("floor")), 403)
+    shift = w.expect(
+        await http.post("/api/desk/shifts", json={"desk": "Tickets"}, headers=director), 201
+    )
+    ticket = sold[-1]["ticket"] if sold[-1] else "none"
+    body = {
+        "id": w.unique("desk-tk"),
+        "shift": shift["id"] if shift else "s-000000000000",
+        "tournament": ROOM,
+        **_desk_person(2, method="ticket", amount=0, ticket=ticket),
+    }
+    r = await http.post("/api/desk/take", json=body, headers=director)
+    w.expect(r, 201 if r.status_code == 201 else 409)
+    wrong = {**body, "id": w.unique("desk-tk"), "method": "card"}
+    w.expect(await http.post("/api/desk/take", json=wrong, headers=director), 422, "ticket")
+
+
 def order() -> list[str]:
     """The probes, each once (a probe may cover several keys), in the order written."""
     seen: dict[Probe, str] = {}

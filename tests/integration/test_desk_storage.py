@@ -1,7 +1,8 @@
 """The front desk's records on a real Valkey: identity gone after the venue's retention, the
 registry found by name and erased for good, a sale written once under its command id, a
 sale undone once, nothing written to a closed shift, an imported exclusion list replaced
-whole."""
+whole; a take's first read asks the list in its round trip, and its writes land in one
+script."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 import datetime
 import time
 
+import msgspec
 import redis.asyncio as aioredis
 
 from floor.engine.desk import exclusion
@@ -17,7 +19,7 @@ from floor.engine.desk.ledger import Entry, Shift
 from floor.engine.house.registry import Record
 from floor.redisdb.desk import RedisDesk
 from floor.redisdb.exclusion import RedisExclusionList
-from floor.store.desk_port import ListInfo
+from floor.store.desk_port import Check, ListInfo
 
 ID = Identity(
     doc_type="passport", doc_number="X1234567", birth_date=datetime.date(1980, 1, 2), country="CZ"
@@ -153,3 +155,66 @@ async def test_an_imported_list_is_replaced_whole_and_answers_by_digest(
     for key in await redis.keys("*"):
         if await redis.type(key) == b"set":
             assert not any(b"ovo" in m.lower() for m in await redis.smembers(key))
+
+
+async def test_a_take_reads_once_asking_the_list_and_writes_once(
+    redis: aioredis.Redis,
+) -> None:
+    lists = RedisExclusionList(redis)
+    desk = RedisDesk(redis, lists)
+    assert desk.answers is lists
+    await desk.open_shift(Shift(id="s-bbbbbbbbbbbb", desk="B", by="dora", opened_at=1.0, float_=0))
+    listed = exclusion.Person(
+        surname="Novák", given_names="Jan", birth_date=datetime.date(1980, 5, 1), doc_number=""
+    )
+    other = exclusion.Person(
+        surname="Svoboda", given_names="Petr", birth_date=ID.birth_date, doc_number="X1234567"
+    )
+    # No list imported: the answer is that there is none (the desk refuses: fails closed).
+    kept, shift, _, asked = await desk.begin_asking("c1", "s-bbbbbbbbbbbb", other)
+    assert kept is None and shift is not None and asked is None
+    digests, rows, _ = exclusion.read_list("Novák,Jan,1980-05-01,\n")
+    await lists.replace(digests, ListInfo(imported_at=5.0, rows=rows, by="boss"))
+    *_, asked = await desk.begin_asking("c1", "s-bbbbbbbbbbbb", listed)
+    assert asked is not None and asked[0] == "excluded" and asked[1] is not None
+    assert asked[1].imported_at == 5.0
+    *_, asked = await desk.begin_asking("c1", "s-bbbbbbbbbbbb", other)
+    assert asked is not None and asked[0] == "clear"
+
+    check = Check(at=2.0, by="dora", desk="B", tournament="t", command="c1", result="clear")
+    record = Record(
+        id="R000000000A",
+        name="Petr Svoboda",
+        language="cs",
+        consent_at=2.0,
+        created_at=2.0,
+        consent_by="dora",
+    )
+    sale = _sale("c1", shift="s-bbbbbbbbbbbb")
+    expires = time.time() + 3600
+    assert await desk.write_take(check, record, ID, expires, sale) == "written"
+    assert await desk.checks(10) == [check]
+    assert await desk.player("R000000000A") == record
+    assert [r.id for r in await desk.find_players("svob", 12)] == ["R000000000A"]
+    assert await desk.identity("R000000000A") == ID
+    left = await redis.pexpiretime("floor:{@house}:identity:R000000000A")
+    assert abs(left / 1000 - expires) < 1
+    assert [e.id for e in await desk.entries("s-bbbbbbbbbbbb")] == ["c1"]
+    kept, *_ = await desk.begin_asking("c1", "s-bbbbbbbbbbbb", other)
+    assert kept == sale
+    # Written again (a retry): the sale and the record stay the first ones.
+    renamed = msgspec.structs.replace(record, name="Someone Else")
+    assert await desk.write_take(check, renamed, ID, expires, sale) == "exists"
+    assert await desk.player("R000000000A") == record
+    assert [r.id for r in await desk.find_players("someone", 12)] == []
+    # Into a closed shift no sale is written; the check's line is logged all the same.
+    await desk.close_shift("s-bbbbbbbbbbbb", 0, 3.0)
+    late = Check(at=4.0, by="dora", desk="B", tournament="t", command="c2", result="clear")
+    assert await desk.write_take(late, None, ID, expires, _sale("c2", "s-bbbbbbbbbbbb")) == (
+        "closed"
+    )
+    assert (await desk.checks(1))[0] == late
+    assert [e.id for e in await desk.entries("s-bbbbbbbbbbbb")] == ["c1"]
+    # Nothing of the identity in the checks' log.
+    for raw in await redis.lrange("floor:{@house}:desk:checks", 0, -1):
+        assert b"X1234567" not in raw and b"1980" not in raw

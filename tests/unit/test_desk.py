@@ -11,8 +11,11 @@ import pytest
 from floor.engine.desk import exclusion
 from floor.engine.desk.identity import Identity, check, expires_at, shown
 from floor.engine.desk.ledger import Entry, Shift, report
+from floor.engine.desk.tickets import usable
 from floor.engine.errors import BadValue
 from floor.engine.house.registry import registry_id, search_key
+from floor.engine.house.tickets import Ledger, Ticket
+from floor.engine.house.tickets_events import TicketIssue
 
 NOVAK = exclusion.Person(
     surname="Novák", given_names="Jan", birth_date=datetime.date(1980, 5, 1), doc_number="123456789"
@@ -166,3 +169,32 @@ def test_a_shift_report_adds_up_by_method_and_balances_when_the_drawer_holds_wha
         Shift(id="s-1", desk="A", by="dora", opened_at=0.0, float_=500, counted=650), entries
     )
     assert (short.difference, short.balances) == (-50, False)
+
+
+def _ticket(tid: str, at: float, **issue: object) -> Ticket:
+    i = TicketIssue(id=tid, target=issue.pop("target", "main"), value=1000, **issue)  # type: ignore[arg-type]
+    return Ticket(issue=i, holder=i.holder, name=i.name, at=at)
+
+
+def test_the_desk_lists_the_tickets_that_pay_this_entry_the_players_own_first() -> None:
+    tickets = [
+        _ticket("open-old", 1.0),
+        _ticket("open-new", 5.0),
+        _ticket("mine", 9.0, holder="R000000000A"),
+        _ticket("theirs", 2.0, holder="R000000000B"),
+        _ticket("theirs-free", 3.0, holder="R000000000B", transferable=True),
+        _ticket("elsewhere", 1.0, target="side"),
+        _ticket("expired", 1.0, expires=50.0),
+        _ticket("held", 1.0),
+        _ticket("used", 1.0),
+    ]
+    tickets[-1].status = "used"
+    ledger = Ledger(tickets={t.issue.id: t for t in tickets})
+    found = usable(ledger, {"held"}, "main", "R000000000A", now=100.0)
+    assert [t.issue.id for t in found] == ["mine", "open-old", "theirs-free", "open-new"]
+    # A new player: nobody's bound ticket.
+    found = usable(ledger, {"held"}, "main", None, now=100.0)
+    assert [t.issue.id for t in found] == ["open-old", "theirs-free", "open-new"]
+    # Before its end, the expiring one too; never more than asked.
+    assert "expired" in [t.issue.id for t in usable(ledger, set(), "main", None, now=10.0)]
+    assert len(usable(ledger, set(), "main", None, now=10.0, most=2)) == 2

@@ -2,8 +2,8 @@
 // The front desk and the cashier (/desk), for the desk's staff (and the director), on a
 // tablet or a phone at the counter. Take a player in a few taps: a returning player found in
 // the registry, or a new one typed (with their consent to be kept), their language, their
-// document (kept apart from the tournament, for the venue's retention), the buy-in (cash or
-// card); the server checks the exclusion list, draws the seat and answers with the seat
+// document (kept apart from the tournament, for the venue's retention), the buy-in (cash, card,
+// or a ticket of the house's ledger, listed by the server for the event and the player); the server checks the exclusion list, draws the seat and answers with the seat
 // card, printed at once on the 80 mm printer. The shift: its takings by method, voids and
 // refunds, the close that says whether the drawer balances. The cashier: who is to be paid,
 // in order, each marked paid with a payout slip printed to sign. The director: the desks'
@@ -221,10 +221,41 @@ function takeView() {
   const chosen = ui.overview.tournaments.find((/** @type {any} */ x) => x.id === ui.tournament);
   const amount = h("input", { type: "number", min: 0, inputmode: "numeric", value: chosen?.buy_in ?? ui.overview.settings.buy_in });
   const override = h("input", { maxlength: 200 });
+  const price = amount.value;
+  // A ticket pays its value from the ledger (GET /api/desk/tickets: the server's list for the
+  // event and the returning player); the amount shows it, not typed.
+  /** @type {any[]} */
+  let tickets = [];
+  const ticketSel = h("select", {});
+  const ticketBox = h("div", { class: "desk-ticket", hidden: ui.method !== "ticket" },
+    field("desk-ticket", t("desk.ticket_pick"), ticketSel), h("p", { class: "hint" }, t("desk.ticket_hint")));
+  const syncAmount = () => {
+    const row = tickets.find((r) => r.id === ticketSel.value);
+    amount.disabled = ui.method === "ticket";
+    amount.value = ui.method === "ticket" ? String(row ? row.value : 0) : price;
+  };
+  ticketSel.addEventListener("change", syncAmount);
+  const loadTickets = async () => {
+    syncAmount();
+    if (ui.method !== "ticket" || !ui.tournament) return;
+    const q = ui.returning ? `?player=${encodeURIComponent(ui.returning.id)}` : "";
+    try {
+      tickets = await api(`/api/desk/tickets/${encodeURIComponent(ui.tournament)}${q}`);
+    } catch (err) {
+      tickets = [];
+      toast(`✗ ${explainError(err)}`, "error");
+    }
+    fill(ticketSel, ...(tickets.length
+      ? tickets.map((r) => h("option", { value: r.id }, [r.id, r.name || r.holder || t("desk.ticket_anyone"), money(r.value)].join(" · ")))
+      : [h("option", { value: "" }, t("desk.tickets_none"))]));
+    syncAmount();
+  };
   const methods = h("div", { class: "desk-methods", role: "group", "aria-label": t("desk.method") },
-    ...["cash", "card"].map((m) => h("button", { type: "button", "aria-pressed": String(ui.method === m), "data-method": m, onclick: () => {
+    ...["cash", "card", "ticket"].map((m) => h("button", { type: "button", "aria-pressed": String(ui.method === m), "data-method": m, onclick: () => {
       ui.method = m;
       for (const b of methods.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.method === m));
+      ticketBox.hidden = m !== "ticket";
+      loadTickets();
     } }, t(`desk.method.${m}`))));
   const returning = h("p", { class: "hint" });
   const pick = (/** @type {any} */ p) => {
@@ -234,6 +265,7 @@ function takeView() {
     surname.value = rest.join(" ");
     language.value = p.language;
     returning.textContent = p ? t("desk.returning", { name: p.name }) : "";
+    loadTickets();
   };
   const find = debounce(async () => {
     const q = search.value.trim();
@@ -258,7 +290,7 @@ function takeView() {
       h("div", { class: "row" }, field("desk-doc-type", t("desk.doc_type"), docType), field("desk-doc-number", t("desk.doc_number"), docNumber)),
       h("div", { class: "row" }, field("desk-birth", t("desk.birth_date"), birth), field("desk-country", t("desk.country"), country)),
       h("p", { class: "hint" }, t("desk.identity_note", { days: ui.overview.settings.retention_days }))),
-    h("fieldset", {}, h("legend", {}, t("desk.buy_in")), methods, field("desk-amount", t("desk.amount"), amount)),
+    h("fieldset", {}, h("legend", {}, t("desk.buy_in")), methods, ticketBox, field("desk-amount", t("desk.amount"), amount)),
     director() ? field("desk-override", t("desk.override"), override, t("desk.override_hint")) : null,
     go);
   form.addEventListener("submit", async (ev) => {
@@ -269,6 +301,7 @@ function takeView() {
       given_names: given.value.trim(), surname: surname.value.trim(), language: language.value, consent: consent.checked,
       identity: { doc_type: docType.value, doc_number: docNumber.value.trim(), birth_date: birth.value, country: country.value.trim().toUpperCase() },
       method: ui.method, amount: Number(amount.value || 0),
+      ...(ui.method === "ticket" ? { ticket: ticketSel.value } : {}),
       ...(ui.returning ? { player: ui.returning.id } : {}),
       ...(director() && override.value.trim() ? { override: override.value.trim() } : {}),
     };
@@ -292,6 +325,7 @@ function takeView() {
     }
   });
   const lastEl = h("section", { class: "desk-last", "aria-live": "polite" }, lastView());
+  loadTickets();
   return h("div", { class: "desk-take" }, form, lastEl);
 }
 
@@ -371,9 +405,10 @@ function shiftView() {
     h("section", { class: "card" }, h("h2", {}, t("desk.entries")),
       h("table", { class: "desk-table", id: "desk-entries" }, h("tbody", {}, ...r.entries.map((/** @type {any} */ e) =>
         h("tr", { class: undone.has(e.id) ? "is-undone" : "" }, h("td", {}, fmt.timeOfDay(e.at)),
-          h("td", {}, t(`desk.kind.${e.kind}`)), h("td", {}, e.name), h("td", { class: "wide" }, t(`desk.method.${e.method}`)),
+          h("td", {}, t(`desk.kind.${e.kind}`)), h("td", {}, e.name), h("td", { class: "wide" }, e.ticket ? `${t("desk.method.ticket")} ${e.ticket}` : t(`desk.method.${e.method}`)),
           h("td", { class: "num" }, money(e.amount)),
-          h("td", {}, e.kind === "sale" && !undone.has(e.id) ? h("div", { class: "actions" },
+          // A ticket's sale is undone by the director, on the console and the ledger.
+          h("td", {}, e.kind === "sale" && e.method !== "ticket" && !undone.has(e.id) ? h("div", { class: "actions" },
             h("button", { type: "button", class: "warn", onclick: () => undo(e, "void") }, t("desk.void")),
             h("button", { type: "button", onclick: () => undo(e, "refund") }, t("desk.refund"))) : null)))))));
 }
@@ -420,15 +455,24 @@ function cashierView() {
     }
     render();
   };
+  // Bounties and seat tickets where the tournament has them (issue 27, a satellite's seats).
+  const bounties = sheet.rows.some((/** @type {any} */ r) => r.bounty > 0);
+  const tickets = sheet.rows.some((/** @type {any} */ r) => r.ticket);
   return h("div", {}, head,
     h("p", { class: "desk-totals", id: "desk-cashier-totals" }, h("span", {}, t("desk.paid_total", { amount: money(sheet.paid) })),
-      h("span", {}, t("desk.owed_total", { amount: money(sheet.owed) }))),
+      h("span", {}, t("desk.owed_total", { amount: money(sheet.owed) })),
+      sheet.bounties_owed ? h("span", {}, t("desk.bounties_owed_total", { amount: money(sheet.bounties_owed) })) : null),
     sheet.rows.length ? h("table", { class: "desk-table desk-pay", id: "desk-cashier" },
       h("thead", {}, h("tr", {}, h("th", {}, t("desk.place")), h("th", {}, t("desk.name")), h("th", { class: "wide" }, t("desk.document")),
-        h("th", { class: "num" }, t("desk.prize")), h("th", {}, ""))),
+        h("th", { class: "num" }, t("desk.prize")),
+        bounties ? h("th", { class: "num" }, t("desk.col_bounty")) : null,
+        tickets ? h("th", {}, t("desk.col_ticket")) : null, h("th", {}, ""))),
       h("tbody", {}, ...sheet.rows.map((/** @type {any} */ row) => h("tr", { "data-player": row.player },
         h("td", {}, fmt.ordinal(row.place)), h("td", {}, row.name),
         h("td", { class: "wide" }, docText(shown[row.player])), h("td", { class: "num" }, money(row.amount)),
+        bounties ? h("td", { class: "num desk-bounty" }, money(row.bounty),
+          row.bounty_owed && !row.paid ? h("span", { class: "hint" }, ` ${t("desk.bounty_owed", { amount: money(row.bounty_owed) })}`) : null) : null,
+        tickets ? h("td", { class: "desk-won-ticket" }, row.ticket ? `${row.ticket} → ${row.ticket_target}` : "") : null,
         h("td", {}, row.paid ? h("span", { class: "badge" }, t("desk.paid"))
           : h("button", { type: "button", class: "primary", onclick: () => pay(row) }, t("desk.pay"))))))) : h("p", { class: "muted" }, t("desk.nobody_to_pay")));
 }
@@ -444,6 +488,8 @@ function printSlip(row, doc) {
   printPaper(h("h1", {}, t("desk.slip_title")), h("p", {}, name), h("p", {}, row.name),
     h("p", { class: "big" }, money(row.amount)),
     h("p", {}, t("desk.slip_place", { place: fmt.ordinal(row.place) })),
+    row.bounty_owed ? h("p", {}, t("desk.slip_bounty", { amount: money(row.bounty_owed) })) : null,
+    row.ticket ? h("p", {}, t("desk.slip_ticket", { ticket: row.ticket, target: row.ticket_target })) : null,
     h("p", {}, docText(doc)),
     h("p", {}, fmt.timeOfDay(Date.now() / 1000)),
     h("p", { class: "sign" }, t("desk.signature_player")));

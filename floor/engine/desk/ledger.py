@@ -47,6 +47,8 @@ class Entry(msgspec.Struct, frozen=True, kw_only=True):
     seat: int | None = None
     code: str | None = None
     reason: str = ""
+    #: The ticket that paid a sale of the method ``ticket`` (the house's ledger).
+    ticket: str | None = None
 
 
 class Shift(msgspec.Struct, frozen=True, kw_only=True):

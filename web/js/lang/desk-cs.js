@@ -97,5 +97,15 @@ export const deskCs = {
   "desk.list_file": "Soubor CSV",
   "desk.list_hint": "příjmení, jméno, datum narození (RRRR-MM-DD), číslo dokladu; nahradí celý seznam.",
   "desk.import": "Nahrát seznam",
-  "desk.imported": "Nahráno {rows} osob ({bad} řádků nečitelných)"
+  "desk.imported": "Nahráno {rows} osob ({bad} řádků nečitelných)",
+  "desk.ticket_pick": "Použitá vstupenka",
+  "desk.tickets_none": "Pro tento turnaj není v evidenci žádná vstupenka",
+  "desk.ticket_anyone": "kohokoli",
+  "desk.ticket_hint": "Vstupenka platí svou hodnotou z evidence; žádné peníze se nepředávají.",
+  "desk.col_bounty": "Odměny",
+  "desk.col_ticket": "Vstupenka do turnaje",
+  "desk.bounty_owed": "k výplatě {amount}",
+  "desk.bounties_owed_total": "Odměny k výplatě {amount}",
+  "desk.slip_bounty": "Odměny: {amount}",
+  "desk.slip_ticket": "Vstupenka {ticket} do turnaje {target}"
 };

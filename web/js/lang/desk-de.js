@@ -97,5 +97,15 @@ export const deskDe = {
   "desk.list_file": "CSV-Datei",
   "desk.list_hint": "Nachname, Vornamen, Geburtsdatum (JJJJ-MM-TT), Dokumentnummer; sie ersetzt die Liste ganz.",
   "desk.import": "Liste importieren",
-  "desk.imported": "{rows} Personen importiert ({bad} Zeilen unlesbar)"
+  "desk.imported": "{rows} Personen importiert ({bad} Zeilen unlesbar)",
+  "desk.ticket_pick": "Eingelöstes Ticket",
+  "desk.tickets_none": "Kein Ticket im Ticketbuch gilt für dieses Turnier",
+  "desk.ticket_anyone": "für alle",
+  "desk.ticket_hint": "Das Ticket zahlt seinen Wert aus dem Ticketbuch; es wird kein Geld bewegt.",
+  "desk.col_bounty": "Kopfgelder",
+  "desk.col_ticket": "Sitzplatz-Ticket",
+  "desk.bounty_owed": "{amount} auszuzahlen",
+  "desk.bounties_owed_total": "Noch auszuzahlende Kopfgelder {amount}",
+  "desk.slip_bounty": "Kopfgelder: {amount}",
+  "desk.slip_ticket": "Sitzplatz-Ticket {ticket} für {target}"
 };

@@ -97,5 +97,15 @@ export const deskEn = {
   "desk.list_file": "CSV file",
   "desk.list_hint": "surname, given names, birth date (YYYY-MM-DD), document number; it replaces the list whole.",
   "desk.import": "Import the list",
-  "desk.imported": "{rows} people imported ({bad} rows unreadable)"
+  "desk.imported": "{rows} people imported ({bad} rows unreadable)",
+  "desk.ticket_pick": "Ticket to use",
+  "desk.tickets_none": "No ticket in the ledger pays for this event",
+  "desk.ticket_anyone": "anyone's",
+  "desk.ticket_hint": "The ticket pays its value from the ledger; no money changes hands.",
+  "desk.col_bounty": "Bounties",
+  "desk.col_ticket": "Seat ticket",
+  "desk.bounty_owed": "{amount} to pay",
+  "desk.bounties_owed_total": "Bounties still to pay {amount}",
+  "desk.slip_bounty": "Bounties: {amount}",
+  "desk.slip_ticket": "Seat ticket {ticket} for {target}"
 };

@@ -97,5 +97,15 @@ export const deskEs = {
   "desk.list_file": "Archivo CSV",
   "desk.list_hint": "apellidos, nombres, fecha de nacimiento (AAAA-MM-DD), número de documento; sustituye toda la lista.",
   "desk.import": "Importar la lista",
-  "desk.imported": "{rows} personas importadas ({bad} filas ilegibles)"
+  "desk.imported": "{rows} personas importadas ({bad} filas ilegibles)",
+  "desk.ticket_pick": "Ticket a usar",
+  "desk.tickets_none": "Ningún ticket del registro vale para este torneo",
+  "desk.ticket_anyone": "de cualquiera",
+  "desk.ticket_hint": "El ticket paga su valor del registro; no se cobra dinero.",
+  "desk.col_bounty": "Recompensas",
+  "desk.col_ticket": "Ticket de asiento",
+  "desk.bounty_owed": "{amount} por pagar",
+  "desk.bounties_owed_total": "Recompensas por pagar {amount}",
+  "desk.slip_bounty": "Recompensas: {amount}",
+  "desk.slip_ticket": "Ticket de asiento {ticket} para {target}"
 };

@@ -97,5 +97,15 @@ export const deskFr = {
   "desk.list_file": "Fichier CSV",
   "desk.list_hint": "nom, prénoms, date de naissance (AAAA-MM-JJ), numéro du document ; elle remplace toute la liste.",
   "desk.import": "Importer la liste",
-  "desk.imported": "{rows} personnes importées ({bad} lignes illisibles)"
+  "desk.imported": "{rows} personnes importées ({bad} lignes illisibles)",
+  "desk.ticket_pick": "Ticket utilisé",
+  "desk.tickets_none": "Aucun ticket du registre ne vaut pour ce tournoi",
+  "desk.ticket_anyone": "au porteur",
+  "desk.ticket_hint": "Le ticket paie sa valeur inscrite au registre ; aucun argent n’est encaissé.",
+  "desk.col_bounty": "Primes",
+  "desk.col_ticket": "Ticket de place",
+  "desk.bounty_owed": "{amount} à payer",
+  "desk.bounties_owed_total": "Primes à payer {amount}",
+  "desk.slip_bounty": "Primes : {amount}",
+  "desk.slip_ticket": "Ticket de place {ticket} pour {target}"
 };

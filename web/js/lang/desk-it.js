@@ -97,5 +97,15 @@ export const deskIt = {
   "desk.list_file": "File CSV",
   "desk.list_hint": "cognome, nomi, data di nascita (AAAA-MM-GG), numero del documento; sostituisce tutta la lista.",
   "desk.import": "Importa la lista",
-  "desk.imported": "{rows} persone importate ({bad} righe illeggibili)"
+  "desk.imported": "{rows} persone importate ({bad} righe illeggibili)",
+  "desk.ticket_pick": "Ticket da usare",
+  "desk.tickets_none": "Nessun ticket del registro vale per questo torneo",
+  "desk.ticket_anyone": "al portatore",
+  "desk.ticket_hint": "Il ticket paga il suo valore dal registro; non si incassa denaro.",
+  "desk.col_bounty": "Taglie",
+  "desk.col_ticket": "Ticket per il posto",
+  "desk.bounty_owed": "{amount} da pagare",
+  "desk.bounties_owed_total": "Taglie da pagare {amount}",
+  "desk.slip_bounty": "Taglie: {amount}",
+  "desk.slip_ticket": "Ticket per il posto {ticket} per {target}"
 };

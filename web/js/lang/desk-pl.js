@@ -97,5 +97,15 @@ export const deskPl = {
   "desk.list_file": "Plik CSV",
   "desk.list_hint": "nazwisko, imiona, data urodzenia (RRRR-MM-DD), numer dokumentu; zastępuje całą listę.",
   "desk.import": "Importuj listę",
-  "desk.imported": "Zaimportowano osoby: {rows} (nieczytelne wiersze: {bad})"
+  "desk.imported": "Zaimportowano osoby: {rows} (nieczytelne wiersze: {bad})",
+  "desk.ticket_pick": "Bilet do użycia",
+  "desk.tickets_none": "Żaden bilet w rejestrze nie dotyczy tego turnieju",
+  "desk.ticket_anyone": "dla każdego",
+  "desk.ticket_hint": "Bilet płaci swoją wartością z rejestru; nie pobiera się pieniędzy.",
+  "desk.col_bounty": "Nagrody za głowy",
+  "desk.col_ticket": "Bilet na miejsce",
+  "desk.bounty_owed": "{amount} do wypłaty",
+  "desk.bounties_owed_total": "Nagrody za głowy do wypłaty {amount}",
+  "desk.slip_bounty": "Nagrody za głowy: {amount}",
+  "desk.slip_ticket": "Bilet na miejsce {ticket} w turnieju {target}"
 };

@@ -97,5 +97,15 @@ export const deskPtBr = {
   "desk.list_file": "Arquivo CSV",
   "desk.list_hint": "sobrenome, nomes, data de nascimento (AAAA-MM-DD), número do documento; substitui a lista inteira.",
   "desk.import": "Importar a lista",
-  "desk.imported": "{rows} pessoas importadas ({bad} linhas ilegíveis)"
+  "desk.imported": "{rows} pessoas importadas ({bad} linhas ilegíveis)",
+  "desk.ticket_pick": "Ticket a usar",
+  "desk.tickets_none": "Nenhum ticket do registro vale para este torneio",
+  "desk.ticket_anyone": "ao portador",
+  "desk.ticket_hint": "O ticket paga seu valor do registro; nenhum dinheiro é cobrado.",
+  "desk.col_bounty": "Recompensas",
+  "desk.col_ticket": "Ticket de vaga",
+  "desk.bounty_owed": "{amount} a pagar",
+  "desk.bounties_owed_total": "Recompensas a pagar {amount}",
+  "desk.slip_bounty": "Recompensas: {amount}",
+  "desk.slip_ticket": "Ticket de vaga {ticket} para {target}"
 };
