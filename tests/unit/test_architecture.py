@@ -52,7 +52,13 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
             "floor.exports",
             "floor.signing",
             "floor.verify",
+            "floor.verify_draws",
         },
+        _ENGINE_LIBS,
+    ),
+    # The draws of an export made again from their committed seeds (``engine.fair``).
+    "floor.verify_draws": (
+        {"floor.engine", "floor.protocol", "floor.backup", "floor.verify_draws"},
         _ENGINE_LIBS,
     ),
     # The day forecaster: pure like the engine, which it reads through its public side.
