@@ -24,6 +24,7 @@ import { announceEn } from "./lang/announce-en.js";
 import { ticketsEn } from "./lang/tickets-en.js";
 import { errorsEn } from "./lang/errors-en.js";
 import { alternatesEn } from "./lang/alternates-en.js";
+import { seatcardEn } from "./lang/seatcard-en.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
 import "./lang/push-en.js";
 
@@ -35,7 +36,7 @@ export const LANGUAGE_NAMES = {
 /** The part files of a language besides lang/<code>.js: their texts share one dictionary.
  * Another team's part is added here (and as lang/<part>-<code>.js for every language). */
 const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "alternates", "announce", "tickets",
-  "bounty", "desk"];
+  "bounty", "desk", "seatcard"];
 
 /** The languages this server ships (web/js/lang/<code>.js present), English first. */
 export const LANGUAGES = (document.documentElement.dataset.langs || "en cs").split(/\s+/)
@@ -47,7 +48,7 @@ if (!LANGUAGES.includes("en")) LANGUAGES.unshift("en");
 /** @type {Record<string, Record<string, any>>} */
 const DICTS = {
   en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn,
-    ...alternatesEn, ...announceEn, ...ticketsEn, ...bountyEn, ...deskEn,
+    ...alternatesEn, ...announceEn, ...ticketsEn, ...bountyEn, ...deskEn, ...seatcardEn,
     .../** @type {any} */ (globalThis).floorPushTexts.en },
 };
 /** The refusals' templates by language (lang/errors-<code>.js, rendered by errors.js).
