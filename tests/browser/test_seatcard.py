@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from floor.redisdb.embedded import EmbeddedServer
-from tests.browser.conftest import CHROMIUM_ARGS, Pages, chromium_path
+from tests.browser.conftest import CHROMIUM_ARGS, FLOOR, Pages, chromium_path
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 
 pytestmark = pytest.mark.browser
@@ -63,6 +63,7 @@ def servers(
     logs = tmp_path_factory.mktemp("seatcard-browser-logs")
     add_user(valkey.url, "boss", "director-secret", "director")
     add_user(valkey.url, *DESK, "desk")
+    add_user(valkey.url, *FLOOR, "floor")
     proc = ServerProcess(valkey.url, logs / "server.log", FLOOR_RATE_LIMIT="0")
     try:
         proc.start()
@@ -133,6 +134,22 @@ def y4m_of(luma: bytes, path: Path) -> Path:
     return path
 
 
+def camera_on(browser: Browser, phone: Page, video: Path) -> Browser:
+    """A Chromium whose camera films the card shown on ``phone`` now (its own pixels)."""
+    png = base64.b64encode(phone.locator(".seatcard-card svg").screenshot()).decode()
+    luma = base64.b64decode(phone.evaluate(FRAME_OF_CARD, [png, W, H, CODE]))
+    y4m_of(luma, video)
+    return browser.browser_type.launch(
+        executable_path=chromium_path(),
+        args=[
+            *CHROMIUM_ARGS,
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}",
+        ],
+    )
+
+
 def test_the_dealer_scans_a_players_seat_card_once_and_a_move_voids_it(
     browser: Browser, pages: Pages, servers: list[ServerProcess], boss: Api, tmp_path: Path
 ) -> None:
@@ -164,18 +181,7 @@ def test_the_dealer_scans_a_players_seat_card_once_and_a_move_voids_it(
     phone.set_viewport_size({"width": 390, "height": 844})
 
     # The card's own image, as the camera of the table screen sees it.
-    png = base64.b64encode(shown.locator("svg").screenshot()).decode()
-    luma = base64.b64decode(phone.evaluate(FRAME_OF_CARD, [png, W, H, CODE]))
-    video = y4m_of(luma, tmp_path / "card.y4m")
-    camera = browser.browser_type.launch(
-        executable_path=chromium_path(),
-        args=[
-            *CHROMIUM_ARGS,
-            "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}",
-        ],
-    )
+    camera = camera_on(browser, phone, tmp_path / "card.y4m")
     table_pages = Pages(camera)
     try:
         screen = table_pages.tablet(server, boss, TID, table, size="tv")
@@ -218,6 +224,25 @@ def test_the_dealer_scans_a_players_seat_card_once_and_a_move_voids_it(
         camera.close()
     assert not table_pages.errors, table_pages.errors
 
-    # The phone shows the new seat's card by itself.
+    # The phone shows the new seat's card by itself (under the alert of the move, which she
+    # reads and closes), and the floor's phone reads that one.
+    phone.get_by_role("alert").get_by_role("button", name="OK").click()
     expect(shown).to_have_attribute("data-seat", str(free))
     expect(shown).to_contain_text(f"Table {table} · Seat {free}")
+    camera = camera_on(browser, phone, tmp_path / "new-card.y4m")
+    floor_pages = Pages(camera)
+    try:
+        floor = floor_pages.open(server, f"/floor/{TID}", user=FLOOR)
+        floor.context.grant_permissions(["camera"])
+        floor.locator(".nav-btn", has_text="Table").click()
+        floor.get_by_role("button", name="Scan a seat card").click()
+        result = floor.locator(".seatcard-result")
+        expect(result).to_have_attribute("data-verdict", "ok", timeout=20_000)
+        expect(result).to_contain_text(f"Seat card valid: table {table}, seat {free}")
+        expect(result.locator(".seatcard-doc")).to_have_text("Passport ending 263")
+        result.scroll_into_view_if_needed()
+        shoot(floor, "seatcard-floor-390x844", tmp_path)
+    finally:
+        floor_pages.close()
+        camera.close()
+    assert not floor_pages.errors, floor_pages.errors

@@ -73,6 +73,7 @@ export function seatCardScanner(tid, table) {
       stream = media;
       video.srcObject = media;
       await video.play();
+      render();
       look(jsQR);
     } catch (err) {
       stop();
@@ -84,6 +85,8 @@ export function seatCardScanner(tid, table) {
   /** @param {any} jsQR */
   function look(jsQR) {
     if (!looking) return;
+    // A screen that redraws takes the video out of the page for a moment, which pauses it.
+    if (video.paused && stream) video.play().catch(() => null);
     const w = video.videoWidth;
     const hgt = video.videoHeight;
     if (w && hgt) {
