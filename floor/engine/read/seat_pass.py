@@ -4,7 +4,8 @@ A card names the tournament, the player, the entry number, the table and the sea
 carries an HMAC-SHA256 of them (128 bits of it) under the floor's seat-card key
 (``floor.server.seat_pass``). Only the server makes and checks a card, so a key of its own
 is enough; a public-key signature (the venue's Ed25519, ``floor.signing``) would double the
-code's length, and so the QR code's size on a phone, for a check nobody makes offline.
+code's length nearly (a version 8 QR code for a usual card's version 5), for a check
+nobody makes offline.
 
 The card is the same for as long as the seat is the player's (it holds no time and no
 random part), so a phone that shows it again shows the same card, and the one scan it is
