@@ -14,12 +14,12 @@ import msgspec
 import segno
 
 from ..engine.desk.identity import Shown
-from ..engine.errors import BadValue
 from ..engine.model import PlayerId, SeatNo, TableNo
 from ..engine.read import seat_pass as rules
 from ..engine.state import Tournament
 from ..store.seat_pass_port import Scanned, SeatPassStorage
 from .desk import Desk
+from .edges import BadRequest
 from .principal import Forbidden, Principal
 
 #: How long a card's one scan is remembered: longer than any tournament's day.
@@ -99,8 +99,10 @@ class SeatPasses:
                 raise Forbidden("this table screen belongs to another tournament")
             table = principal.table
         binding = rules.read(code, await self.storage.key())
+        if binding is None:
+            raise BadRequest("the code is not a seat card of this floor", field="code")
         if binding.tournament != t.state.id:
-            raise BadValue("the card is for another tournament", field="code")
+            raise BadRequest("the card is for another tournament", field="code")
         judged = rules.judge(t, binding, table)
         fields = msgspec.structs.asdict(judged)
         if judged.verdict != "ok":

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from floor.engine import commands as cmd
-from floor.engine.errors import BadValue
 from floor.engine.read import seat_pass
 from floor.server.seat_pass import qr_of
 from tests.unit.test_entries_and_buys import table
@@ -26,9 +25,7 @@ def test_a_card_reads_back_under_the_key_that_signed_it_and_no_other() -> None:
     assert seat_pass.read(code, KEY) == card
     # The same seat, the same card: a phone that shows it again shows the one scanned.
     assert seat_pass.sign(seat_pass.card_of(floor.t, "T1S2"), KEY) == code  # type: ignore[arg-type]
-    with pytest.raises(BadValue) as refused:
-        seat_pass.read(code, b"x" * 32)
-    assert refused.value.field == "code"
+    assert seat_pass.read(code, b"x" * 32) is None
 
 
 @pytest.mark.parametrize(
@@ -43,12 +40,8 @@ def test_a_card_reads_back_under_the_key_that_signed_it_and_no_other() -> None:
         "FS1.!!!.@@@",
     ],
 )
-def test_a_code_that_is_not_a_card_of_this_floor_is_refused_naming_the_field(
-    forged: str,
-) -> None:
-    with pytest.raises(BadValue) as refused:
-        seat_pass.read(forged, KEY)
-    assert refused.value.field == "code"
+def test_a_code_that_is_not_a_card_of_this_floor_reads_as_none(forged: str) -> None:
+    assert seat_pass.read(forged, KEY) is None
 
 
 def test_a_card_changed_to_name_another_seat_fails_its_signature() -> None:
@@ -57,9 +50,9 @@ def test_a_card_changed_to_name_another_seat_fails_its_signature() -> None:
     other = seat_pass.sign(seat_pass.Binding("t", "T1S2", 1, 1, 3), KEY)
     # The body of one with the tag of the other.
     spliced = other.rsplit(".", 1)[0] + "." + code.rsplit(".", 1)[1]
-    with pytest.raises(BadValue):
-        seat_pass.read(spliced, KEY)
-    assert seat_pass.judge(floor.t, seat_pass.read(code, KEY), 1).verdict == "ok"
+    assert seat_pass.read(spliced, KEY) is None
+    card = seat_pass.read(code, KEY)
+    assert card is not None and seat_pass.judge(floor.t, card, 1).verdict == "ok"
 
 
 def test_a_card_is_the_players_at_their_table_and_says_where_at_another() -> None:

@@ -23,7 +23,6 @@ from typing import Final, Literal
 
 import msgspec
 
-from ..errors import BadValue
 from ..model import PlayerId, SeatNo, TableNo
 from ..state import Tournament
 
@@ -68,22 +67,17 @@ def sign(binding: Binding, key: bytes) -> str:
     return f"{PREFIX}{body}.{_b64(_tag(key, body))}"
 
 
-def _not_ours() -> BadValue:
-    return BadValue("the code is not a seat card of this floor", field="code")
-
-
-def read(code: str, key: bytes) -> Binding:
-    """The binding ``code`` carries, when this floor's key signed it; else ``BadValue``."""
+def read(code: str, key: bytes) -> Binding | None:
+    """The binding ``code`` carries, when this floor's key signed it; else None."""
     if len(code) > MOST or not code.startswith(PREFIX):
-        raise _not_ours()
+        return None
     body, _, tag = code[len(PREFIX) :].partition(".")
     try:
-        said = _unb64(tag)
-        if not hmac.compare_digest(said, _tag(key, body)):
-            raise _not_ours()
+        if not hmac.compare_digest(_unb64(tag), _tag(key, body)):
+            return None
         return _dec.decode(_unb64(body))
     except (binascii.Error, ValueError, msgspec.DecodeError):
-        raise _not_ours() from None
+        return None
 
 
 def card_of(t: Tournament, pid: PlayerId) -> Binding | None:
