@@ -7,6 +7,7 @@ The rules are ``floor.engine.read.seat_pass``'s; this holds the key, the scans a
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from typing import Final
 
@@ -81,7 +82,8 @@ class SeatPasses:
             table=binding.table,
             seat=binding.seat,
             code=code,
-            qr=qr_of(code),
+            # Some milliseconds of pure Python when not drawn before: off the loop.
+            qr=await asyncio.to_thread(qr_of, code),
         )
 
     async def scan(
