@@ -17,12 +17,18 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import MutableSequence, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
-
-if TYPE_CHECKING:
-    from _typeshed import SupportsLenAndGetItem
+from typing import Any, NoReturn, Protocol, TypeVar
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _Indexable(Protocol[T_co]):
+    """What a choice is made from: a length and items by index (a list, a tuple, a range)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int, /) -> T_co: ...
+
 
 #: Bits of a float in [0, 1): a double's mantissa.
 _FLOAT_BITS = 53
@@ -105,7 +111,7 @@ class FairRng(random.Random):
     def uniform(self, a: float, b: float) -> float:
         return a + (b - a) * self.random()
 
-    def choice(self, seq: SupportsLenAndGetItem[T]) -> T:
+    def choice(self, seq: _Indexable[T]) -> T:
         """The item at ``below(len(seq))``."""
         return seq[self.below(len(seq))]
 

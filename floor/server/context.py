@@ -28,6 +28,7 @@ from .metrics import Metrics
 from .origins import origin_allowed
 from .principal import PUBLIC, Forbidden, Principal, SignedOut
 from .push import Push
+from .seat_pass import SeatPasses
 from .settings import Settings
 from .tablets import Tablets
 
@@ -52,6 +53,7 @@ class Floor:
         push: Push,
         desk: Desk,
         walls: WallStorage,
+        seat_passes: SeatPasses,
         ping: Callable[[], Awaitable[object]],
         close: Callable[[], Awaitable[None]],
         signer: Signer | None = None,
@@ -75,6 +77,8 @@ class Floor:
         self.desk = desk
         #: The walls' images and named screens (``walls``).
         self.walls = walls
+        #: The digital seat cards: made for a player's phone, scanned at the table.
+        self.seat_passes = seat_passes
         #: The dealer room (``dealer_room``) and the dealers' own phones (``dealer_phones``).
         self.dealers = DealerRoom(house)
         self.phones = DealerPhones(accounts, tablets.storage)

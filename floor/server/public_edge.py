@@ -121,6 +121,8 @@ SERVED: Final[tuple[Rule, ...]] = (
     # A person joining a full flight's alternates' line from the code on the wall
     # (``routes_alternates``: a public write, limited per address and one place per name).
     _rule("/api/t/{tid}/alternates", "POST"),
+    # A player's digital seat card on their phone (``routes_seat_pass``: limited per address).
+    _rule("/api/t/{tid}/seatcard/{player}", "GET"),
     # The public websockets, as public screens (nginx sends /ws/ to the edge's websockets
     # server, FLOOR_WS_PORT; these are for a client that reaches the edge's HTTP port).
     _rule("/ws/t/{tid}", "WEBSOCKET"),
@@ -201,6 +203,8 @@ REFUSED: Final[tuple[Rule, ...]] = (
     _rule("/api/desk/cashier/{tid}", "GET"),
     _rule("/api/desk/cashier/{tid}/pay", "POST"),
     _rule("/api/desk/tickets/{tid}", "GET"),
+    # A seat card scanned at a table (``routes_seat_pass``): a table screen or the floor.
+    _rule("/api/t/{tid}/seatcard/scan", "POST"),
     # The ticket ledger (``routes_tickets``): the staff's.
     _rule("/api/tickets", "GET"),
     _rule("/api/tickets/commands", "POST"),

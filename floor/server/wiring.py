@@ -36,6 +36,7 @@ from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
 from ..redisdb.push import RedisPush
+from ..redisdb.seat_pass import RedisSeatPasses
 from ..redisdb.seeds import RedisSeeds
 from ..redisdb.signouts import RedisSignOuts
 from ..redisdb.supervisor import STATE_ENV, read_state
@@ -60,6 +61,7 @@ from . import (
     routes_pairing,
     routes_preview,
     routes_push,
+    routes_seat_pass,
     routes_staff,
     routes_tickets,
     routes_tournaments,
@@ -83,6 +85,7 @@ from .metrics import Metrics
 from .proxies import ClientAddress
 from .public_edge import PublicOnly
 from .push import Push
+from .seat_pass import SeatPasses
 from .security import Security, allowed_hosts
 from .settings import Settings, from_env
 from .tablets import Tablets
@@ -121,6 +124,7 @@ def build_floor(settings: Settings) -> Floor:
     # The exclusion register: the venue's imported list (a live register plugs in here).
     listed = RedisExclusionList(redis)
     accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
+    desk = Desk(RedisDesk(redis, listed), listed, listed)
     # A public edge plays no forecast: it reads the wall's line.
     forecasts = Forecasts(
         store,
@@ -142,8 +146,9 @@ def build_floor(settings: Settings) -> Floor:
         clock=ClockThread(lambda: _clock_driver(settings.redis_url, forecasts.level_changed)),
         forecasts=forecasts,
         push=Push(settings, RedisPush(redis), store),
-        desk=Desk(RedisDesk(redis, listed), listed, listed),
+        desk=desk,
         walls=RedisWalls(redis),
+        seat_passes=SeatPasses(RedisSeatPasses(redis), desk),
         ping=redis.ping,
         close=close,
         signer=signer,
@@ -183,6 +188,7 @@ def routes() -> list[BaseRoute]:
         *routes_pairing.routes,
         *routes_dealers.routes,
         *routes_desk.routes,
+        *routes_seat_pass.routes,
         *routes_tournaments.routes,
         *routes_commands.routes,
         *routes_preview.routes,

@@ -114,7 +114,7 @@ def test_the_player_screen_in_every_language(
         # The called move, in this language: the table and seat it names are on screen.
         expect(page.locator("body")).to_contain_text(str(moves[0]["to"]["table"]))
         page.screenshot(path=str(out / f"lang-{code}-alert.png"))
-        page.get_by_role("button", name="OK").click()
+        page.get_by_role("button", name="OK", exact=True).click()
         page.screenshot(path=str(out / f"lang-{code}-player.png"))
         if code != "en":
             mine = words(page.evaluate(TEXTS))

@@ -252,6 +252,10 @@ RULES: dict[tuple[str, str], Rule] = {
     ("GET", "/api/desk/checks"): Rule(director),
     ("GET", "/api/desk/shown/{tid}/{player}"): Rule(desk_and_floor),
     ("GET", "/api/desk/cashier/{tid}"): Rule(desk),
+    # The digital seat card (``routes_seat_pass``): a player's phone shows it (public), a
+    # table screen (its own tournament) or the floor scans it.
+    ("GET", "/api/t/{tid}/seatcard/{player}"): Rule(everyone),
+    ("POST", "/api/t/{tid}/seatcard/scan"): Rule(at_table, body={"code": "FS1.x.y"}),
     ("POST", "/api/desk/cashier/{tid}/pay"): Rule(desk, body={"player": "P1"}),
     ("GET", "/api/desk/tickets/{tid}"): Rule(desk),
     # The walls' images (``routes_walls``): the director uploads, everyone reads.

@@ -32,6 +32,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from floor.engine.alternates_model import MAX_LINE
 from floor.engine.calc.payout_curve import percents
+from floor.engine.read.seat_pass import MOST as SEAT_CODE
 from floor.server.push import MAX_BODY as PUSH_BODY
 from floor.server.push import MAX_ENDPOINT
 from floor.server.routes_push import MOST_TABLES
@@ -1373,6 +1374,45 @@ async def _desk_tickets(w: World, http: httpx.AsyncClient) -> None:
     w.expect(r, 201 if r.status_code == 201 else 409)
     wrong = {**body, "id": w.unique("desk-tk"), "method": "card"}
     w.expect(await http.post("/api/desk/take", json=wrong, headers=director), 422, "ticket")
+
+
+@probe("GET /api/t/{tid}/seatcard/{player}", "POST /api/t/{tid}/seatcard/scan")
+async def _seat_card(w: World, http: httpx.AsyncClient) -> None:
+    """A player's seat card in the 10,000-player room (the QR code drawn on the server), read
+    by the floor's camera: the one scan taken, the second refused; the longest code a scan
+    takes, forged, refused naming it, and every bound past it."""
+    floor = w.headers("floor")
+    card = None
+    for i in range(40):
+        answer = w.expect(await http.get(f"/api/t/{ROOM}/seatcard/P{i}"), 200)
+        card = answer and answer["card"]
+        if card:
+            break
+    assert card is not None or not w.strict, "no seated player among the room's first 40"
+    scan = f"/api/t/{ROOM}/seatcard/scan"
+    if card:
+        body = {"code": card["code"], "table": card["table"]}
+        first = w.expect(await http.post(scan, json=body, headers=floor), 200)
+        again = w.expect(await http.post(scan, json=body, headers=floor), 200)
+        if w.strict:
+            # The probes run again on the same server (the bench): the first may be used too.
+            assert first["verdict"] in ("ok", "used") and again["verdict"] == "used", again
+    w.expect(await http.get(f"/api/t/{ROOM}/seatcard/nobody"), 404, "player")
+    w.expect(await http.get(f"/api/t/{ROOM}/seatcard/{'x' * 65}"), 422, "player")
+    w.expect(await http.get(f"/api/t/{ROOM}-none/seatcard/P1"), 404)
+    longest = "FS1." + "A" * (SEAT_CODE - 8) + ".AAA"
+    w.expect(await http.post(scan, json={"code": longest}, headers=floor), 422, "code")
+    w.expect(await http.post(scan, json={"code": longest + "A"}, headers=floor), 422, "code")
+    w.expect(await http.post(scan, json={"code": ""}, headers=floor), 422, "code")
+    w.expect(
+        await http.post(scan, json={"code": "FS1.x.y", "table": 0}, headers=floor), 422, "table"
+    )
+    w.expect(
+        await http.post(scan, content=b'{"code": "' + b"x" * 2000 + b'"}', headers=floor),
+        413,
+        "body",
+    )
+    w.expect(await http.post(scan, json={"code": "FS1.x.y"}), 403)
 
 
 def order() -> list[str]:

@@ -87,6 +87,11 @@ LAYERS: dict[str, tuple[set[str], set[str]]] = {
         },
         _ENGINE_LIBS | _WEB_LIBS | _PUSH_LIBS,
     ),
+    # The digital seat card's service: its QR code drawn by segno (the rest as the server's).
+    "floor.server.seat_pass": (
+        {"floor.engine", "floor.store", "floor.server"},
+        _ENGINE_LIBS | {"segno"},
+    ),
     # The composition root of the server: the one server module that picks the backend.
     "floor.server.wiring": (
         {

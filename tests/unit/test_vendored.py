@@ -16,6 +16,11 @@ VENDORED = [
         "node_modules/qrcode-generator/dist/qrcode.mjs",
         "ea91d7118a5395289170da848b7c6758b996163bfbccf312591ab65a4911b7c0",
     ),
+    (
+        "web/vendor/jsqr/jsQR.js",
+        "node_modules/jsqr/dist/jsQR.js",
+        "bc40c8a15196236b2314db0856f72ca0b49980cd5413b8c852a7349f5fee0859",
+    ),
 ]
 
 

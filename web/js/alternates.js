@@ -11,6 +11,7 @@ import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { qrSvg } from "./qr.js";
 import { every, fill, h } from "./ui.js";
+import { narrow, rootPx } from "./wall_fit.js";
 /** @import { Conn, Send } from "./types.js" */
 /** @import { Alternate, AlternateLine, Capacity } from "./protocol.js" */
 
@@ -198,6 +199,25 @@ function queueForm(send) {
 
 /** How many names of those waiting the wall lists. */
 const WALL_NEXT = 4;
+/** What the latest seat changes keep under the panel, in rem: their heading and two rows,
+ * or their heading and the line that says there are none. */
+const LATEST_ROOM = 11;
+const LATEST_EMPTY = 7.5;
+
+/** What the wall's column `left` leaves the panel `el`, in px: its height but the other
+ * panels' (the sit-outs give way) and the latest changes' heading and first rows.
+ * @param {HTMLElement} left @param {HTMLElement} el */
+function room(left, el) {
+  const rem = rootPx();
+  const shown = [...left.children].filter((c) => c instanceof HTMLElement && !c.hidden && c.offsetHeight > 0);
+  const others = shown.filter((c) => c !== el && !c.classList.contains("wall-latest") && !c.classList.contains("sit-outs"))
+    .reduce((sum, c) => sum + /** @type {HTMLElement} */ (c).offsetHeight, 0);
+  const gaps = parseFloat(getComputedStyle(left).rowGap) || 0;
+  const latestEl = left.querySelector(".wall-latest");
+  // Their heading and "no changes yet", or their heading and first rows.
+  const latest = latestEl ? (latestEl.querySelector("li") ? LATEST_ROOM : LATEST_EMPTY) * rem + gaps : 0;
+  return Math.max(12 * rem, left.clientHeight - others - latest - gaps * Math.max(0, shown.length - 2));
+}
 
 /**
  * The wall's panel: the called alternates with their time left, the next in line, and while
@@ -209,6 +229,7 @@ export function alternatesWallPanel({ conn, tid, onToggle }) {
   const code = h("figure", { class: "alt-code", hidden: true });
   let key = "";
   let codeFor = "";
+  let drawnHeight = 0;
   every(500, () => {
     const line = lineOf(conn);
     const facts = conn.facts?.alternates;
@@ -223,6 +244,7 @@ export function alternatesWallPanel({ conn, tid, onToggle }) {
     const was = !el.hidden;
     el.hidden = !shown;
     if (!shown) {
+      el.parentElement?.classList.remove("alt-calling");
       if (was) onToggle?.();
       return;
     }
@@ -234,18 +256,45 @@ export function alternatesWallPanel({ conn, tid, onToggle }) {
         fill(code, svg, h("figcaption", {}, t("alt.wall_join")));
       });
     }
-    fill(el,
-      h("h2", { class: "alt-wall-title" }, t("alt.title")),
+    // While some are called on a TV, their heading is the panel's (a row more for names).
+    const titled = !called.length || narrow();
+    /** The panel with the first `nc` called and `nw` waiting by name, the rest counted.
+     * @param {number} nc @param {number} nw */
+    const draw = (nc, nw) => fill(el,
+      titled ? h("h2", { class: "alt-wall-title" }, t("alt.title")) : null,
       called.length ? h("div", { class: "alt-wall-called" },
-        h("h3", {}, t("alt.wall_called")),
-        h("ol", {}, called.map((a) => h("li", {},
-          h("span", { class: "alt-name" }, a.name),
-          h("span", { class: "alt-left" }, fmt.clock(timeLeft(conn, a))))))) : null,
+        h(titled ? "h3" : "h2", { class: "alt-called-head" }, t("alt.wall_called")),
+        // The time first: it floats at the right of the name's first line.
+        h("ol", {}, called.slice(0, nc).map((a) => h("li", {},
+          h("span", { class: "alt-left" }, fmt.clock(timeLeft(conn, a))),
+          h("span", { class: "alt-name" }, a.name)))),
+        called.length > nc ? h("p", { class: "alt-more" }, t("alt.wall_more", { n: called.length - nc })) : null) : null,
+      // The code floats at the right of those waiting: the called have the panel's width.
+      code,
       waiting.length ? h("div", { class: "alt-wall-next" },
         h("h3", {}, t("alt.wall_next")),
-        h("ol", { start: called.length + 1 }, waiting.slice(0, WALL_NEXT).map((a) => h("li", {}, a.name))),
-        waiting.length > WALL_NEXT ? h("p", { class: "muted" }, t("alt.wall_more", { n: waiting.length - WALL_NEXT })) : null) : null,
-      code);
+        nw ? h("ol", { start: called.length + 1 }, waiting.slice(0, nw).map((a) => h("li", {}, a.name))) : null,
+        waiting.length > nw ? h("p", { class: "muted" }, t("alt.wall_more", { n: waiting.length - nw })) : null) : null);
+    const left = el.parentElement;
+    // On a TV the clock gives up its figures while alternates are called (they are on the
+    // other pages), and the panel takes what the column has left but the latest changes'
+    // heading and first rows; names that do not fit are counted instead, never cut: those
+    // waiting first, the called (due at the desk) last.
+    left?.classList.toggle("alt-calling", called.length > 0);
+    // None called: at most WALL_NEXT names and the code, the height it always had.
+    const capped = !narrow() && !!left && called.length > 0;
+    el.style.maxHeight = capped && left ? `${room(left, el)}px` : "";
+    let nc = called.length;
+    let nw = Math.min(waiting.length, WALL_NEXT);
+    draw(nc, nw);
+    while (capped && el.scrollHeight > el.clientHeight + 1 && (nw > 0 || nc > 1)) {
+      if (nw > 0) nw -= 1;
+      else nc -= 1;
+      draw(nc, nw);
+    }
+    // The latest changes fit themselves to what the panel leaves them.
+    if (was && el.offsetHeight !== drawnHeight) onToggle?.();
+    drawnHeight = el.offsetHeight;
     if (!was) onToggle?.();
   });
   return el;

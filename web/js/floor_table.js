@@ -15,6 +15,7 @@ import { floorPanel as handForHandPanel } from "./h4h.js";
 import { t } from "./i18n.js";
 import { pairButton } from "./pairing.js";
 import { cardLink } from "./print_links.js";
+import { seatCardScanner } from "./seatcard_scan.js";
 import { h, playerName, saidAs, toast } from "./ui.js";
 
 /** @import { Phone } from "./floor_phone.js" */
@@ -27,6 +28,8 @@ import { h, playerName, saidAs, toast } from "./ui.js";
 export function tableTab(phone, { saleBlock }) {
   const { conn, tid, ui, render, send, canMove, openRule, ruleFor, openTable, openRace } = phone;
   const { race, sameHand, countSheet, bagSheet, rulings, manage } = phone.tools;
+  // A player's digital seat card read by the phone's camera, at the table open (or any).
+  const scanner = seatCardScanner(tid, () => ui.table);
 
   function keypad() {
     const press = (/** @type {string} */ k) => {
@@ -256,7 +259,7 @@ export function tableTab(phone, { saleBlock }) {
         h("button", { type: "button", class: "link-button", onclick: () => { sameHand.stop(); render(); } }, t("same.cancel")))
       : null;
     return [ui.table == null ? h("h2", {}, t("floor.table_title")) : null, picking,
-      ui.table == null ? [keypad(), draftsList()] : tableView()];
+      ui.table == null ? [keypad(), draftsList()] : tableView(), canMove() ? scanner.el : null];
   }
 
   // Sheets kept on this phone (drafts.js) ------------------------------------------------------------

@@ -20,6 +20,7 @@ import { mountCounts } from "./flights.js";
 import { finishText, moneyBanner } from "./moneyview.js";
 import { playerAnnouncement } from "./announce_screens.js";
 import { playerPush } from "./push.js";
+import { seatCardPanel } from "./seatcard.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { countLine, findPlayersNow } from "./search.js";
@@ -64,6 +65,8 @@ const alertEl = h("div", { class: "player-alert", role: "alert", hidden: true })
 const followEl = h("section", { class: "card follow-card", hidden: true, "aria-live": "polite" });
 // One tap to be alerted with the page closed, for the player followed (push.js).
 const pushEl = kiosk ? null : playerPush(tid, () => follow);
+// The digital seat card for the dealer's scan (seatcard.js): a phone's own, never a kiosk's.
+const seatCard = kiosk ? null : seatCardPanel(tid);
 const searchInput = h("input", { id: "player-search", type: "search", autocomplete: "off", spellcheck: "false",
   enterkeyhint: "search" });
 const searchLabel = h("label", { for: "player-search" });
@@ -178,10 +181,12 @@ function renderFollow() {
   const gone = !held && (conn.following === follow.id ? conn.me != null : conn.following == null && conn.seq >= 0);
   const w = held ? whereNow(follow.id, {}) : null;
   const finish = conn.following === follow.id ? conn.me?.finish ?? null : null;
+  seatCard?.update(follow.id, w);
   fill(followEl,
     h("h2", {}, t("player.following_title")),
     h("div", { class: "result-name" }, w?.name || follow.name),
     w ? seatBlock(w) : h("p", { class: "muted" }, t(gone ? "player.follow_gone" : "clock.waiting")),
+    w && !w.busted && w.table != null ? seatCard?.el : null,
     // Out, or the winner: the place and the prize the server says (me.finish).
     finish && finishText(finish) ? h("p", { class: `follow-finish${finish.place === 1 && finish.tied === 1 ? " winner" : ""}${finish.prize ? " paid" : ""}` },
       finishText(finish)) : null,

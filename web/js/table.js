@@ -27,6 +27,7 @@ import { onLang, t } from "./i18n.js";
 import { signOut, whoAmI } from "./signin.js";
 import { mountTableDealers } from "./table_dealers.js";
 import { Speaker, captionBand, speakSetup } from "./speak.js";
+import { seatCardScanner } from "./seatcard_scan.js";
 import { $, api, every, explainError, fill, h, me, playerName, toast, topbar } from "./ui.js";
 /** @import { Command } from "./types.js" */
 /** @import { Principal } from "./ui.js" */
@@ -77,8 +78,10 @@ const pickEl = h("section", { class: "table-pick", hidden: true });
 const actionsEl = h("nav", { class: "table-actions" });
 const handEl = h("div", { class: "table-hand" });
 const sentEl = h("p", { class: "table-sent", role: "status", hidden: true });
+// A player's digital seat card read by this screen's camera (seatcard_scan.js).
+const scanner = seatCardScanner(tid, () => TABLE);
 const appEl = h("main", { class: "table-app", hidden: true },
-  h("div", { class: "table-side" }, handEl, noticeEl, sentEl, actionsEl, pickEl),
+  h("div", { class: "table-side" }, handEl, noticeEl, sentEl, actionsEl, pickEl, scanner.el),
   seatsEl);
 
 // Who is signed in, in a landmark of its own (the dealer's form is one: a named form).
