@@ -31,6 +31,7 @@ from .commands import (
 )
 from .errors import NotAllowed, RuleError, refused
 from .events import (
+    BountyPaid,
     BustUndone,
     DealUndone,
     Event,
@@ -152,14 +153,16 @@ def close(t: Tournament, now: float) -> list[Event]:
 
 def check(t: Tournament, event: Event) -> None:
     """What an imported log may hold about the end (``validate``): nothing after the close,
-    only an undo, a name corrected or the close after the finish, a finish only with one
-    player left."""
+    only an undo, a name corrected, a bounty paid (at the cashier) or the close after the
+    finish, a finish only with one player left."""
     s = t.state
     why = ended(s)
     ended_by_deal = s.deal is not None and s.deal.ends
     if why is not None and (
         why.reason == "tournament_closed"
-        or not isinstance(event, BustUndone | TournamentClosed | PlayerRenamed | DealUndone)
+        or not isinstance(
+            event, BustUndone | TournamentClosed | PlayerRenamed | DealUndone | BountyPaid
+        )
         or (ended_by_deal and isinstance(event, BustUndone))
     ):
         raise refusal(why)

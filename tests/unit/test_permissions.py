@@ -88,6 +88,7 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.ClearAnnouncement: cmd.ClearAnnouncement(),
     cmd.IssueSeats: cmd.IssueSeats(),
     cmd.UndoDeal: cmd.UndoDeal(reason="a share typed wrong"),
+    cmd.SetWitness: cmd.SetWitness(value="271828"),
     cmd.SetStructure: cmd.SetStructure(
         structure=msgspec.convert(
             {
