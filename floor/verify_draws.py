@@ -16,11 +16,19 @@ from typing import Any, Protocol
 import msgspec
 
 from .backup import Line
-from .engine import chain, fair
+from .engine import chain, day2, fair
 from .engine.commands import Command
 from .engine.decide import decide
 from .engine.errors import FloorError
-from .engine.events import DrawMade, DrawsCommitted, Event, PlayerRegistered, TournamentCreated
+from .engine.events import (
+    DrawMade,
+    DrawsCommitted,
+    Event,
+    PlayerRegistered,
+    SeatsDrawn,
+    TableOpened,
+    TournamentCreated,
+)
 from .engine.fair_rng import FairRng
 from .engine.state import Tournament
 from .protocol import decode_event, encode_event
@@ -109,6 +117,18 @@ def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> No
             )
             failed = True
         logged = raw[k:end]
+        if made.decided == fair.DAY2_REDRAW:
+            seed = bytes.fromhex(made.seed)
+            rng = FairRng(fair.material(tid, made.index, seed, before, made.witness))
+            wrong = _day2(t, events[k:end], rng)
+            if wrong:
+                said.bad(f"{name} (Day 2's redraw): {wrong}")
+                return
+            for e in events[k : end + 1]:
+                t.apply(e)
+            checked += 1
+            k = end + 1
+            continue
         if made.decided is None:
             unchecked += 1
             for e in events[k : end + 1]:
@@ -138,6 +158,27 @@ def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> No
     if unchecked:
         said.note(f"{unchecked} draws' commands are the staff's, not in this export")
     said.ok(f"{line}, each to exactly the seats the log holds")
+
+
+def _day2(t: Tournament, events: list[Event], rng: FairRng) -> str | None:
+    """Day 2's redraw made again from its own entries: what differs, or None."""
+    drawn = day2.drawn_from(events)
+    numbers, seats = day2.redraw(drawn, t.state.rules, rng)
+    opened = tuple(e.table for e in events if isinstance(e, TableOpened))
+    if opened != numbers:
+        return f"the log opens {len(opened)} tables, the committed seed's draw {len(numbers)}"
+    logged = next((e.seats for e in events if isinstance(e, SeatsDrawn)), ())
+    said = {x.player: (x.table, x.seat) for x in logged}
+    mine = {x.player: (x.table, x.seat) for x in seats}
+    names = {pid: name for pid, name, _ in drawn}
+    for player in sorted(set(said) | set(mine)):
+        if said.get(player) != mine.get(player):
+            label = f"{names.get(player, player)} ({player})"
+            return (
+                f"{label}: the log seats them at {_where(said.get(player))}, the committed "
+                f"seed draws {_where(mine.get(player))}"
+            )
+    return None
 
 
 def _seats(data: list[bytes]) -> dict[str, tuple[int, int]]:

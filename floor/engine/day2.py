@@ -154,21 +154,7 @@ def plan(
             field="flights",
             reason="draw_too_few",
         )
-    t = Tournament.create(TournamentCreated(id="day2", name="", rules=rules))
-    players = [Player(id=b.player, name=b.name, special_needs=b.special_needs) for b in kept]
-    count = math.ceil(len(kept) / rules.seats)
-    while True:
-        # Reserved seats nobody needs stay empty: a full room of them needs one more table.
-        numbers = tuple(range(1, count + 1))
-        tables = [Table(number=n, seats=rules.seats) for n in numbers]
-        try:
-            seats = draw_initial(t, players, tables, rng)
-        except NotAllowed as refused:
-            if refused.reason != "draw_table_no_room":
-                raise
-            count += 1
-            continue
-        break
+    numbers, seats = redraw([(b.player, b.name, b.special_needs) for b in kept], rules, rng)
     entries = sum(f.entries for f in flights)
     rebuys = sum(f.rebuys for f in flights)
     add_ons = sum(f.add_ons for f in flights)
@@ -187,6 +173,44 @@ def plan(
         # Kept only where it was needed: a reason given for nothing is no acknowledgement.
         acknowledged=reason if checks else None,
     )
+
+
+#: Who Day 2 draws: each carried player's id, name and whether they need a reserved seat, in
+#: the order of their entries in Day 2's log.
+Drawn = Sequence[tuple[PlayerId, str, bool]]
+
+
+def redraw(
+    drawn: Drawn, rules: Rules, rng: random.Random
+) -> tuple[tuple[TableNo, ...], tuple[Seated, ...]]:
+    """Day 2's tables (numbered from 1, as few as seat everybody) and its random draw: the
+    same from the same players, rules and source, so that a committed draw (``fair``) is made
+    again from Day 2's own log."""
+    t = Tournament.create(TournamentCreated(id="day2", name="", rules=rules))
+    players = [Player(id=pid, name=name, special_needs=needs) for pid, name, needs in drawn]
+    count = math.ceil(len(players) / rules.seats)
+    while True:
+        # Reserved seats nobody needs stay empty: a full room of them needs one more table.
+        numbers = tuple(range(1, count + 1))
+        tables = [Table(number=n, seats=rules.seats) for n in numbers]
+        try:
+            return numbers, tuple(draw_initial(t, players, tables, rng))
+        except NotAllowed as refused:
+            if refused.reason != "draw_table_no_room":
+                raise
+            count += 1
+
+
+def redrawn(plan: Day2Plan, rules: Rules, rng: random.Random) -> Day2Plan:
+    """``plan`` drawn again from ``rng`` (the committed seed of Day 2's first draw)."""
+    drawn = [(b.player, b.name, b.special_needs) for b in plan.players]
+    numbers, seats = redraw(drawn, rules, rng)
+    return msgspec.structs.replace(plan, tables=numbers, seats=seats)
+
+
+def drawn_from(events: Sequence[Event]) -> Drawn:
+    """Who Day 2's first events register, as ``redraw`` takes them."""
+    return [(e.player, e.name, e.special_needs) for e in events if isinstance(e, PlayerRegistered)]
 
 
 def flight_of(t: Tournament) -> Flight:

@@ -67,6 +67,22 @@ class Chain(msgspec.Struct, frozen=True):
             seed = previous(seed)
         return seed
 
+    def block(self, index: int) -> tuple[int, list[bytes]]:
+        """The seeds of the block of ``CHECKPOINT`` draws holding draw ``index`` (from 1):
+        its first index and its seeds in order, so that draws made one after another cost
+        one hash each rather than up to ``CHECKPOINT``."""
+        if not 1 <= index <= self.length:
+            raise ValueError(f"draw {index} is outside the chain of {self.length}")
+        first = (index - 1) // CHECKPOINT * CHECKPOINT + 1
+        last = min(first + CHECKPOINT - 1, self.length)
+        seed = self.seed(last)
+        seeds = [seed]
+        for _ in range(last - first):
+            seed = previous(seed)
+            seeds.append(seed)
+        seeds.reverse()
+        return first, seeds
+
 
 def make_chain(top: bytes, length: int = LENGTH) -> Chain:
     """The chain hashed down from ``top`` (``length`` hashes: tens of milliseconds)."""
@@ -117,6 +133,35 @@ def made(
     )
     t.apply(record)
     return [*events, record]
+
+
+#: What Day 2's redraw records as its decision: made in its creation, from its own entries
+#: (``day2.redraw``), so that the draw is made again from Day 2's log alone.
+DAY2_REDRAW: Final = '{"type":"day2_redraw"}'
+
+
+def creation_draw(
+    events: list[Event], rng: FairRng, drawn: tuple[int, bytes, bytes, str], now: float
+) -> list[Event]:
+    """A creation's later events (Day 2's tables, players and redraw), and after them the
+    draw's record if they drew anything."""
+    if not rng.used or not events:
+        return events
+    index, seed, link, witness = drawn
+    return [
+        *events,
+        DrawMade(
+            index=index,
+            seed=seed.hex(),
+            link=link.hex(),
+            spec=SPEC,
+            events=len(events),
+            seated=seated_by(events),
+            witness=witness,
+            decided=DAY2_REDRAW,
+            at=now,
+        ),
+    ]
 
 
 def committed(head: bytes, length: int, at: float) -> DrawsCommitted:

@@ -15,8 +15,10 @@ language is put into its payload, so that its service worker shows the text in i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -106,9 +108,17 @@ class _Worker:
 _worker: _Worker | None = None
 
 
+#: How much nicer than the staff's process the sender runs: a bubble's thousands of messages
+#: take the cores the staff's commands leave, a few seconds later at worst.
+NICENESS: Final = 10
+
+
 def start(pem: bytes, subject: str, threads: int) -> None:
-    """The process's initializer: the VAPID key, the contact, the threads."""
+    """The process's initializer: the VAPID key, the contact, the threads; the process made
+    nicer than the server (a process may only lower its own priority)."""
     global _worker
+    with contextlib.suppress(OSError):
+        os.nice(max(0, NICENESS - os.nice(0)))
     _worker = _Worker(pem, subject, threads)
 
 

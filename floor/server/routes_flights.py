@@ -175,10 +175,16 @@ async def create_day2(request: Request) -> Response:
         last = max(t.state.day_ended.level for t in tournaments if t.state.day_ended)
         step = day2.resume_step(structure, structure.level_index(last)) if last else None
 
-    def then(created: TournamentCreated, now: float) -> list[Event]:
-        return day2.first_events(created, plan, step, now, by=principal.username)[1:]
+    # The redraw itself is made in Day 2's creation, from its first committed seed (``fair``):
+    # the plan's own draw above only sized it.
+    drawn: list[day2.Day2Plan] = []
+
+    def then(created: TournamentCreated, now: float, rng: random.Random) -> list[Event]:
+        drawn.append(day2.redrawn(plan, rules, rng))
+        return day2.first_events(created, drawn[-1], step, now, by=principal.username)[1:]
 
     outcome = await floor.store.create(tid, spec.name, rules, structure, then=then)
+    t, _ = await floor.store.tournament(tid)
     log.info(
         "day 2 created",
         extra={
@@ -193,7 +199,7 @@ async def create_day2(request: Request) -> Response:
         {
             "outcome": outcome,
             "players": len(plan.players),
-            "tables": len(plan.tables),
+            "tables": len(t.state.tables),
             "set_aside": plan.set_aside,
             "entries": plan.entries,
             "chips": plan.chips,

@@ -60,6 +60,8 @@ class Draws:
         self.heads = heads
         self.length = length
         self._chains: dict[str, fair.Chain] = {}
+        #: Each tournament's block of seeds being drawn from (``Chain.block``).
+        self._blocks: dict[str, tuple[int, list[bytes]]] = {}
         #: Tournaments committed elsewhere whose secret is not kept (said once, not per draw).
         self._missing: set[str] = set()
 
@@ -73,8 +75,16 @@ class Draws:
         if kept != _encode_chain(chain):
             chain = _decode_chain(kept)
         self._chains[tid] = chain
+        self._blocks.pop(tid, None)
         self._missing.discard(tid)
         return fair.committed(chain.head, chain.length, now)
+
+    def first(self, tid: str, link: bytes) -> Source:
+        """The source of a new tournament's first draw (its chain just made here), made in
+        its creation after ``link``: Day 2's redraw."""
+        seed = self._chains[tid].seed(1)
+        rng = FairRng(fair.material(tid, 1, seed, link, ""))
+        return Source(rng=rng, index=1, seed=seed, link=link, witness="")
 
     async def source(self, tid: str, version: int, t: Tournament) -> Source | None:
         """The next draw's source for a command decided on ``t`` at ``version``; None where
@@ -90,7 +100,7 @@ class Draws:
         if chain.head.hex() != committed.head:
             log.error("the seeds kept for %s are not the ones committed: draws not checkable", tid)
             return None
-        seed = chain.seed(index)
+        seed = self._seed(tid, chain, index)
         link = await self.heads.head(tid, version)
         witness = committed.witness
         rng = FairRng(fair.material(tid, index, seed, link, witness))
@@ -105,6 +115,12 @@ class Draws:
         if chain is None or chain.head.hex() != committed.head:
             return None
         return chain.seed(index)
+
+    def _seed(self, tid: str, chain: fair.Chain, index: int) -> bytes:
+        first, seeds = self._blocks.get(tid, (0, []))
+        if not first <= index < first + len(seeds):
+            first, seeds = self._blocks[tid] = chain.block(index)
+        return seeds[index - first]
 
     async def _chain(self, tid: str) -> fair.Chain | None:
         chain = self._chains.get(tid)
@@ -121,4 +137,5 @@ class Draws:
 
     def forget(self, tid: str) -> None:
         self._chains.pop(tid, None)
+        self._blocks.pop(tid, None)
         self._missing.discard(tid)

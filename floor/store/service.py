@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol, assert_never
 
-from ..engine import fair, finish
+from ..engine import chain, fair, finish
 from ..engine.commands import Command, RegisterMany
 from ..engine.decide import decide
 from ..engine.errors import RuleError
@@ -270,7 +270,7 @@ class Service:
         rules: Rules,
         structure: Structure | None = None,
         command_id: str | None = None,
-        then: Callable[[TournamentCreated, float], list[Event]] | None = None,
+        then: Callable[[TournamentCreated, float, random.Random], list[Event]] | None = None,
     ) -> Outcome:
         """Write a new tournament's log: its creation, and what ``then`` says follows it in
         the same write (Day 2's tables, players and seats: ``engine.day2.first_events``)."""
@@ -288,7 +288,16 @@ class Service:
             if commitment is not None:
                 t.apply(commitment)
                 events.append(commitment)
-            for e in then(created, now) if then is not None else []:
+            later: list[Event] = []
+            if then is not None and commitment is not None and self.draws is not None:
+                # Day 2's redraw: the chain's first seed, after the creation and commitment.
+                link = chain.head(chain.genesis(tid), map(encode_event, events))
+                source = self.draws.first(tid, link)
+                later = then(created, now, source.rng)
+                later = fair.creation_draw(later, source.rng, source.drawn, now)
+            elif then is not None:
+                later = then(created, now, self.rng)
+            for e in later:
                 t.apply(e)
                 events.append(e)
             return t, events

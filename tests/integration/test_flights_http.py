@@ -5,8 +5,11 @@ seat list found through the player search; then Day 2 played to its winner."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+import tempfile
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,11 +18,14 @@ import pytest_asyncio
 import redis.asyncio as aioredis
 from starlette.applications import Starlette
 
+from floor.backup import Line, export
+from floor.engine import chain
 from floor.engine.prize import PayoutRow, Prize
 from floor.engine.rules import Level, Rules, Structure
 from floor.server.context import Floor
 from floor.server.settings import Settings
 from floor.server.wiring import create_app
+from floor.verify import verify
 
 RULES = msgspec.convert({"game": "holdem", "seats": 10, "final_table": 10}, Rules)
 STRUCTURE = Structure(
@@ -237,3 +243,41 @@ async def flights_to_day2(app: Starlette, http: httpx.AsyncClient) -> None:
         await send(http, "day2", {"type": "bust", "player": p})
     final = await state(http, "day2")
     assert final["winner"] == left[-1]
+    # Day 2's redraw was its first committed draw: made again from its own log, offline.
+    await day2_draws_verify(app)
+
+
+async def day2_draws_verify(app: Starlette) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "day2.floor"
+        await export(app.state.floor.store, "day2", path)
+        text = path.read_bytes()
+        assert b'"decided":"{\\"type\\":\\"day2_redraw\\"}"' in text
+        report = verify(path, None)
+        said = "\n".join(report.lines)
+        assert not report.failed, said
+        assert "ok    the draws (floor-draw/1): " in said, said
+        # Two players' seats swapped by a forger who links and digests again: named.
+        lines = text.splitlines(keepends=True)
+        body = [msgspec.json.decode(x, type=Line) for x in lines[1:-2]]
+        raw = [bytes(x.event) for x in body]
+        at = next(i for i, data in enumerate(raw) if b'"type":"seats_drawn"' in data)
+        drawn = msgspec.json.decode(raw[at])
+        a, b = drawn["seats"][0], drawn["seats"][1]
+        a["player"], b["player"] = b["player"], a["player"]
+        raw[at] = msgspec.json.encode(drawn)
+        links = chain.links(chain.genesis("day2"), enumerate(raw, 1))
+        out = [lines[0]]
+        out += [
+            b'{"seq":%d,"event":%s,"link":"%s"}\n' % (n, data, link.link.encode())
+            for (n, data), link in zip(enumerate(raw, 1), links, strict=True)
+        ]
+        out.append(lines[-2])
+        digest = hashlib.sha256(b"".join(out)).hexdigest()
+        forged = Path(folder) / "forged.floor"
+        forged.write_bytes(b"".join(out) + b'{"digest":"sha256:%s"}\n' % digest.encode())
+        caught = "\n".join(verify(forged, None).lines)
+        assert "FAIL  draw 1 (event" in caught and "(Day 2's redraw)" in caught, caught
+        assert f"the committed seed draws table {a['table']}, seat {a['seat']}" in caught or (
+            f"the committed seed draws table {b['table']}, seat {b['seat']}" in caught
+        ), caught

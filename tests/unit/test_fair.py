@@ -44,6 +44,15 @@ def test_each_seed_hashes_to_the_one_before_it_across_the_checkpoints() -> None:
         chain.seed(1025)
 
 
+def test_a_block_holds_the_seeds_of_its_draws_in_order() -> None:
+    chain = fair.make_chain(TOP, 1000)
+    for index in (1, 2, 255, 256, 257, 512, 513, 999, 1000):
+        first, seeds = chain.block(index)
+        assert first <= index < first + len(seeds)
+        assert [chain.seed(first + j) for j in range(len(seeds))] == seeds
+    assert chain.block(1000) == (769, [chain.seed(i) for i in range(769, 1001)])
+
+
 def test_the_material_is_the_hash_of_its_six_parts() -> None:
     seed, link = sha(b"s"), sha(b"l")
     expected = sha(b"floor-draw/1\nclub\n7\n" + seed + b"\n" + link + b"\n4711")
