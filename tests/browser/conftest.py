@@ -214,16 +214,18 @@ def new_tournament(
     players: int,
     *,
     buttons: bool = True,
+    ids: str = "P",
     **spec: object,
 ) -> dict[str, Any]:
-    """A tournament with ``players`` named players, seats drawn and (by default) a button at
-    every table, so that balancing names the next big blind. Returns the state."""
+    """A tournament with ``players`` named players (ids ``<ids>0``, ``<ids>1``...), seats drawn
+    and (by default) a button at every table, so that balancing names the next big blind.
+    Returns the state."""
     body = {"id": tid, "name": f"Test {tid}", "rules": "tda-2024", "structure": "demo-fast", **spec}
     r = api.client.post("/api/tournaments", json=body)
     assert r.status_code == 201, r.text
     for i in range(players):
         name = NAMES[i] if i < len(NAMES) else f"Player {i}"
-        api.ok(tid, {"type": "register", "name": name, "player": f"P{i}"})
+        api.ok(tid, {"type": "register", "name": name, "player": f"{ids}{i}"})
     api.ok(tid, {"type": "draw_seats"})
     state = api.state(tid)["state"]
     if buttons:

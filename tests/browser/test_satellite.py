@@ -56,7 +56,9 @@ def play_down_to_four(director: Api, tid: str) -> None:
 def test_a_satellite_of_30_for_3_seats_stops_at_3_and_a_ticket_enters_the_main_event(
     servers: list[ServerProcess], director: Api, pages: Pages
 ) -> None:
-    new_tournament(director, "main-evt", 10, structure=MAIN)
+    # The main event's own players are numbered apart from the satellite's: a ticket bound to
+    # its holder enters that id, which must not be a main-event player's already.
+    new_tournament(director, "main-evt", 10, structure=MAIN, ids="M")
     new_tournament(director, "sat30", 30, structure=SATELLITE)
     director.ok("sat30", {"type": "clock_start"})
     play_down_to_four(director, "sat30")

@@ -58,6 +58,7 @@ PLAIN_VALUE_ERRORS = {
     # A seed chain or a draw's source asked for what no decision asks (engine.fair).
     ("fair.py", "make_chain"),
     ("fair.py", "seed"),
+    ("fair.py", "block"),
     ("fair_rng.py", "__init__"),
     ("fair_rng.py", "getrandbits"),
     ("fair_rng.py", "below"),
