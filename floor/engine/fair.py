@@ -117,22 +117,10 @@ def made(
     """``events``, decided on ``t`` with ``rng`` made from ``drawn`` (the index, seed, link
     and witness), and after them the draw's record if the decision drew anything (applied
     to ``t`` too): its seed is spent and revealed, the seats it gave named."""
-    if not rng.used or not events:
-        return events
-    index, seed, link, witness = drawn
-    record = DrawMade(
-        index=index,
-        seed=seed.hex(),
-        link=link.hex(),
-        spec=SPEC,
-        events=len(events),
-        seated=seated_by(events),
-        witness=witness,
-        decided=_encode_command(command).decode(),
-        at=now,
-    )
-    t.apply(record)
-    return [*events, record]
+    out = _recorded(events, rng, drawn, _encode_command(command).decode(), now)
+    if out is not events:
+        t.apply(out[-1])
+    return out
 
 
 #: What Day 2's redraw records as its decision: made in its creation, from its own entries
@@ -145,23 +133,31 @@ def creation_draw(
 ) -> list[Event]:
     """A creation's later events (Day 2's tables, players and redraw), and after them the
     draw's record if they drew anything."""
+    return _recorded(events, rng, drawn, DAY2_REDRAW, now)
+
+
+def _recorded(
+    events: list[Event],
+    rng: FairRng,
+    drawn: tuple[int, bytes, bytes, str],
+    decided: str,
+    now: float,
+) -> list[Event]:
     if not rng.used or not events:
         return events
     index, seed, link, witness = drawn
-    return [
-        *events,
-        DrawMade(
-            index=index,
-            seed=seed.hex(),
-            link=link.hex(),
-            spec=SPEC,
-            events=len(events),
-            seated=seated_by(events),
-            witness=witness,
-            decided=DAY2_REDRAW,
-            at=now,
-        ),
-    ]
+    record = DrawMade(
+        index=index,
+        seed=seed.hex(),
+        link=link.hex(),
+        spec=SPEC,
+        events=len(events),
+        seated=seated_by(events),
+        witness=witness,
+        decided=decided,
+        at=now,
+    )
+    return [*events, record]
 
 
 def committed(head: bytes, length: int, at: float) -> DrawsCommitted:

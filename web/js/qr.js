@@ -19,11 +19,22 @@ export async function qrSvg(text, label) {
   qr.addData(text, "Byte");
   qr.make();
   const n = qr.getModuleCount();
+  return modulesSvg(n, (x, y) => qr.isDark(y, x), label, "qr");
+}
+
+/** `n` by `n` modules, `dark(x, y)` painted black, on white with the quiet zone a camera
+ * needs, as an SVG element labelled `label` (drawn here or sent drawn by the server).
+ * @param {number} n
+ * @param {(x: number, y: number) => boolean} dark
+ * @param {string} label
+ * @param {string} cls
+ * @returns {SVGSVGElement} */
+export function modulesSvg(n, dark, label, cls) {
   const quiet = 4;
   let d = "";
   for (let y = 0; y < n; y++) {
     for (let x = 0; x < n; x++) {
-      if (qr.isDark(y, x)) d += `M${x + quiet} ${y + quiet}h1v1h-1z`;
+      if (dark(x, y)) d += `M${x + quiet} ${y + quiet}h1v1h-1z`;
     }
   }
   const size = n + 2 * quiet;
@@ -31,7 +42,7 @@ export async function qrSvg(text, label) {
   svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-label", label);
-  svg.setAttribute("class", "qr");
+  svg.setAttribute("class", cls);
   svg.setAttribute("shape-rendering", "crispEdges");
   const back = document.createElementNS(SVG, "rect");
   back.setAttribute("width", String(size));

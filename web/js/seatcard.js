@@ -5,36 +5,14 @@
 // fetched again whenever the seat the player follows changes: the card of the old seat is void.
 
 import { t } from "./i18n.js";
+import { modulesSvg } from "./qr.js";
 import { api, explainError, fill, h } from "./ui.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-/** Modules of white around the code: what a camera needs to find it. */
-const QUIET = 4;
 
 /** The server's QR modules as an SVG, dark on white.
  * @param {{ size: number, rows: string[] }} qr
  * @param {string} label */
 export function qrFromRows(qr, label) {
-  let d = "";
-  qr.rows.forEach((row, y) => {
-    for (let x = 0; x < row.length; x++) if (row[x] === "1") d += `M${x + QUIET} ${y + QUIET}h1v1h-1z`;
-  });
-  const size = qr.size + 2 * QUIET;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", label);
-  svg.setAttribute("class", "qr seatcard-qr");
-  svg.setAttribute("shape-rendering", "crispEdges");
-  const back = document.createElementNS(SVG, "rect");
-  back.setAttribute("width", String(size));
-  back.setAttribute("height", String(size));
-  back.setAttribute("fill", "#fff");
-  const path = document.createElementNS(SVG, "path");
-  path.setAttribute("d", d);
-  path.setAttribute("fill", "#000");
-  svg.append(back, path);
-  return svg;
+  return modulesSvg(qr.size, (x, y) => qr.rows[y]?.[x] === "1", label, "qr seatcard-qr");
 }
 
 /** The seat card's panel for the followed player: `update` with their id and seat at each
