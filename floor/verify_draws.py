@@ -11,6 +11,7 @@ log holds and what the committed seed gives.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import msgspec
@@ -171,14 +172,7 @@ def _day2(t: Tournament, events: list[Event], rng: FairRng) -> str | None:
     said = {x.player: (x.table, x.seat) for x in logged}
     mine = {x.player: (x.table, x.seat) for x in seats}
     names = {pid: name for pid, name, _ in drawn}
-    for player in sorted(set(said) | set(mine)):
-        if said.get(player) != mine.get(player):
-            label = f"{names.get(player, player)} ({player})"
-            return (
-                f"{label}: the log seats them at {_where(said.get(player))}, the committed "
-                f"seed draws {_where(mine.get(player))}"
-            )
-    return None
+    return _moved(said, mine, lambda pid: f"{names.get(pid, pid)} ({pid})")
 
 
 def _seats(data: list[bytes]) -> dict[str, tuple[int, int]]:
@@ -202,21 +196,33 @@ def _seats(data: list[bytes]) -> dict[str, tuple[int, int]]:
 
 
 def _difference(t: Tournament, logged: list[bytes], mine: list[bytes]) -> str:
-    said, drawn = _seats(logged), _seats(mine)
-    for player in sorted(set(said) | set(drawn)):
-        if said.get(player) != drawn.get(player):
-            who = t.state.players.get(player)
-            label = f"{who.name} ({player})" if who is not None else player
-            return (
-                f"{label}: the log seats them at {_where(said.get(player))}, the committed "
-                f"seed draws {_where(drawn.get(player))}"
-            )
+    def label(pid: str) -> str:
+        who = t.state.players.get(pid)
+        return f"{who.name} ({pid})" if who is not None else pid
+
+    moved = _moved(_seats(logged), _seats(mine), label)
+    if moved is not None:
+        return moved
     if len(logged) != len(mine):
-        return f"the log holds {len(logged)} events after it, the committed seed gives {len(mine)}"
+        return f"the log holds {len(logged)} events before it, the committed seed gives {len(mine)}"
     for number, (a, b) in enumerate(zip(logged, mine, strict=True), 1):
         if a != b:
             return f"its event {number} differs from what the committed seed gives"
     return "differs from what the committed seed gives"
+
+
+Spots = dict[str, tuple[int, int]]
+
+
+def _moved(said: Spots, drawn: Spots, label: Callable[[str], str]) -> str | None:
+    """The first player (by id) the log seats elsewhere than the committed seed draws."""
+    for player in sorted(set(said) | set(drawn)):
+        if said.get(player) != drawn.get(player):
+            return (
+                f"{label(player)}: the log seats them at {_where(said.get(player))}, the "
+                f"committed seed draws {_where(drawn.get(player))}"
+            )
+    return None
 
 
 def _where(spot: tuple[int, int] | None) -> str:
