@@ -310,6 +310,9 @@ def test_a_followed_name_withdrawn_is_said_and_the_page_goes_back_to_the_room(
     ).click()
     follow = page.locator(".follow-card")
     expect(follow.locator(".seat-big")).to_be_visible()
+    # The seat first shown is the room's copy, held until the follow socket's first message:
+    # withdrawn before that socket opened, the name would be refused at its handshake instead.
+    wait_for(lambda: page.evaluate("() => window.floorPlayer.conn.me != null"), page)
 
     # The entry withdrawn (late registration is open): the follower is told, not left waiting.
     director.ok("withdrawn", {"type": "unregister", "player": "P17"})
