@@ -211,13 +211,15 @@ def floor_run(
     """Busts over HTTP to n screens. (latencies ms, fan-out us per screen, batches, harness
     us per frame, first-screen latencies ms)."""
     url = f"ws://127.0.0.1:{port}/ws/t/{tid}"
-    recorder = WsClient(url)
     latencies: list[float] = []
     firsts: list[float] = []
     answers: list[float] = []
     batches: list[bytes] = []
     with LoadClients(url, n, cpus=[1], spin=True, expect_snapshot=SNAPSHOT) as clients:
         clients.start(timeout=180)
+        # Connected after the screens: a recorder that reads nothing while thousands of
+        # screens are caught up is cut off by the server as a slow reader.
+        recorder = WsClient(url)
         while SNAPSHOT not in recorder.recv():
             pass
         before = fanout_sum(director)

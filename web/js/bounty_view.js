@@ -5,10 +5,11 @@
 // pool's figures for the consoles. Rendering only: every amount is the server's.
 
 import * as fmt from "./format.js";
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { fill, h, playerName } from "./ui.js";
 import { bountyOf, headOf } from "./bounty_pick.js";
 import { mysteryFigures, mysteryLists, mysteryPlayer } from "./mystery_view.js";
+import { mount } from "./mount.js";
 /** @import { Conn } from "./types.js" */
 
 /** The bounty facts, or null: no bounties.
@@ -71,9 +72,7 @@ export function bountyWallPage(conn) {
         h("span", { class: "at" }, fmt.timeOfDay(at))))
       : [h("li", { class: "muted" }, t("bounty.none_won"))]));
   };
-  conn.on("change", draw);
-  onLang(draw);
-  draw();
+  mount(page, conn, draw);
   return page;
 }
 

@@ -10,11 +10,12 @@
 // This file renders them and sends the commands.
 
 import * as fmt from "./format.js";
-import { onLang, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { parseStack } from "./counts.js";
 import { Drafts, keptNote, sentSinceNotice } from "./drafts.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 import { heldState } from "./conn.js";
+import { mount } from "./mount.js";
 /** @import { Conn, Send } from "./types.js" */
 /** @import { TournamentState } from "./protocol.js" */
 
@@ -498,8 +499,6 @@ export function mountCounts(el, conn, tid, options = {}) {
     el.hidden = !block;
     el.replaceChildren(...(block ? [block] : []));
   };
-  conn.on("change", draw);
-  onLang(draw);
-  draw();
+  mount(el, conn, draw);
   return el;
 }
