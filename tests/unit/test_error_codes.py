@@ -139,9 +139,21 @@ def test_every_reason_raised_is_in_the_catalogue_with_the_params_it_is_raised_wi
     raised: set[str] = set()
     for path, _, node in calls_in_floor():
         reason = keyword(node, "reason")
+        where = f"{path.relative_to(ROOT)}:{node.lineno}"
+        if callee(node) == "refused" and isinstance(node.args[1], ast.Constant | ast.IfExp):
+            # ``refused(kind, "reason", {params}, field=...)``: the same literals, by position
+            # (or two reasons picked between, ``"a" if seat is None else "b"``).
+            picked = node.args[1]
+            named = [picked] if isinstance(picked, ast.Constant) else [picked.body, picked.orelse]
+            keys = literal_keys(node.args[2], where)
+            for reason in named:
+                assert isinstance(reason, ast.Constant) and isinstance(reason.value, str), where
+                assert reason.value in PARAMS, f"{where}: {reason.value!r} is not in PARAMS"
+                assert keys == set(PARAMS[reason.value]), f"{where}: {reason.value} with {keys}"
+                raised.add(reason.value)
+            continue
         if reason is None or callee(node) not in errors:
             continue
-        where = f"{path.relative_to(ROOT)}:{node.lineno}"
         assert isinstance(reason, ast.Constant) and isinstance(reason.value, str), (
             f"{where}: a reason is a string literal, so that this test can check it"
         )
