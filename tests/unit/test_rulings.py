@@ -339,7 +339,7 @@ def test_a_ruling_citing_a_rule_its_book_does_not_hold_is_refused_naming_the_fie
 
     assert (refused.value.field, refused.value.reason) == ("rule", "rule_unknown")
     assert refused.value.params == {"rule": "no-such-rule", "book": "TDA 2024"}
-    assert refused.value.message == "TDA 2024 has no rule 'no-such-rule'"
+    assert refused.value.message == "TDA 2024 has no rule “no-such-rule”"
     # The Pardubice rules hold PFP 36 and no TDA rule 56 of its own, but that id opens it;
     # an id that is a slug but of no book is refused there too.
     with pytest.raises(BadValue):
