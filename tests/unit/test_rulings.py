@@ -30,6 +30,7 @@ from floor.server.redact import for_public
 from floor.server.views import snapshots
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import table
+from tests.unit.test_error_codes import assert_said
 
 T0 = 1_700_000_000.0
 
@@ -476,8 +477,9 @@ def test_an_imported_ruling_out_of_order_or_an_unknown_sit_out_end_is_refused() 
     ]
     with pytest.raises(InvalidEvent, match="number 5 does not follow the log"):
         replay(bad)
-    with pytest.raises(InvalidEvent, match="not sitting out"):
+    with pytest.raises(InvalidEvent, match="not sitting out") as caught:
         replay([*floor.log, SitOutEnded(player="T1S1", ruling=1, how="time", at=T0)])
+    assert_said(caught.value.error, "no_sit_out_ruling", {"player": "T1S1", "ruling": 1})
 
 
 # The screens' texts ------------------------------------------------------------------------
