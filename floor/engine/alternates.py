@@ -99,8 +99,7 @@ def queue(
     player = getattr(c, "player", None)
     registered = check(t, Register(name=c.name, player=player), now)
     line = s.alternates
-    if len(line.line) >= MAX_LINE:
-        raise refused(NotAllowed, "alternates_line_full", {"most": MAX_LINE}, field="name")
+    _room_in_line(s, "name")
     folded = registered.name.casefold()
     for a in line.line:
         if a.name.casefold() == folded or (player is not None and a.player == player):
@@ -133,6 +132,23 @@ def _alternate(s: TournamentState, ref: str) -> Alternate:
     return a
 
 
+# The checks a command and a logged event share.
+
+
+def _room_in_line(s: TournamentState, field: str) -> None:
+    if len(s.alternates.line) >= MAX_LINE:
+        raise refused(NotAllowed, "alternates_line_full", {"most": MAX_LINE}, field=field)
+
+
+def _called(s: TournamentState, ref: str) -> Alternate:
+    """Alternate ``ref``, called to take a seat (only a called one takes it: the line goes in
+    order)."""
+    a = _alternate(s, ref)
+    if a.called_at is None:
+        raise refused(NotAllowed, "alternate_not_called", {"alternate": a.id}, field="alternate")
+    return a
+
+
 def seat(
     t: Tournament,
     c: SeatAlternate,
@@ -141,9 +157,7 @@ def seat(
 ) -> list[Event]:
     """A called alternate took the seat: registered (the window is not asked: the seat was
     theirs when it opened) and seated as any late entry."""
-    a = _alternate(t.state, c.alternate)
-    if a.called_at is None:
-        raise refused(NotAllowed, "alternate_not_called", {"alternate": a.id}, field="alternate")
+    a = _called(t.state, c.alternate)
     events = register(Register(name=a.name, player=a.player))
     first = events[0]
     assert isinstance(first, PlayerRegistered)
@@ -212,10 +226,7 @@ def check(t: Tournament, e: AlternateEvent) -> None:
         case CapacitySet():
             pass
         case AlternateQueued():
-            if len(line.line) >= MAX_LINE:
-                raise refused(
-                    NotAllowed, "alternates_line_full", {"most": MAX_LINE}, field="alternate"
-                )
+            _room_in_line(s, "alternate")
             if e.alternate != f"A{line.issued + 1}":
                 raise refused(
                     NotAllowed,
@@ -230,13 +241,7 @@ def check(t: Tournament, e: AlternateEvent) -> None:
                         NotAllowed, "alternate_called", {"alternate": ref}, field="alternates"
                     )
         case AlternateSeated():
-            if _alternate(s, e.alternate).called_at is None:
-                raise refused(
-                    NotAllowed,
-                    "alternate_not_called",
-                    {"alternate": e.alternate},
-                    field="alternate",
-                )
+            _called(s, e.alternate)
         case AlternatesLapsed() | AlternatesLeft():
             for ref in e.alternates:
                 _alternate(s, ref)

@@ -120,10 +120,21 @@ def prizes_left(t: Tournament) -> tuple[int, ...]:
     return tuple(p.prize for p in pool.places[: t.active])
 
 
-def _final(t: Tournament) -> list[Player]:
-    s = t.state
+def _no_deal_yet(s: TournamentState) -> None:
     if s.deal is not None:
         raise refused(NotAllowed, "deal_made", {}, field="type")
+
+
+def _adds_up(given: int, total: int) -> None:
+    if given != total:
+        raise refused(
+            NotAllowed, "deal_shares_total", {"total": given, "expected": total}, field="shares"
+        )
+
+
+def _final(t: Tournament) -> list[Player]:
+    s = t.state
+    _no_deal_yet(s)
     left = players_left(s)
     tables = {p.table for p in left}
     if len(left) < 2 or len(tables) != 1 or len(left) > MOST_PLAYERS:
@@ -200,11 +211,7 @@ def _custom(c: ProposeDeal, left: list[Player], total: int) -> list[int]:
     for p in left:
         if p.id not in by_player:
             raise refused(NotAllowed, "deal_share_missing", {"player": p.id}, field="shares")
-    given = sum(by_player.values())
-    if given != total:
-        raise refused(
-            NotAllowed, "deal_shares_total", {"total": given, "expected": total}, field="shares"
-        )
+    _adds_up(sum(by_player.values()), total)
     return [by_player[p.id] for p in left]
 
 
@@ -277,14 +284,9 @@ def deal_prize(s: TournamentState, pid: PlayerId, place: int) -> int | None:
 
 def check(t: Tournament, event: DealProposed | DealMade) -> None:
     """What an imported log may hold of a deal: shares that add up to the prizes in it."""
-    if t.state.deal is not None:
-        raise refused(NotAllowed, "deal_made", {}, field="type")
+    _no_deal_yet(t.state)
     total = sum(event.prizes) - event.left_to_play + event.bounties
-    given = sum(x.amount for x in event.shares)
-    if given != total:
-        raise refused(
-            NotAllowed, "deal_shares_total", {"total": given, "expected": total}, field="shares"
-        )
+    _adds_up(sum(x.amount for x in event.shares), total)
     deal_bounties.check(t, players_left(t.state), event)
 
 

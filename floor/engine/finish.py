@@ -141,9 +141,15 @@ def refusal(why: Why) -> NotAllowed:
 def close(t: Tournament, now: float) -> list[Event]:
     """The director's close: only once there is a winner or a satellite has ended (a closed
     one is refused by ``bar``)."""
+    closable(t)
+    return [TournamentClosed(at=now)]
+
+
+def closable(t: Tournament) -> None:
+    """A tournament closes once there is a winner or a satellite has ended (the close, and
+    a logged close)."""
     if t.state.winner is None and t.state.satellite_end is None:
         raise refused(NotAllowed, "tournament_not_finished", {"left": t.active}, field="type")
-    return [TournamentClosed(at=now)]
 
 
 def check(t: Tournament, event: Event) -> None:
@@ -167,5 +173,5 @@ def check(t: Tournament, event: Event) -> None:
             raise refused(NotAllowed, "tournament_not_finished", {"left": t.active}, field="winner")
         if event.winner != left:
             raise refused(NotAllowed, "last_player", {"player": left}, field="winner")
-    elif isinstance(event, TournamentClosed) and s.winner is None and s.satellite_end is None:
-        raise refused(NotAllowed, "tournament_not_finished", {"left": t.active}, field="type")
+    elif isinstance(event, TournamentClosed):
+        closable(t)
