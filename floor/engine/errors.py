@@ -188,6 +188,7 @@ Reason = Literal[
     "import_no_rows",
     "import_no_name_column",
     "import_column_unknown",
+    "import_map_part",
     # A log brought in (floor import): events no command could have written.
     "log_start",
     "out_of_range",
@@ -533,6 +534,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "import_no_rows": (),
     "import_no_name_column": (),
     "import_column_unknown": ("column", "columns"),
+    "import_map_part": ("part",),
     "log_start": (),
     "out_of_range": ("name", "value", "least", "most"),
     "not_as_recorded": ("name", "value", "expected"),

@@ -193,12 +193,7 @@ def parse_mapping(text: str, width: int) -> dict[Field, int]:
         key, _, value = part.partition("=")
         field = next((f for f in FIELDS if f == key.strip()), None)
         if field is None or not value.strip().isdigit():
-            raise BadValue(
-                f"map: {part!r} is not field=column",
-                field="map",
-                reason="import_column_unknown",
-                params={"column": part, "columns": width},
-            )
+            raise refused(BadValue, "import_map_part", {"part": part}, field="map")
         index = int(value)
         if index >= width:
             raise refused(

@@ -237,6 +237,7 @@ export const errorsCs = {
     "import_no_rows": "seznam nemá žádné řádky k registraci",
     "import_no_name_column": "žádný sloupec nenese jména: vyberte ten, který je má",
     "import_column_unknown": "sloupec {column} neexistuje (seznam má {columns})",
+    "import_map_part": "„{part}“ není ve tvaru pole=sloupec (třeba name=0)",
     "log_start": "záznam začíná událostí tournament_created a jinde ji nemá",
     "out_of_range": "{name} {value} je mimo rozsah {least} až {most}",
     "not_as_recorded": "{name} {value} nenavazuje na záznam: mělo by být {expected}",

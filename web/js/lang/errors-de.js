@@ -234,6 +234,7 @@ export const errorsDe = {
     "import_no_rows": "die Liste enthält keine Zeilen zum Registrieren",
     "import_no_name_column": "keine Spalte enthält die Namen: wähle die, die sie enthält",
     "import_column_unknown": "es gibt keine Spalte {column} (die Liste hat {columns})",
+    "import_map_part": "„{part}“ hat nicht die Form Feld=Spalte (etwa name=0)",
     "log_start": "ein Log beginnt mit tournament_created und enthält es nur dort",
     "out_of_range": "{name} {value} liegt außerhalb von {least} bis {most}",
     "not_as_recorded": "{name} {value} folgt nicht aus dem Log: es wäre {expected}",

@@ -243,6 +243,7 @@ export const errorsEn = {
     "import_no_rows": "the list holds no rows to register",
     "import_no_name_column": "no column holds the names: choose the one that does",
     "import_column_unknown": "there is no column {column} (the list has {columns})",
+    "import_map_part": "“{part}” is not field=column (like name=0)",
     "log_start": "a log starts with tournament_created, and holds it only there",
     "out_of_range": "{name} {value} is outside {least} to {most}",
     "not_as_recorded": "{name} {value} does not follow the log: it would be {expected}",

@@ -234,6 +234,7 @@ export const errorsEs = {
     "import_no_rows": "la lista no contiene filas que inscribir",
     "import_no_name_column": "ninguna columna contiene los nombres: elige la que los contiene",
     "import_column_unknown": "no existe la columna {column} (la lista tiene {columns})",
+    "import_map_part": "«{part}» no tiene la forma campo=columna (como name=0)",
     "log_start": "un registro empieza con tournament_created y solo lo contiene ahí",
     "out_of_range": "{name} {value} está fuera del rango de {least} a {most}",
     "not_as_recorded": "{name} {value} no se sigue del registro: sería {expected}",

@@ -237,6 +237,7 @@ export const errorsFr = {
     "import_no_rows": "la liste ne contient aucune ligne à inscrire",
     "import_no_name_column": "aucune colonne ne contient les noms : choisissez celle qui les contient",
     "import_column_unknown": "il n'y a pas de colonne {column} (la liste en a {columns})",
+    "import_map_part": "« {part} » n'a pas la forme champ=colonne (comme name=0)",
     "log_start": "un journal commence par tournament_created, et ne le contient que là",
     "out_of_range": "{name} {value} est hors de {least} à {most}",
     "not_as_recorded": "{name} {value} ne suit pas le journal : ce serait {expected}",

@@ -237,6 +237,7 @@ export const errorsIt = {
     "import_no_rows": "l'elenco non contiene righe da iscrivere",
     "import_no_name_column": "nessuna colonna contiene i nomi: scegliete quella che li contiene",
     "import_column_unknown": "non esiste la colonna {column} (l'elenco ne ha {columns})",
+    "import_map_part": "«{part}» non ha la forma campo=colonna (come name=0)",
     "log_start": "un registro inizia con tournament_created, e lo contiene solo lì",
     "out_of_range": "{name} {value} è fuori dall'intervallo da {least} a {most}",
     "not_as_recorded": "{name} {value} non segue il registro: sarebbe {expected}",

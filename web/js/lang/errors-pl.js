@@ -241,6 +241,7 @@ export const errorsPl = {
     "import_no_rows": "lista nie zawiera wierszy do rejestracji",
     "import_no_name_column": "żadna kolumna nie zawiera nazwisk: wybierz tę, która je zawiera",
     "import_column_unknown": "nie ma kolumny {column} (lista ma {columns})",
+    "import_map_part": "„{part}” nie ma postaci pole=kolumna (np. name=0)",
     "log_start": "log zaczyna się od tournament_created i zawiera go tylko tam",
     "out_of_range": "{name} {value} jest poza zakresem od {least} do {most}",
     "not_as_recorded": "{name} {value} nie wynika z logu: byłoby {expected}",

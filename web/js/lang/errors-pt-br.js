@@ -237,6 +237,7 @@ export const errorsPtBr = {
     "import_no_rows": "a lista não tem linhas para inscrever",
     "import_no_name_column": "nenhuma coluna tem os nomes: escolha a que tem",
     "import_column_unknown": "não existe a coluna {column} (a lista tem {columns})",
+    "import_map_part": "“{part}” não tem a forma campo=coluna (como name=0)",
     "log_start": "um registro começa com tournament_created, e só o tem ali",
     "out_of_range": "{name} {value} está fora de {least} a {most}",
     "not_as_recorded": "{name} {value} não segue o registro: seria {expected}",
