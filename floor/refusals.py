@@ -57,6 +57,9 @@ def say(code: str, params: dict[str, Any], lang: str = "en") -> str:
             return str(named[key])
         if value is None:
             return "–"
+        if isinstance(value, float) and value.is_integer():
+            # As the screens' locale formatting writes it: 99, not 99.0.
+            value = int(value)
         return f"{value:,}" if isinstance(value, int | float) else str(value)
 
     return PLACEHOLDER.sub(one, str(template))

@@ -22,7 +22,7 @@ import msgspec
 from . import clock, windows
 from .alternates_model import MAX_LINE, Alternate
 from .commands import DropAlternate, JoinAlternates, QueueAlternate, Register, SeatAlternate
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import (
     AlternateEvent,
     AlternateQueued,
@@ -95,29 +95,16 @@ def queue(
     re-entry's limits, the name as every screen shows it)."""
     s = t.state
     if not full(s):
-        raise NotAllowed(
-            "the flight has free seats: register the player",
-            field="name",
-            reason="alternates_not_full",
-        )
+        raise refused(NotAllowed, "alternates_not_full", {}, field="name")
     player = getattr(c, "player", None)
     registered = check(t, Register(name=c.name, player=player), now)
     line = s.alternates
-    if len(line.line) >= MAX_LINE:
-        raise NotAllowed(
-            f"the alternates' line is full ({MAX_LINE})",
-            field="name",
-            reason="alternates_line_full",
-            params={"most": MAX_LINE},
-        )
+    _room_in_line(s, "name")
     folded = registered.name.casefold()
     for a in line.line:
         if a.name.casefold() == folded or (player is not None and a.player == player):
-            raise NotAllowed(
-                f"{a.name} is already in the alternates' line ({a.id})",
-                field="name",
-                reason="alternate_in_line",
-                params={"alternate": a.id, "name": a.name},
+            raise refused(
+                NotAllowed, "alternate_in_line", {"alternate": a.id, "name": a.name}, field="name"
             )
     # A re-entry keeps the player's id; a new player gets one when seated.
     again = player if player is not None and player in s.players else None
@@ -134,21 +121,31 @@ def queue(
 
 def set_capacity(t: Tournament, capacity: CapacitySet) -> list[Event]:
     if capacity.capacity == t.state.alternates.capacity:
-        raise NotAllowed(
-            "the capacity is already so", field="capacity", reason="capacity_unchanged"
-        )
+        raise refused(NotAllowed, "capacity_unchanged", {}, field="capacity")
     return [capacity]
 
 
 def _alternate(s: TournamentState, ref: str) -> Alternate:
     a = s.alternates.find(ref)
     if a is None:
-        raise NotAllowed(
-            f"there is no alternate {ref} in line",
-            field="alternate",
-            reason="alternate_unknown",
-            params={"alternate": ref},
-        )
+        raise refused(NotAllowed, "alternate_unknown", {"alternate": ref}, field="alternate")
+    return a
+
+
+# The checks a command and a logged event share.
+
+
+def _room_in_line(s: TournamentState, field: str) -> None:
+    if len(s.alternates.line) >= MAX_LINE:
+        raise refused(NotAllowed, "alternates_line_full", {"most": MAX_LINE}, field=field)
+
+
+def _called(s: TournamentState, ref: str) -> Alternate:
+    """Alternate ``ref``, called to take a seat (only a called one takes it: the line goes in
+    order)."""
+    a = _alternate(s, ref)
+    if a.called_at is None:
+        raise refused(NotAllowed, "alternate_not_called", {"alternate": a.id}, field="alternate")
     return a
 
 
@@ -160,14 +157,7 @@ def seat(
 ) -> list[Event]:
     """A called alternate took the seat: registered (the window is not asked: the seat was
     theirs when it opened) and seated as any late entry."""
-    a = _alternate(t.state, c.alternate)
-    if a.called_at is None:
-        raise NotAllowed(
-            f"{a.id} has not been called yet: the line goes in order",
-            field="alternate",
-            reason="alternate_not_called",
-            params={"alternate": a.id},
-        )
+    a = _called(t.state, c.alternate)
     events = register(Register(name=a.name, player=a.player))
     first = events[0]
     assert isinstance(first, PlayerRegistered)
@@ -236,30 +226,22 @@ def check(t: Tournament, e: AlternateEvent) -> None:
         case CapacitySet():
             pass
         case AlternateQueued():
-            if e.alternate != f"A{line.issued + 1}" or len(line.line) >= MAX_LINE:
-                raise NotAllowed(
-                    f"alternate {e.alternate} is not the next in line",
+            _room_in_line(s, "alternate")
+            if e.alternate != f"A{line.issued + 1}":
+                raise refused(
+                    NotAllowed,
+                    "not_as_recorded",
+                    {"name": "alternate", "value": e.alternate, "expected": f"A{line.issued + 1}"},
                     field="alternate",
-                    reason="alternate_unknown",
-                    params={"alternate": e.alternate},
                 )
         case AlternatesCalled():
             for ref in e.alternates:
                 if _alternate(s, ref).called_at is not None:
-                    raise NotAllowed(
-                        f"{ref} was called already",
-                        field="alternates",
-                        reason="alternate_unknown",
-                        params={"alternate": ref},
+                    raise refused(
+                        NotAllowed, "alternate_called", {"alternate": ref}, field="alternates"
                     )
         case AlternateSeated():
-            if _alternate(s, e.alternate).called_at is None:
-                raise NotAllowed(
-                    f"{e.alternate} has not been called yet",
-                    field="alternate",
-                    reason="alternate_not_called",
-                    params={"alternate": e.alternate},
-                )
+            _called(s, e.alternate)
         case AlternatesLapsed() | AlternatesLeft():
             for ref in e.alternates:
                 _alternate(s, ref)

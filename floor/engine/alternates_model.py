@@ -15,7 +15,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from .errors import ConfigValueError
+from .errors import ConfigValueError, refused
 from .limits import check_limits
 from .model import PlayerId
 
@@ -47,10 +47,7 @@ class Capacity(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     def __post_init__(self) -> None:
         check_limits(self)
         if self.seats is not None and self.tables is not None:
-            raise ConfigValueError(
-                "give the capacity in seats or in tables, not both",
-                reason="capacity_seats_and_tables",
-            )
+            raise refused(ConfigValueError, "capacity_seats_and_tables", {})
 
     def limit(self, seats_per_table: int) -> int | None:
         """The players at most in play at once; None: no limit."""

@@ -132,11 +132,11 @@ def check(s: TournamentState, rules: Rules, event: PrizeChanged | StructureChang
         raise refusal(why, "structure")
     whole = None if s.clock.started else bare.levels[s.clock.level].minutes * 60.0
     if event.remaining != whole:
-        raise NotAllowed(
-            f"remaining: {event.remaining} is not {whole}",
+        raise refused(
+            NotAllowed,
+            "not_as_recorded",
+            {"name": "remaining", "value": event.remaining, "expected": whole},
             field="remaining",
-            reason="not_as_recorded",
-            params={"name": "remaining", "value": event.remaining, "expected": whole},
         )
 
 

@@ -8,21 +8,17 @@ every screen as a patch and stands in the log like any other event.
 from __future__ import annotations
 
 from .commands import Announce, ClearAnnouncement
-from .errors import BadValue, NotAllowed
+from .errors import BadValue, NotAllowed, refused
 from .events import Announced, AnnouncementCleared, Event
 from .state import Tournament
 
 
 def _blank() -> BadValue:
-    return BadValue(
-        "an announcement needs at least one letter or digit",
-        field="text",
-        reason="announcement_blank",
-    )
+    return refused(BadValue, "announcement_blank", {}, field="text")
 
 
 def _none() -> NotAllowed:
-    return NotAllowed("no announcement is shown", reason="announcement_none")
+    return refused(NotAllowed, "announcement_none", {})
 
 
 def _shown(text: str) -> bool:

@@ -18,7 +18,7 @@ from typing import Literal
 
 import msgspec
 
-from .errors import NotAllowed, UnknownPlayer, UnknownTable
+from .errors import NotAllowed, UnknownPlayer, UnknownTable, refused
 from .events import TableBagged
 from .model import PlayerId, TableNo
 from .state import Tournament
@@ -166,75 +166,46 @@ def check_sheet(t: Tournament, sheet: TableBagged, before: TableBagged | None) -
     correction without a reason. Nothing changes then."""
     table = t.state.tables.get(sheet.table)
     if table is None:
-        raise UnknownTable(
-            f"there is no table {sheet.table}",
-            field="table",
-            reason="table_unknown",
-            params={"table": sheet.table},
-        )
+        raise refused(UnknownTable, "table_unknown", {"table": sheet.table}, field="table")
     if before is not None and not (sheet.reason or "").strip():
-        raise NotAllowed(
-            f"table {sheet.table} is bagged already: say why the bags are corrected",
-            field="reason",
-            reason="bags_correction_reason",
-            params={"table": sheet.table},
-        )
+        raise refused(NotAllowed, "bags_correction_reason", {"table": sheet.table}, field="reason")
     seen: set[PlayerId] = set()
     numbers: dict[str, PlayerId] = {}
     for i, b in enumerate(sheet.bags):
         field = f"bags[{i}]"
         p = t.state.players.get(b.player)
         if p is None:
-            raise UnknownPlayer(
-                f"{b.player} is not in the tournament",
-                field=f"{field}.player",
-                reason="player_unknown",
-                params={"player": b.player},
+            raise refused(
+                UnknownPlayer, "player_unknown", {"player": b.player}, field=f"{field}.player"
             )
         if p.busted:
-            raise NotAllowed(
-                f"{b.player} is already out",
-                field=f"{field}.player",
-                reason="player_out",
-                params={"player": b.player},
-            )
+            raise refused(NotAllowed, "player_out", {"player": b.player}, field=f"{field}.player")
         if p.id in seen:
-            raise NotAllowed(
-                f"{p.id} is listed twice",
-                field=f"{field}.player",
-                reason="player_listed_twice",
-                params={"player": p.id},
+            raise refused(
+                NotAllowed, "player_listed_twice", {"player": p.id}, field=f"{field}.player"
             )
         seen.add(p.id)
         if p.table != table.number:
-            raise NotAllowed(
-                f"{p.id} is not at table {table.number} (they sit at table {p.table})",
+            raise refused(
+                NotAllowed,
+                "count_not_at_table",
+                {"player": p.id, "table": table.number, "at_table": p.table},
                 field=f"{field}.player",
-                reason="count_not_at_table",
-                params={"player": p.id, "table": table.number, "at_table": p.table},
             )
         if b.stack <= 0:
-            raise NotAllowed(
-                f"{p.id}'s bag must hold chips",
-                field=f"{field}.stack",
-                reason="bag_empty",
-                params={"player": p.id},
-            )
+            raise refused(NotAllowed, "bag_empty", {"player": p.id}, field=f"{field}.stack")
         if b.bag is not None:
             other = numbers.get(b.bag)
             if other is not None:
-                raise NotAllowed(
-                    f"bag {b.bag} is on the sheet twice (also {other}'s)",
+                raise refused(
+                    NotAllowed,
+                    "bag_number_twice",
+                    {"bag": b.bag, "player": other},
                     field=f"{field}.bag",
-                    reason="bag_number_twice",
-                    params={"bag": b.bag, "player": other},
                 )
             numbers[b.bag] = p.id
     for _, pid in sorted(table.occupants.items()):
         if pid not in seen:
-            raise NotAllowed(
-                f"{pid} sits at table {table.number} and has no bag on the sheet",
-                field="bags",
-                reason="bag_missing",
-                params={"player": pid, "table": table.number},
+            raise refused(
+                NotAllowed, "bag_missing", {"player": pid, "table": table.number}, field="bags"
             )

@@ -25,7 +25,7 @@ import msgspec
 from . import lookups, mystery
 from .bounty_rules import Bounty, BountyShare, clockwise, halves, split
 from .commands import Busted, PayBounty
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import BountyPaid, Event, PlayerBusted
 from .features import checks
 from .fold.bounty import head
@@ -74,11 +74,11 @@ def eliminate(
         winners = _winners(t, e, refs, field)
         for i, w in enumerate(winners):
             if w.id in out_now:
-                raise NotAllowed(
-                    f"{w.id} is out in this hand before {e.player}: they did not win that pot",
+                raise refused(
+                    NotAllowed,
+                    "bounty_eliminator_out_before",
+                    {"player": w.id, "busted": e.player},
                     field=f"{field}[{i}]",
-                    reason="bounty_eliminator_out",
-                    params={"player": w.id},
                 )
         out_now.add(e.player)
         ids = tuple(w.id for w in winners)
@@ -182,19 +182,9 @@ def winners_at(
         if pid is None:
             raise checks.empty(table.number, seat, where)
         if pid == out:
-            raise NotAllowed(
-                f"{pid} cannot knock themselves out",
-                field=where,
-                reason="bounty_eliminator_self",
-                params={"player": pid},
-            )
+            raise refused(NotAllowed, "bounty_eliminator_self", {"player": pid}, field=where)
         if pid in found:
-            raise NotAllowed(
-                f"{pid} is named twice as a winner of the pot",
-                field=where,
-                reason="bounty_eliminator_twice",
-                params={"player": pid},
-            )
+            raise refused(NotAllowed, "bounty_eliminator_twice", {"player": pid}, field=where)
         found.append(pid)
     return tuple(found)
 
@@ -206,33 +196,18 @@ def _winners(t: Tournament, e: PlayerBusted, refs: tuple[str, ...], field: str) 
         where = f"{field}[{i}]"
         w = lookups.player(t, ref, where)
         if w.id == e.player:
-            raise NotAllowed(
-                f"{w.id} cannot knock themselves out",
-                field=where,
-                reason="bounty_eliminator_self",
-                params={"player": w.id},
-            )
+            raise refused(NotAllowed, "bounty_eliminator_self", {"player": w.id}, field=where)
         if w.busted:
-            raise NotAllowed(
-                f"{w.id} is out: they did not win that pot",
-                field=where,
-                reason="bounty_eliminator_out",
-                params={"player": w.id},
-            )
+            raise refused(NotAllowed, "bounty_eliminator_out", {"player": w.id}, field=where)
         if w.table != e.table:
-            raise NotAllowed(
-                f"{w.id} does not sit at {e.player}'s table {e.table}: they did not win that pot",
+            raise refused(
+                NotAllowed,
+                "bounty_eliminator_elsewhere",
+                {"player": w.id, "busted": e.player, "table": e.table},
                 field=where,
-                reason="bounty_eliminator_elsewhere",
-                params={"player": w.id, "busted": e.player, "table": e.table},
             )
         if found and w.id in {x.id for x in found}:
-            raise NotAllowed(
-                f"{w.id} is named twice as a winner of the pot",
-                field=where,
-                reason="bounty_eliminator_twice",
-                params={"player": w.id},
-            )
+            raise refused(NotAllowed, "bounty_eliminator_twice", {"player": w.id}, field=where)
         found.append(w)
     if len(found) < 2:
         return found
@@ -266,11 +241,11 @@ def undone(t: Tournament, p: Player) -> tuple[PlayerId, ...]:
     for x in r.to:
         w = players.get(x.player)
         if w is None or w.busted:
-            raise NotAllowed(
-                f"{x.player}, who won {p.id}'s bounty, is out since: undo their bust-out first",
+            raise refused(
+                NotAllowed,
+                "bounty_undo_eliminator_out",
+                {"player": p.id, "eliminator": x.player},
                 field="player",
-                reason="bounty_undo_eliminator_out",
-                params={"player": p.id, "eliminator": x.player},
             )
         back.append(x.player)
     winner = t.state.winner
@@ -282,16 +257,11 @@ def undone(t: Tournament, p: Player) -> tuple[PlayerId, ...]:
 def pay(t: Tournament, c: PayBounty, now: float) -> list[Event]:
     """The cashier pays what ``c.player`` has won and not yet been paid."""
     if settings(t) is None:
-        raise NotAllowed("this tournament has no bounties", field="type", reason="bounty_none")
+        raise refused(NotAllowed, "bounty_none", {}, field="type")
     p = lookups.player(t, c.player)
     owed = owed_to(p)
     if owed <= 0:
-        raise NotAllowed(
-            f"{p.id} is owed no bounty",
-            field="player",
-            reason="bounty_nothing_owed",
-            params={"player": p.id},
-        )
+        raise refused(NotAllowed, "bounty_nothing_owed", {"player": p.id}, field="player")
     return [BountyPaid(player=p.id, amount=owed, at=now, by=c.by)]
 
 
@@ -307,11 +277,11 @@ def check(t: Tournament, event: PlayerBusted | BountyPaid) -> None:
     if isinstance(event, BountyPaid):
         p = lookups.player(t, event.player)
         if settings(t) is None or event.amount != owed_to(p) or event.amount <= 0:
-            raise NotAllowed(
-                f"amount: {event.amount} is not what {p.id} is owed ({owed_to(p)})",
+            raise refused(
+                NotAllowed,
+                "not_as_recorded",
+                {"name": "amount", "value": event.amount, "expected": owed_to(p)},
                 field="amount",
-                reason="not_as_recorded",
-                params={"name": "amount", "value": event.amount, "expected": owed_to(p)},
             )
         return
     if not event.eliminators and not event.bounty_to and not event.envelope:
@@ -326,20 +296,16 @@ def check(t: Tournament, event: PlayerBusted | BountyPaid) -> None:
         recorded={event.player: event.envelope},
     )[0]
     if again.envelope != event.envelope:
-        raise NotAllowed(
-            f"{event.envelope} is not the draw's ({again.envelope})",
+        raise refused(
+            NotAllowed,
+            "not_as_recorded",
+            {"name": "envelope", "value": event.envelope, "expected": again.envelope},
             field="envelope",
-            reason="not_as_recorded",
-            params={"name": "envelope", "value": event.envelope, "expected": again.envelope},
         )
     if again.bounty_to != event.bounty_to or again.bounty != event.bounty:
-        raise NotAllowed(
-            f"bounty_to: {event.bounty_to} is not the bounty worked out ({again.bounty_to})",
+        raise refused(
+            NotAllowed,
+            "not_as_recorded",
+            {"name": "bounty_to", "value": str(event.bounty_to), "expected": str(again.bounty_to)},
             field="bounty_to",
-            reason="not_as_recorded",
-            params={
-                "name": "bounty_to",
-                "value": str(event.bounty_to),
-                "expected": str(again.bounty_to),
-            },
         )

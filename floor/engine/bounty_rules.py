@@ -29,7 +29,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from .errors import ConfigValueError
+from .errors import ConfigValueError, refused
 from .model import PlayerId
 
 BountyKind = Literal["knockout", "progressive", "mystery"]
@@ -70,24 +70,14 @@ class Bounty(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     def __post_init__(self) -> None:
         mystery = self.kind == "mystery"
         if mystery != bool(self.envelopes):
-            raise ConfigValueError(
-                "bounty.envelopes: a mystery bounty needs its envelopes (amount x count), "
-                "and only a mystery bounty has them",
-                reason="bounty_envelopes",
-                params={"kind": self.kind},
+            raise refused(
+                ConfigValueError, "bounty_envelopes", {"kind": self.kind}, field="bounty.envelopes"
             )
         if len({e.amount for e in self.envelopes}) != len(self.envelopes):
-            raise ConfigValueError(
-                "bounty.envelopes: each amount on one line (amount x count)",
-                reason="bounty_envelopes_twice",
-                params={},
-            )
+            raise refused(ConfigValueError, "bounty_envelopes_twice", {}, field="bounty.envelopes")
         if (self.mystery_from == "level") != (self.mystery_level is not None):
-            raise ConfigValueError(
-                "bounty.mystery_level: the level the drawing starts at, set with "
-                'mystery_from = "level" (and only then)',
-                reason="bounty_mystery_level",
-                params={},
+            raise refused(
+                ConfigValueError, "bounty_mystery_level", {}, field="bounty.mystery_level"
             )
 
 

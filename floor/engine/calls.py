@@ -13,7 +13,7 @@ return None when the rules allow it, else the error to raise.
 
 from __future__ import annotations
 
-from .errors import BadSeat, NotAllowed, RuleError
+from .errors import BadSeat, NotAllowed, RuleError, refused
 from .events import CallsLapsed, MoveCall, MovesCalled
 from .model import MoveReason, SeatNo, Spot
 from .moves import planned_seats, redirect_bar, refusal, taken_bar
@@ -58,12 +58,7 @@ def call_all(t: Tournament, reason: MoveReason, now: float) -> MovesCalled:
             )
         )
     if not out:
-        raise NotAllowed(
-            f"there are no planned {reason} moves to call",
-            field="reason",
-            reason="no_moves_to_call",
-            params={"reason": reason},
-        )
+        raise refused(NotAllowed, "no_moves_to_call", {"reason": reason}, field="reason")
     return MovesCalled(calls=tuple(out), at=now)
 
 
@@ -72,12 +67,11 @@ def confirm_bar(t: Tournament, p: Player, seat: SeatNo | None) -> NotAllowed | N
     called = t.state.calls.get(p.id)
     if called is None or called.seat is None or seat is None or seat == called.seat:
         return None
-    return NotAllowed(
-        f"the move of {p.id} was called to table {called.table} seat {called.seat}: call it "
-        f"again to seat {seat} first, so that every screen shows the change",
+    return refused(
+        NotAllowed,
+        "move_called",
+        {"player": p.id, "table": called.table, "seat": called.seat, "to": seat},
         field="seat",
-        reason="move_called",
-        params={"player": p.id, "table": called.table, "seat": called.seat, "to": seat},
     )
 
 
@@ -99,22 +93,16 @@ def _check_seat(t: Tournament, p: Player, to: Spot) -> None:
     """A call to a seat other than the planned one follows the rules of a redirect."""
     table = t.table(to.table)
     if not 1 <= to.seat <= table.seats:
-        raise BadSeat(
-            f"table {to.table} has no seat {to.seat}",
-            field="seat",
-            reason="seat_unknown",
-            params={"table": to.table, "seat": to.seat},
-        )
+        raise refused(BadSeat, "seat_unknown", {"table": to.table, "seat": to.seat}, field="seat")
     why = redirect_bar(t, to, t.needs_reserved(p), planned_seats(t)) or taken_bar(t, to, {p.id})
     if why is not None:
         raise refusal(why)
 
 
 def _already(p: Player, c: Called) -> RuleError:
-    where = f"table {c.table}" if c.seat is None else f"table {c.table} seat {c.seat}"
-    return NotAllowed(
-        f"the move of {p.id} is already called to {where}",
+    return refused(
+        NotAllowed,
+        "move_already_called" if c.seat is None else "move_already_called_seat",
+        {"player": p.id, "table": c.table, "seat": c.seat},
         field="seat",
-        reason="move_already_called",
-        params={"player": p.id, "table": c.table, "seat": c.seat},
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import ClockAdjusted, ClockPaused, ClockResumed, ClockStarted, LevelChanged
 from .rules import Break, Level, Step, Structure
 from .state import ClockState, TournamentState
@@ -19,9 +19,7 @@ from .state import ClockState, TournamentState
 def structure_of(s: TournamentState) -> Structure:
     """The structure the clock runs on; refused without one."""
     if s.structure is None:
-        raise NotAllowed(
-            "this tournament has no structure: the clock has no levels", reason="no_structure"
-        )
+        raise refused(NotAllowed, "no_structure", {})
     return s.structure
 
 
@@ -40,7 +38,7 @@ def startable(s: TournamentState) -> Structure:
     """The structure a clock not yet started starts on."""
     structure = structure_of(s)
     if s.clock.started:
-        raise NotAllowed("the clock has already started", reason="clock_started")
+        raise refused(NotAllowed, "clock_started", {})
     return structure
 
 
@@ -57,7 +55,7 @@ def _ends_at(s: TournamentState, due: list[LevelChanged]) -> float | None:
 
 def pausable(s: TournamentState) -> None:
     if not s.clock.running:
-        raise NotAllowed("the clock is not running", reason="clock_not_running")
+        raise refused(NotAllowed, "clock_not_running", {})
 
 
 def pause(s: TournamentState, now: float, due: list[LevelChanged] | None = None) -> ClockPaused:
@@ -69,9 +67,9 @@ def pause(s: TournamentState, now: float, due: list[LevelChanged] | None = None)
 
 def resumable(s: TournamentState) -> None:
     if not s.clock.started:
-        raise NotAllowed("the clock has not started", reason="clock_not_started")
+        raise refused(NotAllowed, "clock_not_started", {})
     if s.clock.running:
-        raise NotAllowed("the clock is already running", reason="clock_running")
+        raise refused(NotAllowed, "clock_running", {})
 
 
 def resume(s: TournamentState, now: float) -> ClockResumed:
@@ -96,11 +94,8 @@ def step_of(s: TournamentState, index: int, field: str) -> Step:
     """Step ``index`` of the structure, refused if it has none."""
     structure = structure_of(s)
     if not 0 <= index < len(structure.levels):
-        raise NotAllowed(
-            f"there is no step {index}: the structure has steps 0 to {len(structure.levels) - 1}",
-            field=field,
-            reason="no_step",
-            params={"step": index, "last": len(structure.levels) - 1},
+        raise refused(
+            NotAllowed, "no_step", {"step": index, "last": len(structure.levels) - 1}, field=field
         )
     return structure.levels[index]
 

@@ -21,7 +21,7 @@ import msgspec
 from . import lookups
 from .commands import CountTable
 from .count_age import OldCount, count_age
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import (
     AddOnMade,
     ChipsRaced,
@@ -52,12 +52,7 @@ def count_table(t: Tournament, c: CountTable, now: float) -> list[Event]:
     at = now if c.at is None else c.at
     if at > now + AHEAD:
         ahead = round(at - now)
-        raise NotAllowed(
-            f"the count's time is {ahead} seconds ahead of the server's clock",
-            field="at",
-            reason="count_in_future",
-            params={"seconds": ahead},
-        )
+        raise refused(NotAllowed, "count_in_future", {"seconds": ahead}, field="at")
     # A phone a little ahead counted now, not in the future.
     at = min(at, now)
     seen: set[PlayerId] = set()
@@ -66,12 +61,7 @@ def count_table(t: Tournament, c: CountTable, now: float) -> list[Event]:
         field = f"stacks[{i}].player"
         p = counted(t, table, count.player, seen, field)
         if p.counted_at is not None and p.counted_at > at:
-            raise NotAllowed(
-                f"{p.id} was counted again after this count: count the stack again",
-                field=field,
-                reason="count_older",
-                params={"player": p.id},
-            )
+            raise refused(NotAllowed, "count_older", {"player": p.id}, field=field)
         stacks.append(CountedStack(player=p.id, stack=count.stack))
     return [StacksCounted(table=table.number, stacks=tuple(stacks), at=at)]
 
@@ -158,18 +148,13 @@ def counted(t: Tournament, table: Table, pid: PlayerId, seen: set[PlayerId], fie
     """A player a count of ``table`` names: seated there, and named once (``seen``)."""
     p = lookups.seated(t, pid, field)
     if p.id in seen:
-        raise NotAllowed(
-            f"{p.id} is listed twice",
-            field=field,
-            reason="player_listed_twice",
-            params={"player": p.id},
-        )
+        raise refused(NotAllowed, "player_listed_twice", {"player": p.id}, field=field)
     seen.add(p.id)
     if p.table != table.number:
-        raise NotAllowed(
-            f"{p.id} is not at table {table.number} (they sit at table {p.table})",
+        raise refused(
+            NotAllowed,
+            "count_not_at_table",
+            {"player": p.id, "table": table.number, "at_table": p.table},
             field=field,
-            reason="count_not_at_table",
-            params={"player": p.id, "table": table.number, "at_table": p.table},
         )
     return p

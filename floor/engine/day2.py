@@ -22,7 +22,7 @@ import msgspec
 from msgspec import Meta
 
 from .bagging import room_check
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import (
     CountedStack,
     Event,
@@ -77,12 +77,7 @@ def merge(flights: Sequence[Flight], rule: StackForward) -> tuple[list[Bagged], 
     seen: set[str] = set()
     for i, f in enumerate(flights):
         if f.id in seen:
-            raise NotAllowed(
-                f"flight {f.id} is listed twice",
-                field=f"flights[{i}]",
-                reason="flight_twice",
-                params={"flight": f.id},
-            )
+            raise refused(NotAllowed, "flight_twice", {"flight": f.id}, field=f"flights[{i}]")
         seen.add(f.id)
     by_player: dict[PlayerId, list[Bagged]] = {}
     for f in sorted(flights, key=lambda f: f.order):
@@ -112,48 +107,37 @@ def plan(
     the reserved seats of ``rules`` kept for the players who need one. Refused where a
     flight's chip check failed, unless ``acknowledge`` gives the director's reason."""
     if not flights:
-        raise NotAllowed(
-            "Day 2 needs at least one flight", field="flights", reason="day2_no_flights"
-        )
+        raise refused(NotAllowed, "day2_no_flights", {}, field="flights")
     for i, f in enumerate(flights):
         if f.unbagged:
-            raise NotAllowed(
-                f"flight {f.id} has {f.unbagged} survivors not bagged yet",
+            raise refused(
+                NotAllowed,
+                "flight_not_bagged",
+                {"flight": f.id, "players": f.unbagged},
                 field=f"flights[{i}]",
-                reason="flight_not_bagged",
-                params={"flight": f.id, "players": f.unbagged},
             )
     checks = tuple(f.check_failed for f in flights if f.check_failed is not None)
     reason = acknowledge.reason.strip() if acknowledge is not None else ""
     if acknowledge is not None and not reason:
-        raise NotAllowed(
-            "say why Day 2 is made although a flight's chip check failed",
-            field="acknowledge.reason",
-            reason="day2_ack_reason",
-        )
+        raise refused(NotAllowed, "day2_ack_reason", {}, field="acknowledge.reason")
     seen = set(acknowledge.flights) if acknowledge is not None else set()
     unacknowledged = [c for c in checks if c.flight not in seen]
     if unacknowledged:
         c = unacknowledged[0]
-        raise NotAllowed(
-            f"the chip check of flight {c.flight} failed ({c.difference:+,} chips against a "
-            f"tolerance of {c.tolerance:,}): acknowledge it with a reason to make Day 2",
-            field="acknowledge",
-            reason="day2_check_failed",
-            params={
+        raise refused(
+            NotAllowed,
+            "day2_check_failed",
+            {
                 "flight": c.flight,
                 "difference": c.difference,
                 "tolerance": c.tolerance,
                 "flights": len(unacknowledged),
             },
+            field="acknowledge",
         )
     kept, aside = merge(flights, rule)
     if len(kept) < 2:
-        raise NotAllowed(
-            "at least 2 registered players are needed for a draw",
-            field="flights",
-            reason="draw_too_few",
-        )
+        raise refused(NotAllowed, "draw_too_few", {}, field="flights")
     numbers, seats = redraw([(b.player, b.name, b.special_needs) for b in kept], rules, rng)
     entries = sum(f.entries for f in flights)
     rebuys = sum(f.rebuys for f in flights)
@@ -218,7 +202,7 @@ def flight_of(t: Tournament) -> Flight:
     no flight of an event is a one-flight event: a day of its own, played on another day."""
     s = t.state
     if s.day_ended is None:
-        raise NotAllowed("the day has not ended: bag the chips once it has", reason="day_not_ended")
+        raise refused(NotAllowed, "day_not_ended", {})
     order = s.flight.order if s.flight is not None else 1
     bags = {b.player: b for sheet in s.bags.values() for b in sheet.bags}
     survivors: list[Bagged] = []

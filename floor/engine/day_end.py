@@ -21,7 +21,7 @@ from .commands import (
     EndDay,
     SetFlight,
 )
-from .errors import NotAllowed, RuleError
+from .errors import NotAllowed, RuleError, refused
 from .events import BagCount, DayEnded, Event, FlightSet, TableBagged
 from .flights import DayOver, day_over
 from .state import Tournament
@@ -48,11 +48,7 @@ def end_day(t: Tournament, c: EndDay, now: float) -> list[Event]:
         raise _ended()
     by = over(t)
     if by is None and not c.now:
-        raise NotAllowed(
-            "the day is not over yet: it ends at its last level or at its share of the field",
-            field="now",
-            reason="day_not_over",
-        )
+        raise refused(NotAllowed, "day_not_over", {}, field="now")
     return _stop(t, now, by or "director")
 
 
@@ -93,7 +89,7 @@ def _last_level(t: Tournament, by: DayOver) -> int:
 def bag_table(t: Tournament, c: BagTable, now: float) -> list[Event]:
     s = t.state
     if s.day_ended is None:
-        raise NotAllowed("the day has not ended: bag the chips once it has", reason="day_not_ended")
+        raise refused(NotAllowed, "day_not_ended", {})
     sheet = TableBagged(
         table=c.table,
         bags=tuple(BagCount(player=b.player, stack=b.stack, bag=b.bag) for b in c.bags),
@@ -115,7 +111,7 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
 
 
 def _ended() -> NotAllowed:
-    return NotAllowed("the day has ended already", reason="day_ended")
+    return refused(NotAllowed, "day_ended", {})
 
 
 def check(t: Tournament, event: FlightSet | TableBagged | DayEnded) -> None:
@@ -127,9 +123,7 @@ def check(t: Tournament, event: FlightSet | TableBagged | DayEnded) -> None:
                 raise _ended()
         case TableBagged():
             if s.day_ended is None:
-                raise NotAllowed(
-                    "the day has not ended: bag the chips once it has", reason="day_not_ended"
-                )
+                raise refused(NotAllowed, "day_not_ended", {})
             check_sheet(t, event, s.bags.get(event.table))
         case DayEnded():
             if s.day_ended is not None:

@@ -33,7 +33,7 @@ import msgspec
 from . import clock, deal_bounties
 from .commands import MakeDeal, ProposeDeal
 from .count_age import count_age
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import DealMade, DealProposed, DealShare, Event
 from .model import PlayerId
 from .prize import payouts
@@ -115,29 +115,30 @@ def prizes_left(t: Tournament) -> tuple[int, ...]:
     s = t.state
     prize = s.structure.prize if s.structure is not None else None
     if prize is None:
-        raise NotAllowed(
-            "the tournament has no prize settings: there is nothing to deal",
-            field="type",
-            reason="deal_no_prize",
-        )
+        raise refused(NotAllowed, "deal_no_prize", {}, field="type")
     pool = payouts(prize, s.entries, s.rebuys, s.add_ons)
     return tuple(p.prize for p in pool.places[: t.active])
 
 
+def _no_deal_yet(s: TournamentState) -> None:
+    if s.deal is not None:
+        raise refused(NotAllowed, "deal_made", {}, field="type")
+
+
+def _adds_up(given: int, total: int) -> None:
+    if given != total:
+        raise refused(
+            NotAllowed, "deal_shares_total", {"total": given, "expected": total}, field="shares"
+        )
+
+
 def _final(t: Tournament) -> list[Player]:
     s = t.state
-    if s.deal is not None:
-        raise NotAllowed("a deal is already made", field="type", reason="deal_made")
+    _no_deal_yet(s)
     left = players_left(s)
     tables = {p.table for p in left}
     if len(left) < 2 or len(tables) != 1 or len(left) > MOST_PLAYERS:
-        raise NotAllowed(
-            f"a deal is made at the final table ({len(left)} players are left, "
-            "not all at one table)",
-            field="type",
-            reason="deal_not_final",
-            params={"left": len(left)},
-        )
+        raise refused(NotAllowed, "deal_not_final", {"left": len(left)}, field="type")
     return left
 
 
@@ -146,19 +147,9 @@ def _counted(s: TournamentState, p: Player) -> int:
     table = s.tables.get(p.table) if p.table is not None else None
     hand_at = table.hand_at if table is not None else None
     if not p.counted or p.counted_at is None or p.stack is None:
-        raise NotAllowed(
-            f"{p.id}'s stack is not counted: count the final table first",
-            field="type",
-            reason="deal_not_counted",
-            params={"player": p.id},
-        )
+        raise refused(NotAllowed, "deal_not_counted", {"player": p.id}, field="type")
     if count_age(s, p) is not None or (hand_at is not None and p.counted_at < hand_at):
-        raise NotAllowed(
-            f"{p.id}'s count is older than the table's last hand: count the stack again",
-            field="type",
-            reason="deal_count_old",
-            params={"player": p.id},
-        )
+        raise refused(NotAllowed, "deal_count_old", {"player": p.id}, field="type")
     return p.stack
 
 
@@ -170,12 +161,11 @@ def propose(t: Tournament, c: ProposeDeal, now: float) -> list[Event]:
     prizes += [0] * (len(left) - len(prizes))
     most = prizes[0] - prizes[-1]
     if c.left_to_play > most:
-        raise NotAllowed(
-            f"at most {most} can be left to play for (the top prize less the lowest), "
-            f"not {c.left_to_play}",
+        raise refused(
+            NotAllowed,
+            "deal_left_too_much",
+            {"left": c.left_to_play, "most": most},
             field="left_to_play",
-            reason="deal_left_too_much",
-            params={"left": c.left_to_play, "most": most},
         )
     in_deal = [prizes[0] - c.left_to_play, *prizes[1:]]
     bounties = deal_bounties.in_deal(t, left, c.bounties)
@@ -184,12 +174,7 @@ def propose(t: Tournament, c: ProposeDeal, now: float) -> list[Event]:
         amounts = _custom(c, left, total)
     else:
         if sum(stacks) <= 0:
-            raise NotAllowed(
-                "no chips are counted",
-                field="type",
-                reason="deal_not_counted",
-                params={"player": left[0].id},
-            )
+            raise refused(NotAllowed, "deal_not_counted", {"player": left[0].id}, field="type")
         exact = icm(stacks, in_deal) if c.method == "icm" else chip_chop(stacks, in_deal)
         if bounties:
             exact = [
@@ -219,29 +204,14 @@ def _custom(c: ProposeDeal, left: list[Player], total: int) -> list[int]:
     ids = {p.id for p in left}
     for i, x in enumerate(c.shares):
         if x.player not in ids or x.player in by_player:
-            raise NotAllowed(
-                f"{x.player} is not a player left in the deal, or is listed twice",
-                field=f"shares[{i}].player",
-                reason="deal_share_player",
-                params={"player": x.player},
+            raise refused(
+                NotAllowed, "deal_share_player", {"player": x.player}, field=f"shares[{i}].player"
             )
         by_player[x.player] = x.amount
     for p in left:
         if p.id not in by_player:
-            raise NotAllowed(
-                f"{p.id} has no share: every player left is in the deal",
-                field="shares",
-                reason="deal_share_missing",
-                params={"player": p.id},
-            )
-    given = sum(by_player.values())
-    if given != total:
-        raise NotAllowed(
-            f"the shares add up to {given}, not to the {total} of prizes in the deal",
-            field="shares",
-            reason="deal_shares_total",
-            params={"total": given, "expected": total},
-        )
+            raise refused(NotAllowed, "deal_share_missing", {"player": p.id}, field="shares")
+    _adds_up(sum(by_player.values()), total)
     return [by_player[p.id] for p in left]
 
 
@@ -255,28 +225,14 @@ def make(t: Tournament, c: MakeDeal, now: float) -> list[Event]:
         or [(x.player, x.stack) for x in offer.shares] != current
         or (offer.bounties and offer.bounties != deal_bounties.on_heads(t, left))
     ):
-        raise NotAllowed(
-            "no deal is offered on the stacks as they stand: work the deal out again",
-            field="type",
-            reason="deal_no_offer",
-        )
+        raise refused(NotAllowed, "deal_no_offer", {}, field="type")
     agreed = set(c.agreed)
     for x in offer.shares:
         if x.player not in agreed:
-            raise NotAllowed(
-                f"{x.player} has not agreed to the deal",
-                field="agreed",
-                reason="deal_not_agreed",
-                params={"player": x.player},
-            )
+            raise refused(NotAllowed, "deal_not_agreed", {"player": x.player}, field="agreed")
     for i, pid in enumerate(c.agreed):
         if pid not in {x.player for x in offer.shares}:
-            raise NotAllowed(
-                f"{pid} is not in the deal",
-                field=f"agreed[{i}]",
-                reason="deal_share_player",
-                params={"player": pid},
-            )
+            raise refused(NotAllowed, "deal_share_player", {"player": pid}, field=f"agreed[{i}]")
     # What is left to play for is won by playing on; a deal that leaves nothing ends it.
     ends = offer.left_to_play == 0
     events: list[Event] = []
@@ -328,17 +284,9 @@ def deal_prize(s: TournamentState, pid: PlayerId, place: int) -> int | None:
 
 def check(t: Tournament, event: DealProposed | DealMade) -> None:
     """What an imported log may hold of a deal: shares that add up to the prizes in it."""
-    if t.state.deal is not None:
-        raise NotAllowed("a deal is already made", field="type", reason="deal_made")
+    _no_deal_yet(t.state)
     total = sum(event.prizes) - event.left_to_play + event.bounties
-    given = sum(x.amount for x in event.shares)
-    if given != total:
-        raise NotAllowed(
-            f"the shares add up to {given}, not to the {total} of prizes in the deal",
-            field="shares",
-            reason="deal_shares_total",
-            params={"total": given, "expected": total},
-        )
+    _adds_up(sum(x.amount for x in event.shares), total)
     deal_bounties.check(t, players_left(t.state), event)
 
 

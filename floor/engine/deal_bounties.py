@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Literal
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import DealMade, DealProposed
 from .fold.bounty import head
 from .state import Player, Tournament
@@ -34,11 +34,7 @@ def in_deal(t: Tournament, left: list[Player], choice: Literal["in", "out"]) -> 
         return 0
     heads = on_heads(t, left)
     if heads is None:
-        raise NotAllowed(
-            "only a knockout's bounties can go into a deal: this tournament has none on heads",
-            field="bounties",
-            reason="deal_bounties_none",
-        )
+        raise refused(NotAllowed, "deal_bounties_none", {}, field="bounties")
     return heads
 
 
@@ -54,10 +50,9 @@ def check(t: Tournament, left: list[Player], event: DealProposed | DealMade) -> 
         return
     heads = on_heads(t, left)
     if heads != event.bounties:
-        raise NotAllowed(
-            f"{event.bounties} are not the bounties on the heads of the players in the deal "
-            f"({heads or 0})",
+        raise refused(
+            NotAllowed,
+            "not_as_recorded",
+            {"name": "bounties", "value": event.bounties, "expected": heads or 0},
             field="bounties",
-            reason="not_as_recorded",
-            params={"name": "bounties", "value": event.bounties, "expected": heads or 0},
         )

@@ -10,7 +10,7 @@ played for the deal's prizes. A closed tournament's deal stands (``finish.bar``)
 from __future__ import annotations
 
 from .commands import UndoDeal
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import DealUndone, Event
 from .state import Tournament
 
@@ -24,16 +24,11 @@ def check(t: Tournament, event: DealUndone) -> None:
     s = t.state
     deal = s.deal
     if deal is None:
-        raise NotAllowed("no deal has been made", field="type", reason="deal_none")
+        raise refused(NotAllowed, "deal_none", {}, field="type")
     if not event.reason.strip():
-        raise NotAllowed("say why the deal is undone", field="reason", reason="deal_undo_reason")
+        raise refused(NotAllowed, "deal_undo_reason", {}, field="reason")
     after = sorted(
         p.id for p in s.players.values() if p.busted and p.bust is not None and p.bust.at > deal.at
     )
     if after and not deal.ends:
-        raise NotAllowed(
-            f"{after[0]} has busted since the deal: it was played for, it stands",
-            field="type",
-            reason="deal_played_on",
-            params={"player": after[0]},
-        )
+        raise refused(NotAllowed, "deal_played_on", {"player": after[0]}, field="type")

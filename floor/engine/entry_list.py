@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable
 
 from .commands import NewEntry, Register, RegisterMany
-from .errors import BadValue, RuleError
+from .errors import BadValue, RuleError, refused
 from .events import Event
 from .names import has_visible, hidden_mark
 from .state import Player, Tournament
@@ -69,11 +69,7 @@ def shown_detail(text: str | None, field: str) -> str | None:
         return None
     plain = " ".join(text.split())
     if hidden_mark(plain) is not None:
-        raise BadValue(
-            f"{field} may not hold control characters or invisible marks",
-            field=field,
-            reason="name_hidden_marks",
-        )
+        raise refused(BadValue, "name_hidden_marks", {}, field=field)
     return plain if has_visible(plain) else None
 
 

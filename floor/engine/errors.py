@@ -58,6 +58,7 @@ Reason = Literal[
     "table_short",
     "seat_unknown",
     "seat_empty",
+    "player_not_at_seat",
     "seat_taken",
     "seat_taken_floor",
     "seat_now_taken",
@@ -109,6 +110,7 @@ Reason = Literal[
     "move_incomplete",
     "move_called",
     "move_already_called",
+    "move_already_called_seat",
     "no_moves_to_call",
     "already_there",
     # Tables and the final.
@@ -186,6 +188,7 @@ Reason = Literal[
     "import_no_rows",
     "import_no_name_column",
     "import_column_unknown",
+    "import_map_part",
     # A log brought in (floor import): events no command could have written.
     "log_start",
     "out_of_range",
@@ -226,6 +229,7 @@ Reason = Literal[
     "penalty_chips",
     "sit_out_running",
     "no_sit_out",
+    "no_sit_out_ruling",
     "disqualify_all",
     "player_disqualified",
     # Rule sets and structures.
@@ -344,6 +348,7 @@ Reason = Literal[
     "bounty_eliminator_self",
     "bounty_eliminator_elsewhere",
     "bounty_eliminator_out",
+    "bounty_eliminator_out_before",
     "bounty_eliminator_twice",
     "bounty_none",
     "bounty_nothing_owed",
@@ -360,6 +365,7 @@ Reason = Literal[
     "alternates_line_full",
     "alternate_in_line",
     "alternate_unknown",
+    "alternate_called",
     "alternate_not_called",
     # The director's announcements (``announce``).
     "announcement_blank",
@@ -371,6 +377,7 @@ Reason = Literal[
     "deal_at_satellite",
     "satellite_ended",
     "satellite_not_ended",
+    "satellite_players_left",
     "seats_issued",
     "ticket_unknown",
     "ticket_other_event",
@@ -411,6 +418,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "table_short": ("table",),
     "seat_unknown": ("table", "seat"),
     "seat_empty": ("table", "seat"),
+    "player_not_at_seat": ("player", "table", "seat"),
     "seat_taken": ("table", "seat", "holder"),
     "seat_taken_floor": ("table", "seat", "holder"),
     "seat_now_taken": ("table", "seat", "holder"),
@@ -456,6 +464,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "move_incomplete": ("table", "missing"),
     "move_called": ("player", "table", "seat", "to"),
     "move_already_called": ("player", "table", "seat"),
+    "move_already_called_seat": ("player", "table", "seat"),
     "no_moves_to_call": ("reason",),
     "already_there": ("player", "table", "seat"),
     "halt_already_waived": ("table",),
@@ -525,6 +534,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "import_no_rows": (),
     "import_no_name_column": (),
     "import_column_unknown": ("column", "columns"),
+    "import_map_part": ("part",),
     "log_start": (),
     "out_of_range": ("name", "value", "least", "most"),
     "not_as_recorded": ("name", "value", "expected"),
@@ -562,6 +572,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "penalty_chips": ("kind",),
     "sit_out_running": ("player", "ruling"),
     "no_sit_out": ("player",),
+    "no_sit_out_ruling": ("player", "ruling"),
     "disqualify_all": ("players", "left"),
     "player_disqualified": ("player", "ruling"),
     "order_table_twice": ("key",),
@@ -651,7 +662,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_shares_total": ("total", "expected"),
     "deal_no_offer": (),
     "deal_not_agreed": ("player",),
-    "desk_birth_date": ("date",),
+    "desk_birth_date": ("date", "oldest"),
     "desk_too_young": ("age", "least"),
     "desk_list_too_long": ("most",),
     "desk_excluded": (),
@@ -670,6 +681,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "bounty_eliminator_self": ("player",),
     "bounty_eliminator_elsewhere": ("player", "busted", "table"),
     "bounty_eliminator_out": ("player",),
+    "bounty_eliminator_out_before": ("player", "busted"),
     "bounty_eliminator_twice": ("player",),
     "bounty_none": (),
     "bounty_nothing_owed": ("player",),
@@ -684,6 +696,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "alternates_line_full": ("most",),
     "alternate_in_line": ("alternate", "name"),
     "alternate_unknown": ("alternate",),
+    "alternate_called": ("alternate",),
     "alternate_not_called": ("alternate",),
     "announcement_blank": (),
     "announcement_none": (),
@@ -693,6 +706,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "deal_at_satellite": (),
     "satellite_ended": (),
     "satellite_not_ended": (),
+    "satellite_players_left": ("left", "seats"),
     "seats_issued": (),
     "ticket_unknown": ("ticket",),
     "ticket_other_event": ("ticket", "target"),
@@ -710,7 +724,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "draws_committed_late": (),
     "draws_spec_unknown": ("spec",),
     "draw_out_of_order": ("index", "used"),
-    "draw_seed_wrong": ("index",),
+    "draw_seed_wrong": ("index", "seed", "before"),
 }
 
 
@@ -797,18 +811,11 @@ class NoPlannedMove(RuleError):
 
 
 def seat_not_exist(seat: int, field: str) -> RuleError:
-    return RuleError(
-        f"seat {seat} does not exist", field=field, reason="seat_not_exist", params={"seat": seat}
-    )
+    return refused(RuleError, "seat_not_exist", {"seat": seat}, field=field)
 
 
 def seat_listed_twice(seat: int, field: str) -> RuleError:
-    return RuleError(
-        f"seat {seat} is listed twice",
-        field=field,
-        reason="seat_listed_twice",
-        params={"seat": seat},
-    )
+    return refused(RuleError, "seat_listed_twice", {"seat": seat}, field=field)
 
 
 # Saying a refusal ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from typing import Final
 import msgspec
 
 from .commands import Command, SetWitness
-from .errors import BadValue, NotAllowed
+from .errors import BadValue, NotAllowed, refused
 from .events import DrawMade, DrawsCommitted, Event, WitnessSet
 from .fair_fold import seated_by
 from .fair_rng import FairRng
@@ -178,7 +178,7 @@ def witness(t: Tournament, c: SetWitness, now: float) -> list[Event]:
         raise _uncommitted()
     value = c.value.strip()
     if not value:
-        raise BadValue("the witness's number is empty", field="value", reason="witness_blank")
+        raise refused(BadValue, "witness_blank", {}, field="value")
     return [WitnessSet(value=value, at=now)]
 
 
@@ -192,45 +192,33 @@ def check(t: Tournament, event: DrawsCommitted | DrawMade | WitnessSet) -> None:
     match event:
         case DrawsCommitted():
             if s.fair is not None:
-                raise NotAllowed("the draws were committed already", reason="draws_committed_twice")
+                raise refused(NotAllowed, "draws_committed_twice", {})
             if s.entries or s.players or s.drawn:
-                raise NotAllowed(
-                    "the draws were committed after registration opened: a commitment "
-                    "must come before the first entry",
-                    reason="draws_committed_late",
-                )
+                raise refused(NotAllowed, "draws_committed_late", {})
             if event.spec != SPEC or not _is_hash(event.head) or event.length < 1:
-                raise BadValue(
-                    f"a commitment to {event.spec!r} this floor cannot check",
-                    field="spec",
-                    reason="draws_spec_unknown",
-                    params={"spec": event.spec},
-                )
+                raise refused(BadValue, "draws_spec_unknown", {"spec": event.spec}, field="spec")
         case DrawMade():
             fair = s.fair
             if fair is None:
                 raise _uncommitted()
             if event.index != fair.used + 1 or event.index > fair.length:
-                raise NotAllowed(
-                    f"draw {event.index} follows draw {fair.used}: seeds are used in order",
-                    reason="draw_out_of_order",
-                    params={"index": event.index, "used": fair.used},
+                raise refused(
+                    NotAllowed, "draw_out_of_order", {"index": event.index, "used": fair.used}
                 )
             if event.spec != fair.spec:
-                raise BadValue(
-                    f"draw {event.index} names {event.spec!r}, the chain {fair.spec!r}",
+                raise refused(
+                    BadValue,
+                    "not_as_recorded",
+                    {"name": "spec", "value": event.spec, "expected": fair.spec},
                     field="spec",
-                    reason="draws_spec_unknown",
-                    params={"spec": event.spec},
                 )
             if not _is_hash(event.seed) or previous(bytes.fromhex(event.seed)).hex() != (
                 fair.last_seed
             ):
-                raise NotAllowed(
-                    f"draw {event.index}'s seed {event.seed[:16]}... does not hash to the "
-                    f"seed before it ({fair.last_seed[:16]}...): it is not the committed one",
-                    reason="draw_seed_wrong",
-                    params={"index": event.index},
+                raise refused(
+                    NotAllowed,
+                    "draw_seed_wrong",
+                    {"index": event.index, "seed": event.seed[:16], "before": fair.last_seed[:16]},
                 )
         case WitnessSet():
             if s.fair is None:
@@ -242,7 +230,4 @@ def _is_hash(text: str) -> bool:
 
 
 def _uncommitted() -> NotAllowed:
-    return NotAllowed(
-        "this tournament's draws were not committed (made before committed draws)",
-        reason="draws_uncommitted",
-    )
+    return refused(NotAllowed, "draws_uncommitted", {})

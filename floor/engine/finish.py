@@ -141,14 +141,15 @@ def refusal(why: Why) -> NotAllowed:
 def close(t: Tournament, now: float) -> list[Event]:
     """The director's close: only once there is a winner or a satellite has ended (a closed
     one is refused by ``bar``)."""
-    if t.state.winner is None and t.state.satellite_end is None:
-        raise NotAllowed(
-            f"{t.active} players are still in: the tournament has no winner yet",
-            field="type",
-            reason="tournament_not_finished",
-            params={"left": t.active},
-        )
+    closable(t)
     return [TournamentClosed(at=now)]
+
+
+def closable(t: Tournament) -> None:
+    """A tournament closes once there is a winner or a satellite has ended (the close, and
+    a logged close)."""
+    if t.state.winner is None and t.state.satellite_end is None:
+        raise refused(NotAllowed, "tournament_not_finished", {"left": t.active}, field="type")
 
 
 def check(t: Tournament, event: Event) -> None:
@@ -169,23 +170,8 @@ def check(t: Tournament, event: Event) -> None:
     if isinstance(event, TournamentFinished):
         left = last_player(t)
         if left is None:
-            raise NotAllowed(
-                f"{t.active} players are still in: the tournament has no winner yet",
-                field="winner",
-                reason="tournament_not_finished",
-                params={"left": t.active},
-            )
+            raise refused(NotAllowed, "tournament_not_finished", {"left": t.active}, field="winner")
         if event.winner != left:
-            raise NotAllowed(
-                f"{left} is the last player left: the winner",
-                field="winner",
-                reason="last_player",
-                params={"player": left},
-            )
-    elif isinstance(event, TournamentClosed) and s.winner is None and s.satellite_end is None:
-        raise NotAllowed(
-            f"{t.active} players are still in: the tournament has no winner yet",
-            field="type",
-            reason="tournament_not_finished",
-            params={"left": t.active},
-        )
+            raise refused(NotAllowed, "last_player", {"player": left}, field="winner")
+    elif isinstance(event, TournamentClosed):
+        closable(t)

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .model import PlayerId
 from .rules import Structure
 
@@ -107,11 +107,11 @@ def may_enter(rules: FlightRules, player: PlayerId, bags: Iterable[Bagged], orde
         return
     for b in bags:
         if b.player == player and b.order < order:
-            raise NotAllowed(
-                f"{player} bagged chips in an earlier flight and may not play another",
+            raise refused(
+                NotAllowed,
+                "flight_after_bag",
+                {"player": player, "flight": b.flight},
                 field="player",
-                reason="flight_after_bag",
-                params={"player": player, "flight": b.flight},
             )
 
 

@@ -6,7 +6,7 @@ same check, so both say the same thing of a halt already waived or never waived.
 
 from __future__ import annotations
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .state import Table
 
 
@@ -15,15 +15,5 @@ def waive_bar(table: Table, waived: bool) -> NotAllowed | None:
     if table.halt_waived != waived:
         return None
     if waived:
-        return NotAllowed(
-            f"the halt of table {table.number} is already waived",
-            field="waived",
-            reason="halt_already_waived",
-            params={"table": table.number},
-        )
-    return NotAllowed(
-        f"the halt of table {table.number} is not waived",
-        field="waived",
-        reason="halt_not_waived",
-        params={"table": table.number},
-    )
+        return refused(NotAllowed, "halt_already_waived", {"table": table.number}, field="waived")
+    return refused(NotAllowed, "halt_not_waived", {"table": table.number}, field="waived")

@@ -30,7 +30,7 @@ from .commands import (
     HandDone,
     StartHandForHand,
 )
-from .errors import BadSeat, NotAllowed, RuleError, seat_listed_twice
+from .errors import BadSeat, NotAllowed, RuleError, refused, seat_listed_twice
 from .events import (
     ClockResumed,
     Event,
@@ -87,7 +87,7 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
     h = t.state.hand_for_hand
     if h is None:
         if isinstance(c, HandDone | EndHandForHand):
-            return NotAllowed("hand-for-hand is not on", reason="h4h_off")
+            return refused(NotAllowed, "h4h_off", {})
         return None
     if isinstance(c, Bust | BustSameHand):
         # A player nobody knows is refused as such by ``decide``, naming the field: what is
@@ -96,44 +96,28 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
         if any(pid is not None and pid not in t.state.players for pid in named):
             return None
         # Placed one by one, the players out at two tables could not share a place.
-        return NotAllowed(
-            "hand-for-hand: report the players out with the table's hand done",
-            field="player",
-            reason="h4h_bust_with_hand",
-        )
+        return refused(NotAllowed, "h4h_bust_with_hand", {}, field="player")
     if isinstance(c, Hand):
         if c.table in h.done:
             return _reported(c.table, h)
         if c.table in h.dealt:
-            return NotAllowed(
-                f"table {c.table} has dealt hand-for-hand hand {h.round} already: report it done",
-                field="table",
-                reason="h4h_dealt",
-                params={"table": c.table, "round": h.round},
+            return refused(
+                NotAllowed, "h4h_dealt", {"table": c.table, "round": h.round}, field="table"
             )
     return None
 
 
 def _reported(table: TableNo, h: HandForHand) -> NotAllowed:
-    return NotAllowed(
-        f"table {table} has played hand-for-hand hand {h.round} already: wait for the deal",
-        field="table",
-        reason="h4h_reported",
-        params={"table": table, "round": h.round},
-    )
+    return refused(NotAllowed, "h4h_reported", {"table": table, "round": h.round}, field="table")
 
 
 def start(t: Tournament, c: StartHandForHand, now: float) -> list[Event]:
     s = t.state
     if s.hand_for_hand is not None:
-        raise NotAllowed("hand-for-hand is already on", reason="h4h_on")
+        raise refused(NotAllowed, "h4h_on", {})
     tables = len(playing(t))
     if tables < 2:
-        raise NotAllowed(
-            f"hand-for-hand needs two tables playing at least (there are {tables})",
-            reason="h4h_one_table",
-            params={"tables": tables},
-        )
+        raise refused(NotAllowed, "h4h_one_table", {"tables": tables})
     events: list[Event] = []
     if s.clock.running:
         due_now = clock.due(s, now)
@@ -155,45 +139,35 @@ def hand_done(t: Tournament, c: HandDone, now: float, rng: random.Random) -> lis
     for i, gone in enumerate(c.out):
         where = f"out[{i}]"
         if not 1 <= gone.seat <= table.seats:
-            raise BadSeat(
-                f"table {table.number} has no seat {gone.seat}",
+            raise refused(
+                BadSeat,
+                "seat_unknown",
+                {"table": table.number, "seat": gone.seat},
                 field=f"{where}.seat",
-                reason="seat_unknown",
-                params={"table": table.number, "seat": gone.seat},
             )
         if gone.seat in seen:
             raise seat_listed_twice(gone.seat, f"{where}.seat")
         seen.add(gone.seat)
         pid = table.occupants.get(gone.seat)
         if pid is None:
-            raise BadSeat(
-                f"table {table.number} seat {gone.seat} is empty",
+            raise refused(
+                BadSeat,
+                "seat_empty",
+                {"table": table.number, "seat": gone.seat},
                 field=f"{where}.seat",
-                reason="seat_empty",
-                params={"table": table.number, "seat": gone.seat},
             )
         p = t.player(pid)
         # Only a counted stack stands for the start of the hand: one nobody counted is what
         # the player was given, which would place everybody uncounted together.
         stack = gone.stack if gone.stack is not None else p.stack if p.counted else None
         if stack is None:
-            raise NotAllowed(
-                f"the stack {pid} started the hand with is needed to place them",
-                field=f"{where}.stack",
-                reason="start_stack_needed",
-                params={"player": pid},
-            )
+            raise refused(NotAllowed, "start_stack_needed", {"player": pid}, field=f"{where}.stack")
         won = bounty.winners_at(t, table, pid, gone.winners, f"{where}.winners")
         out.append(
             HandOut(table=table.number, seat=gone.seat, player=pid, stack=stack, eliminators=won)
         )
     if len(out) >= table.count:
-        raise NotAllowed(
-            f"not everybody at table {table.number} can be out: somebody wins the hand",
-            field="out",
-            reason="h4h_table_all_out",
-            params={"table": table.number},
-        )
+        raise refused(NotAllowed, "h4h_table_all_out", {"table": table.number}, field="out")
     events: list[Event] = [HandReported(table=table.number, round=h.round, out=tuple(out))]
     done = {*h.done, table.number}
     if all(other.number in done for other in playing(t)):
@@ -221,22 +195,12 @@ def ending(t: Tournament, now: float, rng: random.Random) -> list[Event]:
 def _not_playing(t: Tournament, n: TableNo) -> RuleError:
     table = t.state.tables.get(n)
     if table is None:
-        return NotAllowed(
-            f"there is no table {n}", field="table", reason="table_unknown", params={"table": n}
-        )
+        return refused(NotAllowed, "table_unknown", {"table": n}, field="table")
     if table.status != "open":
-        return NotAllowed(
-            f"table {n} is {table.status}",
-            field="table",
-            reason="table_not_open",
-            params={"table": n, "status": table.status},
+        return refused(
+            NotAllowed, "table_not_open", {"table": n, "status": table.status}, field="table"
         )
-    return NotAllowed(
-        f"table {n} has fewer than 2 players",
-        field="table",
-        reason="table_short",
-        params={"table": n},
-    )
+    return refused(NotAllowed, "table_short", {"table": n}, field="table")
 
 
 def _placed(t: Tournament, out: list[HandOut], now: float, rng: random.Random) -> list[Event]:
@@ -345,10 +309,10 @@ def check(t: Tournament, e: Recorded) -> None:
     h = t.state.hand_for_hand
     if isinstance(e, HandForHandStarted):
         if h is not None:
-            raise NotAllowed("hand-for-hand is already on", reason="h4h_on")
+            raise refused(NotAllowed, "h4h_on", {})
         return
     if h is None:
-        raise NotAllowed("hand-for-hand is not on", reason="h4h_off")
+        raise refused(NotAllowed, "h4h_off", {})
     if isinstance(e, HandReported):
         if e.table in h.done:
             raise _reported(e.table, h)
@@ -357,16 +321,13 @@ def check(t: Tournament, e: Recorded) -> None:
             raise _not_playing(t, e.table)
         for i, o in enumerate(e.out):
             if o.table != e.table or table.occupants.get(o.seat) != o.player:
-                raise BadSeat(
-                    f"{o.player} is not at table {e.table} seat {o.seat}",
+                raise refused(
+                    BadSeat,
+                    "player_not_at_seat",
+                    {"player": o.player, "table": e.table, "seat": o.seat},
                     field=f"out[{i}].player",
-                    reason="seat_empty",
-                    params={"table": e.table, "seat": o.seat},
                 )
     elif isinstance(e, HandForHandDealt) and e.round != h.round + 1:
-        raise NotAllowed(
-            f"hand-for-hand hand {e.round} cannot be dealt: the next is {h.round + 1}",
-            field="round",
-            reason="h4h_round",
-            params={"round": e.round, "next": h.round + 1},
+        raise refused(
+            NotAllowed, "h4h_round", {"round": e.round, "next": h.round + 1}, field="round"
         )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from .errors import ConfigValueError
+from .errors import ConfigValueError, refused
 
 #: Set while ``check_limits`` converts: the Structs that conversion builds (this one and the
 #: ones nested in it) are checked by it already.
@@ -32,6 +32,6 @@ def check_limits(obj: msgspec.Struct) -> None:
             # A check of the Struct's own, run again by the conversion: its reason stands.
             raise e.__cause__ from None
         # msgspec's own sentence ("Expected `int` <= 12 - at `$.seats`") is all there is.
-        raise ConfigValueError(str(e), reason="out_of_limits", params={"problem": str(e)}) from None
+        raise refused(ConfigValueError, "out_of_limits", {"problem": str(e)}) from None
     finally:
         _checking = False

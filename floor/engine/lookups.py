@@ -6,7 +6,7 @@ a missing player is refused with the same reason, field and words wherever it is
 
 from __future__ import annotations
 
-from .errors import BadSeat, NotAllowed, UnknownPlayer, UnknownTable
+from .errors import BadSeat, NotAllowed, UnknownPlayer, UnknownTable, refused
 from .model import PlayerId, SeatNo, TableNo
 from .state import Player, Table, Tournament
 
@@ -15,12 +15,7 @@ def player(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
     """A player on record (in, waiting or out)."""
     p = t.state.players.get(pid)
     if p is None:
-        raise UnknownPlayer(
-            f"{pid} is not in the tournament",
-            field=field,
-            reason="player_unknown",
-            params={"player": pid},
-        )
+        raise refused(UnknownPlayer, "player_unknown", {"player": pid}, field=field)
     return p
 
 
@@ -28,9 +23,7 @@ def still_in(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
     """A player still in (seated or waiting for a seat)."""
     p = player(t, pid, field)
     if p.busted:
-        raise NotAllowed(
-            f"{pid} is already out", field=field, reason="player_out", params={"player": pid}
-        )
+        raise refused(NotAllowed, "player_out", {"player": pid}, field=field)
     return p
 
 
@@ -38,18 +31,14 @@ def seated(t: Tournament, pid: PlayerId, field: str = "player") -> Player:
     """A player still in who has a seat."""
     p = still_in(t, pid, field)
     if p.table is None:
-        raise NotAllowed(
-            f"{pid} has no seat yet", field=field, reason="player_unseated", params={"player": pid}
-        )
+        raise refused(NotAllowed, "player_unseated", {"player": pid}, field=field)
     return p
 
 
 def table(t: Tournament, n: TableNo, field: str = "table") -> Table:
     found = t.state.tables.get(n)
     if found is None:
-        raise UnknownTable(
-            f"there is no table {n}", field=field, reason="table_unknown", params={"table": n}
-        )
+        raise refused(UnknownTable, "table_unknown", {"table": n}, field=field)
     return found
 
 
@@ -57,21 +46,11 @@ def unbroken_table(t: Tournament, n: TableNo, field: str = "table") -> Table:
     """A table that has not been broken (a breaking one still is a table)."""
     found = table(t, n, field)
     if found.status == "broken":
-        raise NotAllowed(
-            f"table {found.number} is broken",
-            field=field,
-            reason="table_broken",
-            params={"table": found.number},
-        )
+        raise refused(NotAllowed, "table_broken", {"table": found.number}, field=field)
     return found
 
 
 def seat(at: Table, n: SeatNo, field: str = "seat") -> SeatNo:
     if not 1 <= n <= at.seats:
-        raise BadSeat(
-            f"table {at.number} has no seat {n}",
-            field=field,
-            reason="seat_unknown",
-            params={"table": at.number, "seat": n},
-        )
+        raise refused(BadSeat, "seat_unknown", {"table": at.number, "seat": n}, field=field)
     return n

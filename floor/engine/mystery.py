@@ -15,7 +15,7 @@ import functools
 import random
 
 from .bounty_rules import Bounty, BountyBook, Envelope
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .prize import Prize, payouts
 from .state import Tournament
 
@@ -89,11 +89,11 @@ class Draws:
             return 0
         if self._rng is None:
             if dict(lines).get(recorded, 0) <= 0:
-                raise NotAllowed(
-                    f"no envelope of {recorded} is left to draw",
+                raise refused(
+                    NotAllowed,
+                    "not_as_recorded",
+                    {"name": "envelope", "value": recorded, "expected": "an envelope left"},
                     field="envelope",
-                    reason="not_as_recorded",
-                    params={"name": "envelope", "value": recorded, "expected": "an envelope left"},
                 )
             amount = recorded
         else:

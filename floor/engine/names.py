@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .errors import BadValue
+from .errors import BadValue, refused
 
 #: Zero-width non-joiner and joiner. Persian and Indic names need them (the ZWNJ in
 #: "می‌خواهم", the ZWJ after a virama), and emoji sequences are joined by the ZWJ (a family,
@@ -74,15 +74,9 @@ def shown_name(name: str) -> str:
     made one space; nothing blank, nothing hidden (``BadValue`` otherwise)."""
     plain = " ".join(name.split())
     if hidden_mark(plain) is not None:
-        raise BadValue(
-            "a name may not hold control characters or invisible marks",
-            field="name",
-            reason="name_hidden_marks",
-        )
+        raise refused(BadValue, "name_hidden_marks", {}, field="name")
     if not has_visible(plain):
-        raise BadValue(
-            "a name needs at least one letter or digit", field="name", reason="name_blank"
-        )
+        raise refused(BadValue, "name_blank", {}, field="name")
     return plain
 
 
@@ -94,11 +88,5 @@ def check_player_id(pid: str) -> str:
     either end, two in a row, or any space but the plain one).
     """
     if pid != " ".join(pid.split()) or hidden_mark(pid) is not None or not has_visible(pid):
-        raise BadValue(
-            f"a player id may not hold control characters, invisible marks or spaces at "
-            f"either end, got {pid!r}",
-            field="player",
-            reason="player_id_unshown",
-            params={"player": pid},
-        )
+        raise refused(BadValue, "player_id_unshown", {"player": pid}, field="player")
     return pid

@@ -30,7 +30,7 @@ import msgspec
 from msgspec import Meta
 
 from .bounty_rules import Bounty
-from .errors import ConfigValueError
+from .errors import ConfigValueError, refused
 from .satellite_prize import Satellite
 from .satellite_prize import amounts as seat_amounts
 
@@ -114,33 +114,35 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
         for i, row in enumerate(self.payouts):
             where = f"payouts[{i}]"
             if row.entries <= previous:
-                raise ConfigValueError(
-                    f"{where}.entries: rows go from the smallest field up, "
-                    f"and {row.entries} does not come after {previous}",
-                    reason="payout_rows_order",
-                    params={"entries": row.entries, "previous": previous},
+                raise refused(
+                    ConfigValueError,
+                    "payout_rows_order",
+                    {"entries": row.entries, "previous": previous},
+                    field=f"{where}.entries",
                 )
             previous = row.entries
             if len(row.percents) > row.entries:
-                raise ConfigValueError(
-                    f"{where}.percents: pays {len(row.percents)} places "
-                    f"but the row starts at {row.entries} entries",
-                    reason="payout_too_many_places",
-                    params={"places": len(row.percents), "entries": row.entries},
+                raise refused(
+                    ConfigValueError,
+                    "payout_too_many_places",
+                    {"places": len(row.percents), "entries": row.entries},
+                    field=f"{where}.percents",
                 )
             total = _total(row.percents)
             if total != 100:
-                raise ConfigValueError(
-                    f"{where}.percents: add up to {float(total):g}, not 100",
-                    reason="payout_total",
-                    params={"total": float(total)},
+                raise refused(
+                    ConfigValueError,
+                    "payout_total",
+                    {"total": float(total)},
+                    field=f"{where}.percents",
                 )
             for j in range(1, len(row.percents)):
                 if row.percents[j] > row.percents[j - 1]:
-                    raise ConfigValueError(
-                        f"{where}.percents[{j}]: place {j + 1} cannot pay more than place {j}",
-                        reason="payout_rising",
-                        params={"place": j + 1, "above": j},
+                    raise refused(
+                        ConfigValueError,
+                        "payout_rising",
+                        {"place": j + 1, "above": j},
+                        field=f"{where}.percents[{j}]",
                     )
 
 

@@ -34,7 +34,7 @@ from typing import Annotated, Final, Literal
 import msgspec
 from msgspec import Meta
 
-from .errors import ConfigValueError
+from .errors import ConfigValueError, refused
 from .search_terms import TYPO_LENGTH, one_edit, stems, synonyms, words
 
 RuleId = Annotated[str, Meta(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=40)]
@@ -72,17 +72,11 @@ class RuleText(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
         for name in ("note", "unchecked"):
             if bool(getattr(self, f"{name}_en")) != bool(getattr(self, f"{name}_cs")):
                 missing = "cs" if getattr(self, f"{name}_en") else "en"
-                raise ConfigValueError(
-                    f"{name}_{missing} must be given too: a screen shows it in both languages",
-                    reason="rule_text_one_language",
-                    params={"name": f"{name}_{missing}"},
+                raise refused(
+                    ConfigValueError, "rule_text_one_language", {"name": f"{name}_{missing}"}
                 )
         if self.id in self.replaces:
-            raise ConfigValueError(
-                f"replaces: {self.id!r} is a rule of this file: it cannot replace it",
-                reason="rule_replaces_own",
-                params={"id": self.id},
-            )
+            raise refused(ConfigValueError, "rule_replaces_own", {"id": self.id}, field="replaces")
 
 
 class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -104,35 +98,30 @@ class RulebookFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_o
     def __post_init__(self) -> None:
         if bool(self.checked_en) != bool(self.checked_cs):
             missing = "checked_cs" if self.checked_en else "checked_en"
-            raise ConfigValueError(
-                f"{missing} must be given too: a screen shows it in both languages",
-                reason="rule_text_one_language",
-                params={"name": missing},
-            )
+            raise refused(ConfigValueError, "rule_text_one_language", {"name": missing})
         seen: set[str] = set()
         for i, rule in enumerate(self.rules):
             if rule.id in seen:
-                raise ConfigValueError(
-                    f"rules[{i}].id: {rule.id!r} is listed twice",
-                    reason="rule_id_twice",
-                    params={"id": rule.id},
+                raise refused(
+                    ConfigValueError, "rule_id_twice", {"id": rule.id}, field=f"rules[{i}].id"
                 )
             seen.add(rule.id)
         taken: dict[str, str] = {}
         for i, rule in enumerate(self.rules):
             for j, rid in enumerate(rule.replaces):
                 if rid in seen:
-                    raise ConfigValueError(
-                        f"rules[{i}].replaces[{j}]: {rid!r} is a rule of this file: it cannot "
-                        "replace it",
-                        reason="rule_replaces_own",
-                        params={"id": rid},
+                    raise refused(
+                        ConfigValueError,
+                        "rule_replaces_own",
+                        {"id": rid},
+                        field=f"rules[{i}].replaces[{j}]",
                     )
                 if rid in taken:
-                    raise ConfigValueError(
-                        f"rules[{i}].replaces[{j}]: {rid!r} is replaced by another rule already",
-                        reason="rule_replaced_twice",
-                        params={"id": rid},
+                    raise refused(
+                        ConfigValueError,
+                        "rule_replaced_twice",
+                        {"id": rid},
+                        field=f"rules[{i}].replaces[{j}]",
                     )
                 taken[rid] = rule.id
 
@@ -254,11 +243,11 @@ def build(file: RulebookFile, base: Book | None = None) -> Book:
     if base is None:
         for i, r in enumerate(file.rules):
             for j, rid in enumerate(r.replaces):
-                raise ConfigValueError(
-                    f"{file.name} has no rule {rid!r} to replace",
+                raise refused(
+                    ConfigValueError,
+                    "rule_replaces_unknown",
+                    {"id": rid, "base": file.name},
                     field=f"rules[{i}].replaces[{j}]",
-                    reason="rule_replaces_unknown",
-                    params={"id": rid, "base": file.name},
                 )
     aliases: dict[str, str] = {}
     if base is not None:
@@ -268,11 +257,11 @@ def build(file: RulebookFile, base: Book | None = None) -> Book:
         for i, r in enumerate(file.rules):
             for j, rid in enumerate(r.replaces):
                 if rid not in base_ids:
-                    raise ConfigValueError(
-                        f"{base.name} has no rule {rid!r} to replace",
+                    raise refused(
+                        ConfigValueError,
+                        "rule_replaces_unknown",
+                        {"id": rid, "base": base.name},
                         field=f"rules[{i}].replaces[{j}]",
-                        reason="rule_replaces_unknown",
-                        params={"id": rid, "base": base.name},
                     )
                 aliases = {old: r.id if new == rid else new for old, new in aliases.items()}
                 aliases[rid] = r.id

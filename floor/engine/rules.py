@@ -13,7 +13,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from .errors import ConfigValueError
+from .errors import ConfigValueError, refused
 from .limits import check_limits
 from .model import FLOP_GAMES, STUD_GAMES, DealtGame, Game, Rulebook, TableNo
 from .prize import Prize
@@ -79,26 +79,26 @@ class Rules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
         for key in ("break_order", "balance_order"):
             order = getattr(self, key)
             if order is not None and len(set(order)) != len(order):
-                raise ConfigValueError(
-                    f"{key} lists a table twice", reason="order_table_twice", params={"key": key}
-                )
+                raise refused(ConfigValueError, "order_table_twice", {"key": key})
         if self.break_fill is not None and self.break_fill > self.seats:
-            raise ConfigValueError("break_fill cannot exceed seats", reason="break_fill_too_big")
+            raise refused(ConfigValueError, "break_fill_too_big", {})
         seen: set[tuple[int, int]] = set()
         # Only the final table may have more seats than the others (7 at a 6-max event), and
         # which table that is may be known only when it forms: so the larger bound here.
         for i, r in enumerate(self.reserved_seats):
             if r.seat > max(self.seats, self.final_table):
-                raise ConfigValueError(
-                    f"reserved_seats[{i}].seat: seat {r.seat} does not exist at table {r.table}",
-                    reason="reserved_seat_unknown",
-                    params={"table": r.table, "seat": r.seat},
+                raise refused(
+                    ConfigValueError,
+                    "reserved_seat_unknown",
+                    {"table": r.table, "seat": r.seat},
+                    field=f"reserved_seats[{i}].seat",
                 )
             if (r.table, r.seat) in seen:
-                raise ConfigValueError(
-                    f"reserved_seats[{i}]: seat {r.seat} at table {r.table} is listed twice",
-                    reason="reserved_seat_twice",
-                    params={"table": r.table, "seat": r.seat},
+                raise refused(
+                    ConfigValueError,
+                    "reserved_seat_twice",
+                    {"table": r.table, "seat": r.seat},
+                    field=f"reserved_seats[{i}]",
                 )
             seen.add((r.table, r.seat))
 
@@ -135,13 +135,9 @@ class Level(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     def __post_init__(self) -> None:
         check_limits(self)
         if self.small_blind > self.big_blind:
-            raise ConfigValueError(
-                "small_blind cannot exceed big_blind", reason="small_blind_too_big"
-            )
+            raise refused(ConfigValueError, "small_blind_too_big", {})
         if self.big_blind_ante and self.ante == 0:
-            raise ConfigValueError(
-                "big_blind_ante needs the ante amount in ante", reason="big_blind_ante_needs_ante"
-            )
+            raise refused(ConfigValueError, "big_blind_ante_needs_ante", {})
 
 
 class Break(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag="break"):
@@ -198,11 +194,9 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     def __post_init__(self) -> None:
         check_limits(self)
         if not any(isinstance(s, Level) for s in self.levels):
-            raise ConfigValueError("levels must hold at least one level", reason="no_levels")
+            raise refused(ConfigValueError, "no_levels", {})
         if list(self.chips) != sorted(set(self.chips)):
-            raise ConfigValueError(
-                "chips must be listed smallest first, each once", reason="chips_order"
-            )
+            raise refused(ConfigValueError, "chips_order", {})
         in_play = set(self.chips)
         if self.starting_stack % min(in_play):
             raise _not_made_of("starting_stack", self.starting_stack, min(in_play))
@@ -210,27 +204,27 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
             if isinstance(step, Break):
                 for d in step.color_up:
                     if d not in in_play:
-                        raise ConfigValueError(
-                            f"levels[{i}].color_up: {d} is not in play then",
-                            reason="colour_up_not_in_play",
-                            params={"chip": d},
+                        raise refused(
+                            ConfigValueError,
+                            "colour_up_not_in_play",
+                            {"chip": d},
+                            field=f"levels[{i}].color_up",
                         )
                     in_play.discard(d)
                 if not in_play:
-                    raise ConfigValueError(
-                        f"levels[{i}].color_up: leaves no chips in play",
-                        reason="colour_up_leaves_none",
+                    raise refused(
+                        ConfigValueError, "colour_up_leaves_none", {}, field=f"levels[{i}].color_up"
                     )
                 continue
             unit = min(in_play)
             for key in ("small_blind", "big_blind", "ante", "bring_in"):
                 amount = getattr(step, key)
                 if amount % unit:
-                    raise ConfigValueError(
-                        f"levels[{i}].{key}: {amount} cannot be paid with the chips in play "
-                        f"(smallest {unit})",
-                        reason="blind_not_payable",
-                        params={"amount": amount, "chip": unit},
+                    raise refused(
+                        ConfigValueError,
+                        "blind_not_payable",
+                        {"amount": amount, "chip": unit},
+                        field=f"levels[{i}].{key}",
                     )
         levels = sum(1 for s in self.levels if isinstance(s, Level))
         if self.late_registration_until is not None and self.late_registration_until > levels:
@@ -257,11 +251,11 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
             index = self.level_index(add_on.level)
             following = self.levels[index + 1] if index + 1 < len(self.levels) else None
             if not isinstance(following, Break):
-                raise ConfigValueError(
-                    f"prize.add_on.level: there is no break right after level {add_on.level} "
-                    "(set at_break = false to offer the add-on during the level)",
-                    reason="add_on_no_break",
-                    params={"level": add_on.level},
+                raise refused(
+                    ConfigValueError,
+                    "add_on_no_break",
+                    {"level": add_on.level},
+                    field="prize.add_on.level",
                 )
 
     def level_index(self, number: int) -> int:
@@ -319,18 +313,10 @@ class Structure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
 
 
 def _no_level(key: str, level: int, levels: int) -> ConfigValueError:
-    return ConfigValueError(
-        f"{key}: there is no level {level} (the structure has {levels})"
-        if key
-        else f"there is no level {level}",
-        reason="no_level",
-        params={"level": level, "levels": levels},
+    return refused(
+        ConfigValueError, "no_level", {"level": level, "levels": levels}, field=key or None
     )
 
 
 def _not_made_of(key: str, amount: int, chip: int) -> ConfigValueError:
-    return ConfigValueError(
-        f"{key}: {amount} cannot be made of {chip}s",
-        reason="not_made_of",
-        params={"amount": amount, "chip": chip},
-    )
+    return refused(ConfigValueError, "not_made_of", {"amount": amount, "chip": chip}, field=key)

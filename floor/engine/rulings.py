@@ -42,7 +42,7 @@ from typing import Final, Literal
 import msgspec
 
 from .commands import EndSitOut, Penalty, RecordRuling
-from .errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable
+from .errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable, refused
 from .events import Event, PenaltyGiven, PlayerBusted, RulingRecorded, SitOutEnded
 from .model import MAX_CHIPS, PlayerId, TableNo
 from .rulebook import Book
@@ -55,12 +55,6 @@ AHEAD: Final = 60.0
 #: The penalties from the lightest up (TDA 2024 rule 71A): a repeat is escalated past the
 #: heaviest so far.
 SEVERITY: Final[dict[str, int]] = {"warning": 1, "sit_out": 2, "disqualification": 3}
-#: A penalty's kind in an English sentence (as the error templates say it).
-KIND_WORDS: Final[dict[str, str]] = {
-    "warning": "warning",
-    "sit_out": "sit-out",
-    "disqualification": "disqualification",
-}
 
 
 # Deciding ------------------------------------------------------------------------------------
@@ -72,12 +66,7 @@ def check_rule(rule: str | None, book: Book) -> None:
     Asked when the ruling is made, by the server with the book it has (reading it is I/O), not
     when a log is replayed: a ruling recorded under an earlier edition of a book stays."""
     if rule is not None and book.get(rule) is None:
-        raise BadValue(
-            f"{book.title} has no rule {rule!r}",
-            field="rule",
-            reason="rule_unknown",
-            params={"rule": rule, "book": book.title},
-        )
+        raise refused(BadValue, "rule_unknown", {"rule": rule, "book": book.title}, field="rule")
 
 
 def record(t: Tournament, c: RecordRuling, now: float) -> list[Event]:
@@ -86,32 +75,18 @@ def record(t: Tournament, c: RecordRuling, now: float) -> list[Event]:
     at = now if c.at is None else c.at
     if at > now + AHEAD:
         ahead = round(at - now)
-        raise NotAllowed(
-            f"the ruling's time is {ahead} seconds ahead of the server's clock",
-            field="at",
-            reason="ruling_in_future",
-            params={"seconds": ahead},
-        )
+        raise refused(NotAllowed, "ruling_in_future", {"seconds": ahead}, field="at")
     # A phone a little ahead ruled now, not in the future.
     at = min(at, now)
     hand = None
     if c.table is not None:
         table = s.tables.get(c.table)
         if table is None:
-            raise UnknownTable(
-                f"there is no table {c.table}",
-                field="table",
-                reason="table_unknown",
-                params={"table": c.table},
-            )
+            raise refused(UnknownTable, "table_unknown", {"table": c.table}, field="table")
         hand = table.hand
     note = " ".join(c.note.split())
     if c.rule is None and not note and not c.penalties:
-        raise NotAllowed(
-            "a ruling names the rule it applies, a note or a penalty",
-            field="rule",
-            reason="ruling_empty",
-        )
+        raise refused(NotAllowed, "ruling_empty", {}, field="rule")
     named: list[PlayerId] = []
     for i, pid in enumerate(c.players):
         p = _known(s, pid, f"players[{i}]")
@@ -132,11 +107,11 @@ def record(t: Tournament, c: RecordRuling, now: float) -> list[Event]:
         if penalty.kind == "sit_out":
             running = sitting_out(s, p.id)
             if running is not None:
-                raise NotAllowed(
-                    f"{p.id} is sitting out already (ruling {running.ruling})",
+                raise refused(
+                    NotAllowed,
+                    "sit_out_running",
+                    {"player": p.id, "ruling": running.ruling},
                     field=f"{where}.player",
-                    reason="sit_out_running",
-                    params={"player": p.id, "ruling": running.ruling},
                 )
             ends = None if penalty.minutes is None else at + penalty.minutes * 60.0
             hands = penalty.hands
@@ -155,12 +130,11 @@ def record(t: Tournament, c: RecordRuling, now: float) -> list[Event]:
         elif penalty.kind == "disqualification":
             # Out in the place a bust-out takes now; a second one in the ruling the next.
             if left <= 1:
-                raise NotAllowed(
-                    f"{len(out) + 1} of the {t.active} players left cannot all be "
-                    "disqualified: one is left to win",
+                raise refused(
+                    NotAllowed,
+                    "disqualify_all",
+                    {"players": len(out) + 1, "left": t.active},
                     field=f"{where}.player",
-                    reason="disqualify_all",
-                    params={"players": len(out) + 1, "left": t.active},
                 )
             chips = penalty.chips if penalty.chips is not None else p.stack
             given.append(
@@ -210,12 +184,7 @@ def end(t: Tournament, c: EndSitOut, now: float) -> list[Event]:
     p = _known(t.state, c.player, "player")
     running = sitting_out(t.state, p.id)
     if running is None:
-        raise NotAllowed(
-            f"{p.id} is not sitting out",
-            field="player",
-            reason="no_sit_out",
-            params={"player": p.id},
-        )
+        raise refused(NotAllowed, "no_sit_out", {"player": p.id}, field="player")
     return [SitOutEnded(player=p.id, ruling=running.ruling, how="floor", at=now)]
 
 
@@ -263,33 +232,19 @@ def disqualified(s: TournamentState, player: PlayerId) -> int | None:
 def _known(s: TournamentState, pid: PlayerId, field: str) -> Player:
     p = s.players.get(pid)
     if p is None:
-        raise UnknownPlayer(
-            f"{pid} is not in the tournament",
-            field=field,
-            reason="player_unknown",
-            params={"player": pid},
-        )
+        raise refused(UnknownPlayer, "player_unknown", {"player": pid}, field=field)
     return p
 
 
 def _in_play(p: Player, field: str) -> None:
     if p.busted:
-        raise NotAllowed(
-            f"{p.id} is already out", field=field, reason="player_out", params={"player": p.id}
-        )
+        raise refused(NotAllowed, "player_out", {"player": p.id}, field=field)
     if p.table is None:
-        raise NotAllowed(
-            f"{p.id} has no seat yet",
-            field=field,
-            reason="player_unseated",
-            params={"player": p.id},
-        )
+        raise refused(NotAllowed, "player_unseated", {"player": p.id}, field=field)
 
 
 def _twice(pid: PlayerId, field: str) -> NotAllowed:
-    return NotAllowed(
-        f"{pid} is listed twice", field=field, reason="player_listed_twice", params={"player": pid}
-    )
+    return refused(NotAllowed, "player_listed_twice", {"player": pid}, field=field)
 
 
 def round_hands(t: Tournament, p: Player, rounds: int) -> int:
@@ -311,26 +266,12 @@ def _check_terms(penalty: Penalty | PenaltyGiven, where: str) -> None:
         else:
             ok = sum(x is not None for x in (penalty.hands, penalty.rounds, penalty.minutes)) == 1
         if not ok:
-            raise NotAllowed(
-                "a sit-out is for a number of hands, rounds or minutes",
-                field=f"{where}.hands",
-                reason="sit_out_length",
-            )
+            raise refused(NotAllowed, "sit_out_length", {}, field=f"{where}.hands")
     elif penalty.hands is not None or penalty.rounds is not None or penalty.minutes is not None:
         name = next(n for n in ("hands", "rounds", "minutes") if getattr(penalty, n) is not None)
-        raise NotAllowed(
-            f"only a sit-out is for hands, rounds or minutes: a {KIND_WORDS[penalty.kind]} is not",
-            field=f"{where}.{name}",
-            reason="penalty_length",
-            params={"kind": penalty.kind},
-        )
+        raise refused(NotAllowed, "penalty_length", {"kind": penalty.kind}, field=f"{where}.{name}")
     if penalty.kind != "disqualification" and penalty.chips is not None:
-        raise NotAllowed(
-            f"only a disqualification takes chips out: a {KIND_WORDS[penalty.kind]} does not",
-            field=f"{where}.chips",
-            reason="penalty_chips",
-            params={"kind": penalty.kind},
-        )
+        raise refused(NotAllowed, "penalty_chips", {"kind": penalty.kind}, field=f"{where}.chips")
 
 
 # Checking a log written elsewhere (``validate``) ---------------------------------------------
@@ -342,11 +283,11 @@ def check(t: Tournament, e: RulingRecorded | SitOutEnded) -> None:
     if isinstance(e, SitOutEnded):
         running = sitting_out(s, e.player)
         if running is None or running.ruling != e.ruling:
-            raise NotAllowed(
-                f"{e.player} is not sitting out by ruling {e.ruling}",
+            raise refused(
+                NotAllowed,
+                "no_sit_out_ruling",
+                {"player": e.player, "ruling": e.ruling},
                 field="player",
-                reason="no_sit_out",
-                params={"player": e.player},
             )
         return
     if e.number != len(s.rulings.made) + 1:
@@ -354,12 +295,7 @@ def check(t: Tournament, e: RulingRecorded | SitOutEnded) -> None:
     if e.table is not None:
         table = s.tables.get(e.table)
         if table is None:
-            raise UnknownTable(
-                f"there is no table {e.table}",
-                field="table",
-                reason="table_unknown",
-                params={"table": e.table},
-            )
+            raise refused(UnknownTable, "table_unknown", {"table": e.table}, field="table")
     for i, pid in enumerate(e.players):
         _known(s, pid, f"players[{i}]")
     left = t.active
@@ -382,14 +318,11 @@ def check(t: Tournament, e: RulingRecorded | SitOutEnded) -> None:
 
 
 def _not_as_recorded(name: str, value: int | None, expected: int | None, field: str) -> BadValue:
-    def said(v: int | None) -> str:
-        return "–" if v is None else f"{v:,}"
-
-    return BadValue(
-        f"{name} {said(value)} does not follow the log: it would be {said(expected)}",
+    return refused(
+        BadValue,
+        "not_as_recorded",
+        {"name": name, "value": value, "expected": expected},
         field=field,
-        reason="not_as_recorded",
-        params={"name": name, "value": value, "expected": expected},
     )
 
 

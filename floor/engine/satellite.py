@@ -22,7 +22,7 @@ from .commands import (
     RenamePlayer,
     Tick,
 )
-from .errors import NotAllowed, RuleError
+from .errors import NotAllowed, RuleError, refused
 from .events import Event, SatelliteEnded, SeatsIssued, SeatTicket
 from .house.tickets_events import TicketIssue
 from .model import PlayerId
@@ -49,19 +49,11 @@ def bar(t: Tournament, c: Command) -> RuleError | None:
     """A deal at a satellite (its prizes are seats); anything that plays on once it ended."""
     s = t.state
     if of(s) is not None and isinstance(c, ProposeDeal | MakeDeal):
-        return NotAllowed(
-            "a satellite's prizes are seats: there is no deal at a satellite",
-            field="type",
-            reason="deal_at_satellite",
-        )
+        return refused(NotAllowed, "deal_at_satellite", {}, field="type")
     if s.satellite_end is not None and not isinstance(
         c, IssueSeats | CloseTournament | RenamePlayer | Tick
     ):
-        return NotAllowed(
-            "the satellite has ended: its seats may be issued, a name corrected, or it closed",
-            field="type",
-            reason="satellite_ended",
-        )
+        return refused(NotAllowed, "satellite_ended", {}, field="type")
     return None
 
 
@@ -101,18 +93,17 @@ def winners(t: Tournament, n: int) -> tuple[PlayerId, ...]:
 
 def issue(t: Tournament, c: IssueSeats, now: float) -> list[Event]:
     s = t.state
-    if s.satellite_end is None:
-        raise NotAllowed(
-            "the satellite has not ended: its seats are issued once it has",
-            field="type",
-            reason="satellite_not_ended",
-        )
-    if s.seats_issued is not None:
-        raise NotAllowed(
-            "the seats' tickets are in the ledger already", field="type", reason="seats_issued"
-        )
+    _issuable(s, "type")
     tickets = tuple(SeatTicket(ticket=i.id, player=i.holder or "") for i in seat_tickets(s))
     return [SeatsIssued(tickets=tickets, at=now)]
+
+
+def _issuable(s: TournamentState, field: str) -> None:
+    """The seats are issued once, after the satellite ended (a command, or a logged event)."""
+    if s.satellite_end is None:
+        raise refused(NotAllowed, "satellite_not_ended", {}, field=field)
+    if s.seats_issued is not None:
+        raise refused(NotAllowed, "seats_issued", {}, field=field)
 
 
 def seat_tickets(s: TournamentState) -> tuple[TicketIssue, ...]:
@@ -142,23 +133,19 @@ def check(t: Tournament, event: SatelliteEnded | SeatsIssued) -> None:
     seat winners; the seats issued once, after it."""
     s = t.state
     if isinstance(event, SeatsIssued):
-        if s.satellite_end is None or s.seats_issued is not None:
-            raise NotAllowed(
-                "the seats are issued once, after the satellite ended",
-                field="tickets",
-                reason="satellite_not_ended",
-            )
+        _issuable(s, "tickets")
         return
     n = seats(s)
-    if n == 0 or s.satellite_end is not None or t.active > n:
-        raise NotAllowed(
-            "a satellite ends when the players left are no more than its seats",
-            field="seats",
-            reason="satellite_not_ended",
+    if s.satellite_end is not None:
+        raise refused(NotAllowed, "satellite_ended", {}, field="seats")
+    if n == 0 or t.active > n:
+        raise refused(
+            NotAllowed, "satellite_players_left", {"left": t.active, "seats": n}, field="seats"
         )
     if event.seats != winners(t, n):
-        raise NotAllowed(
-            "the seats go to the players left and those busted into a seat",
+        raise refused(
+            NotAllowed,
+            "not_as_recorded",
+            {"name": "seats", "value": list(event.seats), "expected": list(winners(t, n))},
             field="seats",
-            reason="satellite_not_ended",
         )

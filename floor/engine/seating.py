@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from heapq import heapify, heappop, heappush
 
-from .errors import NotAllowed
+from .errors import NotAllowed, refused
 from .events import Seated
 from .model import PlayerId, SeatNo, Spot, TableNo
 from .moves import planned_seats
@@ -87,11 +87,11 @@ def draw_initial(
     for tb in tables:
         free = _free_seats(t, tb, taken[tb.number])
         if len(free) < quota[tb.number]:
-            raise NotAllowed(
-                f"table {tb.number} has {len(free)} free seats for {quota[tb.number]} players",
+            raise refused(
+                NotAllowed,
+                "draw_table_no_room",
+                {"table": tb.number, "free": len(free), "players": quota[tb.number]},
                 field="tables",
-                reason="draw_table_no_room",
-                params={"table": tb.number, "free": len(free), "players": quota[tb.number]},
             )
         pool.extend((tb.number, s) for s in rng.sample(free, quota[tb.number]))
     rng.shuffle(pool)

@@ -37,7 +37,7 @@ from . import (
     rulings,
     satellite,
 )
-from .errors import FloorError, NotAllowed, RuleError
+from .errors import FloorError, NotAllowed, RuleError, refused
 from .events import (
     AddOnMade,
     AlternateQueued,
@@ -252,11 +252,7 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
                 checks.not_negative(name, getattr(event, name))
             if event.checks and not (event.acknowledged or "").strip():
                 # Day 2 is made from a failed check only on the director's reason (``day2``).
-                raise NotAllowed(
-                    "say why Day 2 is made although a flight's chip check failed",
-                    field="acknowledged",
-                    reason="day2_ack_reason",
-                )
+                raise refused(NotAllowed, "day2_ack_reason", {}, field="acknowledged")
         case FlightSet() | TableBagged() | DayEnded():
             if isinstance(event, DayEnded) and event.remaining is not None:
                 checks.not_negative("remaining", event.remaining)
@@ -289,9 +285,7 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
 
 
 def _log_start() -> RuleError:
-    return RuleError(
-        "a log starts with tournament_created, and holds it only there", reason="log_start"
-    )
+    return refused(RuleError, "log_start", {})
 
 
 def _kind(event: Event) -> str:

@@ -22,7 +22,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from ..engine.errors import BadValue
+from ..engine.errors import BadValue, refused
 from . import words
 from .words import fold, tokens, words_of
 
@@ -193,19 +193,14 @@ def parse_mapping(text: str, width: int) -> dict[Field, int]:
         key, _, value = part.partition("=")
         field = next((f for f in FIELDS if f == key.strip()), None)
         if field is None or not value.strip().isdigit():
-            raise BadValue(
-                f"map: {part!r} is not field=column",
-                field="map",
-                reason="import_column_unknown",
-                params={"column": part, "columns": width},
-            )
+            raise refused(BadValue, "import_map_part", {"part": part}, field="map")
         index = int(value)
         if index >= width:
-            raise BadValue(
-                f"map: there is no column {index} (the list has {width})",
+            raise refused(
+                BadValue,
+                "import_column_unknown",
+                {"column": str(index), "columns": width},
                 field="map",
-                reason="import_column_unknown",
-                params={"column": str(index), "columns": width},
             )
         out[field] = index
     return out

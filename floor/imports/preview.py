@@ -24,7 +24,7 @@ import msgspec
 
 from ..engine.commands import NewEntry
 from ..engine.entry_check import check
-from ..engine.errors import BadValue, FloorError
+from ..engine.errors import BadValue, FloorError, refused
 from ..engine.state import Tournament
 from ..exports.cells import FORMULA_START
 from .columns import (
@@ -136,7 +136,7 @@ def build(
     (``header.judge``), ``mapping`` None: named by the header, else guessed (``columns``)."""
     rows, lines = sheet.rows, sheet.lines
     if not rows:
-        raise BadValue("the list holds no rows to register", field="file", reason="import_no_rows")
+        raise refused(BadValue, "import_no_rows", {}, field="file")
     width = max(len(r) for r in rows)
     verdict = judge(rows) if header is None else "yes" if header else "no"
     has_header = verdict == "yes"
@@ -166,14 +166,9 @@ def build(
     out: list[Row] = []
     problem = None
     if not body:
-        problem = _problem(BadValue("the list holds no rows to register", reason="import_no_rows"))
+        problem = _problem(refused(BadValue, "import_no_rows", {}))
     elif not any(f in NAME_FIELDS for f in chosen):
-        problem = _problem(
-            BadValue(
-                "no column holds the names: choose the one that does",
-                reason="import_no_name_column",
-            )
-        )
+        problem = _problem(refused(BadValue, "import_no_name_column", {}))
     else:
         where = {f: chosen.index(f) for f in FIELDS if f in chosen}
         out = [_row(cells, line, where) for cells, line in zip(body, body_lines, strict=True)]

@@ -41,7 +41,7 @@ from typing import IO, Final, Literal
 
 import msgspec
 
-from ..engine.errors import BadValue
+from ..engine.errors import BadValue, refused
 
 #: A tournament seats 10,000 players: no list is longer.
 MAX_ROWS: Final = 10_000
@@ -103,52 +103,30 @@ def read(data: bytes, kind: Kind = "auto", encoding: Encoding = "auto") -> Sheet
 
 
 def _unreadable(what: str) -> BadValue:
-    return BadValue(
-        f"the file cannot be read as {what}",
-        field="file",
-        reason="import_unreadable",
-        params={"format": what},
-    )
+    return refused(BadValue, "import_unreadable", {"format": what}, field="file")
 
 
 def _too_wide(line: int, cells: int) -> BadValue:
-    return BadValue(
-        f"row {line} of the list has {cells:,} cells or more, and a list has at most "
-        f"{MAX_ROW_CELLS:,}:"
-        " save the columns you need as CSV",
+    return refused(
+        BadValue,
+        "import_row_too_wide",
+        {"line": line, "cells": cells, "most": MAX_ROW_CELLS},
         field="file",
-        reason="import_row_too_wide",
-        params={"line": line, "cells": cells, "most": MAX_ROW_CELLS},
     )
 
 
 def _too_large(size: int, most: int) -> BadValue:
-    return BadValue(
-        f"the sheet unpacks to {size:,} bytes, more than a list of players (at most {most:,}):"
-        " save it as CSV, or split the list",
-        field="file",
-        reason="import_sheet_too_large",
-        params={"bytes": size, "most": most},
-    )
+    return refused(BadValue, "import_sheet_too_large", {"bytes": size, "most": most}, field="file")
 
 
 def _too_many_cells(cells: int) -> BadValue:
-    return BadValue(
-        f"the sheet has {cells:,} cells or more, more than a list of players (at most "
-        f"{MAX_CELLS:,}): save the columns you need as CSV, or split the list",
-        field="file",
-        reason="import_too_many_cells",
-        params={"cells": cells, "most": MAX_CELLS},
+    return refused(
+        BadValue, "import_too_many_cells", {"cells": cells, "most": MAX_CELLS}, field="file"
     )
 
 
 def _too_many(rows: int) -> BadValue:
-    return BadValue(
-        f"the list has {rows:,} rows: at most {MAX_ROWS:,} are read at once",
-        field="file",
-        reason="import_too_many_rows",
-        params={"rows": rows, "most": MAX_ROWS},
-    )
+    return refused(BadValue, "import_too_many_rows", {"rows": rows, "most": MAX_ROWS}, field="file")
 
 
 # Text ---------------------------------------------------------------------------------------

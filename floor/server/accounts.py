@@ -30,6 +30,7 @@ from typing import Final
 import msgspec
 from argon2 import PasswordHasher
 
+from ..engine.errors import refused
 from ..store.accounts_port import (
     ROLES,
     Account,
@@ -145,14 +146,9 @@ def _check_secret(secret: str, role: Role, pin: bool) -> None:
         if role != "dealer":
             # A PIN is quick to guess: only for a dealer, who signs in on a paired table
             # screen alone, whose worst case is that table's hands and bust-outs.
-            raise BadAccount(
-                f"only a dealer at a table signs in with a PIN: a {role} account needs a password",
-                field="pin",
-                reason="pin_dealer_only",
-                params={"role": role},
-            )
+            raise refused(BadAccount, "pin_dealer_only", {"role": role}, field="pin")
         if not _PIN.fullmatch(secret):
-            raise BadAccount("a PIN is 4 to 8 digits", field="secret", reason="pin_digits")
+            raise refused(BadAccount, "pin_digits", {}, field="secret")
     elif not MIN_PASSWORD <= len(secret) <= MAX_SECRET:
         raise BadAccount(f"a password is {MIN_PASSWORD} to {MAX_SECRET} characters", field="secret")
 
@@ -163,12 +159,7 @@ def _check_role(role: str, table: int | None) -> Role:
     if table is not None:
         # A dealer used to be bound to a table number, in every tournament at once: the
         # table screen they sign in on says the table now, and the tournament.
-        raise BadAccount(
-            "no account has a table: a dealer signs in on a paired table screen, "
-            "which is one table of one tournament",
-            field="table",
-            reason="account_table",
-        )
+        raise refused(BadAccount, "account_table", {}, field="table")
     return role  # narrowed by the membership test above
 
 
@@ -269,12 +260,7 @@ class Accounts:
             hash=await self._hash(secret),
         )
         if not await self.storage.create_account(record):
-            raise AccountExists(
-                f"there is already an account {name}",
-                field="username",
-                reason="account_exists",
-                params={"name": name},
-            )
+            raise refused(AccountExists, "account_exists", {"name": name}, field="username")
         return _public(record)
 
     async def get(self, username: str) -> Account | None:
@@ -353,11 +339,7 @@ class Accounts:
         address = _client(client)
         await self.limits.admit(name, address, self.clock())
         if len(current) > MAX_SECRET or not await self._verify(held.account.hash, current):
-            raise BadAccount(
-                "the current password or PIN is wrong",
-                field="current",
-                reason="current_secret_wrong",
-            )
+            raise refused(BadAccount, "current_secret_wrong", {}, field="current")
         await self.limits.passed(name, address)
         return await self.set_secret(name, secret, pin=pin, keep_token=token)
 
@@ -368,12 +350,7 @@ class Accounts:
         if done == "missing":
             raise NoSuchAccount(f"there is no account {name}", field="username")
         if done == "last_director":
-            raise BadAccount(
-                f"{name} is the only director: make another director first",
-                field="username",
-                reason="only_director",
-                params={"name": name},
-            )
+            raise refused(BadAccount, "only_director", {"name": name}, field="username")
         await self.sign_out_all(name)
         await self.limits.clear(name)
         await self.storage.forget_devices(name)

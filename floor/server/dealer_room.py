@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import msgspec
 
-from ..engine.errors import BadValue
+from ..engine.errors import BadValue, refused
 from ..engine.house.commands import HouseCommand
 from ..engine.house.dealers import Dealer, DealerId, Room, RoomSettings, copy_room, table_key
 from ..engine.house.downs import Sheet, sheet
@@ -74,12 +74,7 @@ def zone_of(name: str) -> tzinfo:
     try:
         return zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise BadValue(
-            f"{name} is no time zone this server knows",
-            field="settings.zone",
-            reason="zone_unknown",
-            params={"zone": name},
-        ) from None
+        raise refused(BadValue, "zone_unknown", {"zone": name}, field="settings.zone") from None
 
 
 def _person(room: Room, did: DealerId | None) -> Person | None:

@@ -18,7 +18,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from ..engine import commands
-from ..engine.errors import FloorError, Params
+from ..engine.errors import FloorError, Params, refused
 from ..errortext import explain, field_names
 from ..store.outcome import ErrorInfo
 
@@ -236,11 +236,8 @@ def decode(data: bytes, type_: type[T], keys: frozenset[str] = _KEYS) -> T:
         if missing:
             # The field a client must add, as a path like any other bad field's.
             name = missing["name"]
-            raise BadRequest(
-                f"{name} is required",
-                field=f"{field}.{name}" if field else name,
-                reason="required",
-                params={"name": name},
+            raise refused(
+                BadRequest, "required", {"name": name}, field=f"{field}.{name}" if field else name
             ) from None
         if field.endswith("type") and problem.startswith("Invalid value"):
             problem += "; the command types are " + ", ".join(sorted(_COMMAND_TAGS))

@@ -25,7 +25,7 @@ from typing import Final
 
 import msgspec
 
-from ..engine.errors import BadValue
+from ..engine.errors import BadValue, refused
 from ..imports import sheet
 from ..imports.worker import Read, Result
 
@@ -121,19 +121,9 @@ async def _in_worker(data: bytes, kind: sheet.Kind, encoding: sheet.Encoding) ->
 
 
 def _too_slow() -> BadValue:
-    return BadValue(
-        f"the list took longer than {SECONDS:g} s to read: save it as CSV, or split the list",
-        field="file",
-        reason="import_too_slow",
-        params={"seconds": SECONDS},
-    )
+    return refused(BadValue, "import_too_slow", {"seconds": SECONDS}, field="file")
 
 
 def _too_much_memory() -> BadValue:
     most = MEMORY // (1024 * 1024)
-    return BadValue(
-        f"reading the list needs more than {most:,} MB: save it as CSV, or split the list",
-        field="file",
-        reason="import_too_much_memory",
-        params={"most": most},
-    )
+    return refused(BadValue, "import_too_much_memory", {"most": most}, field="file")

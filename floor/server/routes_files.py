@@ -34,7 +34,7 @@ from starlette.routing import BaseRoute, Route
 from .. import config as configs
 from ..backup import export_lines
 from ..engine.calc.payout_curve import MOST_PLACES, standard_table, table_places
-from ..engine.errors import ConfigError, FloorError
+from ..engine.errors import ConfigError, FloorError, refused
 from ..engine.prize import PayoutRow
 from ..engine.read.seat_cards import check as check_card
 from ..engine.rules import Structure
@@ -119,12 +119,8 @@ async def _list_body(request: Request) -> bytes:
     except TooLarge:
         declared = request.headers.get("content-length", "")
         size = int(declared) if declared.isdigit() else MAX_LIST + 1
-        raise TooLarge(
-            f"the file has {size:,} bytes, more than a list of players (at most {MAX_LIST:,}): "
-            "split the list",
-            field="body",
-            reason="import_file_too_large",
-            params={"bytes": size, "most": MAX_LIST},
+        raise refused(
+            TooLarge, "import_file_too_large", {"bytes": size, "most": MAX_LIST}, field="body"
         ) from None
 
 
@@ -272,19 +268,17 @@ def _table_too_large(entries: int, paid: float, places: int) -> BadRequest:
             low = middle
         else:
             high = middle - 1
-    return BadRequest(
-        f"a standard table for {entries:,} entries paying {paid:g} % lists {places:,} places "
-        f"in all, and a payout table lists at most {MOST_PLACES:,}: ask for {low:,} entries "
-        "or fewer, or a smaller share paid",
-        field="entries",
-        reason="payout_table_too_large",
-        params={
+    return refused(
+        BadRequest,
+        "payout_table_too_large",
+        {
             "entries": entries,
             "paid": paid,
             "places": places,
             "most": MOST_PLACES,
             "most_entries": low,
         },
+        field="entries",
     )
 
 

@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..engine.errors import UnknownPlayer
+from ..engine.errors import UnknownPlayer, refused
 from ..engine.read.seat_pass import MOST
 from .context import Floor, floor_of, staff, tid_of
 from .edges import BadRequest, decode, handle_errors, json_response, read_body
@@ -99,9 +99,7 @@ async def card(request: Request) -> Response:
     _take_card(floor, client_of(request))
     t, _ = await floor.store.tournament(tid)
     if pid not in t.state.players:
-        raise UnknownPlayer(
-            f"no player {pid}", field="player", reason="player_unknown", params={"player": pid}
-        )
+        raise refused(UnknownPlayer, "player_unknown", {"player": pid}, field="player")
     return json_response({"card": await floor.seat_passes.card(t, pid)}, headers=_NO_STORE)
 
 

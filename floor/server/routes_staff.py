@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from ..engine.errors import refused
 from .accounts import KNOWN_FOR, TABLET_PREFIX, Session, check_username
 from .context import SESSION_COOKIE, floor_of, staff
 from .edges import decode, handle_errors, json_response, read_body
@@ -153,11 +154,7 @@ async def remove_staff(request: Request) -> Response:
     name = check_username(request.path_params["username"])
     if name == principal.username:
         # The page would go on as a director it no longer is; another director can do it.
-        raise BadAccount(
-            "you cannot remove the account you are signed in with: another director can",
-            field="username",
-            reason="own_account",
-        )
+        raise refused(BadAccount, "own_account", {}, field="username")
     await floor.accounts.remove(name)
     return json_response({"ok": True})
 
@@ -189,11 +186,7 @@ async def set_secret(request: Request) -> Response:
     name = check_username(request.path_params["username"])
     if name == principal.username:
         # Whoever finds the console left open must not take the account over with it.
-        raise BadAccount(
-            "change your own password under \u201cYour password\u201d, with the current one",
-            field="username",
-            reason="own_secret",
-        )
+        raise refused(BadAccount, "own_secret", {}, field="username")
     form = decode(await read_body(request, MAX_BODY), NewSecret, frozenset({"secret", "pin"}))
     return json_response(await floor.accounts.set_secret(name, form.secret, pin=form.pin))
 

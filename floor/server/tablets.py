@@ -33,7 +33,7 @@ from typing import Final
 
 import msgspec
 
-from ..engine.errors import NotAllowed
+from ..engine.errors import NotAllowed, refused
 from ..store.devices_port import Device, DeviceStorage, HeldDevice, PairingCode
 from ..store.errors import Unavailable
 from .accounts import TABLET_PREFIX, Accounts, Session, device_key, token_hash
@@ -271,12 +271,7 @@ def _checked(device_id: str) -> str:
 
 
 def _no_such(device_id: str) -> NoSuchAccount:
-    return NoSuchAccount(
-        f"there is no paired table screen {device_id!r}",
-        field="device",
-        reason="no_such_tablet",
-        params={"device": device_id},
-    )
+    return refused(NoSuchAccount, "no_such_tablet", {"device": device_id}, field="device")
 
 
 def _listed(device: Device, seen: float | None) -> Tablet:

@@ -28,7 +28,7 @@ from starlette.routing import BaseRoute, Route
 
 from .. import config as configs
 from ..engine.calc.pots import Award, Contribution, Pot, PotInput, split_pot
-from ..engine.errors import ConfigError, FloorError, RuleError, seat_not_exist
+from ..engine.errors import ConfigError, FloorError, RuleError, refused, seat_not_exist
 from ..engine.prize import PrizePool
 from ..engine.read.views import Finish, prize_pool, results
 from ..engine.reasons import RULE_IDS
@@ -165,11 +165,11 @@ def _check_seats(pot: PotInput) -> None:
     split, whose cost grows with the seats."""
     seats = len(pot.contributions)
     if seats > MOST_SEATS:
-        raise BadRequest(
-            f"a hand is played by at most {MOST_SEATS} seats, not {seats}",
+        raise refused(
+            BadRequest,
+            "pot_too_many_seats",
+            {"seats": seats, "most": MOST_SEATS},
             field="contributions",
-            reason="pot_too_many_seats",
-            params={"seats": seats, "most": MOST_SEATS},
         )
     for i, c in enumerate(pot.contributions):
         if c.seat > MOST_SEATS:

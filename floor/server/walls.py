@@ -14,6 +14,7 @@ from typing import Annotated, Final, Literal
 
 import msgspec
 
+from ..engine.errors import refused
 from .edges import BadRequest, TooLarge
 
 #: The largest logo or sponsor image: plenty for a banner on a 1080p wall.
@@ -28,11 +29,8 @@ _TYPES: Final = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
 def image_kind(data: bytes) -> str:
     """The extension of an image floor shows, read from its first bytes; refused otherwise."""
     if len(data) > MOST_IMAGE:
-        raise TooLarge(
-            f"the image has {len(data):,} bytes, more than {MOST_IMAGE:,}",
-            field="body",
-            reason="image_too_large",
-            params={"bytes": len(data), "most": MOST_IMAGE},
+        raise refused(
+            TooLarge, "image_too_large", {"bytes": len(data), "most": MOST_IMAGE}, field="body"
         )
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png"
@@ -42,14 +40,8 @@ def image_kind(data: bytes) -> str:
         return "webp"
     head = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
     if head.startswith((b"<svg", b"<?xml", b"<!doctype svg")) or b"<svg" in head:
-        raise BadRequest(
-            "an SVG image is never shown: send a PNG, JPEG or WebP",
-            field="body",
-            reason="image_svg",
-        )
-    raise BadRequest(
-        "the image is not a PNG, JPEG or WebP", field="body", reason="image_unknown_type"
-    )
+        raise refused(BadRequest, "image_svg", {}, field="body")
+    raise refused(BadRequest, "image_unknown_type", {}, field="body")
 
 
 def image_name(data: bytes, kind: str) -> str:

@@ -112,6 +112,16 @@ def test_a_table_screen_reads_cards_of_its_own_tournament_alone(
     assert fresh.json()["verdict"] == "ok"
 
 
+def test_the_card_of_a_player_nobody_registered_is_refused_in_the_templates_words(
+    servers: list[ServerProcess], room: Api
+) -> None:
+    r = httpx.get(f"{servers[0].base}/api/t/{TID}/seatcard/NOBODY")
+    error = r.json()["error"]
+    assert (r.status_code, error["field"], error["reason"]) == (404, "player", "player_unknown")
+    # The English is the template's, as every screen says it (not a second sentence).
+    assert error["message"] == "NOBODY is not in the tournament"
+
+
 def test_a_forged_card_is_refused_naming_the_code_and_takes_nothing(
     servers: list[ServerProcess], room: Api
 ) -> None:

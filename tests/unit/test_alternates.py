@@ -25,6 +25,7 @@ from floor.engine.validate import InvalidEvent, replay
 from floor.server.clockdriver import next_due
 
 from .builders import Floor
+from .test_error_codes import assert_said
 
 #: Two tables of nine, full: 18 players.
 FULL = {1: "1-9", 2: "1-9"}
@@ -181,6 +182,26 @@ def test_an_imported_log_replays_and_a_forged_seat_is_refused() -> None:
     forged = [*f.log, AlternateSeated(alternate="A2", player="P9999")]
     with pytest.raises(InvalidEvent, match="not been called"):
         replay(forged)
+
+
+def test_an_imported_log_calling_an_alternate_twice_or_out_of_turn_says_so() -> None:
+    f = _full()
+    f.do(cmd.Register(name="Ann Late"), cmd.Register(name="Bob Later"))
+    f.bust("T1S1")
+    assert _called(f) == ["A1"]
+    twice = AlternatesCalled(alternates=("A1",), at=1.0, ends_at=301.0)
+    with pytest.raises(InvalidEvent) as caught:
+        replay([*f.log, twice])
+    # Not "there is no alternate A1 in line": A1 is in line, called already.
+    assert_said(caught.value.error, "alternate_called", {"alternate": "A1"})
+    skipped = AlternateQueued(alternate="A9", name="Cy Walk", at=1.0)
+    with pytest.raises(InvalidEvent) as caught:
+        replay([*f.log, skipped])
+    assert_said(
+        caught.value.error,
+        "not_as_recorded",
+        {"name": "alternate", "value": "A9", "expected": "A3"},
+    )
 
 
 def test_a_tournament_file_sets_the_capacity(tmp_path: Path) -> None:

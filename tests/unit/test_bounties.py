@@ -258,7 +258,12 @@ def test_a_side_pot_winner_out_in_the_same_hand_carries_what_it_added() -> None:
         NotAllowed,
         "players[1].eliminators[0]",
     )
-    assert refused.reason == "bounty_eliminator_out"
+    # The English names the bust-out the winner went out before, as the template does.
+    assert (refused.reason, refused.params) == (
+        "bounty_eliminator_out_before",
+        {"player": "T1S9", "busted": "T1S8"},
+    )
+    assert refused.message == "T1S9 is out in this hand before T1S8: they did not win that pot"
 
 
 # Undo and payment --------------------------------------------------------------------------

@@ -125,7 +125,8 @@ def test_a_redirect_after_the_call_is_refused_until_the_floor_calls_the_move_aga
     assert refused.reason == "move_called"
     assert refused.params == {"player": "T1S7", "table": 2, "seat": 6, "to": 8}
     refused = floor.refuse(cmd.CallMove(player="T1S7"), NotAllowed, "seat")
-    assert refused.reason == "move_already_called"
+    assert refused.reason == "move_already_called_seat"
+    assert refused.message == "the move of T1S7 is already called to table 2 seat 6"
     # A seat somebody holds is no more callable than it is a redirect.
     refused = floor.refuse(cmd.CallMove(player="T1S7", seat=1), BadSeat, "seat")
     assert refused.reason == "seat_taken"

@@ -9,13 +9,14 @@ import datetime
 import pytest
 
 from floor.engine.desk import exclusion
-from floor.engine.desk.identity import Identity, check, expires_at, shown
+from floor.engine.desk.identity import OLDEST, Identity, check, expires_at, shown
 from floor.engine.desk.ledger import Entry, Shift, report
 from floor.engine.desk.tickets import usable
 from floor.engine.errors import BadValue
 from floor.engine.house.registry import registry_id, search_key
 from floor.engine.house.tickets import Ledger, Ticket
 from floor.engine.house.tickets_events import TicketIssue
+from tests.unit.test_error_codes import assert_said
 
 NOVAK = exclusion.Person(
     surname="Novák", given_names="Jan", birth_date=datetime.date(1980, 5, 1), doc_number="123456789"
@@ -106,8 +107,9 @@ def test_an_identity_of_a_minor_or_an_impossible_birth_date_is_refused_naming_th
     future = Identity(
         doc_type="id_card", doc_number="123456", birth_date=datetime.date(2027, 1, 1), country="CZ"
     )
-    with pytest.raises(BadValue, match="birth date"):
+    with pytest.raises(BadValue, match="birth date") as e:
         check(future, today, 18)
+    assert_said(e.value, "desk_birth_date", {"date": "2027-01-01", "oldest": OLDEST.isoformat()})
 
 
 def test_an_identity_expires_after_the_venues_retention() -> None:

@@ -21,6 +21,7 @@ from floor.engine.fair_rng import FairRng
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament
 from floor.engine.validate import check
+from tests.unit.test_error_codes import assert_said
 
 RULES = Rules(game="holdem", seats=9, final_table=9)
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "draw-spec.md"
@@ -165,7 +166,14 @@ def test_a_log_whose_seed_does_not_follow_or_comes_out_of_order_is_refused() -> 
     check(t, made(1, chain.seed(1)))
     with pytest.raises(NotAllowed) as wrong:
         check(t, made(1, sha(b"chosen")))
-    assert wrong.value.reason == "draw_seed_wrong"
+    fair_state = t.state.fair
+    assert fair_state is not None
+    # The English names the two seeds (their first 16 digits) as the template does.
+    assert_said(
+        wrong.value,
+        "draw_seed_wrong",
+        {"index": 1, "seed": sha(b"chosen").hex()[:16], "before": fair_state.last_seed[:16]},
+    )
     with pytest.raises(NotAllowed) as order:
         check(t, made(2, chain.seed(2)))
     assert order.value.reason == "draw_out_of_order"

@@ -17,6 +17,7 @@ from floor.engine.events import (
     ClockResumed,
     HandForHandDealt,
     HandForHandEnded,
+    HandReported,
     PlayerBusted,
 )
 from floor.engine.prize import PayoutRow, Prize
@@ -26,6 +27,7 @@ from floor.engine.rules import Level, Structure
 from floor.engine.state import Tournament
 from floor.engine.validate import InvalidEvent, replay
 from tests.unit.builders import Floor
+from tests.unit.test_error_codes import assert_said
 
 #: Ten entries of 1,000: 10,000 CZK, nine places paid.
 PRIZE = Prize(
@@ -313,6 +315,21 @@ def test_an_imported_log_with_hand_for_hand_is_checked_event_by_event() -> None:
     with pytest.raises(InvalidEvent) as caught:
         replay(log)
     assert (caught.value.error.reason, caught.value.error.field) == ("h4h_round", "round")
+
+
+def test_an_imported_report_naming_a_player_not_at_the_seat_says_who_and_where() -> None:
+    floor = bubble()
+    floor.do(cmd.StartHandForHand(), now=5.0)
+    floor.do(done(1, (1, 2_000)), now=9.0)
+    (reported,) = [e for e in floor.log if isinstance(e, HandReported)]
+    out = msgspec.structs.replace(reported.out[0], player="T2S1")
+    forged = msgspec.structs.replace(reported, out=(out,))
+    log = [forged if e is reported else e for e in floor.log]
+    with pytest.raises(InvalidEvent) as caught:
+        replay(log)
+    assert caught.value.error.field == "out[0].player"
+    # Not "seat 1 is empty": the seat holds T1S1, and the English says whom the log put there.
+    assert_said(caught.value.error, "player_not_at_seat", {"player": "T2S1", "table": 1, "seat": 1})
 
 
 def test_a_round_is_over_when_the_last_table_to_report_is_broken_instead() -> None:

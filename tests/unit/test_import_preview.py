@@ -8,10 +8,13 @@ import io
 from typing import Any
 
 import msgspec
+import pytest
 from openpyxl import Workbook
 
+from floor.engine.errors import BadValue
 from floor.imports import sheet
 from floor.imports.preview import ImportPreview, build
+from tests.unit.test_error_codes import assert_said
 from tests.unit.test_paper_files import NOW, tournament
 
 PLAYERS = [("Dvořák", "Jiří"), ("Nováková", "Jana"), ("Černý", "Petr"), ("Šimek", "Filip"),
@@ -82,3 +85,14 @@ def test_a_name_twice_in_one_list_is_ticked_once() -> None:
     said = msgspec.json.decode(msgspec.json.encode(p))
     assert [r["include"] for r in said["rows"]] == [True, True, False, False]
     assert said["asked"] is False and said["special_needs"] == 0
+
+
+def test_a_column_mapping_that_is_not_field_equals_column_says_so_not_no_such_column() -> None:
+    data = "\n".join(f"{g} {s}" for s, g in PLAYERS).encode()
+    with pytest.raises(BadValue) as caught:
+        _preview(data, mapping="name:0")
+    assert caught.value.field == "map"
+    assert_said(caught.value, "import_map_part", {"part": "name:0"})
+    with pytest.raises(BadValue) as caught:
+        _preview(data, mapping="name=5")
+    assert_said(caught.value, "import_column_unknown", {"column": "5", "columns": 1})

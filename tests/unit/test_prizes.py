@@ -208,7 +208,7 @@ ROW = "[[prize.payouts]]\nentries = {entries}\npercents = {percents}\n"
             + "[prize.rebuy]\nprice = 500\nchips = 10010\nuntil_level = 4\n"
             + ROW.format(entries=2, percents="[100]"),
             "prize.rebuy.chips",
-            "10010 cannot be made of 25s",
+            "10,010 cannot be made of 25s",
         ),
     ],
     ids=[

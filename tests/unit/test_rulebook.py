@@ -170,7 +170,7 @@ def test_a_rule_listed_twice_is_refused_naming_it(
         config.load_rulebook("house")
 
     assert refused.value.field is not None and refused.value.field.endswith(": rules[1].id")
-    assert refused.value.message == "'a' is listed twice"
+    assert refused.value.message == "“a” is listed twice"
 
 
 def test_a_rule_id_that_is_not_a_slug_is_refused_naming_it(

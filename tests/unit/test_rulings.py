@@ -30,6 +30,7 @@ from floor.server.redact import for_public
 from floor.server.views import snapshots
 from tests.unit.builders import Floor
 from tests.unit.test_entries_and_buys import table
+from tests.unit.test_error_codes import assert_said
 
 T0 = 1_700_000_000.0
 
@@ -339,7 +340,7 @@ def test_a_ruling_citing_a_rule_its_book_does_not_hold_is_refused_naming_the_fie
 
     assert (refused.value.field, refused.value.reason) == ("rule", "rule_unknown")
     assert refused.value.params == {"rule": "no-such-rule", "book": "TDA 2024"}
-    assert refused.value.message == "TDA 2024 has no rule 'no-such-rule'"
+    assert refused.value.message == "TDA 2024 has no rule “no-such-rule”"
     # The Pardubice rules hold PFP 36 and no TDA rule 56 of its own, but that id opens it;
     # an id that is a slug but of no book is refused there too.
     with pytest.raises(BadValue):
@@ -476,8 +477,9 @@ def test_an_imported_ruling_out_of_order_or_an_unknown_sit_out_end_is_refused() 
     ]
     with pytest.raises(InvalidEvent, match="number 5 does not follow the log"):
         replay(bad)
-    with pytest.raises(InvalidEvent, match="not sitting out"):
+    with pytest.raises(InvalidEvent, match="not sitting out") as caught:
         replay([*floor.log, SitOutEnded(player="T1S1", ruling=1, how="time", at=T0)])
+    assert_said(caught.value.error, "no_sit_out_ruling", {"player": "T1S1", "ruling": 1})
 
 
 # The screens' texts ------------------------------------------------------------------------

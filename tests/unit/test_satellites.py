@@ -128,8 +128,14 @@ def test_a_log_with_a_satellite_ended_early_is_refused() -> None:
     floor = nine()
     floor.bust("T1S9")
     forged = SatelliteEnded(seats=("T1S1",), at=1.0)
-    with pytest.raises(InvalidEvent):
+    with pytest.raises(InvalidEvent) as caught:
         replay([*floor.log, forged])
+    left = floor.t.active
+    assert_said(caught.value.error, "satellite_players_left", {"left": left, "seats": 3})
+    # Seats issued before any end: the satellite has not ended.
+    with pytest.raises(InvalidEvent) as caught:
+        replay([*floor.log, SeatsIssued(tickets=(), at=1.0)])
+    assert_said(caught.value.error, "satellite_not_ended", {})
 
 
 def test_a_registration_with_a_ticket_claims_it_in_the_house() -> None:

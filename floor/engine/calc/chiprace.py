@@ -23,7 +23,7 @@ import random
 
 import msgspec
 
-from ..errors import RuleError, seat_listed_twice, seat_not_exist
+from ..errors import RuleError, refused, seat_listed_twice, seat_not_exist
 from ..model import SeatNo
 
 #: Card ranks, lowest first; "T" is the ten.
@@ -126,11 +126,8 @@ def chip_race(race: ChipRaceInput, rng: random.Random) -> ChipRaceResult:
     cards: dict[SeatNo, tuple[str, ...]] = {s.seat: () for s in seats}
     if chips_raced:
         if odd_chips > len(DECK):
-            raise RuleError(
-                f"the race needs {odd_chips} cards, more than the {len(DECK)} in a deck",
-                field="seats",
-                reason="race_deck",
-                params={"cards": odd_chips, "deck": len(DECK)},
+            raise refused(
+                RuleError, "race_deck", {"cards": odd_chips, "deck": len(DECK)}, field="seats"
             )
         deck = list(DECK)
         rng.shuffle(deck)
@@ -176,39 +173,25 @@ def chip_race(race: ChipRaceInput, rng: random.Random) -> ChipRaceResult:
 def _check(race: ChipRaceInput) -> None:
     """Refuse a colour-up the race cannot carry out, naming the first field at fault."""
     if race.leaving <= 0:
-        raise RuleError(
-            f"a denomination must be positive, not {race.leaving}",
-            field="leaving",
-            reason="chip_not_positive",
-            params={"chip": race.leaving},
-        )
+        raise refused(RuleError, "chip_not_positive", {"chip": race.leaving}, field="leaving")
     if race.next_up <= race.leaving or race.next_up % race.leaving:
-        raise RuleError(
-            f"{race.next_up} must be a larger multiple of the leaving {race.leaving}: "
-            "chips are exchanged at equal value",
+        raise refused(
+            RuleError,
+            "next_up_not_multiple",
+            {"next_up": race.next_up, "chip": race.leaving},
             field="next_up",
-            reason="next_up_not_multiple",
-            params={"next_up": race.next_up, "chip": race.leaving},
         )
     smallest = race.smallest_in_play
     if smallest is not None and (smallest <= 0 or smallest > race.next_up):
-        raise RuleError(
-            f"the smallest chip in play must be positive and at most {race.next_up}",
-            field="smallest_in_play",
-            reason="smallest_out_of_range",
-            params={"most": race.next_up},
+        raise refused(
+            RuleError, "smallest_out_of_range", {"most": race.next_up}, field="smallest_in_play"
         )
     if smallest == race.leaving:
-        raise RuleError(
-            f"{race.leaving} leaves play, so it is not the smallest chip in play",
-            field="smallest_in_play",
-            reason="smallest_leaves",
-            params={"chip": race.leaving},
+        raise refused(
+            RuleError, "smallest_leaves", {"chip": race.leaving}, field="smallest_in_play"
         )
     if not race.seats:
-        raise RuleError(
-            "a chip race needs at least one player", field="seats", reason="race_nobody"
-        )
+        raise refused(RuleError, "race_nobody", {}, field="seats")
     seen: set[SeatNo] = set()
     for i, s in enumerate(race.seats):
         where = f"seats[{i}]"
@@ -218,29 +201,18 @@ def _check(race: ChipRaceInput) -> None:
             raise seat_listed_twice(s.seat, f"{where}.seat")
         seen.add(s.seat)
         if s.chips < 0:
-            raise RuleError(
-                f"a chip count cannot be negative ({s.chips})",
-                field=f"{where}.chips",
-                reason="chips_negative",
-                params={"chips": s.chips},
-            )
+            raise refused(RuleError, "chips_negative", {"chips": s.chips}, field=f"{where}.chips")
         if s.stack <= 0:
-            raise RuleError(
-                f"seat {s.seat} has no chips and is not in the race",
-                field=f"{where}.stack",
-                reason="seat_no_chips",
-                params={"seat": s.seat},
-            )
+            raise refused(RuleError, "seat_no_chips", {"seat": s.seat}, field=f"{where}.stack")
         if s.stack < s.chips * race.leaving:
-            raise RuleError(
-                f"a stack of {s.stack:,} is smaller than its {s.chips} chips of "
-                f"{race.leaving} ({s.chips * race.leaving:,})",
-                field=f"{where}.stack",
-                reason="stack_below_chips",
-                params={
+            raise refused(
+                RuleError,
+                "stack_below_chips",
+                {
                     "stack": s.stack,
                     "chips": s.chips,
                     "chip": race.leaving,
                     "value": s.chips * race.leaving,
                 },
+                field=f"{where}.stack",
             )

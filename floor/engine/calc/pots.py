@@ -37,7 +37,7 @@ from typing import Final, Literal, NamedTuple
 
 import msgspec
 
-from ..errors import RuleError, seat_listed_twice, seat_not_exist
+from ..errors import RuleError, refused, seat_listed_twice, seat_not_exist
 from ..model import SeatNo
 from ..positions import after
 from .chiprace import card_strength
@@ -263,12 +263,7 @@ def _layers(
             continue
         eligible = tuple(sorted(c.seat for c in payers if not c.folded))
         if not eligible:
-            raise RuleError(
-                f"every player who put in {level:,} or more folded, so nobody can win those chips",
-                field="contributions",
-                reason="nobody_can_win",
-                params={"amount": level},
-            )
+            raise refused(RuleError, "nobody_can_win", {"amount": level}, field="contributions")
         if pots and pots[-1][1] == eligible:
             pots[-1] = (pots[-1][0] + amount, eligible)
         else:
@@ -389,12 +384,11 @@ def _odd_chips(pot: PotInput) -> _OddChips:
         def by_high_card(tied: Sequence[SeatNo]) -> list[SeatNo]:
             missing = [s for s in tied if s not in cards]
             if missing:
-                raise RuleError(
-                    f"{_seats(sorted(tied))} tie with an odd chip: the high card by suit "
-                    f"of {_seats(missing)} is needed",
+                raise refused(
+                    RuleError,
+                    "high_card_needed",
+                    {"seats": sorted(tied), "missing": missing},
                     field="high_cards",
-                    reason="high_card_needed",
-                    params={"seats": sorted(tied), "missing": missing},
                 )
             return sorted(tied, key=lambda s: card_strength(cards[s]), reverse=True)
 
@@ -422,16 +416,9 @@ def _check(pot: PotInput) -> None:
     """Refuse input that does not describe a hand, naming the first field at fault."""
     unit = pot.odd_chip_unit
     if unit <= 0:
-        raise RuleError(
-            f"the smallest chip must be positive, not {unit}",
-            field="odd_chip_unit",
-            reason="pot_unit_not_positive",
-            params={"unit": unit},
-        )
+        raise refused(RuleError, "pot_unit_not_positive", {"unit": unit}, field="odd_chip_unit")
     if not pot.contributions:
-        raise RuleError(
-            "a pot needs at least one player", field="contributions", reason="pot_nobody"
-        )
+        raise refused(RuleError, "pot_nobody", {}, field="contributions")
     in_hand: dict[SeatNo, Contribution] = {}
     for i, c in enumerate(pot.contributions):
         where = f"contributions[{i}]"
@@ -441,99 +428,63 @@ def _check(pot: PotInput) -> None:
             raise seat_listed_twice(c.seat, f"{where}.seat")
         in_hand[c.seat] = c
         if c.contributed < 0:
-            raise RuleError(
-                f"a contribution cannot be negative ({c.contributed:,})",
+            raise refused(
+                RuleError,
+                "contribution_negative",
+                {"amount": c.contributed},
                 field=f"{where}.contributed",
-                reason="contribution_negative",
-                params={"amount": c.contributed},
             )
         if c.contributed % unit:
             # Every chip is a multiple of the smallest one, so a contribution must be too;
             # otherwise a pot could not be broken down to whole odd chips.
-            raise RuleError(
-                f"{c.contributed:,} is not a multiple of the smallest chip in play ({unit:,})",
+            raise refused(
+                RuleError,
+                "contribution_not_multiple",
+                {"amount": c.contributed, "unit": unit},
                 field=f"{where}.contributed",
-                reason="contribution_not_multiple",
-                params={"amount": c.contributed, "unit": unit},
             )
     if pot.total is not None:
         put_in = sum(c.contributed for c in pot.contributions)
         if put_in != pot.total:
-            raise RuleError(
-                f"the contributions add up to {put_in:,}, not the {pot.total:,} in the pot",
-                field="total",
-                reason="contributions_total",
-                params={"sum": put_in, "total": pot.total},
+            raise refused(
+                RuleError, "contributions_total", {"sum": put_in, "total": pot.total}, field="total"
             )
     live = {seat for seat, c in in_hand.items() if not c.folded}
     if not live:
-        raise RuleError(
-            "everybody folded: somebody must still be in the hand",
-            field="contributions",
-            reason="everybody_folded",
-        )
+        raise refused(RuleError, "everybody_folded", {}, field="contributions")
 
     if pot.game in _STUD:
         if pot.button is not None:
-            raise RuleError(
-                "stud has no button: the odd chip goes to the high card by suit",
-                field="button",
-                reason="stud_no_button_pot",
-            )
+            raise refused(RuleError, "stud_no_button_pot", {}, field="button")
         for seat, card in (pot.high_cards or {}).items():
             where = f"high_cards[{seat}]"
             if seat not in in_hand:
                 raise _not_in_hand(seat, where)
             try:
                 card_strength(card)
-            except ValueError as e:
-                raise RuleError(
-                    str(e), field=where, reason="not_a_card", params={"card": card}
-                ) from None
+            except ValueError:
+                raise refused(RuleError, "not_a_card", {"card": card}, field=where) from None
         cards = list((pot.high_cards or {}).values())
         if len(set(cards)) != len(cards):
             dup = next(c for c in cards if cards.count(c) > 1)
-            raise RuleError(
-                f"{dup} is given for two seats",
-                field="high_cards",
-                reason="card_twice",
-                params={"card": dup},
-            )
+            raise refused(RuleError, "card_twice", {"card": dup}, field="high_cards")
     else:
         if pot.button is None:
-            raise RuleError(
-                "a flop game needs the button seat for the odd chip",
-                field="button",
-                reason="button_needed",
-            )
+            raise refused(RuleError, "button_needed", {}, field="button")
         if pot.button < 1:
             raise seat_not_exist(pot.button, "button")
         if pot.high_cards:
-            raise RuleError(
-                "flop games give the odd chip by the button, not by cards",
-                field="high_cards",
-                reason="cards_in_flop",
-            )
+            raise refused(RuleError, "cards_in_flop", {}, field="high_cards")
 
     _check_ranking("high", pot.high, in_hand, live, complete=True)
     if pot.low:
         if pot.game not in _HILO:
-            raise RuleError(
-                f"a {pot.game} game has no low hand",
-                field="low",
-                reason="no_low",
-                params={"game": pot.game},
-            )
+            raise refused(RuleError, "no_low", {"game": pot.game}, field="low")
         _check_ranking("low", pot.low, in_hand, live, complete=False)
 
 
 def _not_in_hand(seat: SeatNo, field: str) -> RuleError:
-    return RuleError(
-        f"seat {seat} is not in the hand",
-        field=field,
-        reason="seat_not_in_hand",
-        params={"seat": seat},
-    )
+    return refused(RuleError, "seat_not_in_hand", {"seat": seat}, field=field)
 
 
 def _check_ranking(
@@ -551,42 +502,21 @@ def _check_ranking(
     """
     listed = sum(len(group) for group in ranking)
     if listed > len(live):
-        raise RuleError(
-            f"ranks {listed} players but only {len(live)} are still in the hand",
-            field=name,
-            reason="ranks_too_many",
-            params={"listed": listed, "live": len(live)},
+        raise refused(
+            RuleError, "ranks_too_many", {"listed": listed, "live": len(live)}, field=name
         )
     seen: set[SeatNo] = set()
     for gi, group in enumerate(ranking):
         if not group:
-            raise RuleError(
-                "a tie group cannot be empty", field=f"{name}[{gi}]", reason="tie_group_empty"
-            )
+            raise refused(RuleError, "tie_group_empty", {}, field=f"{name}[{gi}]")
         for si, seat in enumerate(group):
             where = f"{name}[{gi}][{si}]"
             if seat not in in_hand:
                 raise _not_in_hand(seat, where)
             if seat not in live:
-                raise RuleError(
-                    f"seat {seat} folded and cannot win",
-                    field=where,
-                    reason="seat_folded",
-                    params={"seat": seat},
-                )
+                raise refused(RuleError, "seat_folded", {"seat": seat}, field=where)
             if seat in seen:
-                raise RuleError(
-                    f"seat {seat} is ranked twice",
-                    field=where,
-                    reason="seat_ranked_twice",
-                    params={"seat": seat},
-                )
+                raise refused(RuleError, "seat_ranked_twice", {"seat": seat}, field=where)
             seen.add(seat)
     if complete and (missing := sorted(live - seen)):
-        raise RuleError(
-            f"{_seats(missing)} {'is' if len(missing) == 1 else 'are'} still in the hand "
-            "but not ranked",
-            field=name,
-            reason="not_ranked",
-            params={"seats": missing},
-        )
+        raise refused(RuleError, "not_ranked", {"seats": missing}, field=name)

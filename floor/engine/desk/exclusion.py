@@ -23,7 +23,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from ..errors import BadValue
+from ..errors import BadValue, refused
 from ..rulebook import fold
 
 #: The answer of a register: the person is on it, or not.
@@ -100,12 +100,7 @@ def read_list(text: str) -> tuple[set[str], int, list[BadRow]]:
             continue
         rows += 1
         if rows > MOST_ROWS:
-            raise BadValue(
-                f"a list holds {MOST_ROWS} people at most",
-                field="list",
-                reason="desk_list_too_long",
-                params={"most": MOST_ROWS},
-            )
+            raise refused(BadValue, "desk_list_too_long", {"most": MOST_ROWS}, field="list")
         person = Person(surname=surname, given_names=given, birth_date=birth, doc_number=doc)
         found.update(keys(person))
     return found, rows, bad

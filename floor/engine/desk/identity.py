@@ -14,7 +14,7 @@ from typing import Annotated, Final, Literal
 import msgspec
 from msgspec import Meta
 
-from ..errors import BadValue
+from ..errors import BadValue, refused
 
 DocType = Literal["id_card", "passport", "driving_licence", "residence_permit"]
 #: How many of the document number's last characters the dealer is shown.
@@ -57,19 +57,19 @@ def check(identity: Identity, today: datetime.date, min_age: int) -> Identity:
     ``BadValue`` naming the field."""
     born = identity.birth_date
     if born < OLDEST or born > today:
-        raise BadValue(
-            f"the birth date must be between {OLDEST.isoformat()} and today",
+        raise refused(
+            BadValue,
+            "desk_birth_date",
+            {"date": born.isoformat(), "oldest": OLDEST.isoformat()},
             field="identity.birth_date",
-            reason="desk_birth_date",
-            params={"date": born.isoformat()},
         )
     years = today.year - born.year - ((today.month, today.day) < (born.month, born.day))
     if years < min_age:
-        raise BadValue(
-            f"the player is {years}: the venue admits players of {min_age} or older",
+        raise refused(
+            BadValue,
+            "desk_too_young",
+            {"age": years, "least": min_age},
             field="identity.birth_date",
-            reason="desk_too_young",
-            params={"age": years, "least": min_age},
         )
     return identity
 

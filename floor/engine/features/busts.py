@@ -22,6 +22,7 @@ from ..commands import (
 from ..errors import (
     NotAllowed,
     RuleError,
+    refused,
 )
 from ..events import (
     BustUndone,
@@ -42,9 +43,7 @@ def bust(t: Tournament, c: Bust, now: float, rng: random.Random) -> list[Event]:
             raise checks.wrong_seat(p, c.table, c.seat, "seat")
     else:
         if c.table is None or c.seat is None:
-            raise NotAllowed(
-                "name the player, or the table and the seat", field="player", reason="bust_who"
-            )
+            raise refused(NotAllowed, "bust_who", {}, field="player")
         p = t.state.players[checks.occupant(lookups.table(t, c.table), c.seat)]
     assert p.table is not None and p.seat is not None
     # Two phones reporting the heads-up bust-out: the second would bust the winner.
@@ -71,20 +70,13 @@ def bust_same_hand(t: Tournament, c: BustSameHand, now: float, rng: random.Rando
         # was given, which would place everybody uncounted together.
         stack = b.stack if b.stack is not None else p.stack if p.counted else None
         if stack is None:
-            raise NotAllowed(
-                f"the stack {p.id} started the hand with is needed to place them",
-                field=f"{where}.stack",
-                reason="start_stack_needed",
-                params={"player": p.id},
+            raise refused(
+                NotAllowed, "start_stack_needed", {"player": p.id}, field=f"{where}.stack"
             )
         busted.append((stack, p))
     if len(busted) >= t.active:
-        raise NotAllowed(
-            f"{len(busted)} players cannot all be out: only {t.active} are left and somebody "
-            "wins the hand",
-            field="players",
-            reason="all_out",
-            params={"busted": len(busted), "left": t.active},
+        raise refused(
+            NotAllowed, "all_out", {"busted": len(busted), "left": t.active}, field="players"
         )
     return list(bounty.same_hand(t, same_hand.place(t, busted, now, c.by), c.players, rng))
 
@@ -148,12 +140,11 @@ def share_closed(t: Tournament, previous: Event | None, event: Event | None) -> 
     ):
         return
     busted = previous.place + previous.shares - 1 - t.active
-    raise RuleError(
-        f"place {previous.place:,} is shared by {previous.shares:,} players, but only "
-        f"{busted:,} busted in that hand",
+    raise refused(
+        RuleError,
+        "shares_incomplete",
+        {"place": previous.place, "shares": previous.shares, "busted": busted},
         field="shares",
-        reason="shares_incomplete",
-        params={"place": previous.place, "shares": previous.shares, "busted": busted},
     )
 
 
@@ -174,27 +165,15 @@ def check_bust_undone(t: Tournament, e: BustUndone) -> None:
 
 
 def _place_wrong(pid: PlayerId, place: int, shares: int, left: int) -> RuleError:
-    if shares == 1:
-        message = f"{pid} cannot finish in place {place:,} with {left:,} players left"
-    else:
-        message = (
-            f"{pid} cannot share place {place:,} among {shares:,} players with {left:,} "
-            "players left"
-        )
-    return RuleError(
-        message,
+    return refused(
+        RuleError,
+        "place_wrong",
+        {"player": pid, "place": place, "shares": shares, "left": left},
         field="place",
-        reason="place_wrong",
-        params={"player": pid, "place": place, "shares": shares, "left": left},
     )
 
 
 def not_last(t: Tournament, p: Player) -> None:
     """Refuse the bust-out of the last player left: the winner."""
     if t.active <= 1:
-        raise NotAllowed(
-            f"{p.id} is the last player left: the winner",
-            field="player",
-            reason="last_player",
-            params={"player": p.id},
-        )
+        raise refused(NotAllowed, "last_player", {"player": p.id}, field="player")

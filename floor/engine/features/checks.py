@@ -7,7 +7,7 @@ refusal has one wording, one reason and one field wherever it is raised.
 from __future__ import annotations
 
 from .. import lookups
-from ..errors import BadSeat, BadValue, NotAllowed, Param, RuleError
+from ..errors import BadSeat, BadValue, NotAllowed, Param, RuleError, refused
 from ..model import MAX_CHIPS, PlayerId, Positions, SeatNo, TableNo
 from ..names import check_player_id
 from ..state import Player, Table, Tournament
@@ -25,11 +25,11 @@ MIN_SEATS, MAX_SEATS = 2, 12
 def in_play(table: Table, field: str = "table") -> Table:
     """``table``, if it is open (not breaking, not broken)."""
     if table.status != "open":
-        raise NotAllowed(
-            f"table {table.number} is {table.status}",
+        raise refused(
+            NotAllowed,
+            "table_not_open",
+            {"table": table.number, "status": table.status},
             field=field,
-            reason="table_not_open",
-            params={"table": table.number, "status": table.status},
         )
     return table
 
@@ -39,12 +39,7 @@ def open_table(t: Tournament, n: TableNo, field: str = "table") -> Table:
 
 
 def short(table: Table) -> NotAllowed:
-    return NotAllowed(
-        f"table {table.number} has fewer than 2 players",
-        field="table",
-        reason="table_short",
-        params={"table": table.number},
-    )
+    return refused(NotAllowed, "table_short", {"table": table.number}, field="table")
 
 
 def playing(table: Table) -> Table:
@@ -56,12 +51,7 @@ def playing(table: Table) -> Table:
 
 
 def empty(table: TableNo, seat: SeatNo, field: str) -> BadSeat:
-    return BadSeat(
-        f"table {table} seat {seat} is empty",
-        field=field,
-        reason="seat_empty",
-        params={"table": table, "seat": seat},
-    )
+    return refused(BadSeat, "seat_empty", {"table": table, "seat": seat}, field=field)
 
 
 def occupant(table: Table, seat: SeatNo, field: str = "seat") -> PlayerId:
@@ -80,11 +70,8 @@ def free(table: Table, seat: SeatNo, field: str) -> SeatNo:
 
 
 def taken(table: TableNo, seat: SeatNo, holder: PlayerId, field: str) -> BadSeat:
-    return BadSeat(
-        f"table {table} seat {seat} is taken by {holder}",
-        field=field,
-        reason="seat_taken",
-        params={"table": table, "seat": seat, "holder": holder},
+    return refused(
+        BadSeat, "seat_taken", {"table": table, "seat": seat, "holder": holder}, field=field
     )
 
 
@@ -101,11 +88,11 @@ def positions(table: Table, said: Positions | None) -> None:
 def unseated(t: Tournament, pid: PlayerId, field: str) -> Player:
     p = lookups.still_in(t, pid, field)
     if p.table is not None and p.seat is not None:
-        raise NotAllowed(
-            f"{pid} already sits at table {p.table} seat {p.seat}",
+        raise refused(
+            NotAllowed,
+            "already_there",
+            {"player": pid, "table": p.table, "seat": p.seat},
             field=field,
-            reason="already_there",
-            params={"player": pid, "table": p.table, "seat": p.seat},
         )
     return p
 
@@ -119,24 +106,22 @@ def at(t: Tournament, pid: PlayerId, table: TableNo, seat: SeatNo, field: str = 
 
 
 def wrong_seat(p: Player, table: TableNo | None, seat: SeatNo | None, field: str) -> BadSeat:
-    return BadSeat(
-        f"{p.id} is not at table {table} seat {seat} (they sit at table {p.table} seat {p.seat})",
-        field=field,
-        reason="bust_wrong_seat",
-        params={
+    return refused(
+        BadSeat,
+        "bust_wrong_seat",
+        {
             "player": p.id,
             "table": table,
             "seat": seat,
             "at_table": p.table,
             "at_seat": p.seat,
         },
+        field=field,
     )
 
 
 def listed_twice(pid: PlayerId, field: str) -> NotAllowed:
-    return NotAllowed(
-        f"{pid} is listed twice", field=field, reason="player_listed_twice", params={"player": pid}
-    )
+    return refused(NotAllowed, "player_listed_twice", {"player": pid}, field=field)
 
 
 # Limits and the log -------------------------------------------------------------------------
@@ -157,11 +142,11 @@ def in_range(name: str, value: int, least: int, most: int, field: str | None = N
 
 
 def out_of_range(name: str, value: float, least: int, most: int | None, field: str) -> BadValue:
-    return BadValue(
-        f"{name} {said(value)} is outside {said(least)} to {said(most)}",
+    return refused(
+        BadValue,
+        "out_of_range",
+        {"name": name, "value": value, "least": least, "most": most},
         field=field,
-        reason="out_of_range",
-        params={"name": name, "value": value, "least": least, "most": most},
     )
 
 
@@ -169,21 +154,12 @@ def not_as_recorded(
     name: str, value: Param, expected: Param, field: str | None = None
 ) -> RuleError:
     """A logged event's field that is not what the state before it makes it."""
-    return RuleError(
-        f"{name} {said(value)} does not follow the log: it would be {said(expected)}",
+    return refused(
+        RuleError,
+        "not_as_recorded",
+        {"name": name, "value": value, "expected": expected},
         field=field or name,
-        reason="not_as_recorded",
-        params={"name": name, "value": value, "expected": expected},
     )
-
-
-def said(value: Param) -> str:
-    """A parameter as the templates write it (``web/js/errors.js``)."""
-    if value is None:
-        return "–"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return str(value)
 
 
 def player_id(pid: PlayerId, field: str = "player") -> None:

@@ -26,6 +26,7 @@ from ..commands import (
 from ..errors import (
     NotAllowed,
     RuleError,
+    refused,
 )
 from ..events import (
     AddOnMade,
@@ -44,17 +45,9 @@ from . import checks
 def _buyer(t: Tournament, pid: PlayerId, what: Literal["rebuy", "add_on"]) -> Player:
     p = lookups.player(t, pid)
     if windows.standing(p) == "out":
-        message = f"{pid} is out: a busted player comes back by a re-entry (register), not "
         if what == "rebuy":
-            raise NotAllowed(
-                message + "a rebuy",
-                field="player",
-                reason="rebuy_busted",
-                params={"player": pid},
-            )
-        raise NotAllowed(
-            message + "an add-on", field="player", reason="add_on_busted", params={"player": pid}
-        )
+            raise refused(NotAllowed, "rebuy_busted", {"player": pid}, field="player")
+        raise refused(NotAllowed, "add_on_busted", {"player": pid}, field="player")
     return lookups.seated(t, pid)
 
 
@@ -91,11 +84,7 @@ def race_chips(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
     """Colour-up at one table: the leaving chips exchanged, the odd ones raced (PFP 20)."""
     structure = t.state.structure
     if structure is None:
-        raise NotAllowed(
-            "this tournament has no structure: it has no chip set",
-            field="table",
-            reason="no_chip_set",
-        )
+        raise refused(NotAllowed, "no_chip_set", {}, field="table")
     # A breaking table still races: its players take their new chips to their new seats.
     table = lookups.unbroken_table(t, c.table)
     race_terms = colour_up.terms(structure, clock.current_step(t.state, now), c.leaving)
@@ -103,11 +92,8 @@ def race_chips(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
         raise colour_up.refusal(race_terms)
     leaving = race_terms.leaving
     if any(r.table == table.number and r.result.leaving == leaving for r in t.state.chip_races):
-        raise NotAllowed(
-            f"table {table.number} has already raced off its {leaving:,}s",
-            field="table",
-            reason="already_raced",
-            params={"table": table.number, "chip": leaving},
+        raise refused(
+            NotAllowed, "already_raced", {"table": table.number, "chip": leaving}, field="table"
         )
     players: list[RacedPlayer] = []
     race: list[RaceSeat] = []
@@ -119,11 +105,11 @@ def race_chips(t: Tournament, c: ChipRace, now: float, rng: random.Random) -> li
         raced = t.player(pid)
         stack = count.stack if count.stack is not None else raced.stack
         if stack is None:
-            raise NotAllowed(
-                f"the stack of {pid} at seat {count.seat} is not known: give it",
+            raise refused(
+                NotAllowed,
+                "race_stack_unknown",
+                {"player": pid, "seat": count.seat},
                 field=f"{where}.stack",
-                reason="race_stack_unknown",
-                params={"player": pid, "seat": count.seat},
             )
         # A stack nobody counted races as the stack the player was given: not a count after.
         counted = count.stack is not None or raced.counted

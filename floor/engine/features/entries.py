@@ -28,6 +28,7 @@ from ..commands import (
 )
 from ..errors import (
     NotAllowed,
+    refused,
 )
 from ..events import (
     Event,
@@ -52,8 +53,8 @@ def registration(t: Tournament, c: Register, now: float) -> PlayerRegistered:
     to refuses nobody while no final table is drawn, and drawing it replans the room: at
     10,000 players, 17 ms an entry."""
     for bar in (finish.bar, hand_for_hand.bar, day_end.bar):
-        if (refused := bar(t, c)) is not None:
-            raise refused
+        if (refusal := bar(t, c)) is not None:
+            raise refusal
     return _registered(t, c, now)
 
 
@@ -73,9 +74,7 @@ def register(
     spot = registration_seat(t, probe, moves.planned_seats(t), rng)
     if spot is None:
         if s.final_table is not None:
-            raise NotAllowed(
-                "every seat at the final table is taken", field="player", reason="final_table_full"
-            )
+            raise refused(NotAllowed, "final_table_full", {}, field="player")
         # Every seat is taken: the floor opens the next table for the new entry.
         number = max(s.tables, default=0) + 1
         events.append(TableOpened(table=number, seats=s.rules.seats))
@@ -100,8 +99,8 @@ def _registered(t: Tournament, c: Register, now: float, *, window: bool = True) 
     name = c.name
     if pid is not None and pid in s.players:
         existing = s.players[pid]
-        if (refused := already_in(existing)) is not None:
-            raise refused
+        if (refusal := already_in(existing)) is not None:
+            raise refusal
         step = clock.current_step(s, now)
         if window and (why := windows.re_entry_window(s, step)) is not None:
             raise windows.refusal(why, existing.id)
@@ -140,9 +139,7 @@ def _final_table_has_room(t: Tournament) -> None:
     """Refuse an entry for the whole room, before any player's own limits, as the staff
     facts' sales say (``seating.final_table_full``)."""
     if seating.final_table_full(t):
-        raise NotAllowed(
-            "every seat at the final table is taken", field="player", reason="final_table_full"
-        )
+        raise refused(NotAllowed, "final_table_full", {}, field="player")
 
 
 def _new_id(t: Tournament) -> PlayerId:
@@ -155,32 +152,29 @@ def _new_id(t: Tournament) -> PlayerId:
 
 def draw_seats(t: Tournament, c: DrawSeats, now: float, rng: random.Random) -> list[Event]:
     s = t.state
-    if (refused := already_drawn(t)) is not None:
-        raise refused
+    if (refusal := already_drawn(t)) is not None:
+        raise refusal
     waiting = [p for p in s.players.values() if p.table is None and not p.busted]
     if len(waiting) < 2:
-        raise NotAllowed(
-            "at least 2 registered players are needed for a draw", reason="draw_too_few"
-        )
+        raise refused(NotAllowed, "draw_too_few", {})
     seats = s.rules.seats
     if c.tables is None:
         numbers = list(range(1, math.ceil(len(waiting) / seats) + 1))
     else:
         numbers = list(c.tables)
         if len(set(numbers)) != len(numbers):
-            raise NotAllowed("a table is listed twice", field="tables", reason="table_listed_twice")
+            raise refused(NotAllowed, "table_listed_twice", {}, field="tables")
         if len(numbers) * seats < len(waiting):
-            raise NotAllowed(
-                f"{len(numbers)} tables of {seats} seat only {len(numbers) * seats} of "
-                f"{len(waiting)} players",
-                field="tables",
-                reason="draw_too_small",
-                params={
+            raise refused(
+                NotAllowed,
+                "draw_too_small",
+                {
                     "tables": len(numbers),
                     "seats": seats,
                     "room": len(numbers) * seats,
                     "players": len(waiting),
                 },
+                field="tables",
             )
     events: list[Event] = []
     tables = []
@@ -190,12 +184,7 @@ def draw_seats(t: Tournament, c: DrawSeats, now: float, rng: random.Random) -> l
             events.append(TableOpened(table=n, seats=seats))
             table = Table(number=n, seats=seats)
         elif table.occupants or table.status != "open":
-            raise NotAllowed(
-                f"table {n} is not free for the draw",
-                field="tables",
-                reason="draw_table_not_free",
-                params={"table": n},
-            )
+            raise refused(NotAllowed, "draw_table_not_free", {"table": n}, field="tables")
         tables.append(table)
     draw = draw_initial(t, waiting, tables, rng)
     events.append(SeatsDrawn(seats=tuple(draw), at=now))
@@ -207,8 +196,8 @@ def check_player_registered(t: Tournament, e: PlayerRegistered) -> None:
     if existing is None:
         checks.player_id(e.player)
         expected = 1
-    elif (refused := already_in(existing)) is not None:
-        raise refused
+    elif (refusal := already_in(existing)) is not None:
+        raise refusal
     else:
         expected = existing.entries + 1
     if existing is None or e.name != existing.name:
@@ -263,8 +252,8 @@ def check_player_changed(
 
 
 def check_seats_drawn(t: Tournament, e: SeatsDrawn) -> None:
-    if (refused := already_drawn(t)) is not None:
-        raise refused
+    if (refusal := already_drawn(t)) is not None:
+        raise refusal
     seated: set[PlayerId] = set()
     taken: dict[tuple[TableNo, SeatNo], PlayerId] = {}
     for i, s in enumerate(e.seats):
@@ -284,22 +273,14 @@ def already_drawn(t: Tournament) -> NotAllowed | None:
     """The refusal of a second draw: late entries are seated as they register."""
     if not t.state.drawn:
         return None
-    return NotAllowed(
-        "seats are already drawn: late entries are seated as they register",
-        reason="seats_drawn",
-    )
+    return refused(NotAllowed, "seats_drawn", {})
 
 
 def already_in(existing: Player) -> NotAllowed | None:
     """The refusal of an entry for a player still in (one out may enter again)."""
     if windows.standing(existing) == "out":
         return None
-    return NotAllowed(
-        f"{existing.id} is already in the tournament",
-        field="player",
-        reason="player_exists",
-        params={"player": existing.id},
-    )
+    return refused(NotAllowed, "player_exists", {"player": existing.id}, field="player")
 
 
 def check_player_seated(t: Tournament, e: PlayerSeated) -> None:

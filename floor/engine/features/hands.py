@@ -17,6 +17,7 @@ from ..commands import (
 )
 from ..errors import (
     NotAllowed,
+    refused,
 )
 from ..events import (
     ButtonReported,
@@ -38,12 +39,7 @@ def hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]:
     table = lookups.table(t, c.table)
     checks.in_play(table)
     if table.number in t.plan.halted_tables:
-        raise NotAllowed(
-            f"table {table.number} is halted until it is balanced",
-            field="table",
-            reason="table_halted",
-            params={"table": table.number},
-        )
+        raise refused(NotAllowed, "table_halted", {"table": table.number}, field="table")
     if table.count < 2:
         raise checks.short(table)
     level = t.state.clock.level if t.state.clock.started else None
@@ -54,12 +50,7 @@ def hand(t: Tournament, c: Hand, now: float, rng: random.Random) -> list[Event]:
             )
         ]
     if table.positions is None:
-        raise NotAllowed(
-            f"table {table.number} has unknown positions: report the button first",
-            field="table",
-            reason="positions_unknown",
-            params={"table": table.number},
-        )
+        raise refused(NotAllowed, "positions_unknown", {"table": table.number}, field="table")
     positions = next_hand(table.positions, table.seats, table.occupants, table.count)
     return [
         HandStarted(
@@ -78,7 +69,7 @@ def button(t: Tournament, c: Button, now: float, rng: random.Random) -> list[Eve
 
 def no_button(t: Tournament) -> None:
     if t.rules.stud_only:
-        raise NotAllowed("stud games have no button", field="table", reason="stud_no_button")
+        raise refused(NotAllowed, "stud_no_button", {}, field="table")
 
 
 def check_hand_started(t: Tournament, e: HandStarted) -> None:

@@ -25,6 +25,7 @@ from ..errors import (
     BadSeat,
     NoPlannedMove,
     NotAllowed,
+    refused,
 )
 from ..events import (
     CallsLapsed,
@@ -54,12 +55,7 @@ def _move_for(t: Tournament, p: Player) -> PlannedMove:
 
 
 def _no_move(p: Player) -> NoPlannedMove:
-    return NoPlannedMove(
-        f"{p.id} has no planned move",
-        field="player",
-        reason="no_planned_move",
-        params={"player": p.id},
-    )
+    return refused(NoPlannedMove, "no_planned_move", {"player": p.id}, field="player")
 
 
 def _target_free(t: Tournament, to: Spot, mover: Player, moving: set[PlayerId], field: str) -> None:
@@ -75,11 +71,8 @@ def confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[E
     move = _move_for(t, p)
     seat = c.seat if c.seat is not None else move.to.seat
     if seat is None:
-        raise NotAllowed(
-            f"the move of {p.id} to table {move.to.table} names no seat: the floor picks one",
-            field="seat",
-            reason="move_no_seat",
-            params={"player": p.id, "table": move.to.table},
+        raise refused(
+            NotAllowed, "move_no_seat", {"player": p.id, "table": move.to.table}, field="seat"
         )
     if (called := calls.confirm_bar(t, p, c.seat)) is not None:
         raise called
@@ -99,21 +92,16 @@ def confirm(t: Tournament, c: Confirm, now: float, rng: random.Random) -> list[E
 def confirm_all(t: Tournament, c: ConfirmAll, now: float, rng: random.Random) -> list[Event]:
     moves = [m for m in t.plan.moves if m.reason == c.reason]
     if not moves:
-        raise NoPlannedMove(
-            f"there are no planned {c.reason} moves",
-            field="reason",
-            reason="no_planned_moves",
-            params={"reason": c.reason},
-        )
+        raise refused(NoPlannedMove, "no_planned_moves", {"reason": c.reason}, field="reason")
     moving: set[PlayerId] = set()
     for m in moves:
         if m.player is None or m.to.seat is None:
             missing = "player" if m.player is None else "seat"
-            raise NotAllowed(
-                f"a move to table {m.to.table} names no {missing}: confirm it on its own",
+            raise refused(
+                NotAllowed,
+                "move_incomplete",
+                {"table": m.to.table, "missing": missing},
                 field="reason",
-                reason="move_incomplete",
-                params={"table": m.to.table, "missing": missing},
             )
         moving.add(m.player)
     out = []
@@ -140,21 +128,21 @@ def correct_seat(t: Tournament, c: CorrectSeat, now: float, rng: random.Random) 
     lookups.seat(table, c.seat)
     assert p.table is not None and p.seat is not None
     if (p.table, p.seat) == (c.table, c.seat):
-        raise NotAllowed(
-            f"{p.id} already sits at table {c.table} seat {c.seat}",
+        raise refused(
+            NotAllowed,
+            "already_there",
+            {"player": p.id, "table": c.table, "seat": c.seat},
             field="seat",
-            reason="already_there",
-            params={"player": p.id, "table": c.table, "seat": c.seat},
         )
     if (why := moves.planned_bar(moves.planned_seats(t), Spot(c.table, c.seat))) is not None:
         raise moves.refusal(why)
     holder = table.occupants.get(c.seat)
     if holder is not None:
-        raise BadSeat(
-            f"table {c.table} seat {c.seat} is taken by {holder}: a floor decision",
+        raise refused(
+            BadSeat,
+            "seat_taken_floor",
+            {"table": c.table, "seat": c.seat, "holder": holder},
             field="seat",
-            reason="seat_taken_floor",
-            params={"table": c.table, "seat": c.seat, "holder": holder},
         )
     checks.in_play(table)
     moved = Moved(player=p.id, from_=Spot(p.table, p.seat), to=Spot(c.table, c.seat))
@@ -197,9 +185,7 @@ def lockable(t: Tournament, pid: PlayerId) -> Player:
     """A player whose seat may be locked: one not out."""
     p = lookups.player(t, pid)
     if p.busted:
-        raise NotAllowed(
-            f"{p.id} is out", field="player", reason="player_is_out", params={"player": p.id}
-        )
+        raise refused(NotAllowed, "player_is_out", {"player": p.id}, field="player")
     return p
 
 

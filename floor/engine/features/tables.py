@@ -24,6 +24,7 @@ from ..commands import (
 from ..errors import (
     NotAllowed,
     RuleError,
+    refused,
 )
 from ..events import (
     Event,
@@ -44,8 +45,8 @@ from . import checks
 def open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> list[Event]:
     s = t.state
     number = c.table if c.table is not None else max(s.tables, default=0) + 1
-    if (refused := table_exists(t, number)) is not None:
-        raise refused
+    if (refusal := table_exists(t, number)) is not None:
+        raise refusal
     opened = TableOpened(table=number, seats=c.seats or s.rules.seats)
     if s.drawn and s.final_table is None and t.active <= (space := room.room(t)):
         # The planner breaks a table as soon as the others can seat everybody: asked on a
@@ -53,18 +54,16 @@ def open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> l
         after = t.copy()
         after.apply(opened)
         if next_to_break(after) == number:
-            raise NotAllowed(
-                f"the {t.active} players left fit at the {t.open_count} open tables "
-                f"({space} seats): table {number} would break at once; a registration "
-                f"that finds no free seat opens one by itself",
-                field="table",
-                reason="table_would_break",
-                params={
+            raise refused(
+                NotAllowed,
+                "table_would_break",
+                {
                     "players": t.active,
                     "tables": t.open_count,
                     "room": space,
                     "table": number,
                 },
+                field="table",
             )
     return [opened]
 
@@ -72,8 +71,8 @@ def open_table(t: Tournament, c: OpenTable, now: float, rng: random.Random) -> l
 def waive_halt(t: Tournament, c: WaiveHalt, now: float, rng: random.Random) -> list[Event]:
     table = lookups.table(t, c.table)
     checks.in_play(table)
-    if (refused := halts.waive_bar(table, c.waived)) is not None:
-        raise refused
+    if (refusal := halts.waive_bar(table, c.waived)) is not None:
+        raise refusal
     return [HaltWaived(table=table.number, waived=c.waived)]
 
 
@@ -118,8 +117,8 @@ def check_table_set_up(t: Tournament, e: TableSetUp) -> None:
 
 def new_table(t: Tournament, n: TableNo, seats: int) -> Table:
     """The table a logged event opens: a new number, seats within the limits."""
-    if (refused := table_exists(t, n)) is not None:
-        raise refused
+    if (refusal := table_exists(t, n)) is not None:
+        raise refusal
     checks.in_range("table", n, 1, checks.MAX_TABLE, "table")
     checks.in_range("seats", seats, checks.MIN_SEATS, checks.MAX_SEATS)
     return Table(number=n, seats=seats)
@@ -128,37 +127,29 @@ def new_table(t: Tournament, n: TableNo, seats: int) -> Table:
 def table_exists(t: Tournament, n: TableNo) -> NotAllowed | None:
     if n not in t.state.tables:
         return None
-    return NotAllowed(
-        f"table {n} already exists", field="table", reason="table_exists", params={"table": n}
-    )
+    return refused(NotAllowed, "table_exists", {"table": n}, field="table")
 
 
 def mixed_game(t: Tournament) -> None:
     """Refuse a change of game in a tournament of one game."""
     if t.rules.game != "mixed":
-        raise NotAllowed(
-            f"this is a {t.rules.game} tournament, not a mixed game",
-            field="game",
-            reason="not_mixed",
-            params={"game": t.rules.game},
-        )
+        raise refused(NotAllowed, "not_mixed", {"game": t.rules.game}, field="game")
 
 
 def check_table_broken(t: Tournament, e: TableBroken) -> None:
     table = lookups.table(t, e.table)
     if table.status != "breaking" or table.count:
-        raise RuleError(
-            f"table {table.number} is {table.status} with {table.count} players seated: "
-            "only an emptied breaking table is broken",
+        raise refused(
+            RuleError,
+            "break_unfinished",
+            {"table": table.number, "status": table.status, "players": table.count},
             field="table",
-            reason="break_unfinished",
-            params={"table": table.number, "status": table.status, "players": table.count},
         )
 
 
 def check_halt_waived(t: Tournament, e: HaltWaived) -> None:
-    if (refused := halts.waive_bar(checks.open_table(t, e.table), e.waived)) is not None:
-        raise refused
+    if (refusal := halts.waive_bar(checks.open_table(t, e.table), e.waived)) is not None:
+        raise refusal
 
 
 def check_final_table_formed(t: Tournament, e: FinalTableFormed) -> None:

@@ -27,6 +27,7 @@ from ..commands import (
 )
 from ..errors import (
     NotAllowed,
+    refused,
 )
 from ..events import (
     ClockAdjusted,
@@ -63,7 +64,7 @@ def clock_adjust(t: Tournament, c: ClockAdjust, now: float, rng: random.Random) 
 
 def clock_level(t: Tournament, c: ClockLevel, now: float, rng: random.Random) -> list[Event]:
     if (c.step is None) == (c.to is None):
-        raise NotAllowed("give either step (+1 or -1) or to", field="step", reason="step_or_to")
+        raise refused(NotAllowed, "step_or_to", {}, field="step")
     index = c.to if c.to is not None else t.state.clock.level + (c.step or 0)
     return [clock.go_to(t.state, index, now, field="to" if c.to is not None else "step")]
 
@@ -87,11 +88,11 @@ def call_time(t: Tournament, c: CallTime, now: float, rng: random.Random) -> lis
         if (call.table, call.seat, call.player) == (table.number, c.seat, pid) and (
             call.ends_at > now
         ):
-            raise NotAllowed(
-                f"time is already called at table {table.number} seat {c.seat}",
+            raise refused(
+                NotAllowed,
+                "time_already_called",
+                {"table": table.number, "seat": c.seat},
                 field="seat",
-                reason="time_already_called",
-                params={"table": table.number, "seat": c.seat},
             )
     seconds = c.seconds if c.seconds is not None else t.rules.time_call_seconds
     count = c.count if c.count is not None else t.rules.time_call_count
@@ -117,12 +118,7 @@ def time_call(t: Tournament, table: TableNo, seat: SeatNo) -> TimeCall:
     for call in t.state.time_calls:
         if (call.table, call.seat) == (table, seat):
             return call
-    raise NotAllowed(
-        f"no time is called at table {table} seat {seat}",
-        field="seat",
-        reason="no_time_call",
-        params={"table": table, "seat": seat},
-    )
+    raise refused(NotAllowed, "no_time_call", {"table": table, "seat": seat}, field="seat")
 
 
 def check_level_changed(t: Tournament, e: LevelChanged) -> None:

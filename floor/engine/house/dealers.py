@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from ..errors import ConfigValueError
+from ..errors import ConfigValueError, refused
 from ..model import Game
 
 #: A table of the room: its tournament and number (``key``).
@@ -83,11 +83,7 @@ class RoomSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
     def __post_init__(self) -> None:
         if self.min_rest > self.break_length:
-            raise ConfigValueError(
-                "the minimum rest is longer than the break",
-                field="min_rest",
-                reason="rest_longer_than_break",
-            )
+            raise refused(ConfigValueError, "rest_longer_than_break", {}, field="min_rest")
 
 
 class Dealer(msgspec.Struct, kw_only=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from ..errors import NotAllowed, RuleError
+from ..errors import NotAllowed, RuleError, refused
 from ..model import Game
 from .dealers import MAX_DEALERS, Dealer, Room, RoomTable, TableKey, copy_room, deals, table_key
 from .dealers_commands import (
@@ -90,12 +90,7 @@ def _change(r: Rotation, command: RoomCommand | ServerRoomCommand, now: float) -
             held = room.dealers.get(did)
             if held is None and len(room.dealers) >= MAX_DEALERS:
                 # Every command copies the room, and its screen lists every dealer.
-                raise NotAllowed(
-                    f"the dealer room holds at most {MAX_DEALERS} dealers",
-                    field="dealer",
-                    reason="dealer_room_full",
-                    params={"most": MAX_DEALERS},
-                )
+                raise refused(NotAllowed, "dealer_room_full", {"most": MAX_DEALERS}, field="dealer")
             if held is None or (held.name, held.games) != (name, games):
                 r.emit(DealerSaved(dealer=did, name=name, games=games))
         case RemoveDealer(dealer=did):
@@ -106,23 +101,13 @@ def _change(r: Rotation, command: RoomCommand | ServerRoomCommand, now: float) -
         case ClockIn(dealer=did):
             d = _dealer(room, did)
             if d.status not in ("off", "home"):
-                raise NotAllowed(
-                    f"{did} is clocked in already",
-                    field="dealer",
-                    reason="dealer_clocked_in",
-                    params={"dealer": did},
-                )
+                raise refused(NotAllowed, "dealer_clocked_in", {"dealer": did}, field="dealer")
             r.emit(ClockedIn(dealer=did, at=now))
             r.serve(now)
         case ClockOut(dealer=did):
             d = _dealer(room, did)
             if d.status in ("off", "home"):
-                raise NotAllowed(
-                    f"{did} is not clocked in",
-                    field="dealer",
-                    reason="dealer_not_clocked_in",
-                    params={"dealer": did},
-                )
+                raise refused(NotAllowed, "dealer_not_clocked_in", {"dealer": did}, field="dealer")
             r.emit(ClockedOut(dealer=did, at=now))
             r.serve(now)
         case MarkDealer(dealer=did, mark=mark):
@@ -191,16 +176,11 @@ def _sync(r: Rotation, command: SyncTables, now: float) -> None:
 def _swap(r: Rotation, a: TableKey, b: TableKey, now: float) -> None:
     room = r.room
     if a == b:
-        raise NotAllowed("swap two different tables", field="b", reason="swap_same")
+        raise refused(NotAllowed, "swap_same", {}, field="b")
     ta, tb = _table(room, a), _table(room, b)
     for table, field in ((ta, "a"), (tb, "b")):
         if table.dealer is None:
-            raise NotAllowed(
-                f"table {table.table} has no dealer to swap",
-                field=field,
-                reason="swap_no_dealer",
-                params={"table": table.table},
-            )
+            raise refused(NotAllowed, "swap_no_dealer", {"table": table.table}, field=field)
     assert ta.dealer is not None and tb.dealer is not None
     _may_deal(room.dealers[ta.dealer], tb)
     _may_deal(room.dealers[tb.dealer], ta)
@@ -230,12 +210,7 @@ def _move(r: Rotation, did: str, key: TableKey, now: float) -> None:
 def _dealer(room: Room, did: str) -> Dealer:
     d = room.dealers.get(did)
     if d is None:
-        raise RuleError(
-            f"{did} is not one of the room's dealers",
-            field="dealer",
-            reason="dealer_unknown",
-            params={"dealer": did},
-        )
+        raise refused(RuleError, "dealer_unknown", {"dealer": did}, field="dealer")
     return d
 
 
@@ -243,54 +218,31 @@ def _available(room: Room, did: str) -> Dealer:
     """A dealer clocked in and not marked out of the rotation."""
     d = _dealer(room, did)
     if d.status in ("off", "home") or d.mark is not None:
-        raise NotAllowed(
-            f"{did} is not in the rotation now",
-            field="dealer",
-            reason="dealer_unavailable",
-            params={"dealer": did},
-        )
+        raise refused(NotAllowed, "dealer_unavailable", {"dealer": did}, field="dealer")
     return d
 
 
 def _table(room: Room, key: TableKey) -> RoomTable:
     table = room.tables.get(key)
     if table is None:
-        raise RuleError(
-            f"table {key} is not playing in the room",
-            field="table",
-            reason="room_table_unknown",
-            params={"table": key},
-        )
+        raise refused(RuleError, "room_table_unknown", {"table": key}, field="table")
     return table
 
 
 def _may_deal(d: Dealer, table: RoomTable) -> None:
     if not deals(d.games, table.game):
-        raise NotAllowed(
-            f"{d.id} does not deal {table.game}",
-            field="dealer",
-            reason="dealer_game",
-            params={"dealer": d.id, "game": table.game},
+        raise refused(
+            NotAllowed, "dealer_game", {"dealer": d.id, "game": table.game}, field="dealer"
         )
 
 
 def _busy(d: Dealer) -> NotAllowed:
-    return NotAllowed(
-        f"{d.id} is {d.status} now",
-        field="dealer",
-        reason="dealer_busy",
-        params={"dealer": d.id, "state": d.status},
-    )
+    return refused(NotAllowed, "dealer_busy", {"dealer": d.id, "state": d.status}, field="dealer")
 
 
 def _once(dealers: tuple[str, ...]) -> None:
     seen: set[str] = set()
     for did in dealers:
         if did in seen:
-            raise NotAllowed(
-                f"{did} is listed twice",
-                field="dealers",
-                reason="dealer_listed_twice",
-                params={"dealer": did},
-            )
+            raise refused(NotAllowed, "dealer_listed_twice", {"dealer": did}, field="dealers")
         seen.add(did)

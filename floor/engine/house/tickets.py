@@ -15,7 +15,7 @@ from typing import Literal, assert_never
 
 import msgspec
 
-from ..errors import NotAllowed
+from ..errors import NotAllowed, refused
 from ..model import PlayerId
 from .tickets_events import (
     IssueTicketsClaim,
@@ -95,12 +95,7 @@ def _add(ledger: Ledger, issue: TicketIssue, at: float) -> None:
 def ticket(ledger: Ledger, tid: str, field: str = "ticket") -> Ticket:
     found = ledger.tickets.get(tid)
     if found is None:
-        raise NotAllowed(
-            f"there is no ticket {tid}",
-            field=field,
-            reason="ticket_unknown",
-            params={"ticket": tid},
-        )
+        raise refused(NotAllowed, "ticket_unknown", {"ticket": tid}, field=field)
     return found
 
 
@@ -111,30 +106,22 @@ def may_use(ledger: Ledger, claim: UseTicketClaim, held: set[str], now: float) -
     t = ticket(ledger, claim.ticket)
     _free(t, held, now)
     if t.issue.target != claim.tournament:
-        raise NotAllowed(
-            f"ticket {claim.ticket} enters {t.issue.target}, not this tournament",
+        raise refused(
+            NotAllowed,
+            "ticket_other_event",
+            {"ticket": claim.ticket, "target": t.issue.target},
             field="ticket",
-            reason="ticket_other_event",
-            params={"ticket": claim.ticket, "target": t.issue.target},
         )
     if not t.issue.transferable and t.holder is not None and claim.player != t.holder:
-        raise NotAllowed(
-            f"ticket {claim.ticket} is bound to player {t.holder}",
-            field="ticket",
-            reason="ticket_bound",
-            params={"ticket": claim.ticket, "holder": t.holder},
+        raise refused(
+            NotAllowed, "ticket_bound", {"ticket": claim.ticket, "holder": t.holder}, field="ticket"
         )
 
 
 def may_issue(ledger: Ledger, claim: IssueTicketsClaim, issuing: set[str]) -> None:
     for issue in claim.tickets:
         if issue.id in ledger.tickets or issue.id in issuing:
-            raise NotAllowed(
-                f"ticket {issue.id} is in the ledger already",
-                field="ticket",
-                reason="ticket_exists",
-                params={"ticket": issue.id},
-            )
+            raise refused(NotAllowed, "ticket_exists", {"ticket": issue.id}, field="ticket")
 
 
 def may_change(ledger: Ledger, tid: str, held: set[str], now: float) -> Ticket:
@@ -147,23 +134,18 @@ def may_change(ledger: Ledger, tid: str, held: set[str], now: float) -> Ticket:
 def _free(t: Ticket, held: set[str], now: float, *, expiring: bool = False) -> None:
     tid = t.issue.id
     if t.status != "issued":
-        raise NotAllowed(
-            f"ticket {tid} is {t.status}",
+        raise refused(
+            NotAllowed,
+            "ticket_not_issued",
+            {"ticket": tid, "ticket_status": t.status},
             field="ticket",
-            reason="ticket_not_issued",
-            params={"ticket": tid, "ticket_status": t.status},
         )
     if tid in held:
-        raise NotAllowed(
-            f"ticket {tid} is being used by a registration right now",
-            field="ticket",
-            reason="ticket_held",
-            params={"ticket": tid},
-        )
+        raise refused(NotAllowed, "ticket_held", {"ticket": tid}, field="ticket")
     if not expiring and t.issue.expires is not None and now >= t.issue.expires:
-        raise NotAllowed(
-            f"ticket {tid} is expired",
+        raise refused(
+            NotAllowed,
+            "ticket_not_issued",
+            {"ticket": tid, "ticket_status": "expired"},
             field="ticket",
-            reason="ticket_not_issued",
-            params={"ticket": tid, "ticket_status": "expired"},
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from ..errors import BadValue, NotAllowed
+from ..errors import BadValue, NotAllowed, refused
 from .tickets import Ledger, may_change
 from .tickets_commands import ExpireTicket, RefundTicket, SellTicket, TicketCommand, TransferTicket
 from .tickets_events import (
@@ -23,14 +23,9 @@ def decide_tickets(
     match command:
         case SellTicket(id=tid):
             if tid is None:
-                raise BadValue("a ticket sold needs its id", field="id", reason="ticket_no_id")
+                raise refused(BadValue, "ticket_no_id", {}, field="id")
             if tid in ledger.tickets:
-                raise NotAllowed(
-                    f"ticket {tid} is in the ledger already",
-                    field="ticket",
-                    reason="ticket_exists",
-                    params={"ticket": tid},
-                )
+                raise refused(NotAllowed, "ticket_exists", {"ticket": tid}, field="ticket")
             return [TicketSold(ticket=command.issue(tid), at=now)]
         case ExpireTicket(ticket=tid):
             may_change(ledger, tid, held, now)
@@ -41,11 +36,8 @@ def decide_tickets(
         case TransferTicket(ticket=tid, holder=holder, name=name):
             t = may_change(ledger, tid, held, now)
             if not t.issue.transferable:
-                raise NotAllowed(
-                    f"ticket {tid} is bound to player {t.holder}",
-                    field="ticket",
-                    reason="ticket_bound",
-                    params={"ticket": tid, "holder": t.holder},
+                raise refused(
+                    NotAllowed, "ticket_bound", {"ticket": tid, "holder": t.holder}, field="ticket"
                 )
             return [TicketTransferred(ticket=tid, holder=holder, name=name, at=now)]
         case _:
