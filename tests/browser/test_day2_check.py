@@ -70,6 +70,9 @@ def test_day2_from_a_flight_10000_over_its_tolerance_takes_the_directors_reason(
     servers: list[ServerProcess], director: Api, pages: Pages
 ) -> None:
     bagged_over(director, "d1a")
+    # The players' screen shows the night's counts once the bags are in (a mounted panel).
+    player = pages.open(servers[1], "/player/d1a", size="phone")
+    expect(player.locator(".published-counts h2")).to_have_text("Tonight's counts: 10 players")
     console = pages.open(servers[0], "/director?t=d1a", size="tv", user=DIRECTOR)
     panel = console.locator("#s-flights")
     expect(panel.locator(".chip-check")).to_contain_text(
