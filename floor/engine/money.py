@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from . import milestone
 from .deal import deal_prize, place_by_deal
 from .model import PlayerId
 from .prize import PrizePool, payouts, shared_prizes
@@ -79,9 +80,12 @@ def _seat_left(s: TournamentState, pid: PlayerId) -> tuple[int, int] | None:
     """A player left at a satellite's end: their rank among those left, and how many share
     the places above the busted (each a seat)."""
     end = s.satellite_end
-    if end is None or pid not in end.seats or s.players[pid].busted:
+    seated = end.seats if end is not None else milestone.winners(s)
+    p = s.players[pid]
+    if pid not in seated or (p.busted and not milestone.won(p)):
         return None
-    left = [x for x in end.seats if not s.players[x].busted]
+    # The milestone's winners hold a seat from the moment they won it (``milestone``).
+    left = [x for x in seated if not s.players[x].busted or milestone.won(s.players[x])]
     return left.index(pid), len(left)
 
 
@@ -96,7 +100,7 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
     elif (seat := _seat_left(s, p.id)) is not None:
         place, tied, rank = 1, seat[1], seat[0]
     elif p.busted and p.bust is not None:
-        place, tied = p.bust.place, p.bust.shares
+        place, tied = milestone.Standing(s).place(p.bust.place), p.bust.shares
         rank = 0
         if tied > 1:
             # The odd units of a shared prize go to the first in table and seat order (the
@@ -104,7 +108,7 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
             group = sorted(
                 (x.bust.table, x.bust.seat, x.id)
                 for x in s.players.values()
-                if x.busted and x.bust is not None and x.bust.place == place
+                if x.busted and x.bust is not None and x.bust.place == p.bust.place
             )
             rank = [x[2] for x in group].index(p.id)
             tied = len(group)

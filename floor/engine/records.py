@@ -61,6 +61,9 @@ class BustRecord(msgspec.Struct, kw_only=True):
     level: int | None = None
     #: The staff account that reported it: a phone about to report it too is told so.
     by: str | None = None
+    #: Not a bust-out: a milestone satellite's seat, won with ``stack`` chips taken out of
+    #: play (``milestone``); ``place`` still counts the players in when they left.
+    seat_won: bool = False
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -304,6 +307,10 @@ class TournamentState(msgspec.Struct, kw_only=True):
     announcement: Announced | None = None
     #: A satellite's end (its seat winners) and their tickets in the house (``satellite``).
     satellite_end: SatelliteEnded | None = None
+    #: A milestone satellite's seats awarded so far, and the chips their winners took out of
+    #: play (the chip check counts them against what must exist: ``milestone``).
+    seats_won: int = 0
+    chips_out: int = 0
     seats_issued: SeatsIssued | None = None
     #: The committed draw seeds (``fair``); None in a tournament from before them.
     fair: FairDraws | None = None

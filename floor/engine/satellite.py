@@ -25,6 +25,7 @@ from .commands import (
 from .errors import NotAllowed, RuleError
 from .events import Event, SatelliteEnded, SeatsIssued, SeatTicket
 from .house.tickets_events import TicketIssue
+from .milestone import winners as milestone_winners
 from .model import PlayerId
 from .prize import payouts
 from .satellite_prize import Satellite, seat_count
@@ -71,7 +72,9 @@ def ending(t: Tournament, now: float) -> list[Event]:
     n = seats(s)
     if n == 0 or s.satellite_end is not None or s.winner is not None or not s.drawn:
         return []
-    if t.active > n or t.active == 0:
+    # The seats won at a milestone are no longer played for (``milestone``).
+    n -= s.seats_won
+    if t.active > n or (t.active == 0 and not s.seats_won):
         return []
     events: list[Event] = []
     for change in clock.due(s, now):
@@ -85,8 +88,9 @@ def ending(t: Tournament, now: float) -> list[Event]:
 
 
 def winners(t: Tournament, n: int) -> tuple[PlayerId, ...]:
-    """The players left (by table and seat), then any busted into a seat, best place first:
-    a place shared across the last seat gives no seat (its players share its prize)."""
+    """The seats won at a milestone (in the order won), the players left (by table and seat),
+    then any busted into one of the ``n`` seats left, best place first: a place shared across
+    the last seat gives no seat (its players share its prize)."""
     s = t.state
     left = [
         pid for number in sorted(s.tables) for _, pid in sorted(s.tables[number].occupants.items())
@@ -94,9 +98,12 @@ def winners(t: Tournament, n: int) -> tuple[PlayerId, ...]:
     placed = sorted(
         (p.bust.place, p.id)
         for p in s.players.values()
-        if p.busted and p.bust is not None and p.bust.place + p.bust.shares - 1 <= n
+        if p.busted
+        and p.bust is not None
+        and not p.bust.seat_won
+        and p.bust.place + p.bust.shares - 1 <= n
     )
-    return tuple(left) + tuple(pid for _, pid in placed)
+    return tuple(milestone_winners(s)) + tuple(left) + tuple(pid for _, pid in placed)
 
 
 def issue(t: Tournament, c: IssueSeats, now: float) -> list[Event]:
@@ -149,8 +156,8 @@ def check(t: Tournament, event: SatelliteEnded | SeatsIssued) -> None:
                 reason="satellite_not_ended",
             )
         return
-    n = seats(s)
-    if n == 0 or s.satellite_end is not None or t.active > n:
+    n = seats(s) - s.seats_won
+    if n + s.seats_won <= 0 or s.satellite_end is not None or t.active > n:
         raise NotAllowed(
             "a satellite ends when the players left are no more than its seats",
             field="seats",
