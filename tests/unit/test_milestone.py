@@ -4,12 +4,15 @@ an undo gives the seat back as a bust-out's undo does."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 import pytest
 
+from floor import config
 from floor.engine import commands as cmd
 from floor.engine.bagging import room_check
-from floor.engine.errors import NotAllowed, UnknownPlayer
+from floor.engine.errors import ConfigError, NotAllowed, UnknownPlayer
 from floor.engine.events import SatelliteEnded, SeatAwarded
 from floor.engine.house.decide import claim_of
 from floor.engine.house.tickets_events import IssueTicketsClaim
@@ -64,6 +67,26 @@ def test_the_milestone_is_a_setting_of_the_satellite_refused_when_not_a_positive
     assert msgspec.convert({**raw, "milestone": 8_000}, Satellite).milestone == 8_000
     # An older satellite's settings decode as no milestone.
     assert msgspec.convert({"target": "main", "seat": 300}, Satellite).milestone is None
+
+
+def test_the_milestone_in_a_tournament_file_is_read_and_a_bad_one_names_the_key(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.toml"
+    text = (
+        'name = "T"\nrules = "tda-2024"\nstructure = "demo-fast"\n'
+        '[prize]\ncurrency = "EUR"\nbuy_in = 100\n'
+        "[[prize.payouts]]\nentries = 2\npercents = [100]\n"
+        '[prize.satellite]\ntarget = "main"\nseat = 1000\nmilestone = {}\n'
+    )
+    path.write_text(text.format(25_000))
+    _, s = config.build_tournament(config.load_tournament(path))
+    assert s.prize is not None and s.prize.satellite is not None
+    assert s.prize.satellite.milestone == 25_000
+    path.write_text(text.format(-5))
+    with pytest.raises(ConfigError) as caught:
+        config.load_tournament(path)
+    assert "t.toml" in str(caught.value) and "satellite.milestone" in str(caught.value)
 
 
 def test_an_award_is_refused_below_the_count_uncounted_unseated_out_or_no_milestone() -> None:

@@ -243,6 +243,8 @@ class Finish(msgspec.Struct, frozen=True, kw_only=True):
     deal: bool = False
     #: The bounties the player won (with the winner's own); None: not a bounty tournament.
     bounty: int | None = None
+    #: A satellite's seat: won at its end, or at its milestone (``milestone``).
+    seat: bool = False
 
 
 def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
@@ -304,6 +306,7 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
                     at=p.bust.at if p.busted and p.bust else None,
                     deal=dealt is not None,
                     bounty=won_bounties(p) if bounties else None,
+                    seat=place == 1 and bool(seats),
                 )
             )
     return out

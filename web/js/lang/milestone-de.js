@@ -10,4 +10,5 @@ export const milestoneDe = {
   "milestone.award_label": "Platz an {name} vergeben",
   "milestone.confirm": "{name} einen Platz mit {chips} Chips vergeben? Die Chips sind danach aus dem Spiel.",
   "milestone.won": {"one": "{n} Platz am Meilenstein gewonnen", "other": "{n} Plätze am Meilenstein gewonnen"},
+  "prizes.seat": "Platz",
 };

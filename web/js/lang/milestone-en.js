@@ -10,4 +10,5 @@ export const milestoneEn = {
   "milestone.award_label": "Seat awarded to {name}",
   "milestone.confirm": "Award {name} a seat with {chips} chips? They leave with their chips out of play.",
   "milestone.won": {"one": "{n} seat won at the milestone", "other": "{n} seats won at the milestone"},
+  "prizes.seat": "Seat",
 };

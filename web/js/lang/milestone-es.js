@@ -10,4 +10,5 @@ export const milestoneEs = {
   "milestone.award_label": "Asiento dado a {name}",
   "milestone.confirm": "¿Dar un asiento a {name} con {chips} fichas? Se va con sus fichas fuera de juego.",
   "milestone.won": {"one": "{n} asiento ganado por la meta", "other": "{n} asientos ganados por la meta"},
+  "prizes.seat": "Asiento",
 };

@@ -10,4 +10,5 @@ export const milestoneIt = {
   "milestone.award_label": "Posto assegnato a {name}",
   "milestone.confirm": "Assegnare un posto a {name} con {chips} fiche? Esce con le sue fiche fuori gioco.",
   "milestone.won": {"one": "{n} posto vinto al traguardo", "other": "{n} posti vinti al traguardo"},
+  "prizes.seat": "Posto",
 };

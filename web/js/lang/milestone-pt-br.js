@@ -10,4 +10,5 @@ export const milestonePtBr = {
   "milestone.award_label": "Vaga dada a {name}",
   "milestone.confirm": "Dar uma vaga a {name} com {chips} fichas? Sai com as fichas fora de jogo.",
   "milestone.won": {"one": "{n} vaga ganha pela meta", "other": "{n} vagas ganhas pela meta"},
+  "prizes.seat": "Vaga",
 };

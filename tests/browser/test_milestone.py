@@ -1,0 +1,87 @@
+"""A milestone satellite through the screens (issue 27.2), in a real Chromium against real
+servers: twenty entries for four seats, a seat at 40,000 chips counted. The console's
+satellite panel lists the player whose count reached it (a count below it lists nobody),
+one tap awards the seat: the player leaves their seat with their chips out of play, the
+panel says a seat was won, and the console's results show them first with a seat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import DIRECTOR, Api, Pages, ServerProcess, new_tournament
+from tests.browser.test_finish import seated
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screens" / "milestone"
+
+MILESTONE: dict[str, Any] = {
+    "name": "browser-milestone",
+    "starting_stack": 10_000,
+    "chips": [25, 100, 500],
+    "levels": [{"type": "level", "small_blind": 25, "big_blind": 50, "minutes": 30}],
+    "prize": {
+        "currency": "EUR",
+        "buy_in": 100,
+        "fee": 10,
+        "payouts": [{"entries": 1, "percents": [100]}],
+        "satellite": {"target": "main-ms", "seat": 500, "milestone": 40_000},
+    },
+}
+
+
+def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    tid = "ms-browser"
+    new_tournament(director, tid, 20, structure=MILESTONE)
+    director.ok(tid, {"type": "clock_start"})
+    big, short = seated(director, tid)[:2]
+    s = director.state(tid)["state"]
+    name = s["players"][big]["name"]
+    for pid, stack in ((big, 41_000), (short, 39_500)):
+        table = s["players"][pid]["table"]
+        count = [{"player": pid, "stack": stack}]
+        director.ok(tid, {"type": "count_table", "table": table, "stacks": count})
+
+    console = pages.open(servers[0], f"/director?t={tid}", size="tv", user=DIRECTOR)
+    panel = console.locator("#s-tickets")
+    expect(panel.locator(".milestone-rule")).to_have_text(
+        "A milestone satellite: a counted stack of 40,000 chips wins a seat at once"
+    )
+    # The engine decides who reached it: the count below it is not listed.
+    reached = panel.locator(".milestone-reached li")
+    expect(reached).to_have_count(1)
+    expect(reached).to_have_attribute("data-player", big)
+    expect(reached).to_contain_text(f"{name} · 41,000 chips counted")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    panel.screenshot(path=str(SHOTS / "milestone-reached-tv.png"))
+
+    console.once("dialog", lambda dialog: dialog.accept())
+    reached.get_by_role("button", name="Award a seat").click()
+    expect(panel.locator(".milestone-won")).to_have_text(f"1 seat won at the milestone: {name}")
+    expect(panel.locator(".milestone-none")).to_have_text("No count has reached the milestone yet.")
+    s = director.state(tid)["state"]
+    assert s["players"][big]["table"] is None and s["players"][big]["bust"]["seat_won"]
+    assert (s["seats_won"], s["chips_out"]) == (1, 41_000)
+    assert big not in seated(director, tid)
+
+    # The results: the seat winner first, with a seat worth its 500.
+    results = console.locator("#s-prizes")
+    first = results.locator("tbody tr", has_text=name)
+    expect(first).to_contain_text("1st")
+    expect(first).to_contain_text("Seat")
+    expect(first).to_contain_text("€500")
+    prizes = director.client.get(f"/api/t/{tid}/prizes").json()
+    row = next(r for r in prizes["results"] if r["player"] == big)
+    assert (row["place"], row["prize"], row["seat"]) == (1, 500, True)
+    results.screenshot(path=str(SHOTS / "milestone-results-tv.png"))
+
+    phone = pages.open(servers[1], f"/director?t={tid}", size="phone", user=DIRECTOR)
+    box = phone.locator("#s-tickets")
+    expect(box.locator(".milestone-won")).to_have_text(f"1 seat won at the milestone: {name}")
+    box.screenshot(path=str(SHOTS / "milestone-console-phone.png"))
