@@ -56,6 +56,8 @@ def in_the_money(t: Tournament, pool: PrizePool | None = None) -> InTheMoney | N
     s = t.state
     pool = pool if pool is not None else pool_of(s)
     places = len(pool.places) if pool is not None else 0
+    # The seats won at a milestone are no longer played for (``milestone``).
+    places -= min(places, s.seats_won)
     # Before the bubble (the most of a day) this is all it costs: no scan of the field.
     if not places or t.active > places or s.entries <= places:
         return None

@@ -14,10 +14,11 @@ from floor.engine import commands as cmd
 from floor.engine.bagging import room_check
 from floor.engine.errors import ConfigError, NotAllowed, UnknownPlayer
 from floor.engine.events import SatelliteEnded, SeatAwarded
+from floor.engine.hand_for_hand import places_paid
 from floor.engine.house.decide import claim_of
 from floor.engine.house.tickets_events import IssueTicketsClaim
 from floor.engine.milestone import facts
-from floor.engine.money import finish_of
+from floor.engine.money import finish_of, in_the_money
 from floor.engine.prize import PayoutRow, Prize
 from floor.engine.read.derived import staff_facts
 from floor.engine.read.views import field_stats, results
@@ -169,7 +170,9 @@ def test_the_satellite_ends_at_the_seats_left_with_the_milestone_winners_first()
     floor.do(cmd.AwardSeat(player="T2S1"))
     count(floor, "T2S2", 5_500)
     floor.do(cmd.AwardSeat(player="T2S2"))
-    # Six seats, two won: the satellite ends with four players left.
+    # Six seats, two won: hand-for-hand is for the four left to play for, and the
+    # satellite ends with four players left.
+    assert places_paid(floor.t) == 4
     out = ["T1S9", "T1S8", "T1S7", "T2S9", "T1S6", "T2S8", "T1S5", "T2S7", "T1S4", "T2S6"]
     out += ["T1S3", "T2S5"]
     for p in out[:-1]:
@@ -185,6 +188,10 @@ def test_the_satellite_ends_at_the_seats_left_with_the_milestone_winners_first()
     assert (last.place, last.prize) == (7, 180)
     assert finish_of(floor.t, s.players[out[-1]]) is not None
     assert finish_of(floor.t, s.players[out[-1]]).place == 7  # type: ignore[union-attr]
+    # The bubble burst with the one out before: five places were played for, not seven.
+    money = in_the_money(floor.t)
+    assert money is not None and (money.places, money.players) == (5, (out[-2],))
+    assert (rows[out[-2]].place, rows[out[-2]].prize) == (8, 0)
     # The first out, 16th of those in after the two seats were won, is last of all 18.
     assert (floor.t.state.players["T1S9"].bust.place, rows["T1S9"].place) == (16, 18)  # type: ignore[union-attr]
     # The milestone's winners' tickets enter the ledger with the others'.
