@@ -49,7 +49,7 @@ def test_a_milestone_seat_is_awarded_undone_and_its_ticket_issued_at_the_end(
         json={"id": "ms-bad", "name": "bad", "rules": "tda-2024", "structure": bad},
     )
     assert 400 <= r.status_code < 500, r.text
-    assert "milestone" in r.json()["error"]["field"], r.text
+    assert r.json()["error"]["field"] == "structure.prize.satellite.milestone", r.text
     assert director.client.get("/api/t/ms-bad").status_code == 404
 
     tid = "ms20"
