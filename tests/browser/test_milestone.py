@@ -70,6 +70,10 @@ def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
     assert (s["seats_won"], s["chips_out"]) == (1, 41_000)
     assert big not in seated(director, tid)
 
+    # The console's players: a seat won, not a place out.
+    row = console.locator("#s-players tbody tr", has_text=name)
+    expect(row).to_contain_text("Won a seat at the milestone")
+
     # The results: the seat winner first, with a seat worth its 500.
     results = console.locator("#s-prizes")
     first = results.locator("tbody tr", has_text=name)
@@ -77,8 +81,8 @@ def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
     expect(first).to_contain_text("Seat")
     expect(first).to_contain_text("€500")
     prizes = director.client.get(f"/api/t/{tid}/prizes").json()
-    row = next(r for r in prizes["results"] if r["player"] == big)
-    assert (row["place"], row["prize"], row["seat"]) == (1, 500, True)
+    won = next(r for r in prizes["results"] if r["player"] == big)
+    assert (won["place"], won["prize"], won["seat"]) == (1, 500, True)
     results.screenshot(path=str(SHOTS / "milestone-results-tv.png"))
 
     phone = pages.open(servers[1], f"/director?t={tid}", size="phone", user=DIRECTOR)

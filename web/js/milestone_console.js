@@ -41,3 +41,11 @@ export function milestoneStatus(conn, s, send) {
   })));
   return out;
 }
+
+/** Where a player who left stands, as a list says it: a seat won at the milestone (the
+ * server's `bust.seat_won`), or the place they were out in.
+ * @param {any} p a player of the state */
+export function outText(p) {
+  if (p?.bust?.seat_won) return t("milestone.seat_won");
+  return t("player.busted_place", { place: fmt.ordinal(p?.bust?.place ?? 0) });
+}

@@ -11,4 +11,5 @@ export const milestoneCs = {
   "milestone.confirm": "Udělit hráči {name} místo s {chips} žetony? Odchází a jeho žetony jsou mimo hru.",
   "milestone.won": {"one": "Za milník vyhráno {n} místo", "few": "Za milník vyhrána {n} místa", "other": "Za milník vyhráno {n} míst"},
   "prizes.seat": "Místo",
+  "milestone.seat_won": "Místo vyhrané za milník",
 };

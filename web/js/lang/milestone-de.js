@@ -11,4 +11,5 @@ export const milestoneDe = {
   "milestone.confirm": "{name} einen Platz mit {chips} Chips vergeben? Die Chips sind danach aus dem Spiel.",
   "milestone.won": {"one": "{n} Platz am Meilenstein gewonnen", "other": "{n} Plätze am Meilenstein gewonnen"},
   "prizes.seat": "Platz",
+  "milestone.seat_won": "Platz am Meilenstein gewonnen",
 };

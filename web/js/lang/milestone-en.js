@@ -11,4 +11,5 @@ export const milestoneEn = {
   "milestone.confirm": "Award {name} a seat with {chips} chips? They leave with their chips out of play.",
   "milestone.won": {"one": "{n} seat won at the milestone", "other": "{n} seats won at the milestone"},
   "prizes.seat": "Seat",
+  "milestone.seat_won": "Won a seat at the milestone",
 };

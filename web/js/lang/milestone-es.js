@@ -11,4 +11,5 @@ export const milestoneEs = {
   "milestone.confirm": "¿Dar un asiento a {name} con {chips} fichas? Se va con sus fichas fuera de juego.",
   "milestone.won": {"one": "{n} asiento ganado por la meta", "other": "{n} asientos ganados por la meta"},
   "prizes.seat": "Asiento",
+  "milestone.seat_won": "Ganó un asiento por la meta",
 };

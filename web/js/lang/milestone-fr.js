@@ -11,4 +11,5 @@ export const milestoneFr = {
   "milestone.confirm": "Attribuer une place à {name} avec {chips} jetons ? Ses jetons sortent du jeu avec lui.",
   "milestone.won": {"one": "{n} place gagnée au palier", "many": "{n} places gagnées au palier", "other": "{n} places gagnées au palier"},
   "prizes.seat": "Place",
+  "milestone.seat_won": "A gagné une place au palier",
 };

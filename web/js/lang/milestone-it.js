@@ -11,4 +11,5 @@ export const milestoneIt = {
   "milestone.confirm": "Assegnare un posto a {name} con {chips} fiche? Esce con le sue fiche fuori gioco.",
   "milestone.won": {"one": "{n} posto vinto al traguardo", "other": "{n} posti vinti al traguardo"},
   "prizes.seat": "Posto",
+  "milestone.seat_won": "Ha vinto un posto al traguardo",
 };

@@ -11,4 +11,5 @@ export const milestonePl = {
   "milestone.confirm": "Przyznać miejsce graczowi {name} z {chips} żetonami? Odchodzi, a jego żetony wychodzą z gry.",
   "milestone.won": {"one": "Za próg wygrano {n} miejsce", "few": "Za próg wygrano {n} miejsca", "many": "Za próg wygrano {n} miejsc", "other": "Za próg wygrano {n} miejsca"},
   "prizes.seat": "Miejsce",
+  "milestone.seat_won": "Miejsce wygrane za próg",
 };

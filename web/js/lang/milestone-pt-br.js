@@ -11,4 +11,5 @@ export const milestonePtBr = {
   "milestone.confirm": "Dar uma vaga a {name} com {chips} fichas? Sai com as fichas fora de jogo.",
   "milestone.won": {"one": "{n} vaga ganha pela meta", "other": "{n} vagas ganhas pela meta"},
   "prizes.seat": "Vaga",
+  "milestone.seat_won": "Ganhou uma vaga pela meta",
 };
