@@ -831,6 +831,8 @@ class SeatAwarded(_Event, frozen=True, tag="seat_awarded"):
     stack: int
     at: float = 0.0
     by: str | None = None
+    #: The seat's ticket, issued in the house's ledger with the award (``milestone``).
+    seat_ticket: str | None = None
 
 
 Event = (

@@ -10,9 +10,12 @@ must exist (``bagging.room_check``). They are not busted: the record is a bust-o
 (``BustRecord.seat_won``), so that an undo is a bust-out's undo and the places after it move
 as they would, but places and prizes show a seat won (``standing``, ``views.results``).
 
-The satellite ends when the players left are no more than the seats left (its seats less
-those won at the milestone, ``satellite.ending``); the milestone's winners stand first among
-the seat winners, and their tickets enter the ledger with the others' (``IssueSeats``).
+Each seat's ticket enters the house's ledger with the award, as a satellite's seats do
+(``award_claim``: the house holds it while the tournament decides); the award's undo takes it
+back (``undo_claim``), which the house refuses once the ticket is used. The satellite ends
+when the players left are no more than the seats left (its seats less those won at the
+milestone, ``satellite.ending``); the milestone's winners stand first among the seat
+winners, and ``IssueSeats`` issues the others' tickets.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ import bisect
 import msgspec
 
 from . import lookups
-from .commands import AwardSeat
+from .commands import AwardSeat, UndoBust
 from .errors import NotAllowed, refused
 from .events import Event, SeatAwarded
+from .house.tickets_events import IssueTicketsClaim, TicketIssue, WithdrawTicketClaim
 from .model import PlayerId
 from .state import Player, Tournament, TournamentState
 
@@ -84,8 +88,46 @@ def award(t: Tournament, c: AwardSeat, now: float) -> list[Event]:
             stack=p.stack,
             at=now,
             by=c.by,
+            seat_ticket=ticket_id(s),
         )
     ]
+
+
+def ticket_id(s: TournamentState) -> str:
+    """The next milestone seat's ticket: numbered by every seat awarded so far, undone or not
+    (a withdrawn ticket stays in the ledger under its id)."""
+    return f"{s.id}-milestone-{s.seat_awards + 1}"
+
+
+def award_claim(s: TournamentState, c: AwardSeat) -> IssueTicketsClaim | None:
+    """What an award claims in the house: its seat's ticket, issued as a satellite's seat
+    winners' are (``satellite.seat_tickets``), bound to the winner unless the satellite's
+    tickets are transferable. None where the award is refused anyway (no milestone, nobody)."""
+    prize = s.structure.prize if s.structure is not None else None
+    sat = prize.satellite if prize is not None else None
+    p = s.players.get(c.player)
+    if sat is None or sat.milestone is None or p is None:
+        return None
+    issue = TicketIssue(
+        id=ticket_id(s),
+        target=sat.target,
+        value=sat.seat,
+        holder=p.id,
+        name=p.name,
+        transferable=sat.transferable,
+        source="satellite",
+        origin=s.id,
+    )
+    return IssueTicketsClaim(tickets=(issue,))
+
+
+def undo_claim(s: TournamentState, c: UndoBust) -> WithdrawTicketClaim | None:
+    """An undo of a milestone's seat takes its ticket back (refused by the house once the
+    ticket is used); an undo of a bust-out claims nothing."""
+    p = s.players.get(c.player)
+    if p is None or not won(p) or p.bust is None or p.bust.seat_ticket is None:
+        return None
+    return WithdrawTicketClaim(ticket=p.bust.seat_ticket)
 
 
 def check(t: Tournament, e: SeatAwarded) -> None:
@@ -102,6 +144,13 @@ def check(t: Tournament, e: SeatAwarded) -> None:
             "milestone_not_reached",
             {"player": p.id, "stack": e.stack, "milestone": milestone},
             field="seat",
+        )
+    if e.seat_ticket not in (None, ticket_id(s)):
+        raise refused(
+            NotAllowed,
+            "milestone_not_reached",
+            {"player": p.id, "stack": e.stack, "milestone": milestone},
+            field="seat_ticket",
         )
     if e.stack < milestone or e.place != t.active or e.hand != t.table(e.table).hand:
         raise refused(

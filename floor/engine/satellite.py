@@ -26,6 +26,7 @@ from .errors import NotAllowed, RuleError
 from .events import Event, SatelliteEnded, SeatsIssued, SeatTicket
 from .house.tickets_events import TicketIssue
 from .milestone import winners as milestone_winners
+from .milestone import won as milestone_won
 from .model import PlayerId
 from .prize import payouts
 from .satellite_prize import Satellite, seat_count
@@ -124,11 +125,13 @@ def issue(t: Tournament, c: IssueSeats, now: float) -> list[Event]:
 
 def seat_tickets(s: TournamentState) -> tuple[TicketIssue, ...]:
     """The tickets of the seat winners, as the ledger takes them (none before the end, nor
-    once issued)."""
+    once issued; a milestone's winners' came with their seats)."""
     sat = of(s)
     end = s.satellite_end
     if sat is None or end is None or s.seats_issued is not None:
         return ()
+    # The milestone's winners have theirs already, issued with their seats (``milestone``).
+    seated = [pid for pid in end.seats if not (pid in s.players and milestone_won(s.players[pid]))]
     return tuple(
         TicketIssue(
             id=f"{s.id}-seat-{i}",
@@ -140,7 +143,7 @@ def seat_tickets(s: TournamentState) -> tuple[TicketIssue, ...]:
             source="satellite",
             origin=s.id,
         )
-        for i, pid in enumerate(end.seats, start=1)
+        for i, pid in enumerate(seated, start=1)
     )
 
 

@@ -1,8 +1,9 @@
 """A milestone satellite through the HTTP API of real server processes on a real Valkey
 (issue 27.2): a bad milestone refused naming the field; the floor awards a seat to a counted
-stack at the milestone (refused below it, named); the other process serves the same state;
-an undo gives the seat back; played down to the seats left, the milestone's winner holds a
-seat and their ticket enters the house's ledger with the others'."""
+stack at the milestone (refused below it, named), its ticket in the house's ledger at once;
+the other process serves the same state; an undo gives the seat back and withdraws the
+ticket; played down to the seats left, the milestone's winner holds a seat and the others'
+tickets enter the ledger beside theirs."""
 
 from __future__ import annotations
 
@@ -37,6 +38,12 @@ def seated(api: Api, tid: str) -> list[str]:
         for n in sorted(s["tables"], key=int)
         for _, pid in sorted(s["tables"][n]["occupants"].items(), key=lambda x: int(x[0]))
     ]
+
+
+def ledger(api: Api, tid: str) -> dict[str, Any]:
+    r = api.client.get("/api/tickets", params={"origin": tid})
+    assert r.status_code == 200, r.text
+    return {t["id"]: t for t in r.json()["tickets"]}
 
 
 def test_a_milestone_seat_is_awarded_undone_and_its_ticket_issued_at_the_end(
@@ -79,11 +86,17 @@ def test_a_milestone_seat_is_awarded_undone_and_its_ticket_issued_at_the_end(
         assert p["table"] is None and p["bust"]["seat_won"] and p["bust"]["by"] == "fred"
         assert (s["seats_won"], s["chips_out"]) == (1, 41_000)
         assert big not in seated(director, tid)
+        # Its ticket is in the house's ledger with the award, bound to the winner.
+        first = ledger(director, tid)[f"{tid}-milestone-1"]
+        assert (first["holder"], first["target"], first["value"]) == (big, "main-ms", 500)
+        assert (first["status"], first["source"]) == ("issued", "satellite")
 
         floor.ok(tid, {"type": "undo_bust", "player": big, "reason": "counted at the wrong seat"})
         s = state(director, tid)
         assert (s["seats_won"], s["chips_out"], s["players"][big]["table"]) == (0, 0, table)
+        assert ledger(director, tid)[f"{tid}-milestone-1"]["status"] == "withdrawn"
         floor.ok(tid, {"type": "award_seat", "player": big})
+        assert ledger(director, tid)[f"{tid}-milestone-2"]["status"] == "issued"
 
         # Four seats, one won: the satellite stops at three left.
         while len(seated(director, tid)) > 3:
@@ -96,8 +109,9 @@ def test_a_milestone_seat_is_awarded_undone_and_its_ticket_issued_at_the_end(
         assert r.status_code == 409 and r.json()["error"]["reason"] == "satellite_ended"
 
         director.ok(tid, {"type": "issue_seats"})
-        ledger = director.client.get("/api/tickets", params={"origin": tid}).json()["tickets"]
-        assert sorted(t["holder"] for t in ledger) == sorted(s["satellite_end"]["seats"])
-        assert {(t["target"], t["value"]) for t in ledger} == {("main-ms", 500)}
+        issued = [t for t in ledger(director, tid).values() if t["status"] == "issued"]
+        assert sorted(t["holder"] for t in issued) == sorted(s["satellite_end"]["seats"])
+        assert {(t["target"], t["value"]) for t in issued} == {("main-ms", 500)}
+        assert len(ledger(director, tid)) == 5  # and the one withdrawn
     finally:
         floor.client.close()

@@ -15,8 +15,17 @@ from floor.engine.bagging import room_check
 from floor.engine.errors import ConfigError, NotAllowed, UnknownPlayer
 from floor.engine.events import SatelliteEnded, SeatAwarded
 from floor.engine.hand_for_hand import places_paid
+from floor.engine.house.commands import SettleHold, TakeHold
 from floor.engine.house.decide import claim_of
-from floor.engine.house.tickets_events import IssueTicketsClaim
+from floor.engine.house.decide import decide as house_decide
+from floor.engine.house.state import HouseState
+from floor.engine.house.state import apply as house_apply
+from floor.engine.house.tickets_events import (
+    IssueTicketsClaim,
+    TicketIssue,
+    UseTicketClaim,
+    WithdrawTicketClaim,
+)
 from floor.engine.milestone import facts
 from floor.engine.money import finish_of, in_the_money
 from floor.engine.prize import PayoutRow, Prize
@@ -194,10 +203,11 @@ def test_the_satellite_ends_at_the_seats_left_with_the_milestone_winners_first()
     assert (rows[out[-2]].place, rows[out[-2]].prize) == (8, 0)
     # The first out, 16th of those in after the two seats were won, is last of all 18.
     assert (floor.t.state.players["T1S9"].bust.place, rows["T1S9"].place) == (16, 18)  # type: ignore[union-attr]
-    # The milestone's winners' tickets enter the ledger with the others'.
+    # The milestone's winners have their tickets from the award; the others' enter now.
     claim = claim_of(s, cmd.IssueSeats())
     assert isinstance(claim, IssueTicketsClaim)
-    assert [t.holder for t in claim.tickets] == list(end.seats)
+    assert [t.holder for t in claim.tickets] == list(end.seats[2:])
+    assert [t.id for t in claim.tickets] == [f"t-seat-{i}" for i in range(1, 5)]
     assert replay(floor.log).state == floor.t.state
 
 
@@ -228,3 +238,64 @@ def test_a_log_with_a_seat_awarded_below_the_milestone_is_refused() -> None:
     forged = SeatAwarded(player="T1S1", table=1, seat=1, hand=0, place=18, stack=9_000, at=1.0)
     with pytest.raises(InvalidEvent):
         replay([*plain.log, forged])
+
+
+def test_the_award_issues_its_ticket_and_its_undo_takes_it_back_unless_used() -> None:
+    floor = eighteen()
+    count(floor, "T1S1", 6_000)
+    award = cmd.AwardSeat(player="T1S1")
+    claim = claim_of(floor.t.state, award)
+    issue = TicketIssue(
+        id="t-milestone-1",
+        target="main",
+        value=300,
+        holder="T1S1",
+        name="T1S1",
+        source="satellite",
+        origin="t",
+    )
+    assert claim == IssueTicketsClaim(tickets=(issue,))
+    (event, *_) = floor.do(award)
+    assert isinstance(event, SeatAwarded) and event.seat_ticket == "t-milestone-1"
+    # The house takes the claim as a satellite's seats: held, then in the ledger.
+    house = HouseState()
+    for e in house_decide(
+        house, TakeHold(hold="h1", tournament="t", command_id="c1", claim=claim), 1.0
+    ):
+        house_apply(house, e)
+    for e in house_decide(house, SettleHold(hold="h1", committed=True), 1.0):
+        house_apply(house, e)
+    assert house.tickets.tickets["t-milestone-1"].status == "issued"
+
+    undo = cmd.UndoBust(player="T1S1", reason="the count was wrong")
+    withdraw = claim_of(floor.t.state, undo)
+    assert withdraw == WithdrawTicketClaim(ticket="t-milestone-1")
+    assert claim_of(floor.t.state, cmd.UndoBust(player="T2S9", reason="x")) is None
+    take = TakeHold(hold="h2", tournament="t", command_id="c2", claim=withdraw)
+    # Used in the main event already: the house refuses to take it back, so the undo too.
+    used = HouseState()
+    for c in (
+        TakeHold(hold="h1", tournament="t", command_id="c1", claim=claim),
+        SettleHold(hold="h1", committed=True),
+        TakeHold(hold="u1", tournament="main", command_id="u1",
+                 claim=UseTicketClaim(ticket="t-milestone-1", tournament="main", player="T1S1")),
+        SettleHold(hold="u1", committed=True),
+    ):  # fmt: skip
+        for e in house_decide(used, c, 2.0):
+            house_apply(used, e)
+    with pytest.raises(NotAllowed) as caught:
+        house_decide(used, take, 3.0)
+    assert_said(
+        caught.value, "ticket_not_issued", {"ticket": "t-milestone-1", "ticket_status": "used"}
+    )
+    # Not used: the undo takes it back once written.
+    for c in (take, SettleHold(hold="h2", committed=True)):
+        for e in house_decide(house, c, 3.0):  # type: ignore[arg-type]
+            house_apply(house, e)
+    floor.do(undo)
+    assert house.tickets.tickets["t-milestone-1"].status == "withdrawn"
+    # Awarded again: a new ticket, never the withdrawn one's id.
+    (again, *_) = floor.do(award)
+    assert isinstance(again, SeatAwarded) and again.seat_ticket == "t-milestone-2"
+    assert floor.t.state.players["T1S1"].bust.seat_ticket == "t-milestone-2"  # type: ignore[union-attr]
+    assert replay(floor.log).state == floor.t.state

@@ -644,6 +644,7 @@ function followState(tid, st, room, me) {
     seats_issued: null,
     seats_won: 0,
     chips_out: 0,
+    seat_awards: 0,
   };
 }
 

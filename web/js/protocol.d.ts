@@ -490,6 +490,7 @@ export interface BustRecord {
   level: number | null;
   by: string | null;
   seat_won: boolean;
+  seat_ticket: string | null;
 }
 
 /**
@@ -2289,6 +2290,7 @@ export interface SeatAwarded {
   stack: number;
   at: number;
   by: string | null;
+  seat_ticket: string | null;
 }
 
 /**
@@ -2756,6 +2758,7 @@ export interface TournamentState {
   satellite_end: SatelliteEnded | null;
   seats_won: number;
   chips_out: number;
+  seat_awards: number;
   seats_issued: SeatsIssued | null;
   fair: FairDraws | null;
 }

@@ -31,6 +31,7 @@ class MilestoneFolds(Indexed):
             level=s.clock.level if s.clock.started else None,
             by=e.by,
             seat_won=True,
+            seat_ticket=e.seat_ticket,
         )
         p.stack = 0
         s.draws.pop(p.id, None)
@@ -38,5 +39,6 @@ class MilestoneFolds(Indexed):
         s.rulings.drop(p.id)
         s.busted += 1
         s.seats_won += 1
+        s.seat_awards += 1
         s.chips_out += e.stack
         self._field_point(e.at)

@@ -12,4 +12,5 @@ export const milestoneCs = {
   "milestone.won": {"one": "Za milník vyhráno {n} místo", "few": "Za milník vyhrána {n} místa", "other": "Za milník vyhráno {n} míst"},
   "prizes.seat": "Místo",
   "milestone.seat_won": "Místo vyhrané za milník",
+  "tickets.status.withdrawn": "vzata zpět (místo zrušeno)",
 };

@@ -12,4 +12,5 @@ export const milestoneDe = {
   "milestone.won": {"one": "{n} Platz am Meilenstein gewonnen", "other": "{n} Plätze am Meilenstein gewonnen"},
   "prizes.seat": "Platz",
   "milestone.seat_won": "Platz am Meilenstein gewonnen",
+  "tickets.status.withdrawn": "zurückgenommen (Platz rückgängig)",
 };

@@ -12,4 +12,5 @@ export const milestoneEn = {
   "milestone.won": {"one": "{n} seat won at the milestone", "other": "{n} seats won at the milestone"},
   "prizes.seat": "Seat",
   "milestone.seat_won": "Won a seat at the milestone",
+  "tickets.status.withdrawn": "withdrawn (seat undone)",
 };

@@ -12,4 +12,5 @@ export const milestoneEs = {
   "milestone.won": {"one": "{n} asiento ganado por la meta", "other": "{n} asientos ganados por la meta"},
   "prizes.seat": "Asiento",
   "milestone.seat_won": "Ganó un asiento por la meta",
+  "tickets.status.withdrawn": "retirado (asiento deshecho)",
 };

@@ -12,4 +12,5 @@ export const milestoneFr = {
   "milestone.won": {"one": "{n} place gagnée au palier", "many": "{n} places gagnées au palier", "other": "{n} places gagnées au palier"},
   "prizes.seat": "Place",
   "milestone.seat_won": "A gagné une place au palier",
+  "tickets.status.withdrawn": "retiré (place annulée)",
 };

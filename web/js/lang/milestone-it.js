@@ -12,4 +12,5 @@ export const milestoneIt = {
   "milestone.won": {"one": "{n} posto vinto al traguardo", "other": "{n} posti vinti al traguardo"},
   "prizes.seat": "Posto",
   "milestone.seat_won": "Ha vinto un posto al traguardo",
+  "tickets.status.withdrawn": "ritirato (posto annullato)",
 };

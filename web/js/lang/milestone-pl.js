@@ -12,4 +12,5 @@ export const milestonePl = {
   "milestone.won": {"one": "Za próg wygrano {n} miejsce", "few": "Za próg wygrano {n} miejsca", "many": "Za próg wygrano {n} miejsc", "other": "Za próg wygrano {n} miejsca"},
   "prizes.seat": "Miejsce",
   "milestone.seat_won": "Miejsce wygrane za próg",
+  "tickets.status.withdrawn": "cofnięty (miejsce cofnięte)",
 };

@@ -12,4 +12,5 @@ export const milestonePtBr = {
   "milestone.won": {"one": "{n} vaga ganha pela meta", "other": "{n} vagas ganhas pela meta"},
   "prizes.seat": "Vaga",
   "milestone.seat_won": "Ganhou uma vaga pela meta",
+  "tickets.status.withdrawn": "retirado (vaga desfeita)",
 };
