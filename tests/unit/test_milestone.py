@@ -12,6 +12,7 @@ import pytest
 from floor import config
 from floor.engine import commands as cmd
 from floor.engine.bagging import room_check
+from floor.engine.desk.cashier import to_pay
 from floor.engine.errors import ConfigError, NotAllowed, UnknownPlayer
 from floor.engine.events import SatelliteEnded, SeatAwarded
 from floor.engine.hand_for_hand import places_paid
@@ -257,6 +258,9 @@ def test_the_award_issues_its_ticket_and_its_undo_takes_it_back_unless_used() ->
     assert claim == IssueTicketsClaim(tickets=(issue,))
     (event, *_) = floor.do(award)
     assert isinstance(event, SeatAwarded) and event.seat_ticket == "t-milestone-1"
+    # The cashier hands the winner their ticket.
+    (row,) = [r for r in to_pay(floor.t, []).rows if r.player == "T1S1"]
+    assert (row.ticket, row.ticket_target, row.amount) == ("t-milestone-1", "main", 300)
     # The house takes the claim as a satellite's seats: held, then in the ledger.
     house = HouseState()
     for e in house_decide(
