@@ -2,7 +2,9 @@
 servers: twenty entries for four seats, a seat at 40,000 chips counted. The console's
 satellite panel lists the player whose count reached it (a count below it lists nobody),
 one tap awards the seat: the player leaves their seat with their chips out of play, the
-panel says a seat was won, and the console's results show them first with a seat."""
+panel says a seat was won, and the console's results show them first with a seat. At the
+cashier's screen the seat's ticket, issued with the award, shows beside the place and is
+marked paid there."""
 
 from __future__ import annotations
 
@@ -89,3 +91,32 @@ def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
     box = phone.locator("#s-tickets")
     expect(box.locator(".milestone-won")).to_have_text(f"1 seat won at the milestone: {name}")
     box.screenshot(path=str(SHOTS / "milestone-console-phone.png"))
+
+
+def test_a_milestone_seat_ticket_shows_at_the_cashier_and_is_marked_paid_there(
+    servers: list[ServerProcess], director: Api, pages: Pages
+) -> None:
+    tid = "ms-cashier"
+    new_tournament(director, tid, 20, structure={**MILESTONE, "name": "Milestone cashier"})
+    director.ok(tid, {"type": "clock_start"})
+    big = seated(director, tid)[0]
+    s = director.state(tid)["state"]
+    table = s["players"][big]["table"]
+    count = [{"player": big, "stack": 45_000}]
+    director.ok(tid, {"type": "count_table", "table": table, "stacks": count})
+    director.ok(tid, {"type": "award_seat", "player": big})
+    ticket = f"{tid}-milestone-1"
+
+    page = pages.open(servers[1], "/desk", size="tv", user=DIRECTOR, live=False)
+    page.click("[data-tab=cashier]")
+    page.select_option("#desk-cashier-tournament", tid)
+    row = page.locator(f'#desk-cashier tr[data-player="{big}"]')
+    expect(row.locator(".desk-won-ticket")).to_have_text(f"{ticket} → main-ms")
+    expect(row).to_contain_text("1st")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "milestone-cashier-tv.png"))
+    row.get_by_role("button", name="Pay").click()
+    expect(row).to_contain_text("Paid")
+    sheet = director.client.get(f"/api/desk/cashier/{tid}").json()["sheet"]
+    (paid,) = [r for r in sheet["rows"] if r["player"] == big]
+    assert (paid["ticket"], paid["paid"]) == (ticket, True)
