@@ -75,7 +75,8 @@ def ending(t: Tournament, now: float) -> list[Event]:
         return []
     # The seats won at a milestone are no longer played for (``milestone``).
     n -= s.seats_won
-    if t.active > n or (t.active == 0 and not s.seats_won):
+    # Every seat won at the milestone: nothing is left to play for.
+    if (n > 0 and t.active > n) or (t.active == 0 and not s.seats_won):
         return []
     events: list[Event] = []
     for change in clock.due(s, now):
@@ -93,9 +94,9 @@ def winners(t: Tournament, n: int) -> tuple[PlayerId, ...]:
     then any busted into one of the ``n`` seats left, best place first: a place shared across
     the last seat gives no seat (its players share its prize)."""
     s = t.state
-    left = [
-        pid for number in sorted(s.tables) for _, pid in sorted(s.tables[number].occupants.items())
-    ]
+    # Every seat won at the milestone: those still seated have none to take.
+    tables = sorted(s.tables) if n > 0 else []
+    left = [pid for number in tables for _, pid in sorted(s.tables[number].occupants.items())]
     placed = sorted(
         (p.bust.place, p.id)
         for p in s.players.values()
@@ -160,7 +161,7 @@ def check(t: Tournament, event: SatelliteEnded | SeatsIssued) -> None:
             )
         return
     n = seats(s) - s.seats_won
-    if n + s.seats_won <= 0 or s.satellite_end is not None or t.active > n:
+    if n + s.seats_won <= 0 or s.satellite_end is not None or (n > 0 and t.active > n):
         raise NotAllowed(
             "a satellite ends when the players left are no more than its seats",
             field="seats",

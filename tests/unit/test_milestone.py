@@ -303,3 +303,19 @@ def test_the_award_issues_its_ticket_and_its_undo_takes_it_back_unless_used() ->
     assert isinstance(again, SeatAwarded) and again.seat_ticket == "t-milestone-2"
     assert floor.t.state.players["T1S1"].bust.seat_ticket == "t-milestone-2"  # type: ignore[union-attr]
     assert replay(floor.log).state == floor.t.state
+
+
+def test_the_satellite_ends_when_every_seat_is_won_at_the_milestone() -> None:
+    floor = eighteen()
+    players = [f"T{n}S{seat}" for n in (1, 2) for seat in (1, 2, 3)]
+    for p in players[:5]:
+        count(floor, p, 5_000)
+        assert not any(isinstance(e, SatelliteEnded) for e in floor.do(cmd.AwardSeat(player=p)))
+    count(floor, players[5], 5_000)
+    events = floor.do(cmd.AwardSeat(player=players[5]))
+    (end,) = [e for e in events if isinstance(e, SatelliteEnded)]
+    assert end.seats == tuple(players)
+    assert not floor.t.state.clock.running
+    e = floor.refuse(cmd.AwardSeat(player="T1S4"), NotAllowed, "type")
+    assert_said(e, "satellite_ended", {})
+    assert replay(floor.log).state == floor.t.state
