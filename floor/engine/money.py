@@ -41,6 +41,8 @@ class PlayerFinish(msgspec.Struct, frozen=True, kw_only=True):
     tied: int
     prize: int | None
     currency: str | None
+    #: A satellite's seat (won at its end, or at its milestone): the prize is the seat's worth.
+    seat: bool = False
 
 
 def pool_of(s: TournamentState) -> PrizePool | None:
@@ -94,6 +96,7 @@ def _seat_left(s: TournamentState, pid: PlayerId) -> tuple[int, int] | None:
 def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
     """``p``'s place and prize once out, or as the winner; None while still playing."""
     s = t.state
+    seated = False
     by_deal = place_by_deal(s, p.id)
     if by_deal is not None:
         place, tied, rank = by_deal, 1, 0
@@ -101,6 +104,7 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
         place, tied, rank = 1, 1, 0
     elif (seat := _seat_left(s, p.id)) is not None:
         place, tied, rank = 1, seat[1], seat[0]
+        seated = True
     elif p.busted and p.bust is not None:
         place, tied = milestone.Standing(s).place(p.bust.place), p.bust.shares
         rank = 0
@@ -118,11 +122,12 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
         return None
     pool = pool_of(s)
     if pool is None:
-        return PlayerFinish(place=place, tied=tied, prize=None, currency=None)
+        return PlayerFinish(place=place, tied=tied, prize=None, currency=None, seat=seated)
     dealt = deal_prize(s, p.id, place)
     return PlayerFinish(
         place=place,
         tied=tied,
         prize=shared_prizes(pool, place, tied)[rank] if dealt is None else dealt,
         currency=pool.currency,
+        seat=seated,
     )

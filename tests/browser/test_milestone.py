@@ -2,17 +2,19 @@
 servers: twenty entries for four seats, a seat at 40,000 chips counted. The console's
 satellite panel lists the player whose count reached it (a count below it lists nobody),
 one tap awards the seat: the player leaves their seat with their chips out of play, the
-panel says a seat was won, and the console's results show them first with a seat. At the
+panel says a seat was won, the console's results show them first with a seat, and their own
+phone says the seat won and its worth. At the
 cashier's screen the seat's ticket, issued with the award, shows beside the place and is
 marked paid there."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import DIRECTOR, Api, Pages, ServerProcess, new_tournament
 from tests.browser.test_finish import seated
@@ -34,6 +36,19 @@ MILESTONE: dict[str, Any] = {
         "satellite": {"target": "main-ms", "seat": 500, "milestone": 40_000},
     },
 }
+
+
+def follow(pages: Pages, servers: list[ServerProcess], tid: str, pid: str) -> Page:
+    """The player screen following ``pid`` (as "Follow" left it on the phone)."""
+    ctx = pages.context(servers[0])
+    held = json.dumps(json.dumps({"id": pid, "name": pid}))
+    ctx.add_init_script(f"localStorage.setItem('floor.follow.{tid}', {held});")
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: pages.errors.append(f"player {pid}: {e}"))
+    page.goto(f"/player/{tid}")
+    expect(page.locator(".conn")).to_have_attribute("data-status", "live")
+    expect(page.locator(".follow-card")).to_be_visible()
+    return page
 
 
 def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
@@ -86,6 +101,12 @@ def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
     won = next(r for r in prizes["results"] if r["player"] == big)
     assert (won["place"], won["prize"], won["seat"]) == (1, 500, True)
     results.screenshot(path=str(SHOTS / "milestone-results-tv.png"))
+
+    # The winner's own phone: a seat won, not a place out, and what the seat is worth.
+    mine = follow(pages, servers, tid, big)
+    expect(mine.locator(".seat-big")).to_have_text("Won a seat at the milestone")
+    expect(mine.locator(".follow-finish")).to_have_text("Seat won · a ticket worth €500")
+    mine.screenshot(path=str(SHOTS / "milestone-player-phone.png"), full_page=True)
 
     phone = pages.open(servers[1], f"/director?t={tid}", size="phone", user=DIRECTOR)
     box = phone.locator("#s-tickets")

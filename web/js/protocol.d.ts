@@ -1797,6 +1797,7 @@ export interface PlayerFinish {
   tied: number;
   prize: number | null;
   currency: string | null;
+  seat: boolean;
 }
 
 /**

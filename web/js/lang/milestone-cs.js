@@ -13,4 +13,5 @@ export const milestoneCs = {
   "prizes.seat": "Místo",
   "milestone.seat_won": "Místo vyhrané za milník",
   "tickets.status.withdrawn": "vzata zpět (místo zrušeno)",
+  "milestone.finish_seat": "Místo vyhráno · vstupenka v hodnotě {prize}",
 };

@@ -13,4 +13,5 @@ export const milestoneDe = {
   "prizes.seat": "Platz",
   "milestone.seat_won": "Platz am Meilenstein gewonnen",
   "tickets.status.withdrawn": "zurückgenommen (Platz rückgängig)",
+  "milestone.finish_seat": "Platz gewonnen · ein Ticket im Wert von {prize}",
 };

@@ -13,4 +13,5 @@ export const milestoneEn = {
   "prizes.seat": "Seat",
   "milestone.seat_won": "Won a seat at the milestone",
   "tickets.status.withdrawn": "withdrawn (seat undone)",
+  "milestone.finish_seat": "Seat won · a ticket worth {prize}",
 };

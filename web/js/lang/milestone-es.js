@@ -13,4 +13,5 @@ export const milestoneEs = {
   "prizes.seat": "Asiento",
   "milestone.seat_won": "Ganó un asiento por la meta",
   "tickets.status.withdrawn": "retirado (asiento deshecho)",
+  "milestone.finish_seat": "Asiento ganado · un ticket de {prize}",
 };

@@ -13,4 +13,5 @@ export const milestoneFr = {
   "prizes.seat": "Place",
   "milestone.seat_won": "A gagné une place au palier",
   "tickets.status.withdrawn": "retiré (place annulée)",
+  "milestone.finish_seat": "Place gagnée · un ticket d'une valeur de {prize}",
 };

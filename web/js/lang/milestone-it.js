@@ -13,4 +13,5 @@ export const milestoneIt = {
   "prizes.seat": "Posto",
   "milestone.seat_won": "Ha vinto un posto al traguardo",
   "tickets.status.withdrawn": "ritirato (posto annullato)",
+  "milestone.finish_seat": "Posto vinto · un ticket del valore di {prize}",
 };

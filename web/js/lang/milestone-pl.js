@@ -13,4 +13,5 @@ export const milestonePl = {
   "prizes.seat": "Miejsce",
   "milestone.seat_won": "Miejsce wygrane za próg",
   "tickets.status.withdrawn": "cofnięty (miejsce cofnięte)",
+  "milestone.finish_seat": "Miejsce wygrane · bilet wart {prize}",
 };

@@ -13,4 +13,5 @@ export const milestonePtBr = {
   "prizes.seat": "Vaga",
   "milestone.seat_won": "Ganhou uma vaga pela meta",
   "tickets.status.withdrawn": "retirado (vaga desfeita)",
+  "milestone.finish_seat": "Vaga ganha · um ticket de {prize}",
 };
