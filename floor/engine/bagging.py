@@ -76,6 +76,9 @@ class ChipCheck(msgspec.Struct, frozen=True, kw_only=True):
     unbagged: tuple[PlayerId, ...]
     #: What explains the difference, for the screens to say.
     why: tuple[Flag, ...]
+    #: Chips a milestone satellite's seat winners took out of play (``milestone``): they
+    #: exist, though no bag holds them, so ``counted`` is set against ``expected`` with them.
+    out_of_play: int = 0
 
 
 def ledger(t: Tournament) -> ChipLedger:
@@ -102,6 +105,7 @@ def check(
     sheets: Mapping[TableNo, TableBagged],
     survivors: Iterable[PlayerId],
     tolerance: int,
+    out_of_play: int = 0,
 ) -> ChipCheck:
     """The total-chips check of ``sheets`` (the last per table) against ``chips``.
 
@@ -128,7 +132,7 @@ def check(
             )
         )
     unbagged = tuple(sorted(p for p in survivors if p not in bagged))
-    difference = counted - chips.expected
+    difference = counted + out_of_play - chips.expected
     why: list[Flag] = []
     for tc in tables:
         if tc.flagged and tc.difference is not None:
@@ -148,6 +152,7 @@ def check(
         tables=tuple(tables),
         unbagged=unbagged,
         why=tuple(why),
+        out_of_play=out_of_play,
     )
 
 
@@ -157,7 +162,7 @@ def room_check(t: Tournament) -> ChipCheck:
     s = t.state
     tolerance = s.flight.rules.chip_tolerance if s.flight is not None else 0
     survivors = (p.id for p in s.players.values() if not p.busted)
-    return check(ledger(t), s.bags, survivors, tolerance)
+    return check(ledger(t), s.bags, survivors, tolerance, s.chips_out)
 
 
 def check_sheet(t: Tournament, sheet: TableBagged, before: TableBagged | None) -> None:

@@ -554,6 +554,15 @@ class SetWitness(_Command, frozen=True, tag="set_witness"):
     value: Annotated[str, Meta(min_length=1, max_length=64)]
 
 
+class AwardSeat(_Command, frozen=True, tag="award_seat"):
+    """A milestone satellite's seat to a seated player whose counted stack reached the
+    milestone (``milestone``): they leave with their chips out of play."""
+
+    player: PlayerRef
+    #: Who awarded it (set by the server).
+    by: StaffName | None = None
+
+
 Command = (
     Register
     | RegisterMany
@@ -615,4 +624,5 @@ Command = (
     | IssueSeats
     | UndoDeal
     | SetWitness
+    | AwardSeat
 )

@@ -26,6 +26,7 @@ from . import (
     finish,
     hand_for_hand,
     lookups,
+    milestone,
     players,
     rulings,
     satellite,
@@ -33,6 +34,7 @@ from . import (
 from .commands import (
     AddOn,
     Announce,
+    AwardSeat,
     BagTable,
     BreakTable,
     Bust,
@@ -253,5 +255,7 @@ def _primary(t: Tournament, c: Command, now: float, rng: random.Random) -> list[
             return deal_undo.undo(t, c, now)
         case SetWitness():
             return fair.witness(t, c, now)
+        case AwardSeat():
+            return milestone.award(t, c, now)
         case _:
             assert_never(c)

@@ -815,6 +815,26 @@ class WitnessSet(_Event, frozen=True, tag="witness_set"):
     at: float = 0.0
 
 
+# A milestone satellite (``milestone``) -----------------------------------------------------
+
+
+class SeatAwarded(_Event, frozen=True, tag="seat_awarded"):
+    """A milestone satellite's seat to a player whose counted ``stack`` reached the milestone:
+    they leave their seat with those chips out of play. ``place``: the players still in when
+    they left (as a bust-out's), so that an undo moves the places after it as a bust-out's."""
+
+    player: PlayerId
+    table: TableNo
+    seat: SeatNo
+    hand: int
+    place: int
+    stack: int
+    at: float = 0.0
+    by: str | None = None
+    #: The seat's ticket, issued in the house's ledger with the award (``milestone``).
+    seat_ticket: str | None = None
+
+
 Event = (
     TournamentCreated
     | TableOpened
@@ -883,4 +903,5 @@ Event = (
     | DrawsCommitted
     | DrawMade
     | WitnessSet
+    | SeatAwarded
 )

@@ -58,7 +58,10 @@ def places_paid(t: Tournament) -> int:
     if prize is None:
         return 0
     pool = payouts(prize, s.entries, s.rebuys, s.add_ons)
-    return seat_count(prize.satellite, pool.pool) if prize.satellite else len(pool.places)
+    if prize.satellite is None:
+        return len(pool.places)
+    # The seats won at a milestone are no longer played for (``milestone``).
+    return max(seat_count(prize.satellite, pool.pool) - s.seats_won, 0)
 
 
 def playing(t: Tournament) -> list[Table]:

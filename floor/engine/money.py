@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from . import milestone
 from .deal import deal_prize, place_by_deal
 from .model import PlayerId
 from .prize import PrizePool, payouts, shared_prizes
@@ -40,6 +41,8 @@ class PlayerFinish(msgspec.Struct, frozen=True, kw_only=True):
     tied: int
     prize: int | None
     currency: str | None
+    #: A satellite's seat (won at its end, or at its milestone): the prize is the seat's worth.
+    seat: bool = False
 
 
 def pool_of(s: TournamentState) -> PrizePool | None:
@@ -55,6 +58,8 @@ def in_the_money(t: Tournament, pool: PrizePool | None = None) -> InTheMoney | N
     s = t.state
     pool = pool if pool is not None else pool_of(s)
     places = len(pool.places) if pool is not None else 0
+    # The seats won at a milestone are no longer played for (``milestone``).
+    places -= min(places, s.seats_won)
     # Before the bubble (the most of a day) this is all it costs: no scan of the field.
     if not places or t.active > places or s.entries <= places:
         return None
@@ -79,15 +84,19 @@ def _seat_left(s: TournamentState, pid: PlayerId) -> tuple[int, int] | None:
     """A player left at a satellite's end: their rank among those left, and how many share
     the places above the busted (each a seat)."""
     end = s.satellite_end
-    if end is None or pid not in end.seats or s.players[pid].busted:
+    seated = end.seats if end is not None else milestone.winners(s)
+    p = s.players[pid]
+    if pid not in seated or (p.busted and not milestone.won(p)):
         return None
-    left = [x for x in end.seats if not s.players[x].busted]
+    # The milestone's winners hold a seat from the moment they won it (``milestone``).
+    left = [x for x in seated if not s.players[x].busted or milestone.won(s.players[x])]
     return left.index(pid), len(left)
 
 
 def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
     """``p``'s place and prize once out, or as the winner; None while still playing."""
     s = t.state
+    seated = False
     by_deal = place_by_deal(s, p.id)
     if by_deal is not None:
         place, tied, rank = by_deal, 1, 0
@@ -95,8 +104,9 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
         place, tied, rank = 1, 1, 0
     elif (seat := _seat_left(s, p.id)) is not None:
         place, tied, rank = 1, seat[1], seat[0]
+        seated = True
     elif p.busted and p.bust is not None:
-        place, tied = p.bust.place, p.bust.shares
+        place, tied = milestone.Standing(s).place(p.bust.place), p.bust.shares
         rank = 0
         if tied > 1:
             # The odd units of a shared prize go to the first in table and seat order (the
@@ -104,7 +114,7 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
             group = sorted(
                 (x.bust.table, x.bust.seat, x.id)
                 for x in s.players.values()
-                if x.busted and x.bust is not None and x.bust.place == place
+                if x.busted and x.bust is not None and x.bust.place == p.bust.place
             )
             rank = [x[2] for x in group].index(p.id)
             tied = len(group)
@@ -112,11 +122,12 @@ def finish_of(t: Tournament, p: Player) -> PlayerFinish | None:
         return None
     pool = pool_of(s)
     if pool is None:
-        return PlayerFinish(place=place, tied=tied, prize=None, currency=None)
+        return PlayerFinish(place=place, tied=tied, prize=None, currency=None, seat=seated)
     dealt = deal_prize(s, p.id, place)
     return PlayerFinish(
         place=place,
         tied=tied,
         prize=shared_prizes(pool, place, tied)[rank] if dealt is None else dealt,
         currency=pool.currency,
+        seat=seated,
     )

@@ -61,6 +61,13 @@ class BustRecord(msgspec.Struct, kw_only=True):
     level: int | None = None
     #: The staff account that reported it: a phone about to report it too is told so.
     by: str | None = None
+    #: Not a bust-out: a milestone satellite's seat, won with ``stack`` chips taken out of
+    #: play (``milestone``); ``place`` still counts the players in when they left.
+    seat_won: bool = False
+    #: That seat's ticket in the house's ledger (``SeatAwarded.seat_ticket``; public as a
+    #: satellite's ``seats_issued`` is, and not named ``ticket``, a registration's ticket,
+    #: which is the staff's).
+    seat_ticket: str | None = None
 
 
 class Player(msgspec.Struct, kw_only=True):
@@ -304,6 +311,13 @@ class TournamentState(msgspec.Struct, kw_only=True):
     announcement: Announced | None = None
     #: A satellite's end (its seat winners) and their tickets in the house (``satellite``).
     satellite_end: SatelliteEnded | None = None
+    #: A milestone satellite's seats awarded so far, and the chips their winners took out of
+    #: play (the chip check counts them against what must exist: ``milestone``).
+    seats_won: int = 0
+    chips_out: int = 0
+    #: Every seat ever awarded at the milestone, undone or not: numbers their tickets, so that
+    #: a seat awarded again after an undo never takes a withdrawn ticket's id.
+    seat_awards: int = 0
     seats_issued: SeatsIssued | None = None
     #: The committed draw seeds (``fair``); None in a tournament from before them.
     fair: FairDraws | None = None

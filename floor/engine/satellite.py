@@ -25,6 +25,8 @@ from .commands import (
 from .errors import NotAllowed, RuleError, refused
 from .events import Event, SatelliteEnded, SeatsIssued, SeatTicket
 from .house.tickets_events import TicketIssue
+from .milestone import winners as milestone_winners
+from .milestone import won as milestone_won
 from .model import PlayerId
 from .prize import payouts
 from .satellite_prize import Satellite, seat_count
@@ -63,7 +65,10 @@ def ending(t: Tournament, now: float) -> list[Event]:
     n = seats(s)
     if n == 0 or s.satellite_end is not None or s.winner is not None or not s.drawn:
         return []
-    if t.active > n or t.active == 0:
+    # The seats won at a milestone are no longer played for (``milestone``).
+    n -= s.seats_won
+    # Every seat won at the milestone: nothing is left to play for.
+    if (n > 0 and t.active > n) or (t.active == 0 and not s.seats_won):
         return []
     events: list[Event] = []
     for change in clock.due(s, now):
@@ -77,18 +82,22 @@ def ending(t: Tournament, now: float) -> list[Event]:
 
 
 def winners(t: Tournament, n: int) -> tuple[PlayerId, ...]:
-    """The players left (by table and seat), then any busted into a seat, best place first:
-    a place shared across the last seat gives no seat (its players share its prize)."""
+    """The seats won at a milestone (in the order won), the players left (by table and seat),
+    then any busted into one of the ``n`` seats left, best place first: a place shared across
+    the last seat gives no seat (its players share its prize)."""
     s = t.state
-    left = [
-        pid for number in sorted(s.tables) for _, pid in sorted(s.tables[number].occupants.items())
-    ]
+    # Every seat won at the milestone: those still seated have none to take.
+    tables = sorted(s.tables) if n > 0 else []
+    left = [pid for number in tables for _, pid in sorted(s.tables[number].occupants.items())]
     placed = sorted(
         (p.bust.place, p.id)
         for p in s.players.values()
-        if p.busted and p.bust is not None and p.bust.place + p.bust.shares - 1 <= n
+        if p.busted
+        and p.bust is not None
+        and not p.bust.seat_won
+        and p.bust.place + p.bust.shares - 1 <= n
     )
-    return tuple(left) + tuple(pid for _, pid in placed)
+    return tuple(milestone_winners(s)) + tuple(left) + tuple(pid for _, pid in placed)
 
 
 def issue(t: Tournament, c: IssueSeats, now: float) -> list[Event]:
@@ -108,11 +117,13 @@ def _issuable(s: TournamentState, field: str) -> None:
 
 def seat_tickets(s: TournamentState) -> tuple[TicketIssue, ...]:
     """The tickets of the seat winners, as the ledger takes them (none before the end, nor
-    once issued)."""
+    once issued; a milestone's winners' came with their seats)."""
     sat = of(s)
     end = s.satellite_end
     if sat is None or end is None or s.seats_issued is not None:
         return ()
+    # The milestone's winners have theirs already, issued with their seats (``milestone``).
+    seated = [pid for pid in end.seats if not (pid in s.players and milestone_won(s.players[pid]))]
     return tuple(
         TicketIssue(
             id=f"{s.id}-seat-{i}",
@@ -124,7 +135,7 @@ def seat_tickets(s: TournamentState) -> tuple[TicketIssue, ...]:
             source="satellite",
             origin=s.id,
         )
-        for i, pid in enumerate(end.seats, start=1)
+        for i, pid in enumerate(seated, start=1)
     )
 
 
@@ -135,10 +146,10 @@ def check(t: Tournament, event: SatelliteEnded | SeatsIssued) -> None:
     if isinstance(event, SeatsIssued):
         _issuable(s, "tickets")
         return
-    n = seats(s)
+    n = seats(s) - s.seats_won
     if s.satellite_end is not None:
         raise refused(NotAllowed, "satellite_ended", {}, field="seats")
-    if n == 0 or t.active > n:
+    if n + s.seats_won <= 0 or (n > 0 and t.active > n):
         raise refused(
             NotAllowed, "satellite_players_left", {"left": t.active, "seats": n}, field="seats"
         )

@@ -26,6 +26,9 @@ class Satellite(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     leftover: Literal["next", "split"] = "next"
     #: The tickets may be handed to another player (False: bound to the winner).
     transferable: bool = False
+    #: A milestone satellite: a counted stack of this many chips wins a seat at once, and the
+    #: player leaves with their chips out of play (``milestone``); None: seats only at the end.
+    milestone: Annotated[int, Meta(gt=0, le=10**15)] | None = None
 
 
 def seat_count(satellite: Satellite, pool: int) -> int:

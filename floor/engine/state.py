@@ -68,6 +68,7 @@ from .events import (
     RebuyMade,
     RulingRecorded,
     SatelliteEnded,
+    SeatAwarded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
@@ -105,6 +106,7 @@ from .fold.bounty import BountyFolds
 from .fold.chips import ChipFolds
 from .fold.clock import ClockFolds
 from .fold.finish import FinishFolds
+from .fold.milestone import MilestoneFolds
 from .fold.moves import MoveFolds
 from .fold.players import PlayerFolds
 from .fold.tables import TableFolds
@@ -169,7 +171,14 @@ def register_planner(planner: Callable[[Tournament], Plan]) -> None:
 
 
 class Tournament(
-    PlayerFolds, TableFolds, MoveFolds, ClockFolds, ChipFolds, FinishFolds, BountyFolds
+    PlayerFolds,
+    TableFolds,
+    MoveFolds,
+    ClockFolds,
+    ChipFolds,
+    FinishFolds,
+    BountyFolds,
+    MilestoneFolds,
 ):
     """The state plus its indexes; ``apply`` is the only way it changes."""
 
@@ -359,6 +368,8 @@ class Tournament(
                 self.state.rulings.end(event)
             case BountyPaid():
                 pass  # the bounties only (``_bounty``)
+            case SeatAwarded():
+                self._seat_awarded(event)
             case TournamentCreated():
                 raise ValueError("tournament_created starts a log: it is not applied to a state")
             case _:

@@ -65,6 +65,7 @@ from .events import (
     RebuyMade,
     RulingRecorded,
     SatelliteEnded,
+    SeatAwarded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
@@ -276,6 +277,13 @@ def touch(e: Event, into: Touched) -> None:
             | AlternatesLeft()
         ):
             pass  # the alternates' line, compared whole (a seat taken: the events after it)
+        case SeatAwarded(player=p, table=n):
+            # Out of their seat with a seat won (``milestone``); the places after it move
+            # when it is undone (``BustUndone``).
+            t.players.add(p)
+            t.tables.add(n)
+            t.draws.add(p)
+            t.calls.add(p)
         case TournamentCreated():
             t.restart = True
         case _:

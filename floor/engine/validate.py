@@ -34,6 +34,7 @@ from . import (
     fair,
     finish,
     hand_for_hand,
+    milestone,
     rulings,
     satellite,
 )
@@ -87,6 +88,7 @@ from .events import (
     RebuyMade,
     RulingRecorded,
     SatelliteEnded,
+    SeatAwarded,
     SeatLockSet,
     SeatsAssigned,
     SeatsDrawn,
@@ -278,6 +280,8 @@ def check(t: Tournament, event: Event, previous: Event | None = None) -> None:
             deal_undo.check(t, event)
         case DrawsCommitted() | DrawMade() | WitnessSet():
             fair.check(t, event)
+        case SeatAwarded():
+            milestone.check(t, event)
         case TournamentCreated():
             raise _log_start()
         case _:

@@ -27,7 +27,7 @@ log = logging.getLogger("floor.server")
 def _stamped(command: commands.Command, principal: Principal) -> commands.Command:
     """A bust-out carries who reported it, as the session says (never as the sender says):
     a second phone about to report the same player is told who was first."""
-    if isinstance(command, commands.Bust | commands.BustSameHand):
+    if isinstance(command, commands.Bust | commands.BustSameHand | commands.AwardSeat):
         return msgspec.structs.replace(command, by=principal.username)
     return command
 

@@ -58,6 +58,7 @@ def sender(command: Command) -> Sender:
             | cmd.PayBounty()
             | cmd.QueueAlternate()
             | cmd.SeatAlternate()
+            | cmd.AwardSeat()
             | cmd.DropAlternate()
         ):
             return "floor"
@@ -102,7 +103,7 @@ _FLOOR_MAY: Final = (
     "register players (and re-entries), "
     "correct names, mark special needs, unregister and refund, "
     "sell rebuys and add-ons, set and count stacks, run chip races, record rulings "
-    "and pay bounties"
+    "pay bounties and award a milestone satellite's seats"
 )
 
 

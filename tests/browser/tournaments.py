@@ -585,6 +585,42 @@ def satellite_game(seed: int) -> Game:
     return g
 
 
+def milestone_game(seed: int) -> Game:
+    """A milestone satellite of twenty for four seats: two counted stacks reach the milestone
+    and win a seat each (one taken back by an undo and won again), the field plays down to
+    the two seats left, the seats issued, the satellite closed (``milestone``)."""
+    satellite = {"target": "main", "seat": 5000, "milestone": 30_000}
+    structure = {**MONEY, "prize": {**MONEY["prize"], "satellite": satellite}}
+    g = Game(seed, {"game": "holdem", "seats": 10, "final_table": 10}, structure)
+    for i in range(20):
+        assert g.do(cmd.Register(name=f"{g.rng.choice(NAMES)} {i}"))
+    assert g.do(cmd.DrawSeats()) and g.do(cmd.ClockStart())
+    for n in g.tables():
+        assert g.do(cmd.Button(table=n, seat=min(g.t.state.tables[n].occupants)))
+    for _ in range(4):
+        g.do(cmd.Bust(player=g.pick(g.seated())))
+        g.now += 30.0
+    for stack in (30_000, 42_000):
+        p = g.pick(g.seated())
+        table = g.t.state.players[p].table
+        assert table is not None
+        assert g.do(cmd.CountTable(table=table, stacks=(cmd.Count(player=p, stack=stack),)))
+        assert g.do(cmd.AwardSeat(player=p))
+        for m in g.t.plan.moves:
+            g.do(cmd.Confirm(player=m.player))
+        g.now += 30.0
+    assert g.do(cmd.UndoBust(player=p, reason="awarded before the count was checked"))
+    assert g.do(cmd.AwardSeat(player=p))
+    while g.t.state.satellite_end is None:
+        g.do(cmd.Bust(player=g.pick(g.seated())))
+        for m in g.t.plan.moves:
+            g.do(cmd.Confirm(player=m.player))
+        g.now += 30.0
+    assert len(g.t.state.satellite_end.seats) == 4
+    assert g.do(cmd.IssueSeats()) and g.do(cmd.CloseTournament())
+    return g
+
+
 class FairGame(Game):
     """A tournament whose draws are committed (``engine.fair``): each decision drawn from the
     next seed of its chain, as the server does, the draw's record last in its batch."""
@@ -660,5 +696,6 @@ def games() -> list[Game]:
         deal_game(12, left_share=0, undo=True),
         satellite_game(13),
         fair_game(14),
+        milestone_game(15),
     ]
     # fmt: on

@@ -89,6 +89,7 @@ EXAMPLES: dict[type[typing.Any], cmd.Command] = {
     cmd.IssueSeats: cmd.IssueSeats(),
     cmd.UndoDeal: cmd.UndoDeal(reason="a share typed wrong"),
     cmd.SetWitness: cmd.SetWitness(value="271828"),
+    cmd.AwardSeat: cmd.AwardSeat(player="T3S1"),
     cmd.SetStructure: cmd.SetStructure(
         structure=msgspec.convert(
             {
@@ -135,6 +136,7 @@ FLOOR_MAY = {
     cmd.QueueAlternate,
     cmd.SeatAlternate,
     cmd.DropAlternate,
+    cmd.AwardSeat,
 }
 DEALER_MAY = {cmd.Hand, cmd.HandDone, cmd.Button, cmd.Bust, cmd.BustSameHand}
 

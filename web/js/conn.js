@@ -642,6 +642,9 @@ function followState(tid, st, room, me) {
     alternates: { capacity: null, line: [], issued: 0, seated: 0, lapsed: 0, refunded: 0 },
     satellite_end: null,
     seats_issued: null,
+    seats_won: 0,
+    chips_out: 0,
+    seat_awards: 0,
   };
 }
 

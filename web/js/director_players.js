@@ -7,6 +7,7 @@ import { offers, searchPlayers, whyText as factText } from "./facts.js";
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
 import { importPanel } from "./import.js";
+import { outText } from "./milestone_console.js";
 import { cardLink } from "./paper_console.js";
 import { countLine } from "./search.js";
 import { fill, h, toast } from "./ui.js";
@@ -156,7 +157,7 @@ export function playersSection(desk) {
         h("td", {}, p.table != null ? fmt.spot(p.table, p.seat) : "–"),
         h("td", {}, p.busted ? "–" : fmt.stackCounted(p) ? fmt.chips(p.stack)
           : h("span", { class: "muted", title: p.stack != null ? t("director.stack_assumed", { stack: fmt.chips(p.stack) }) : null }, t("race.not_counted"))),
-        h("td", {}, p.busted ? t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) })
+        h("td", {}, p.busted ? outText(p)
           : p.table == null ? t("director.waiting_seat") : t("director.playing"),
         p.locked ? ` · ${t("director.locked")}` : ""),
         h("td", { class: "row-actions" }, manage.button(p.id), saleButtons(p), cardLink(tid, p)))))),

@@ -41,7 +41,7 @@ export function prizesSection(desk) {
     const groups = finisherGroups(d.results);
     const rows = groups.slice(0, 100).flatMap((g) => g.players.map((x) => h("tr", {},
       h("td", {}, placeText(g.place, g.tied), g.tied > 1 ? h("span", { class: "badge badge-shared" }, t("prizes.shared")) : null),
-      h("td", {}, x.name),
+      h("td", {}, x.name, x.seat ? h("span", { class: "badge badge-seat" }, t("prizes.seat")) : null),
       h("td", {}, x.prize ? money(x.prize) : "–", x.deal ? h("span", { class: "badge badge-deal" }, t("deal.badge")) : null),
       h("td", { class: "muted" }, t("prizes.buys_value", { entries: x.entries, rebuys: x.rebuys, add_ons: x.add_ons })))));
     const results = h("div", {}, h("h3", { id: "h-results" }, t("prizes.results")), groups.length

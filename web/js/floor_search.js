@@ -5,6 +5,7 @@
 
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
+import { outText } from "./milestone_console.js";
 import { countLine, findPlayersNow } from "./search.js";
 import { debounce, fill, h } from "./ui.js";
 
@@ -48,7 +49,8 @@ export function searchTab(phone, { saleBlock }) {
         return h("li", { class: "result-item" },
           h("div", { class: "result result-out" },
             h("span", { class: "result-name" }, p?.name ?? r.name),
-            h("span", { class: "result-where" }, t("search.busted_place", { place: live.place ?? "–" }))),
+            h("span", { class: "result-where" }, p?.bust?.seat_won ? outText(p)
+              : t("search.busted_place", { place: live.place ?? "–" }))),
           p ? saleBlock(p) : null, p && canMove() ? manage.button(p.id) : null);
       }
       return h("li", { class: "result-item" },

@@ -27,6 +27,7 @@ import { errorsEn } from "./lang/errors-en.js";
 import { alternatesEn } from "./lang/alternates-en.js";
 import { speakEn } from "./lang/speak-en.js";
 import { seatcardEn } from "./lang/seatcard-en.js";
+import { milestoneEn } from "./lang/milestone-en.js";
 // Notifications: read by the service worker too, so they set a global (lang/push-en.js).
 import "./lang/push-en.js";
 
@@ -38,7 +39,7 @@ export const LANGUAGE_NAMES = {
 /** The part files of a language besides lang/<code>.js: their texts share one dictionary.
  * Another team's part is added here (and as lang/<part>-<code>.js for every language). */
 const PARTS = ["paper", "rulings", "table", "flights", "dealers", "forecast", "alternates", "announce", "tickets",
-  "bounty", "desk", "mystery", "speak", "seatcard"];
+  "bounty", "desk", "mystery", "speak", "seatcard", "milestone"];
 
 /** The languages this server ships (web/js/lang/<code>.js present), English first. */
 export const LANGUAGES = (document.documentElement.dataset.langs || "en cs").split(/\s+/)
@@ -51,7 +52,7 @@ if (!LANGUAGES.includes("en")) LANGUAGES.unshift("en");
 const DICTS = {
   en: { ...en, ...paperEn, ...rulingsEn, ...tableEn, ...flightsEn, ...dealersEn, ...forecastEn,
     ...alternatesEn, ...announceEn, ...ticketsEn, ...bountyEn, ...deskEn, ...mysteryEn, ...speakEn,
-    ...seatcardEn,
+    ...seatcardEn, ...milestoneEn,
     .../** @type {any} */ (globalThis).floorPushTexts.en },
 };
 /** The refusals' templates by language (lang/errors-<code>.js, rendered by errors.js).

@@ -13,6 +13,7 @@
 import { whyText } from "./facts.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
+import { outText } from "./milestone_console.js";
 import { mount } from "./mount.js";
 import { explainError, fill, h } from "./ui.js";
 import { heldState } from "./conn.js";
@@ -32,7 +33,7 @@ function style() {
  * @param {Player} p
  */
 function standing(p) {
-  if (p.busted) return t("player.busted_place", { place: fmt.ordinal(p.bust?.place ?? 0) });
+  if (p.busted) return outText(p);
   if (p.table == null) return t("player.no_seat_yet");
   return fmt.spot(p.table, p.seat);
 }

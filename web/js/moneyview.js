@@ -56,6 +56,8 @@ export function moneyBanner(conn, { cls = "", onStart = null } = {}) {
  */
 export function finishText(finish) {
   if (!finish) return "";
+  // A satellite's seat (at its end or its milestone): the seat is the prize.
+  if (finish.seat) return t("milestone.finish_seat", { prize: fmt.money(finish.prize ?? 0, finish.currency) });
   const parts = [];
   if (finish.place === 1 && finish.tied === 1) parts.push(t("finish.winner"));
   if (finish.tied > 1) {

@@ -117,12 +117,13 @@ function whereNow(id, fallback) {
   const p = conn.state?.players?.[id];
   const move = calledMoves(conn).find((/** @type {PlannedMove} */ m) => m.player === id);
   if (!p) return { ...fallback, move: fallback.moving_to };
-  return { table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? null,
+  return { table: p.table, seat: p.seat, busted: p.busted, place: p.bust?.place ?? null, seat_won: !!p.bust?.seat_won,
     move: move ? { table: move.to.table, seat: move.to.seat } : null, name: p.name };
 }
 
 /** @param {any} w */
 function seatBlock(w) {
+  if (w.seat_won) return h("div", { class: "seat-big seat-won" }, t("milestone.seat_won"));
   if (w.busted) return h("div", { class: "seat-big busted" }, t("player.busted_place", { place: fmt.ordinal(w.place) }));
   if (w.table == null) return h("div", { class: "seat-big waiting" }, t("player.no_seat_yet"));
   return h("div", { class: "seat-big" },
@@ -188,7 +189,7 @@ function renderFollow() {
     w ? seatBlock(w) : h("p", { class: "muted" }, t(gone ? "player.follow_gone" : "clock.waiting")),
     w && !w.busted && w.table != null ? seatCard?.el : null,
     // Out, or the winner: the place and the prize the server says (me.finish).
-    finish && finishText(finish) ? h("p", { class: `follow-finish${finish.place === 1 && finish.tied === 1 ? " winner" : ""}${finish.prize ? " paid" : ""}` },
+    finish && finishText(finish) ? h("p", { class: `follow-finish${finish.place === 1 && finish.tied === 1 && !finish.seat ? " winner" : ""}${finish.prize ? " paid" : ""}` },
       finishText(finish)) : null,
     w?.move ? h("p", { class: "planned" }, "▶ ", t("player.moving_to", { where: fmt.spot(w.move.table, w.move.seat) })) : null,
     // A bounty tournament: the bounty on their head and what they have won (bounty_view.js).

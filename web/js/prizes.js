@@ -11,7 +11,7 @@ import { venueLocale } from "./venue.js";
 // Everything the pool, the payouts or the results follow from: the field and what it bought,
 // the money's settings (a console's "Money saved"), Day 2's field carried from the flights.
 const CHANGES = new Set(["player_busted", "bust_undone", "player_registered", "player_unregistered", "rebuy_made",
-  "add_on_made", "prize_changed", "structure_changed", "field_carried", "deal_made"]);
+  "add_on_made", "prize_changed", "structure_changed", "field_carried", "deal_made", "seat_awarded"]);
 
 export class Prizes {
   /** @param {Conn} conn */

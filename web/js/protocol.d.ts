@@ -82,7 +82,8 @@ export type Command =
   | ClearAnnouncement
   | IssueSeats
   | UndoDeal
-  | SetWitness;
+  | SetWitness
+  | AwardSeat;
 
 export type Event =
   | TournamentCreated
@@ -151,7 +152,8 @@ export type Event =
   | DealUndone
   | DrawsCommitted
   | DrawMade
-  | WitnessSet;
+  | WitnessSet
+  | SeatAwarded;
 
 /**
  * The add-on, at the end of the rebuy period.
@@ -308,6 +310,16 @@ export interface Assignment {
   table: number;
   seat: number;
   reason: "break" | "final";
+}
+
+/**
+ * A milestone satellite's seat to a seated player whose counted stack reached the
+ * milestone (``milestone``): they leave with their chips out of play.
+ */
+export interface AwardSeat {
+  type: "award_seat";
+  player: string;
+  by?: string | null;
 }
 
 /**
@@ -477,6 +489,8 @@ export interface BustRecord {
   at_final: boolean;
   level: number | null;
   by: string | null;
+  seat_won: boolean;
+  seat_ticket: string | null;
 }
 
 /**
@@ -788,14 +802,14 @@ export interface CloseTournament {
  * ``POST /api/t/{id}/commands``: a command and the id that makes retries safe.
  */
 export interface CommandEnvelope {
-  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty | SetCapacity | QueueAlternate | JoinAlternates | SeatAlternate | DropAlternate | Announce | ClearAnnouncement | IssueSeats | UndoDeal | SetWitness;
+  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty | SetCapacity | QueueAlternate | JoinAlternates | SeatAlternate | DropAlternate | Announce | ClearAnnouncement | IssueSeats | UndoDeal | SetWitness | AwardSeat;
   id?: string | null;
 }
 
 export interface CommandMessage {
   type: "command";
   id: string;
-  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty | SetCapacity | QueueAlternate | JoinAlternates | SeatAlternate | DropAlternate | Announce | ClearAnnouncement | IssueSeats | UndoDeal | SetWitness;
+  command: Register | RegisterMany | SetPrize | SetStructure | DrawSeats | OpenTable | Bust | BustSameHand | UndoBust | Hand | HandDone | StartHandForHand | EndHandForHand | Button | Confirm | ConfirmAll | Cancel | CallMove | CallAll | WaiveHalt | BreakTable | StartFinal | LockSeat | CorrectSeat | RenamePlayer | SetSpecialNeeds | Unregister | SetGame | SetStack | CountTable | CommandsRebuy | CommandsAddOn | ChipRace | ClockStart | ClockPause | ClockResume | ClockAdjust | ClockLevel | Tick | CallTime | EndTimeCall | CloseTournament | RecordRuling | EndSitOut | SetFlight | BagTable | EndDay | ProposeDeal | MakeDeal | PayBounty | SetCapacity | QueueAlternate | JoinAlternates | SeatAlternate | DropAlternate | Announce | ClearAnnouncement | IssueSeats | UndoDeal | SetWitness | AwardSeat;
 }
 
 /**
@@ -1432,6 +1446,17 @@ export interface MakeDeal {
 }
 
 /**
+ * A milestone satellite as the staff screens show it: the chips that win a seat, the
+ * seated players whose latest count reached them (each a one-tap award), and the seats won
+ * so far (in the order won).
+ */
+export interface MilestoneFacts {
+  milestone: number;
+  reached: string[];
+  awarded: string[];
+}
+
+/**
  * One planned move as the floor announced it to the room.
  */
 export interface MoveCall {
@@ -1772,6 +1797,7 @@ export interface PlayerFinish {
   tied: number;
   prize: number | null;
   currency: string | null;
+  seat: boolean;
 }
 
 /**
@@ -2227,6 +2253,7 @@ export interface Satellite {
   seat: number;
   leftover?: "next" | "split";
   transferable?: boolean;
+  milestone?: number | null;
 }
 
 /**
@@ -2247,6 +2274,24 @@ export interface SatelliteEnded {
 export interface SeatAlternate {
   type: "seat_alternate";
   alternate: string;
+}
+
+/**
+ * A milestone satellite's seat to a player whose counted ``stack`` reached the milestone:
+ * they leave their seat with those chips out of play. ``place``: the players still in when
+ * they left (as a bust-out's), so that an undo moves the places after it as a bust-out's.
+ */
+export interface SeatAwarded {
+  type: "seat_awarded";
+  player: string;
+  table: number;
+  seat: number;
+  hand: number;
+  place: number;
+  stack: number;
+  at: number;
+  by: string | null;
+  seat_ticket: string | null;
 }
 
 /**
@@ -2317,7 +2362,7 @@ export interface SeatsIssued {
 
 export interface Sequenced {
   seq: number;
-  event: TournamentCreated | TableOpened | TableSetUp | PlayerRegistered | SeatsDrawn | PlayerSeated | PlayerRenamed | SpecialNeedsSet | PlayerUnregistered | PlayerBusted | BustUndone | HandStarted | HandForHandStarted | HandReported | HandForHandDealt | HandForHandEnded | ButtonReported | PlayersMoved | MoveCancelled | MovesCalled | CallsLapsed | SeatLockSet | HaltWaived | GameChanged | TableBreaking | SeatsAssigned | TableBroken | FinalTableFormed | ClockStarted | ClockPaused | ClockResumed | ClockAdjusted | LevelChanged | TimeCalled | TimeCallEnded | StackSet | StacksCounted | RebuyMade | AddOnMade | ChipsRaced | TournamentFinished | TournamentClosed | PrizeChanged | StructureChanged | RulingRecorded | SitOutEnded | FlightSet | TableBagged | DayEnded | FieldCarried | DealProposed | DealMade | BountyPaid | CapacitySet | AlternateQueued | AlternatesCalled | AlternateSeated | AlternatesLapsed | AlternatesLeft | Announced | AnnouncementCleared | SatelliteEnded | SeatsIssued | DealUndone | DrawsCommitted | DrawMade | WitnessSet;
+  event: TournamentCreated | TableOpened | TableSetUp | PlayerRegistered | SeatsDrawn | PlayerSeated | PlayerRenamed | SpecialNeedsSet | PlayerUnregistered | PlayerBusted | BustUndone | HandStarted | HandForHandStarted | HandReported | HandForHandDealt | HandForHandEnded | ButtonReported | PlayersMoved | MoveCancelled | MovesCalled | CallsLapsed | SeatLockSet | HaltWaived | GameChanged | TableBreaking | SeatsAssigned | TableBroken | FinalTableFormed | ClockStarted | ClockPaused | ClockResumed | ClockAdjusted | LevelChanged | TimeCalled | TimeCallEnded | StackSet | StacksCounted | RebuyMade | AddOnMade | ChipsRaced | TournamentFinished | TournamentClosed | PrizeChanged | StructureChanged | RulingRecorded | SitOutEnded | FlightSet | TableBagged | DayEnded | FieldCarried | DealProposed | DealMade | BountyPaid | CapacitySet | AlternateQueued | AlternatesCalled | AlternateSeated | AlternatesLapsed | AlternatesLeft | Announced | AnnouncementCleared | SatelliteEnded | SeatsIssued | DealUndone | DrawsCommitted | DrawMade | WitnessSet | SeatAwarded;
 }
 
 /**
@@ -2481,6 +2526,7 @@ export interface StaffFacts {
   repeats: Repeat[];
   hand_for_hand_due: boolean;
   deal: DealFacts | null;
+  milestone: MilestoneFacts | null;
 }
 
 /**
@@ -2711,6 +2757,9 @@ export interface TournamentState {
   alternates: AlternateLine;
   announcement: Announced | null;
   satellite_end: SatelliteEnded | null;
+  seats_won: number;
+  chips_out: number;
+  seat_awards: number;
   seats_issued: SeatsIssued | null;
   fair: FairDraws | null;
 }
@@ -2761,7 +2810,7 @@ export interface WaiveHalt {
  * whom it shows, ``decide`` whom it refuses).
  */
 export interface Why {
-  reason: "account_exists" | "account_table" | "add_on_at_break_only" | "add_on_busted" | "add_on_during_level" | "add_on_limit" | "add_on_no_break" | "all_out" | "already_raced" | "already_there" | "alternate_called" | "alternate_in_line" | "alternate_not_called" | "alternate_unknown" | "alternates_line_full" | "alternates_not_full" | "announcement_blank" | "announcement_none" | "bag_empty" | "bag_missing" | "bag_number_twice" | "bags_correction_reason" | "big_blind_ante_needs_ante" | "blind_not_payable" | "bounty_eliminator_elsewhere" | "bounty_eliminator_out" | "bounty_eliminator_out_before" | "bounty_eliminator_self" | "bounty_eliminator_twice" | "bounty_envelopes" | "bounty_envelopes_twice" | "bounty_mystery_level" | "bounty_none" | "bounty_nothing_owed" | "bounty_part_too_big" | "bounty_undo_eliminator_out" | "break_fill_too_big" | "break_no_room" | "break_unfinished" | "bust_who" | "bust_wrong_seat" | "button_needed" | "capacity_seats_and_tables" | "capacity_unchanged" | "card_twice" | "cards_in_flop" | "chip_not_in_play" | "chip_not_positive" | "chips_negative" | "chips_order" | "clock_not_running" | "clock_not_started" | "clock_running" | "clock_started" | "colour_up_leaves_none" | "colour_up_not_in_play" | "colour_up_which" | "contribution_negative" | "contribution_not_multiple" | "contributions_total" | "count_in_future" | "count_not_at_table" | "count_older" | "current_secret_wrong" | "day2_ack_reason" | "day2_check_failed" | "day2_no_flights" | "day_ended" | "day_not_ended" | "day_not_over" | "deal_at_satellite" | "deal_bounties_none" | "deal_count_old" | "deal_left_too_much" | "deal_made" | "deal_no_offer" | "deal_no_prize" | "deal_none" | "deal_not_agreed" | "deal_not_counted" | "deal_not_final" | "deal_played_on" | "deal_share_missing" | "deal_share_player" | "deal_shares_total" | "deal_undo_reason" | "dealer_busy" | "dealer_clocked_in" | "dealer_game" | "dealer_listed_twice" | "dealer_not_clocked_in" | "dealer_room_full" | "dealer_unavailable" | "dealer_unknown" | "desk_birth_date" | "desk_check_unavailable" | "desk_excluded" | "desk_id_reused" | "desk_list_stale" | "desk_list_too_long" | "desk_nothing_owed" | "desk_override_director" | "desk_sale_undone" | "desk_shift_closed" | "desk_ticket_method" | "desk_ticket_undo" | "desk_ticket_value" | "desk_too_young" | "desk_void_other_shift" | "dispute_over" | "disqualify_all" | "draw_out_of_order" | "draw_seed_wrong" | "draw_table_no_room" | "draw_table_not_free" | "draw_too_few" | "draw_too_small" | "draws_committed_late" | "draws_committed_twice" | "draws_spec_unknown" | "draws_uncommitted" | "everybody_folded" | "final_drawn" | "final_formed" | "final_table_full" | "final_too_few" | "final_too_many" | "flight_after_bag" | "flight_not_bagged" | "flight_twice" | "h4h_bust_with_hand" | "h4h_dealt" | "h4h_off" | "h4h_on" | "h4h_one_table" | "h4h_reported" | "h4h_round" | "h4h_table_all_out" | "halt_already_waived" | "halt_not_waived" | "high_card_needed" | "image_svg" | "image_too_large" | "image_unknown_type" | "import_column_unknown" | "import_file_too_large" | "import_map_part" | "import_no_name_column" | "import_no_rows" | "import_row_too_wide" | "import_sheet_too_large" | "import_too_many_cells" | "import_too_many_rows" | "import_too_much_memory" | "import_too_slow" | "import_unreadable" | "last_player" | "last_table" | "late_registration_closed" | "level_no_game" | "level_other_game" | "log_start" | "move_already_called" | "move_already_called_seat" | "move_called" | "move_incomplete" | "move_no_seat" | "name_blank" | "name_hidden_marks" | "name_unchanged" | "next_up_not_multiple" | "no_add_on" | "no_chip_set" | "no_larger_chip" | "no_level" | "no_levels" | "no_low" | "no_moves_to_call" | "no_planned_move" | "no_planned_moves" | "no_rebuys" | "no_seat_to_return" | "no_sit_out" | "no_sit_out_ruling" | "no_step" | "no_structure" | "no_such_tablet" | "no_time_call" | "nobody_can_win" | "not_a_card" | "not_as_recorded" | "not_colour_up" | "not_made_of" | "not_mixed" | "not_ranked" | "only_director" | "order_table_twice" | "out_of_limits" | "out_of_range" | "own_account" | "own_secret" | "payout_rising" | "payout_rows_order" | "payout_table_too_large" | "payout_too_many_places" | "payout_total" | "penalty_chips" | "penalty_length" | "pin_dealer_only" | "pin_digits" | "place_wrong" | "player_disqualified" | "player_exists" | "player_id_unshown" | "player_is_out" | "player_listed_twice" | "player_not_at_seat" | "player_not_out" | "player_out" | "player_unknown" | "player_unseated" | "positions_unknown" | "pot_nobody" | "pot_too_many_seats" | "pot_unit_not_positive" | "prize_add_ons_sold" | "prize_entries_sold" | "prize_rebuys_sold" | "prize_unchanged" | "race_deck" | "race_nobody" | "race_stack_unknown" | "ranks_too_many" | "re_entry_closed" | "re_entry_late_closed" | "re_entry_limit" | "re_entry_none" | "rebuy_busted" | "rebuy_limit" | "rebuy_stack_too_big" | "rebuy_stack_unknown" | "rebuys_closed" | "required" | "reserved_seat_twice" | "reserved_seat_unknown" | "rest_longer_than_break" | "room_table_unknown" | "rule_id_twice" | "rule_replaced_twice" | "rule_replaces_own" | "rule_replaces_unknown" | "rule_text_one_language" | "rule_unknown" | "ruling_empty" | "ruling_in_future" | "satellite_ended" | "satellite_not_ended" | "satellite_players_left" | "seat_empty" | "seat_folded" | "seat_listed_twice" | "seat_no_chips" | "seat_not_exist" | "seat_not_in_hand" | "seat_now_taken" | "seat_planned" | "seat_ranked_twice" | "seat_reserved" | "seat_taken" | "seat_taken_floor" | "seat_unknown" | "seats_drawn" | "seats_issued" | "shares_incomplete" | "signin_wait" | "sit_out_length" | "sit_out_running" | "small_blind_too_big" | "smallest_leaves" | "smallest_out_of_range" | "special_needs_already" | "special_needs_not_marked" | "stack_below_chips" | "stack_limit" | "start_stack_needed" | "step_or_to" | "structure_chips_started" | "structure_has_prize" | "structure_stack_entered" | "structure_step_played" | "structure_unchanged" | "stud_no_button" | "stud_no_button_pot" | "swap_no_dealer" | "swap_same" | "table_broken" | "table_exists" | "table_halted" | "table_listed_twice" | "table_not_open" | "table_short" | "table_unknown" | "table_would_break" | "ticket_bound" | "ticket_exists" | "ticket_held" | "ticket_no_id" | "ticket_not_issued" | "ticket_other_event" | "ticket_unknown" | "tie_group_empty" | "time_already_called" | "too_many_requests" | "tournament_closed" | "tournament_finished" | "tournament_not_finished" | "undo_expired" | "undo_level_over" | "unregister_closed" | "unregister_out" | "unregister_re_entry" | "witness_blank" | "zone_unknown";
+  reason: "account_exists" | "account_table" | "add_on_at_break_only" | "add_on_busted" | "add_on_during_level" | "add_on_limit" | "add_on_no_break" | "all_out" | "already_raced" | "already_there" | "alternate_called" | "alternate_in_line" | "alternate_not_called" | "alternate_unknown" | "alternates_line_full" | "alternates_not_full" | "announcement_blank" | "announcement_none" | "bag_empty" | "bag_missing" | "bag_number_twice" | "bags_correction_reason" | "big_blind_ante_needs_ante" | "blind_not_payable" | "bounty_eliminator_elsewhere" | "bounty_eliminator_out" | "bounty_eliminator_out_before" | "bounty_eliminator_self" | "bounty_eliminator_twice" | "bounty_envelopes" | "bounty_envelopes_twice" | "bounty_mystery_level" | "bounty_none" | "bounty_nothing_owed" | "bounty_part_too_big" | "bounty_undo_eliminator_out" | "break_fill_too_big" | "break_no_room" | "break_unfinished" | "bust_who" | "bust_wrong_seat" | "button_needed" | "capacity_seats_and_tables" | "capacity_unchanged" | "card_twice" | "cards_in_flop" | "chip_not_in_play" | "chip_not_positive" | "chips_negative" | "chips_order" | "clock_not_running" | "clock_not_started" | "clock_running" | "clock_started" | "colour_up_leaves_none" | "colour_up_not_in_play" | "colour_up_which" | "contribution_negative" | "contribution_not_multiple" | "contributions_total" | "count_in_future" | "count_not_at_table" | "count_older" | "current_secret_wrong" | "day2_ack_reason" | "day2_check_failed" | "day2_no_flights" | "day_ended" | "day_not_ended" | "day_not_over" | "deal_at_satellite" | "deal_bounties_none" | "deal_count_old" | "deal_left_too_much" | "deal_made" | "deal_no_offer" | "deal_no_prize" | "deal_none" | "deal_not_agreed" | "deal_not_counted" | "deal_not_final" | "deal_played_on" | "deal_share_missing" | "deal_share_player" | "deal_shares_total" | "deal_undo_reason" | "dealer_busy" | "dealer_clocked_in" | "dealer_game" | "dealer_listed_twice" | "dealer_not_clocked_in" | "dealer_room_full" | "dealer_unavailable" | "dealer_unknown" | "desk_birth_date" | "desk_check_unavailable" | "desk_excluded" | "desk_id_reused" | "desk_list_stale" | "desk_list_too_long" | "desk_nothing_owed" | "desk_override_director" | "desk_sale_undone" | "desk_shift_closed" | "desk_ticket_method" | "desk_ticket_undo" | "desk_ticket_value" | "desk_too_young" | "desk_void_other_shift" | "dispute_over" | "disqualify_all" | "draw_out_of_order" | "draw_seed_wrong" | "draw_table_no_room" | "draw_table_not_free" | "draw_too_few" | "draw_too_small" | "draws_committed_late" | "draws_committed_twice" | "draws_spec_unknown" | "draws_uncommitted" | "everybody_folded" | "final_drawn" | "final_formed" | "final_table_full" | "final_too_few" | "final_too_many" | "flight_after_bag" | "flight_not_bagged" | "flight_twice" | "h4h_bust_with_hand" | "h4h_dealt" | "h4h_off" | "h4h_on" | "h4h_one_table" | "h4h_reported" | "h4h_round" | "h4h_table_all_out" | "halt_already_waived" | "halt_not_waived" | "high_card_needed" | "image_svg" | "image_too_large" | "image_unknown_type" | "import_column_unknown" | "import_file_too_large" | "import_map_part" | "import_no_name_column" | "import_no_rows" | "import_row_too_wide" | "import_sheet_too_large" | "import_too_many_cells" | "import_too_many_rows" | "import_too_much_memory" | "import_too_slow" | "import_unreadable" | "last_player" | "last_table" | "late_registration_closed" | "level_no_game" | "level_other_game" | "log_start" | "milestone_none" | "milestone_not_reached" | "milestone_uncounted" | "move_already_called" | "move_already_called_seat" | "move_called" | "move_incomplete" | "move_no_seat" | "name_blank" | "name_hidden_marks" | "name_unchanged" | "next_up_not_multiple" | "no_add_on" | "no_chip_set" | "no_larger_chip" | "no_level" | "no_levels" | "no_low" | "no_moves_to_call" | "no_planned_move" | "no_planned_moves" | "no_rebuys" | "no_seat_to_return" | "no_sit_out" | "no_sit_out_ruling" | "no_step" | "no_structure" | "no_such_tablet" | "no_time_call" | "nobody_can_win" | "not_a_card" | "not_as_recorded" | "not_colour_up" | "not_made_of" | "not_mixed" | "not_ranked" | "only_director" | "order_table_twice" | "out_of_limits" | "out_of_range" | "own_account" | "own_secret" | "payout_rising" | "payout_rows_order" | "payout_table_too_large" | "payout_too_many_places" | "payout_total" | "penalty_chips" | "penalty_length" | "pin_dealer_only" | "pin_digits" | "place_wrong" | "player_disqualified" | "player_exists" | "player_id_unshown" | "player_is_out" | "player_listed_twice" | "player_not_at_seat" | "player_not_out" | "player_out" | "player_unknown" | "player_unseated" | "positions_unknown" | "pot_nobody" | "pot_too_many_seats" | "pot_unit_not_positive" | "prize_add_ons_sold" | "prize_entries_sold" | "prize_rebuys_sold" | "prize_unchanged" | "race_deck" | "race_nobody" | "race_stack_unknown" | "ranks_too_many" | "re_entry_closed" | "re_entry_late_closed" | "re_entry_limit" | "re_entry_none" | "rebuy_busted" | "rebuy_limit" | "rebuy_stack_too_big" | "rebuy_stack_unknown" | "rebuys_closed" | "required" | "reserved_seat_twice" | "reserved_seat_unknown" | "rest_longer_than_break" | "room_table_unknown" | "rule_id_twice" | "rule_replaced_twice" | "rule_replaces_own" | "rule_replaces_unknown" | "rule_text_one_language" | "rule_unknown" | "ruling_empty" | "ruling_in_future" | "satellite_ended" | "satellite_not_ended" | "satellite_players_left" | "seat_empty" | "seat_folded" | "seat_listed_twice" | "seat_no_chips" | "seat_not_exist" | "seat_not_in_hand" | "seat_now_taken" | "seat_planned" | "seat_ranked_twice" | "seat_reserved" | "seat_taken" | "seat_taken_floor" | "seat_unknown" | "seats_drawn" | "seats_issued" | "shares_incomplete" | "signin_wait" | "sit_out_length" | "sit_out_running" | "small_blind_too_big" | "smallest_leaves" | "smallest_out_of_range" | "special_needs_already" | "special_needs_not_marked" | "stack_below_chips" | "stack_limit" | "start_stack_needed" | "step_or_to" | "structure_chips_started" | "structure_has_prize" | "structure_stack_entered" | "structure_step_played" | "structure_unchanged" | "stud_no_button" | "stud_no_button_pot" | "swap_no_dealer" | "swap_same" | "table_broken" | "table_exists" | "table_halted" | "table_listed_twice" | "table_not_open" | "table_short" | "table_unknown" | "table_would_break" | "ticket_bound" | "ticket_exists" | "ticket_held" | "ticket_no_id" | "ticket_not_issued" | "ticket_other_event" | "ticket_unknown" | "tie_group_empty" | "time_already_called" | "too_many_requests" | "tournament_closed" | "tournament_finished" | "tournament_not_finished" | "undo_expired" | "undo_level_over" | "unregister_closed" | "unregister_out" | "unregister_re_entry" | "witness_blank" | "zone_unknown";
   params: { [key: string]: string | number | boolean | (number | string)[] | null };
 }
 

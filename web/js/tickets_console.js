@@ -12,6 +12,7 @@
 import * as fmt from "./format.js";
 import { getLang, t } from "./i18n.js";
 import { heldState } from "./conn.js";
+import { milestoneStatus } from "./milestone_console.js";
 import { api, explainError, fill, h, playerName, toast } from "./ui.js";
 /** @import { Conn, Send } from "./types.js" */
 
@@ -116,6 +117,7 @@ function statusOf(conn, send) {
     target: sat.target, seat: fmt.money(sat.seat, currency),
   }), " · ", t(`tickets.leftover.${sat.leftover || "next"}`), " · ",
   t(sat.transferable ? "tickets.transferable" : "tickets.bound"))];
+  out.push(...milestoneStatus(conn, s, send));
   const end = s.satellite_end;
   if (!end) return out;
   out.push(h("p", { class: "satellite-ended" }, t("tickets.ended", { n: end.seats.length })));

@@ -44,9 +44,11 @@ class Cashier(msgspec.Struct, frozen=True, kw_only=True):
 
 def _tickets(s: TournamentState) -> dict[str, str]:
     """The seat tickets a satellite won: player -> ticket (as issued, or as they will be)."""
+    # A milestone's seats have their tickets from the award (``milestone``).
+    won = {p.id: p.bust.seat_ticket for p in s.players.values() if p.bust and p.bust.seat_ticket}
     if s.seats_issued is not None:
-        return {x.player: x.ticket for x in s.seats_issued.tickets}
-    return {i.holder: i.id for i in seat_tickets(s) if i.holder is not None}
+        return won | {x.player: x.ticket for x in s.seats_issued.tickets}
+    return won | {i.holder: i.id for i in seat_tickets(s) if i.holder is not None}
 
 
 def to_pay(t: Tournament, paid: Iterable[tuple[str, float, str]]) -> Cashier:

@@ -122,6 +122,10 @@ class PlayerFolds(Indexed):
         p.bust = None
         if record is not None:
             p.stack = record.stack
+            if record.seat_won:
+                # A milestone's seat given back: its chips are in play again (``milestone``).
+                self.state.seats_won -= 1
+                self.state.chips_out -= record.stack or 0
             for other in self.state.players.values():
                 b = other.bust
                 if b is None or not other.busted:

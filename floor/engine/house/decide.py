@@ -7,16 +7,17 @@ import msgspec
 from .. import commands as tc
 from ..flights import Bagged as FlightBag
 from ..flights import FlightRules, may_enter
+from ..milestone import award_claim, undo_claim
 from ..satellite import seat_tickets
 from ..state import TournamentState
 from .commands import HouseCommand, SettleHold, TakeHold
 from .dealers_decide import decide_room
 from .events import Claim, EntryClaim, Hold, HoldSettled, HoldTaken, HouseEvent, Sheet, SheetClaim
 from .state import HouseState
-from .tickets import may_issue, may_use
+from .tickets import may_issue, may_use, may_withdraw
 from .tickets_commands import ExpireTicket, RefundTicket, SellTicket, TransferTicket
 from .tickets_decide import decide_tickets
-from .tickets_events import IssueTicketsClaim, UseTicketClaim
+from .tickets_events import IssueTicketsClaim, UseTicketClaim, WithdrawTicketClaim
 
 
 def claim_of(t: TournamentState, command: tc.Command) -> Claim | None:
@@ -50,8 +51,9 @@ def claim_of(t: TournamentState, command: tc.Command) -> Claim | None:
 
 
 def ticket_claim(t: TournamentState, command: tc.Command) -> Claim | None:
-    """A registration with a ticket (with the flight entry it claims too), or a satellite's
-    seats entered in the ledger (``satellite.seat_tickets``)."""
+    """A registration with a ticket (with the flight entry it claims too), a satellite's
+    seats entered in the ledger (``satellite.seat_tickets``), a milestone's seat's ticket,
+    or its undo taking that ticket back (``milestone``)."""
     match command:
         case tc.Register(ticket=ticket, player=player) if ticket is not None:
             entry = claim_of(t, msgspec.structs.replace(command, ticket=None))
@@ -68,6 +70,11 @@ def ticket_claim(t: TournamentState, command: tc.Command) -> Claim | None:
         case tc.IssueSeats():
             issues = seat_tickets(t)
             return IssueTicketsClaim(tickets=issues) if issues else None
+        case tc.AwardSeat():
+            # A milestone's seat: its ticket is issued with it (``milestone``).
+            return award_claim(t, command)
+        case tc.UndoBust():
+            return undo_claim(t, command)
         case _:
             return None
 
@@ -107,6 +114,8 @@ def decide(state: HouseState, command: HouseCommand, now: float) -> list[HouseEv
                     _may_enter(state, entry)
             elif isinstance(claim, IssueTicketsClaim):
                 may_issue(state.tickets, claim, _issuing(state))
+            elif isinstance(claim, WithdrawTicketClaim):
+                may_withdraw(state.tickets, claim, held_tickets(state), now)
             hold = Hold(id=hold_id, tournament=tid, command_id=cid, claim=claim, at=now)
             return [HoldTaken(hold=hold)]
         case SettleHold(hold=hold_id, committed=committed):
@@ -120,8 +129,13 @@ def decide(state: HouseState, command: HouseCommand, now: float) -> list[HouseEv
 
 
 def held_tickets(state: HouseState) -> set[str]:
-    """The tickets reserved by a registration being decided."""
-    return {h.claim.ticket for h in state.holds.values() if isinstance(h.claim, UseTicketClaim)}
+    """The tickets reserved by a registration being decided, or being taken back with the
+    undo of a milestone's seat."""
+    return {
+        h.claim.ticket
+        for h in state.holds.values()
+        if isinstance(h.claim, UseTicketClaim | WithdrawTicketClaim)
+    }
 
 
 def _issuing(state: HouseState) -> set[str]:

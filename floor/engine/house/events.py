@@ -7,7 +7,7 @@ import msgspec
 
 from ..model import PlayerId, TableNo
 from .dealers_events import RoomEvent
-from .tickets_events import IssueTicketsClaim, TicketEvent, UseTicketClaim
+from .tickets_events import IssueTicketsClaim, TicketEvent, UseTicketClaim, WithdrawTicketClaim
 
 
 class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -43,7 +43,7 @@ class SheetClaim(msgspec.Struct, frozen=True, kw_only=True, tag="sheet"):
 
 
 #: What a tournament command claims in the house.
-Claim = EntryClaim | SheetClaim | UseTicketClaim | IssueTicketsClaim
+Claim = EntryClaim | SheetClaim | UseTicketClaim | IssueTicketsClaim | WithdrawTicketClaim
 
 
 class Hold(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,7 +10,7 @@ from ..model import PlayerId, TableNo
 from .dealers import Room
 from .dealers_events import apply_room
 from .events import EntryClaim, Hold, HoldSettled, HoldTaken, HouseEvent, Sheet, SheetClaim
-from .tickets import Ledger, apply_tickets, commit_issue, commit_use
+from .tickets import Ledger, apply_tickets, commit_issue, commit_use, commit_withdraw
 from .tickets_events import (
     IssueTicketsClaim,
     TicketExpired,
@@ -18,6 +18,7 @@ from .tickets_events import (
     TicketSold,
     TicketTransferred,
     UseTicketClaim,
+    WithdrawTicketClaim,
 )
 
 
@@ -68,6 +69,8 @@ def _commit(state: HouseState, hold: Hold, at: float) -> None:
             commit_use(state.tickets, claim, at)
         case IssueTicketsClaim():
             commit_issue(state.tickets, claim, at)
+        case WithdrawTicketClaim():
+            commit_withdraw(state.tickets, claim, at)
         case _:
             assert_never(claim)
 

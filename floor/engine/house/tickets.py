@@ -26,9 +26,11 @@ from .tickets_events import (
     TicketSold,
     TicketTransferred,
     UseTicketClaim,
+    WithdrawTicketClaim,
 )
 
-Status = Literal["issued", "used", "expired", "refunded"]
+#: ``withdrawn``: a milestone seat's ticket, taken back with the undo of its award.
+Status = Literal["issued", "used", "expired", "refunded", "withdrawn"]
 
 
 class Ticket(msgspec.Struct, kw_only=True):
@@ -83,6 +85,14 @@ def commit_issue(ledger: Ledger, claim: IssueTicketsClaim, at: float) -> None:
             _add(ledger, issue, at)
 
 
+def commit_withdraw(ledger: Ledger, claim: WithdrawTicketClaim, at: float) -> None:
+    ticket = ledger.tickets.get(claim.ticket)
+    if ticket is None:
+        return  # checked when taken: a ticket is never taken out of the ledger
+    ticket.status = "withdrawn"
+    ticket.changed = at
+
+
 def _add(ledger: Ledger, issue: TicketIssue, at: float) -> None:
     ledger.tickets[issue.id] = Ticket(
         issue=issue, holder=issue.holder, name=issue.name, at=at, changed=at
@@ -122,6 +132,11 @@ def may_issue(ledger: Ledger, claim: IssueTicketsClaim, issuing: set[str]) -> No
     for issue in claim.tickets:
         if issue.id in ledger.tickets or issue.id in issuing:
             raise refused(NotAllowed, "ticket_exists", {"ticket": issue.id}, field="ticket")
+
+
+def may_withdraw(ledger: Ledger, claim: WithdrawTicketClaim, held: set[str], now: float) -> None:
+    """A milestone seat's ticket may be taken back while nobody has used it, nor is using it."""
+    _free(ticket(ledger, claim.ticket), held, now)
 
 
 def may_change(ledger: Ledger, tid: str, held: set[str], now: float) -> Ticket:

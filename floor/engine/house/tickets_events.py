@@ -55,6 +55,13 @@ class IssueTicketsClaim(msgspec.Struct, frozen=True, kw_only=True, tag="issue_ti
     tickets: tuple[TicketIssue, ...]
 
 
+class WithdrawTicketClaim(msgspec.Struct, frozen=True, kw_only=True, tag="withdraw_ticket"):
+    """A milestone seat's ticket taken back with the undo of its award (``milestone``), once
+    the tournament has written the undo: it may no longer be used."""
+
+    ticket: str
+
+
 class TicketSold(_Event, frozen=True, tag="ticket_sold"):
     ticket: TicketIssue
     at: float

@@ -37,6 +37,7 @@ from .. import (
     final,
     finish,
     hand_for_hand,
+    milestone,
     money,
     moves,
     players,
@@ -65,6 +66,7 @@ from ..events import (
     TableSetUp,
     TournamentCreated,
 )
+from ..milestone import MilestoneFacts
 from ..model import PlayerId, SeatNo, Spot, TableNo
 from ..rulebook import fold
 from ..rules import Break, Level, Structure
@@ -253,6 +255,9 @@ class StaffFacts(msgspec.Struct, frozen=True, kw_only=True):
     hand_for_hand_due: bool = False
     #: The final table as a deal sees it (``deal``); None away from it or once one is made.
     deal: DealFacts | None = None
+    #: A milestone satellite: the seated players whose count reached it, each a one-tap
+    #: award, and the seats won (``milestone``); None for any other tournament.
+    milestone: MilestoneFacts | None = None
 
 
 # Computing them ------------------------------------------------------------------------------
@@ -333,6 +338,7 @@ def staff_facts(t: Tournament, events: Sequence[Event] | None = None) -> StaffFa
         repeats=rulings.repeats(s),
         hand_for_hand_due=hand_for_hand.due(t),
         deal=deal.facts(t),
+        milestone=milestone.facts(t),
     )
 
 

@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterable
 
 import msgspec
 
+from .. import milestone
 from ..count_age import OldCount, count_age
 from ..deal import deal_prize
 from ..events import (
@@ -190,7 +191,8 @@ def chips_in_play(t: Tournament) -> int | None:
     s = t.state
     if s.structure is None:
         return None
-    return s.entries * s.structure.starting_stack + s.chips_added
+    # Less what a milestone satellite's seat winners took out of play (``milestone``).
+    return s.entries * s.structure.starting_stack + s.chips_added - s.chips_out
 
 
 def prize_pool(t: Tournament) -> PrizePool | None:
@@ -241,6 +243,8 @@ class Finish(msgspec.Struct, frozen=True, kw_only=True):
     deal: bool = False
     #: The bounties the player won (with the winner's own); None: not a bounty tournament.
     bounty: int | None = None
+    #: A satellite's seat: won at its end, or at its milestone (``milestone``).
+    seat: bool = False
 
 
 def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
@@ -251,17 +255,30 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
     """
     pool = pool if pool is not None else prize_pool(t)
     groups: dict[int, list[Player]] = {}
+    # A seat won at a milestone stands above every place (``milestone``).
+    standing = milestone.Standing(t.state)
     for p in t.state.players.values():
-        if p.busted and p.bust is not None:
-            groups.setdefault(p.bust.place, []).append(p)
+        if p.busted and p.bust is not None and not p.bust.seat_won:
+            groups.setdefault(standing.place(p.bust.place), []).append(p)
     s = t.state
+    seats: list[Player] = []
     if s.deal is not None and s.deal.ends:
         # The deal placed everybody left by their chips at it.
         for i, x in enumerate(s.deal.shares):
             groups[i + 1] = [s.players[x.player]]
     elif s.satellite_end is not None:
-        # A satellite's players left share the places above the busted: a seat each.
-        groups[1] = [s.players[x] for x in s.satellite_end.seats if not s.players[x].busted]
+        # A satellite's players left share the places above the busted: a seat each (the
+        # milestone's winners first, as the end lists them).
+        seats = [
+            s.players[x]
+            for x in s.satellite_end.seats
+            if not s.players[x].busted or milestone.won(s.players[x])
+        ]
+        groups[1] = seats
+    elif s.seats_won:
+        # The seats won at the milestone before the end.
+        seats = [s.players[x] for x in milestone.winners(s)]
+        groups[1] = seats
     elif t.active == 1 and t.state.busted:
         players = t.state.players.values()
         groups[1] = [next(p for p in players if not p.busted and p.table is not None)]
@@ -272,7 +289,7 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
         and (s.structure.prize.bounty is not None)
     )
     for place in sorted(groups):
-        group = sorted(groups[place], key=_where_busted)
+        group = groups[place] if place == 1 and seats else sorted(groups[place], key=_where_busted)
         prizes = shared_prizes(pool, place, len(group)) if pool else [0] * len(group)
         for p, prize in zip(group, prizes, strict=True):
             dealt = deal_prize(s, p.id, place) if s.deal is not None else None
@@ -289,6 +306,7 @@ def results(t: Tournament, pool: PrizePool | None = None) -> list[Finish]:
                     at=p.bust.at if p.busted and p.bust else None,
                     deal=dealt is not None,
                     bounty=won_bounties(p) if bounties else None,
+                    seat=place == 1 and bool(seats),
                 )
             )
     return out
