@@ -164,26 +164,7 @@ def test_every_reason_raised_is_in_the_catalogue_with_the_params_it_is_raised_wi
     data = reasons_as_data()
     assert data <= set(PARAMS), f"not in errors.PARAMS: {sorted(data - set(PARAMS))}"
     raised |= data
-    raised |= reasons_refused()
     assert not set(PARAMS) - raised, f"never raised: {sorted(set(PARAMS) - raised)}"
-
-
-def reasons_refused() -> set[str]:
-    """The reasons raised by ``errors.refused(kind, "reason", {params}, field=...)``, each
-    with the parameters of its catalogue entry."""
-    found: set[str] = set()
-    for path, _, node in calls_in_floor():
-        if callee(node) != "refused" or len(node.args) < 3:
-            continue
-        where = f"{path.relative_to(ROOT)}:{node.lineno}"
-        reason = node.args[1]
-        if not (isinstance(reason, ast.Constant) and isinstance(reason.value, str)):
-            continue  # a reason passed on (a ``Why``'s, an ``...Bar``'s): checked where made
-        assert reason.value in PARAMS, f"{where}: {reason.value!r} is not in errors.PARAMS"
-        keys = literal_keys(node.args[2], where)
-        assert keys == set(PARAMS[reason.value]), f"{where}: {reason.value} raised with {keys}"
-        found.add(reason.value)
-    return found
 
 
 def reasons_as_data() -> set[str]:
