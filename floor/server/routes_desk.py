@@ -101,13 +101,15 @@ class _Tournaments:
         self._floor = floor
         self._principal = principal
 
-    async def run(self, tid: str, command: Command, command_id: str) -> Outcome:
+    async def run(
+        self, tid: str, command: Command, command_id: str, decided: list[Event] | None = None
+    ) -> Outcome:
         # The desk's account sends no command bare (``permissions.authorize``): its register
         # and unregister go with the floor's right, once the desk's checks have passed.
         sender = self._principal
         if sender.role == "desk":
             sender = msgspec.structs.replace(sender, role="floor")
-        return await run_command(self._floor, tid, sender, command, command_id)
+        return await run_command(self._floor, tid, sender, command, command_id, decided)
 
     async def read(self, tid: str) -> Tournament:
         t, _ = await self._floor.store.tournament(tid)
