@@ -71,12 +71,17 @@ return 1
 #: index, the identity; ARGV: id, entry, the sale it undoes, the check, checks kept at most,
 #: the record ("" for none), the identity, its expiry (ms), then the record's index members.
 #: The check is logged and the identity kept whatever the entry's fate, as they were before
-#: the entry was written apart; the answer is ``_WRITE``'s.
+#: the entry was written apart; the answer is ``_WRITE``'s. Every command here is written
+#: to the append-only file: the log is trimmed only once it is over its cap, and the index
+#: members added in one ZADD.
 _TAKE = """
-redis.call('LPUSH', KEYS[5], ARGV[4])
-redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[5]) - 1)
-if ARGV[6] ~= '' and redis.call('SET', KEYS[6], ARGV[6], 'NX') then
-  for i = 9, #ARGV do redis.call('ZADD', KEYS[7], 0, ARGV[i]) end
+if redis.call('LPUSH', KEYS[5], ARGV[4]) > tonumber(ARGV[5]) then
+  redis.call('LTRIM', KEYS[5], 0, tonumber(ARGV[5]) - 1)
+end
+if ARGV[6] ~= '' and redis.call('SET', KEYS[6], ARGV[6], 'NX') and #ARGV >= 9 then
+  local members = {}
+  for i = 9, #ARGV do members[#members + 1] = 0; members[#members + 1] = ARGV[i] end
+  redis.call('ZADD', KEYS[7], unpack(members))
 end
 redis.call('SET', KEYS[8], ARGV[7], 'PXAT', ARGV[8])
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 0 end
