@@ -9,7 +9,9 @@ registration draws a seat (opening tables as the room fills). The printing itsel
 browser's and is not measured here.
 
 Prints each run's wall time, the median and 99th percentile of a call, what the desk adds
-to the bare call, the Valkey round trips of one call of each (``--trips`` calls sent one at a
+to the bare call, the CPU the server and Valkey spend per call of each (from /proc: on a
+shared machine the timings swing with whatever else runs, the work per call does not), the
+Valkey round trips of one call of each (``--trips`` calls sent one at a
 time, counted by Valkey's ``total_reads_processed``), and the counts that must hold: no seat
 given twice, no player twice.
 It prints, never fails the run on a timing.
@@ -20,6 +22,7 @@ It prints, never fails the run on a timing.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -81,6 +84,14 @@ def person(i: int) -> dict[str, Any]:
         "method": "cash" if i % 2 else "card",
         "amount": 550,
     }
+
+
+def cpu(pid: int | None) -> float:
+    """The CPU seconds (user and system) process ``pid`` has used so far (Linux's /proc)."""
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def run(
@@ -213,9 +224,16 @@ def main() -> None:
                 "bare": (0.0, [], 0),
                 "desk": (0.0, [], 0),
             }
+            # The CPU the server and Valkey spend on each half: on a shared machine the
+            # times above swing with whatever else runs; the work done per call does not.
+            pids = {"server": server.proc.pid if server.proc else None, "valkey": valkey.pid}
+            spent: dict[tuple[str, str], float] = {}
             for part in (slice(0, half), slice(half, None)):
                 for name, calls in (("bare", bare[part]), ("desk", desk[part])):
+                    before = {k: cpu(pid) for k, pid in pids.items()}
                     wall, times, failed = run(calls, args.desks)
+                    for k, pid in pids.items():
+                        spent[name, k] = spent.get((name, k), 0.0) + cpu(pid) - before[k]
                     w0, t0, f0 = results[name]
                     results[name] = (w0 + wall, t0 + times, f0 + failed)
             print(f"{args.desks} desks, {args.players} players each way, one server, one Valkey")
@@ -238,6 +256,16 @@ def main() -> None:
             print(
                 f"the desk adds {added:.0f}% to the bare call's median "
                 f"({walls:.0f}% to the wall time; the target: under 20%)"
+            )
+            per = {key: value / args.players * 1e3 for key, value in spent.items()}
+            server_added = (per["desk", "server"] / per["bare", "server"] - 1) * 100
+            print(
+                "CPU ms per call: "
+                + ", ".join(
+                    f"{name} {per[name, 'server']:.2f} server + {per[name, 'valkey']:.2f} Valkey"
+                    for name in ("bare", "desk")
+                )
+                + f" (the desk adds {server_added:.0f}% to the server's)"
             )
             if args.trips:
                 print(

@@ -45,9 +45,18 @@ class RedisExclusionList:
     @staticmethod
     def ask(pipe: Pipeline, person: Person) -> None:
         """The list's age and ``person``'s digests asked in ``pipe`` (two replies, for
-        ``answered``): a take asks them in the round trip that reads its shift."""
+        ``answered``)."""
         pipe.get(INFO)
         pipe.smismember(KEYS, list(keys(person)))
+
+    #: The keys a script reads to answer as ``ask`` does: GET of the first, SMISMEMBER of
+    #: ``person``'s digests (``asked``) in the second, the two replies for ``answered``. A
+    #: take asks them in the script that reads its shift (``RedisDesk.begin_asking``).
+    READS: Final = (INFO, KEYS)
+
+    @staticmethod
+    def asked(person: Person) -> list[str]:
+        return list(keys(person))
 
     @staticmethod
     def answered(

@@ -12,6 +12,7 @@ import time
 import msgspec
 
 from ..engine import commands
+from ..engine.events import Event
 from ..store.house import HouseSpan
 from ..store.ids import check_command_id
 from ..store.outcome import Outcome
@@ -38,8 +39,11 @@ async def run_command(
     principal: Principal,
     command: commands.Command,
     command_id: str | None,
+    decided: list[Event] | None = None,
 ) -> Outcome:
-    """Authorize and execute one command; the outcome says what it did or why not."""
+    """Authorize and execute one command; the outcome says what it did or why not.
+
+    ``decided`` is handed the events written (``Service.execute``)."""
     if command_id is not None:
         check_command_id(command_id)
     # HTTP and websocket alike: a stack of 2**64 - 1 bricked snapshots.
@@ -60,6 +64,7 @@ async def run_command(
         command_id,
         authorize=lambda t: authorize(principal, command, t),
         span=HouseSpan(floor.house),
+        decided=decided,
     )
     kind = type(command).__struct_config__.tag
     floor.metrics.command(str(kind), "ok" if outcome.ok else "refused")

@@ -59,7 +59,17 @@ class Tournaments(Protocol):
     """The tournaments as the desk reaches them: a command sent through the usual path (in
     the tournament's lock, authorized, logged, idempotent by its id) and a tournament read."""
 
-    async def run(self, tid: str, command: tc.Command, command_id: str) -> Outcome: ...
+    async def run(
+        self,
+        tid: str,
+        command: tc.Command,
+        command_id: str,
+        decided: list[Event] | None = None,
+    ) -> Outcome:
+        """The command's outcome; ``decided`` is handed the events it wrote (none for a
+        retry answered with the first outcome)."""
+        ...
+
     async def read(self, tid: str) -> Tournament: ...
     async def events(self, tid: str, outcome: Outcome) -> list[Event] | None: ...
     async def ticket_value(self, ticket: str, tid: str, player: str, now: float) -> int:
@@ -234,9 +244,10 @@ class Desk:
     ) -> Taken:
         """Round trips to Valkey besides the registration's own: the entry kept under the
         id, the shift, the settings and (the imported list being the register) the check's
-        answer in one; the registration's events read back for the card; the check's log
-        line, the registry record, the identity and the sale written in one script. A
-        refusal logs its check on its own."""
+        answer in one; the check's log line, the registry record, the identity and the sale
+        written in one script. The card is made from the events the registration wrote,
+        handed back by the service (read from the log only for a registration decided
+        before, by a retry). A refusal logs its check on its own."""
         cid = body.id
         person = exclusion.Person(
             surname=body.surname,
@@ -317,10 +328,11 @@ class Desk:
             # The tournament keeps the player's language too (screens, announcements), as
             # main's commands spell it (pt-br).
             register = tc.Register(name=name, player=pid, lang=language.lower(), ticket=body.ticket)
-            outcome = await ts.run(body.tournament, register, cid)
+            decided: list[Event] = []
+            outcome = await ts.run(body.tournament, register, cid, decided)
             if not outcome.ok:
                 raise _refused(outcome)
-            card = await self._card_of(ts, body.tournament, pid, language, outcome)
+            card = await self._card_of(ts, body.tournament, pid, language, outcome, decided)
             entry = Entry(
                 id=cid,
                 kind="sale",
@@ -349,11 +361,19 @@ class Desk:
         return Taken(card=card, entry=entry, check=check.result, duplicate=outcome.duplicate)
 
     async def _card_of(
-        self, ts: Tournaments, tid: str, pid: str, language: str, outcome: Outcome
+        self,
+        ts: Tournaments,
+        tid: str,
+        pid: str,
+        language: str,
+        outcome: Outcome,
+        decided: list[Event],
     ) -> Card:
-        """The card from the registration's own events: read from the log, not from the
-        tournament, whose lock the next desks' commands hold (a read there waits for them)."""
-        events = await ts.events(tid, outcome)
+        """The card from the registration's own events: those the service wrote, handed back
+        with its outcome; a retry answered with the first outcome reads them from the log.
+        Never from the tournament, whose lock the next desks' commands hold (a read there
+        waits for them)."""
+        events = decided if decided else await ts.events(tid, outcome)
         registered = next(
             (e for e in events or () if isinstance(e, PlayerRegistered) and e.player == pid), None
         )

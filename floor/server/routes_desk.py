@@ -64,6 +64,8 @@ MAX_BODY = 8 * 1024
 #: An imported exclusion list: 32 MB of CSV (some 400,000 people).
 MAX_LIST = 32 * 1024 * 1024
 _NO_STORE = {"Cache-Control": "no-store"}
+#: Named in a refusal of the body; made once, not at every take.
+_TAKE_FIELDS = field_names(TakeBody)
 
 
 class OpenShift(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -101,13 +103,15 @@ class _Tournaments:
         self._floor = floor
         self._principal = principal
 
-    async def run(self, tid: str, command: Command, command_id: str) -> Outcome:
+    async def run(
+        self, tid: str, command: Command, command_id: str, decided: list[Event] | None = None
+    ) -> Outcome:
         # The desk's account sends no command bare (``permissions.authorize``): its register
         # and unregister go with the floor's right, once the desk's checks have passed.
         sender = self._principal
         if sender.role == "desk":
             sender = msgspec.structs.replace(sender, role="floor")
-        return await run_command(self._floor, tid, sender, command, command_id)
+        return await run_command(self._floor, tid, sender, command, command_id, decided)
 
     async def read(self, tid: str) -> Tournament:
         t, _ = await self._floor.store.tournament(tid)
@@ -215,7 +219,7 @@ async def take(request: Request) -> Response:
     floor = floor_of(request)
     principal = await staff(request)
     require_desk(principal)
-    body = decode(await read_body(request, MAX_BODY), TakeBody, field_names(TakeBody))
+    body = decode(await read_body(request, MAX_BODY), TakeBody, _TAKE_FIELDS)
     check_command_id(body.id)
     check_tournament_id(body.tournament)
     taken = await floor.desk.take(_Tournaments(floor, principal), principal, body, _now())

@@ -338,9 +338,15 @@ class Service:
         *,
         authorize: Authorize | None = None,
         span: Span | None = None,
+        decided: list[Event] | None = None,
     ) -> Outcome:
         """Authorize and decide ``command`` and write its events atomically; refusals are
         outcomes too, what ``authorize`` raises is raised (nothing was decided then).
+
+        ``decided``, when given, is handed the events this call wrote (the draw's record
+        included), as the log now holds them: a caller that needs them (the desk's seat
+        card) reads nothing back. It stays empty for a retry answered with the first
+        outcome (``duplicate``): those events are in the log, written by the first call.
 
         A race lost to another process (the log moved on between the decision and the
         write) is run again on the new state, after a short random pause, for as long as
@@ -359,7 +365,7 @@ class Service:
         check_tournament_id(tid)
         cid = check_command_id(command_id) if command_id else None
         if span is None:
-            return await self._execute(tid, command, cid, authorize, None)
+            return await self._execute(tid, command, cid, authorize, None, decided)
         # A hold is kept under the command's id: one without is given one.
         cid = cid or f"span-{self.rng.getrandbits(64):x}"
         held = False
@@ -375,7 +381,7 @@ class Service:
             return None
 
         try:
-            outcome = await self._execute(tid, command, cid, authorize, hold)
+            outcome = await self._execute(tid, command, cid, authorize, hold, decided)
         except Unavailable:
             raise
         except BaseException:
@@ -398,6 +404,7 @@ class Service:
         cid: str | None,
         authorize: Authorize | None,
         before: _Before | None,
+        decided: list[Event] | None = None,
     ) -> Outcome:
         digest = command_digest(command) if cid else ""
         loop = asyncio.get_running_loop()
@@ -410,7 +417,9 @@ class Service:
                     # Reloaded while we waited: wait on the copy that replaced it. No race
                     # was lost (a command queued behind many sees many reloads).
                     continue
-                outcome = await self._attempt(tid, entry, command, cid, digest, authorize, before)
+                outcome = await self._attempt(
+                    tid, entry, command, cid, digest, authorize, before, decided
+                )
             if outcome is not None:
                 return outcome
             # Lost the race (or decided on a copy that was behind): the copy is reloaded and
@@ -433,6 +442,7 @@ class Service:
         digest: str,
         authorize: Authorize | None,
         before: _Before | None,
+        decided: list[Event] | None = None,
     ) -> Outcome | None:
         """Decide and write ``command`` on ``entry`` (its lock held): the outcome, or None
         when it must be decided again on a fresh copy (which is then forgotten)."""
@@ -500,6 +510,8 @@ class Service:
         if outcome.ok:
             entry.t = t
             entry.version = outcome.last
+            if decided is not None:
+                decided.extend(events)
             if finish.status(entry.t.state) != status:
                 await self._list_status(tid, entry.t)
             return outcome

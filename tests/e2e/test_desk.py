@@ -508,3 +508,51 @@ def test_the_cashier_pays_the_bounties_owed_with_the_prize(boss: Api, desks: lis
     assert again.status_code == 200, again.text
     hunter = boss.state(tid)["state"]["players"]["H1"]  # type: ignore[index]
     assert (hunter["bounty"]["won"], hunter["bounty"]["paid"]) == (1000, 1000)
+
+
+def test_a_take_whose_registration_landed_before_its_sale_answers_the_seat_it_drew(
+    boss: Api, desks: list[Api]
+) -> None:
+    """The first attempt registered the player and lost its answer before the sale was
+    written: the retry's registration is answered with the first outcome (its events written
+    by the first call), so the card comes from the log, with the seat the registration drew;
+    the sale is written once, and a retry after it answers the same card."""
+    tid = "desk-retry"
+    r = boss.client.post(
+        "/api/tournaments",
+        json={"id": tid, "name": "Retry Night", "rules": "tda-2024", "structure": "demo-fast"},
+    )
+    assert r.status_code == 201, r.text
+    boss.ok(tid, {"type": "set_prize", "prize": PRIZE})
+    for i in range(3):
+        boss.ok(tid, {"type": "register", "name": f"Early {i}", "player": f"E{i}"})
+    boss.ok(tid, {"type": "draw_seats"})
+    cid = "desk-pre-1"
+    pid = registry_id(cid)
+    # The registration exactly as the desk sends it under the take's id, landed on its own.
+    register = {"type": "register", "name": "Guest90 Desk90", "player": pid, "lang": "en"}
+    landed = boss.client.post(f"/api/t/{tid}/commands", json={"id": cid, "command": register})
+    assert landed.status_code == 200 and landed.json()["ok"], landed.text
+    drew = boss.state(tid)["state"]["players"][pid]  # type: ignore[index]
+    assert drew["table"] is not None and drew["seat"] is not None
+    desk = desks[0]
+    sid = open_shift(desk, "R", 0)
+    body = {"id": cid, "shift": sid, "tournament": tid, **person(90, method="cash")}
+    retried = desk.client.post("/api/desk/take", json=body)
+    assert retried.status_code == 200, retried.text
+    card = retried.json()["card"]
+    assert (card["player"], card["table"], card["seat"]) == (pid, drew["table"], drew["seat"])
+    assert len(card["code"]) == 4 and card["name"] == "Guest90 Desk90"
+    entry = retried.json()["entry"]
+    assert (entry["table"], entry["seat"], entry["code"]) == (
+        card["table"],
+        card["seat"],
+        card["code"],
+    )
+    again = desk.client.post("/api/desk/take", json=body)
+    assert again.status_code == 200 and again.json()["card"] == card
+    rep = desk.client.get(f"/api/desk/shifts/{sid}").json()
+    totals = {t["method"]: (t["sales"], t["sold"]) for t in rep["totals"]}
+    assert totals["cash"] == (1, 1100)
+    players = boss.state(tid)["state"]["players"]  # type: ignore[index]
+    assert len(players) == 4

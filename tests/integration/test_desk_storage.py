@@ -11,12 +11,14 @@ import datetime
 import time
 
 import msgspec
+import pytest
 import redis.asyncio as aioredis
 
 from floor.engine.desk import exclusion
 from floor.engine.desk.identity import Identity, expires_at
 from floor.engine.desk.ledger import Entry, Shift
 from floor.engine.house.registry import Record
+from floor.redisdb import desk as desk_module
 from floor.redisdb.desk import RedisDesk
 from floor.redisdb.exclusion import RedisExclusionList
 from floor.store.desk_port import Check, ListInfo
@@ -196,6 +198,8 @@ async def test_a_take_reads_once_asking_the_list_and_writes_once(
     assert await desk.checks(10) == [check]
     assert await desk.player("R000000000A") == record
     assert [r.id for r in await desk.find_players("svob", 12)] == ["R000000000A"]
+    # Found by each word of the name (the index's members added in one ZADD).
+    assert [r.id for r in await desk.find_players("petr", 12)] == ["R000000000A"]
     assert await desk.identity("R000000000A") == ID
     left = await redis.pexpiretime("floor:{@house}:identity:R000000000A")
     assert abs(left / 1000 - expires) < 1
@@ -218,3 +222,20 @@ async def test_a_take_reads_once_asking_the_list_and_writes_once(
     # Nothing of the identity in the checks' log.
     for raw in await redis.lrange("floor:{@house}:desk:checks", 0, -1):
         assert b"X1234567" not in raw and b"1980" not in raw
+
+
+async def test_the_checks_log_keeps_the_newest_up_to_its_cap(
+    redis: aioredis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Trimmed only once over the cap (each trim is a write to the append-only file), and
+    then to exactly the cap, the newest first."""
+    monkeypatch.setattr(desk_module, "MOST_CHECKS", 3)
+    desk = RedisDesk(redis)
+    await desk.open_shift(Shift(id="s-cccccccccccc", desk="C", by="dora", opened_at=1.0, float_=0))
+    expires = time.time() + 3600
+    for i in range(5):
+        check = Check(at=i, by="dora", desk="C", tournament="t", command=f"k{i}", result="clear")
+        sale = _sale(f"k{i}", shift="s-cccccccccccc")
+        assert await desk.write_take(check, None, ID, expires, sale) == "written"
+        assert [c.command for c in await desk.checks(10)] == [f"k{j}" for j in range(i, -1, -1)][:3]
+    assert await redis.llen("floor:{@house}:desk:checks") == 3
