@@ -41,6 +41,10 @@ class MilestoneFacts(msgspec.Struct, frozen=True, kw_only=True):
     milestone: int
     reached: list[PlayerId]
     awarded: list[PlayerId]
+    #: The place among everybody of each player out after a seat was won, where it is not
+    #: their bust-out's own place (which counted only the players still in): the lists say
+    #: the place the results say.
+    places: dict[PlayerId, int] = {}
 
 
 def mark(s: TournamentState) -> int | None:
@@ -173,7 +177,19 @@ def facts(t: Tournament) -> MilestoneFacts | None:
             p.id for p in s.players.values() if s.satellite_end is None and reached(s, p, milestone)
         ),
         awarded=winners(s),
+        places=_moved_places(s),
     )
+
+
+def _moved_places(s: TournamentState) -> dict[PlayerId, int]:
+    standing = Standing(s)
+    places: dict[PlayerId, int] = {}
+    for p in s.players.values():
+        if p.busted and p.bust is not None and not p.bust.seat_won:
+            place = standing.place(p.bust.place)
+            if place != p.bust.place:
+                places[p.id] = place
+    return places
 
 
 def winners(s: TournamentState) -> list[PlayerId]:

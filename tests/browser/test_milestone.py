@@ -90,6 +90,12 @@ def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
     # The console's players: a seat won, not a place out.
     row = console.locator("#s-players tbody tr", has_text=name)
     expect(row).to_contain_text("Won a seat at the milestone")
+    # The next one out is last of all 20 (the seat won stands above), as the results say,
+    # not 19th of the 19 still in when they busted.
+    out = seated(director, tid)[-1]
+    director.ok(tid, {"type": "bust", "player": out})
+    out_name = director.state(tid)["state"]["players"][out]["name"]
+    expect(console.locator("#s-players tbody tr", has_text=out_name)).to_contain_text("Out in 20th place")
 
     # The results: the seat winner first, with a seat worth its 500.
     results = console.locator("#s-prizes")

@@ -28,6 +28,7 @@ from floor.engine.house.tickets_events import (
     WithdrawTicketClaim,
 )
 from floor.engine.milestone import facts
+from floor.engine.milestone import facts as milestone_facts
 from floor.engine.money import finish_of, in_the_money
 from floor.engine.prize import PayoutRow, Prize
 from floor.engine.read.derived import staff_facts
@@ -204,6 +205,10 @@ def test_the_satellite_ends_at_the_seats_left_with_the_milestone_winners_first()
     assert (rows[out[-2]].place, rows[out[-2]].prize) == (8, 0)
     # The first out, 16th of those in after the two seats were won, is last of all 18.
     assert (floor.t.state.players["T1S9"].bust.place, rows["T1S9"].place) == (16, 18)  # type: ignore[union-attr]
+    # The staff's lists are sent the same place (the facts name each place that moved).
+    facts = milestone_facts(floor.t)
+    assert facts is not None
+    assert facts.places == {r.player: r.place for r in rows.values() if r.player in out}
     # The milestone's winners have their tickets from the award; the others' enter now.
     claim = claim_of(s, cmd.IssueSeats())
     assert isinstance(claim, IssueTicketsClaim)

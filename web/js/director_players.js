@@ -157,7 +157,7 @@ export function playersSection(desk) {
         h("td", {}, p.table != null ? fmt.spot(p.table, p.seat) : "–"),
         h("td", {}, p.busted ? "–" : fmt.stackCounted(p) ? fmt.chips(p.stack)
           : h("span", { class: "muted", title: p.stack != null ? t("director.stack_assumed", { stack: fmt.chips(p.stack) }) : null }, t("race.not_counted"))),
-        h("td", {}, p.busted ? outText(p)
+        h("td", {}, p.busted ? outText(p, conn)
           : p.table == null ? t("director.waiting_seat") : t("director.playing"),
         p.locked ? ` · ${t("director.locked")}` : ""),
         h("td", { class: "row-actions" }, manage.button(p.id), saleButtons(p), cardLink(tid, p)))))),

@@ -31,9 +31,10 @@ function style() {
 
 /** Where a player stands, as the panel says it.
  * @param {Player} p
+ * @param {Conn} conn
  */
-function standing(p) {
-  if (p.busted) return outText(p);
+function standing(p, conn) {
+  if (p.busted) return outText(p, conn);
   if (p.table == null) return t("player.no_seat_yet");
   return fmt.spot(p.table, p.seat);
 }
@@ -224,7 +225,7 @@ export function mountManage({ conn, send, canManage = () => true }) {
     state.gone = p.name;
     const may = canManage();
     fill(dialog, head,
-      h("p", { class: "manage-where" }, h("span", { class: "muted" }, p.id), " · ", h("strong", {}, standing(p)),
+      h("p", { class: "manage-where" }, h("span", { class: "muted" }, p.id), " · ", h("strong", {}, standing(p, conn)),
         p.special_needs ? h("span", { class: "badge badge-balance" }, "♿ ", t("director.special_needs")) : null,
         p.locked ? h("span", { class: "badge" }, "🔒 ", t("manage.locked")) : null),
       resultEl,

@@ -43,9 +43,11 @@ export function milestoneStatus(conn, s, send) {
 }
 
 /** Where a player who left stands, as a list says it: a seat won at the milestone (the
- * server's `bust.seat_won`), or the place they were out in.
- * @param {any} p a player of the state */
-export function outText(p) {
+ * server's `bust.seat_won`), or the place they were out in: among everybody, as the results
+ * say it (the staff facts' `milestone.places`, where a seat won before moved it down).
+ * @param {any} p a player of the state @param {Conn | null} [conn] */
+export function outText(p, conn = null) {
   if (p?.bust?.seat_won) return t("milestone.seat_won");
-  return t("player.busted_place", { place: fmt.ordinal(p?.bust?.place ?? 0) });
+  const place = /** @type {any} */ (conn?.staff)?.milestone?.places?.[p?.id] ?? p?.bust?.place ?? 0;
+  return t("player.busted_place", { place: fmt.ordinal(place) });
 }

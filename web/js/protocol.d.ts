@@ -1454,6 +1454,7 @@ export interface MilestoneFacts {
   milestone: number;
   reached: string[];
   awarded: string[];
+  places: { [key: string]: number };
 }
 
 /**
