@@ -95,7 +95,9 @@ def test_the_console_awards_a_seat_to_a_count_at_the_milestone(
     out = seated(director, tid)[-1]
     director.ok(tid, {"type": "bust", "player": out})
     out_name = director.state(tid)["state"]["players"][out]["name"]
-    expect(console.locator("#s-players tbody tr", has_text=out_name)).to_contain_text("Out in 20th place")
+    expect(console.locator("#s-players tbody tr", has_text=out_name)).to_contain_text(
+        "Out in 20th place"
+    )
 
     # The results: the seat winner first, with a seat worth its 500.
     results = console.locator("#s-prizes")
@@ -140,6 +142,9 @@ def test_a_milestone_seat_ticket_shows_at_the_cashier_and_is_marked_paid_there(
     row = page.locator(f'#desk-cashier tr[data-player="{big}"]')
     expect(row.locator(".desk-won-ticket")).to_have_text(f"{ticket} → main-ms")
     expect(row).to_contain_text("1st")
+    # The seat is paid with the ticket: no cash to hand over, none owed in the totals.
+    expect(row.locator("td.num").first).to_have_text("Seat won · a ticket worth €500")
+    expect(page.locator("#desk-cashier-totals")).to_contain_text("Still to pay €0")
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "milestone-cashier-tv.png"))
     row.get_by_role("button", name="Pay").click()

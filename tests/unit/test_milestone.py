@@ -265,7 +265,14 @@ def test_the_award_issues_its_ticket_and_its_undo_takes_it_back_unless_used() ->
     assert isinstance(event, SeatAwarded) and event.seat_ticket == "t-milestone-1"
     # The cashier hands the winner their ticket.
     (row,) = [r for r in to_pay(floor.t, []).rows if r.player == "T1S1"]
-    assert (row.ticket, row.ticket_target, row.amount) == ("t-milestone-1", "main", 300)
+    # The seat is paid with its ticket: no cash owed for it, and none in the cashier's total.
+    assert (row.ticket, row.ticket_target, row.seat, row.amount) == (
+        "t-milestone-1",
+        "main",
+        300,
+        0,
+    )
+    assert to_pay(floor.t, []).owed == 0
     # The house takes the claim as a satellite's seats: held, then in the ledger.
     house = HouseState()
     for e in house_decide(

@@ -469,12 +469,20 @@ function cashierView() {
         tickets ? h("th", {}, t("desk.col_ticket")) : null, h("th", {}, ""))),
       h("tbody", {}, ...sheet.rows.map((/** @type {any} */ row) => h("tr", { "data-player": row.player },
         h("td", {}, fmt.ordinal(row.place)), h("td", {}, row.name),
-        h("td", { class: "wide" }, docText(shown[row.player])), h("td", { class: "num" }, money(row.amount)),
+        h("td", { class: "wide" }, docText(shown[row.player])), h("td", { class: "num" }, prizeText(row)),
         bounties ? h("td", { class: "num desk-bounty" }, money(row.bounty),
           row.bounty_owed && !row.paid ? h("span", { class: "hint" }, ` ${t("desk.bounty_owed", { amount: money(row.bounty_owed) })}`) : null) : null,
         tickets ? h("td", { class: "desk-won-ticket" }, row.ticket ? `${row.ticket} → ${row.ticket_target}` : "") : null,
         h("td", {}, row.paid ? h("span", { class: "badge" }, t("desk.paid"))
           : h("button", { type: "button", class: "primary", onclick: () => pay(row) }, t("desk.pay"))))))) : h("p", { class: "muted" }, t("desk.nobody_to_pay")));
+}
+
+/** The prize as the cashier pays it: the cash, and a seat's worth paid with its ticket.
+ * @param {any} row */
+function prizeText(row) {
+  if (!row.seat) return money(row.amount);
+  const seat = t("milestone.finish_seat", { prize: money(row.seat) });
+  return row.amount ? `${money(row.amount)} + ${seat}` : seat;
 }
 
 /** @param {any} doc */
@@ -486,7 +494,7 @@ function docText(doc) {
 function printSlip(row, doc) {
   const name = ui.overview?.tournaments.find((/** @type {any} */ x) => x.id === ui.tournament)?.name ?? ui.tournament;
   printPaper(h("h1", {}, t("desk.slip_title")), h("p", {}, name), h("p", {}, row.name),
-    h("p", { class: "big" }, money(row.amount)),
+    h("p", { class: "big" }, prizeText(row)),
     h("p", {}, t("desk.slip_place", { place: fmt.ordinal(row.place) })),
     row.bounty_owed ? h("p", {}, t("desk.slip_bounty", { amount: money(row.bounty_owed) })) : null,
     row.ticket ? h("p", {}, t("desk.slip_ticket", { ticket: row.ticket, target: row.ticket_target })) : null,

@@ -31,6 +31,9 @@ class Owed(msgspec.Struct, frozen=True, kw_only=True):
     #: The seat ticket a satellite won, and the event it enters.
     ticket: str | None = None
     ticket_target: str | None = None
+    #: The seat's worth, paid with the ticket, not in cash (``amount`` is the cash: a
+    #: leftover shared by the seats, or nothing).
+    seat: int = 0
 
 
 class Cashier(msgspec.Struct, frozen=True, kw_only=True):
@@ -75,12 +78,13 @@ def to_pay(t: Tournament, paid: Iterable[tuple[str, float, str]]) -> Cashier:
             continue
         at, by = done.get(p.id, (None, None))
         ticket = tickets.get(p.id)
+        seat = sat.seat if finish.seat and sat is not None else 0
         rows.append(
             Owed(
                 player=p.id,
                 name=p.name,
                 place=finish.place,
-                amount=finish.prize or 0,
+                amount=max(0, (finish.prize or 0) - seat),
                 paid=p.id in done,
                 paid_at=at,
                 paid_by=by,
@@ -88,6 +92,7 @@ def to_pay(t: Tournament, paid: Iterable[tuple[str, float, str]]) -> Cashier:
                 bounty_owed=max(0, won - p.bounty.paid) if p.bounty is not None else 0,
                 ticket=ticket,
                 ticket_target=target if ticket is not None else None,
+                seat=seat,
             )
         )
     rows.sort(key=lambda r: (-r.place, r.player))
