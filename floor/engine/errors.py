@@ -343,6 +343,7 @@ Reason = Literal[
     "desk_void_other_shift",
     "desk_sale_undone",
     "desk_nothing_owed",
+    "registry_player_unknown",
     # Bounties (``bounty``).
     "bounty_part_too_big",
     "bounty_eliminator_self",
@@ -681,6 +682,7 @@ PARAMS: Final[dict[Reason, tuple[str, ...]]] = {
     "desk_void_other_shift": (),
     "desk_sale_undone": (),
     "desk_nothing_owed": ("player",),
+    "registry_player_unknown": ("player",),
     "bounty_part_too_big": ("name", "part", "price"),
     "bounty_eliminator_self": ("player",),
     "bounty_eliminator_elsewhere": ("player", "busted", "table"),

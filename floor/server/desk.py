@@ -27,7 +27,7 @@ from ..engine.desk.identity import Identity, Shown, expires_at, shown
 from ..engine.desk.identity import check as check_identity
 from ..engine.desk.ledger import Amount, Entry, Method, Report, Shift, report
 from ..engine.desk.settings import DeskSettings
-from ..engine.errors import BadValue, FloorError, NotAllowed, UnknownPlayer
+from ..engine.errors import BadValue, FloorError, NotAllowed, UnknownPlayer, refused
 from ..engine.events import Event, PlayerRegistered, PlayerSeated
 from ..engine.house.registry import (
     MOST_FOUND,
@@ -148,9 +148,7 @@ class Desk:
         if shift is None:
             raise NotFound(f"no shift {sid!r}", field="shift")
         if shift.closed_at is not None:
-            raise NotAllowed(
-                "the shift is closed: open a new one", field="shift", reason="desk_shift_closed"
-            )
+            raise refused(NotAllowed, "desk_shift_closed", {}, field="shift")
         return shift
 
     async def report(self, sid: str) -> Report:
@@ -191,11 +189,7 @@ class Desk:
         reason = ""
         if not exclusion.lets_through(result) and override:
             if principal.role != "director":
-                raise NotAllowed(
-                    "only the director overrides the exclusion check",
-                    field="override",
-                    reason="desk_override_director",
-                )
+                raise refused(NotAllowed, "desk_override_director", {}, field="override")
             if result != "excluded":
                 result, reason = "overridden", override
         by = principal.username or ""
@@ -209,23 +203,11 @@ class Desk:
         await self.storage.log_check(check)
         match check.result:
             case "excluded":
-                raise NotAllowed(
-                    "the person is on the exclusion list: no buy-in",
-                    field="exclusion",
-                    reason="desk_excluded",
-                )
+                raise refused(NotAllowed, "desk_excluded", {}, field="exclusion")
             case "unavailable":
-                raise NotAllowed(
-                    "the exclusion check cannot answer: no buy-in",
-                    field="exclusion",
-                    reason="desk_check_unavailable",
-                )
+                raise refused(NotAllowed, "desk_check_unavailable", {}, field="exclusion")
             case _:
-                raise NotAllowed(
-                    "the exclusion list is older than the venue allows: no buy-in",
-                    field="exclusion",
-                    reason="desk_list_stale",
-                )
+                raise refused(NotAllowed, "desk_list_stale", {}, field="exclusion")
 
     async def list_info(self) -> ListInfo | None:
         try:
@@ -264,31 +246,23 @@ class Desk:
             kept, shift_kept, settings = await self.storage.begin(cid, body.shift)
         if kept is not None:
             if kept.kind != "sale" or kept.tournament != body.tournament:
-                raise NotAllowed(
-                    "this command id was used for another command",
-                    field="id",
-                    reason="desk_id_reused",
-                )
+                raise refused(NotAllowed, "desk_id_reused", {}, field="id")
             card = await self._card(ts, kept.tournament, kept.player, None)
             return Taken(card=card, entry=kept, check="clear", duplicate=True)
         shift = self._open(body.shift, shift_kept)
         today = datetime.datetime.fromtimestamp(now, datetime.UTC).date()
         identity = check_identity(body.identity, today, settings.min_age)
         if (body.method == "ticket") != (body.ticket is not None):
-            raise BadValue(
-                "a buy-in with a ticket names the ticket, and a ticket is the method ticket",
-                field="ticket",
-                reason="desk_ticket_method",
-            )
+            raise refused(BadValue, "desk_ticket_method", {}, field="ticket")
         record: Record | None = None
         if body.player is not None:
             record = await self.storage.player(body.player)
             if record is None:
-                raise UnknownPlayer(
-                    f"{body.player} is not in the registry",
+                raise refused(
+                    UnknownPlayer,
+                    "registry_player_unknown",
+                    {"player": body.player},
                     field="player",
-                    reason="player_unknown",
-                    params={"player": body.player},
                 )
         pid = record.id if record is not None else registry_id(cid)
         amount = body.amount
@@ -296,12 +270,7 @@ class Desk:
             # The ticket pays its value (the ledger's, never a figure typed at the desk).
             amount = await ts.ticket_value(body.ticket, body.tournament, pid, now)
             if body.amount not in (0, amount):
-                raise BadValue(
-                    f"the ticket is worth {amount}: the amount is that, or left 0",
-                    field="amount",
-                    reason="desk_ticket_value",
-                    params={"value": amount},
-                )
+                raise refused(BadValue, "desk_ticket_value", {"value": amount}, field="amount")
         if not asking:
             asked = await self._ask(person)
         check = self._judge(
@@ -403,12 +372,7 @@ class Desk:
         t = await ts.read(tid)
         p = t.state.players.get(pid)
         if p is None:
-            raise UnknownPlayer(
-                f"{pid} is not in {tid}",
-                field="player",
-                reason="player_unknown",
-                params={"player": pid},
-            )
+            raise refused(UnknownPlayer, "player_unknown", {"player": pid}, field="player")
         if language is None:
             record = await self.storage.player(pid)
             language = record.language if record is not None else "en"
@@ -440,23 +404,13 @@ class Desk:
         if sale is None or sale.kind != "sale":
             raise NotFound(f"no sale {body.sale!r}", field="sale")
         if body.kind == "void" and sale.shift != shift.id:
-            raise NotAllowed(
-                "a void undoes a sale of the same shift: refund it instead",
-                field="sale",
-                reason="desk_void_other_shift",
-            )
+            raise refused(NotAllowed, "desk_void_other_shift", {}, field="sale")
         if sale.method == "ticket":
             # Unregistered here, the ticket would stay used in the house's ledger: the
             # director undoes it there (the console's registration and the ledger's refund).
-            raise NotAllowed(
-                "a ticket buy-in is undone by the director, on the console and the ticket ledger",
-                field="sale",
-                reason="desk_ticket_undo",
-            )
+            raise refused(NotAllowed, "desk_ticket_undo", {}, field="sale")
         if await self.storage.undone_by(sale.id) is not None:
-            raise NotAllowed(
-                "the sale was voided or refunded before", field="sale", reason="desk_sale_undone"
-            )
+            raise refused(NotAllowed, "desk_sale_undone", {}, field="sale")
         outcome = await ts.run(sale.tournament, tc.Unregister(player=sale.player), body.id)
         if not outcome.ok:
             raise _refused(outcome)
@@ -473,9 +427,7 @@ class Desk:
         )
         written = await self.storage.write_entry(entry)
         if written == "undone":
-            raise NotAllowed(
-                "the sale was voided or refunded before", field="sale", reason="desk_sale_undone"
-            )
+            raise refused(NotAllowed, "desk_sale_undone", {}, field="sale")
         return entry
 
     # The registry ----------------------------------------------------------------------------
@@ -507,12 +459,7 @@ class Desk:
         sheet = await self.cashier(ts, tid)
         row = next((r for r in sheet.rows if r.player == pid), None)
         if row is None:
-            raise NotAllowed(
-                f"{pid} has no prize to be paid",
-                field="player",
-                reason="desk_nothing_owed",
-                params={"player": pid},
-            )
+            raise refused(NotAllowed, "desk_nothing_owed", {"player": pid}, field="player")
         if row.bounty_owed > 0 and not row.paid:
             # The bounties owed go with the prize, recorded by the tournament (``PayBounty``:
             # its bounty book); the id is the row's, so a retry pays nothing twice.

@@ -39,7 +39,7 @@ from ..engine.desk import exclusion
 from ..engine.desk import tickets as desk_tickets_of
 from ..engine.desk.ledger import Amount, DeskName
 from ..engine.desk.settings import DeskSettings
-from ..engine.errors import UnknownPlayer
+from ..engine.errors import UnknownPlayer, refused
 from ..engine.events import Event
 from ..engine.house import tickets
 from ..engine.house.decide import held_tickets
@@ -302,9 +302,7 @@ async def shown(request: Request) -> Response:
     t, _ = await floor.store.tournament(tid)
     p = t.state.players.get(pid)
     if p is None:
-        raise UnknownPlayer(
-            f"no player {pid}", field="player", reason="player_unknown", params={"player": pid}
-        )
+        raise refused(UnknownPlayer, "player_unknown", {"player": pid}, field="player")
     return json_response(await floor.desk.shown(p.name, pid), headers=_NO_STORE)
 
 

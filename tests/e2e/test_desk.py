@@ -315,6 +315,14 @@ def test_a_returning_player_is_found_and_taken_by_their_registry_id(
     r = take(desk, sid, "desk-ret-3", person(61, consent=False))
     assert r.status_code == 201
     assert desk.client.get("/api/desk/registry", params={"q": "desk61"}).json() == []
+    # A registry id nobody holds: said as the registry's, not the tournament's.
+    gone = take(desk, sid, "desk-ret-4", person(62, player="R0123456789"))
+    error = gone.json()["error"]
+    assert gone.status_code == 404 and (error["reason"], error["field"]) == (
+        "registry_player_unknown",
+        "player",
+    )
+    assert error["message"] == "R0123456789 is not in the player registry"
 
 
 def test_bad_input_is_refused_naming_the_field_and_changes_nothing(

@@ -167,6 +167,7 @@ export const errorsCs = {
     "desk_void_other_shift": "storno ruší prodej téže směny: jinak vraťte peníze",
     "desk_sale_undone": "prodej už byl stornován nebo vrácen",
     "desk_nothing_owed": "{player} nemá výhru k vyplacení",
+    "registry_player_unknown": "{player} není v registru hráčů",
     "bounty_part_too_big": "odměna {name}: {part} je víc než cena {price}, ze které se bere",
     "bounty_eliminator_self": "{player} nemůže vyřadit sám sebe",
     "bounty_eliminator_elsewhere": "{player} nesedí u stolu {table} hráče {busted}: ten pot nevyhrál",

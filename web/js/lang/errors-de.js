@@ -169,6 +169,7 @@ export const errorsDe = {
     "desk_void_other_shift": "ein Storno macht nur einen Verkauf derselben Schicht rückgängig: erstatten Sie ihn stattdessen",
     "desk_sale_undone": "der Verkauf wurde bereits storniert oder erstattet",
     "desk_nothing_owed": "{player} hat keinen auszuzahlenden Preis",
+    "registry_player_unknown": "{player} ist nicht im Spielerregister",
     "bounty_part_too_big": "Kopfgeld {name}: {part} ist mehr als der Preis von {price}, von dem es abgezogen wird",
     "bounty_eliminator_self": "{player} kann sich nicht selbst ausschalten",
     "bounty_eliminator_elsewhere": "{player} sitzt nicht an Tisch {table} von {busted}: {player} hat diesen Pot nicht gewonnen",

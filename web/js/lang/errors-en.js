@@ -178,6 +178,7 @@ export const errorsEn = {
     "desk_void_other_shift": "a void undoes a sale of the same shift: refund it instead",
     "desk_sale_undone": "the sale was voided or refunded before",
     "desk_nothing_owed": "{player} has no prize to be paid",
+    "registry_player_unknown": "{player} is not in the player registry",
     "bounty_part_too_big": "bounty {name}: {part} is more than the price of {price} it is taken from",
     "bounty_eliminator_self": "{player} cannot knock themselves out",
     "bounty_eliminator_elsewhere": "{player} does not sit at {busted}'s table {table}: they did not win that pot",

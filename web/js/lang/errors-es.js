@@ -169,6 +169,7 @@ export const errorsEs = {
     "desk_void_other_shift": "una anulación deshace una venta del mismo turno: haz una devolución",
     "desk_sale_undone": "la venta ya se anuló o se devolvió",
     "desk_nothing_owed": "{player} no tiene premio que cobrar",
+    "registry_player_unknown": "{player} no está en el registro de jugadores",
     "bounty_part_too_big": "recompensa {name}: {part} es más que el precio de {price} del que se toma",
     "bounty_eliminator_self": "{player} no puede eliminarse a sí mismo",
     "bounty_eliminator_elsewhere": "{player} no está sentado en la mesa {table} de {busted}: no ganó ese bote",

@@ -172,6 +172,7 @@ export const errorsFr = {
     "desk_void_other_shift": "une annulation défait une vente du même service : remboursez-la plutôt",
     "desk_sale_undone": "la vente a déjà été annulée ou remboursée",
     "desk_nothing_owed": "{player} n'a aucun prix à recevoir",
+    "registry_player_unknown": "{player} n'est pas dans le registre des joueurs",
     "bounty_part_too_big": "prime {name} : {part} dépasse le prix de {price} dont elle est prélevée",
     "bounty_eliminator_self": "{player} ne peut pas s'éliminer lui-même",
     "bounty_eliminator_elsewhere": "{player} n'est pas assis à la table {table} de {busted} : il n'a pas gagné ce pot",

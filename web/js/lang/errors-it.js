@@ -172,6 +172,7 @@ export const errorsIt = {
     "desk_void_other_shift": "un annullo annulla una vendita dello stesso turno: fate invece un rimborso",
     "desk_sale_undone": "la vendita è già stata annullata o rimborsata",
     "desk_nothing_owed": "{player} non ha premi da ricevere",
+    "registry_player_unknown": "{player} non è nel registro dei giocatori",
     "bounty_part_too_big": "taglia {name}: {part} supera il prezzo di {price} da cui viene presa",
     "bounty_eliminator_self": "{player} non può eliminare se stesso",
     "bounty_eliminator_elsewhere": "{player} non siede al tavolo {table} di {busted}: non ha vinto quel piatto",

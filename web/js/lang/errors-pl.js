@@ -176,6 +176,7 @@ export const errorsPl = {
     "desk_void_other_shift": "anulowanie cofa tylko sprzedaż z tej samej zmiany: zamiast tego zrób zwrot",
     "desk_sale_undone": "sprzedaż została już anulowana lub zwrócona",
     "desk_nothing_owed": "{player} nie ma nagrody do wypłaty",
+    "registry_player_unknown": "{player} nie ma w rejestrze graczy",
     "bounty_part_too_big": "nagroda za głowę {name}: {part} to więcej niż cena {price}, z której jest pobierana",
     "bounty_eliminator_self": "{player} nie może wyeliminować samego siebie",
     "bounty_eliminator_elsewhere": "{player} nie siedzi przy stole {table}, przy którym grał(a) {busted}: nie wygrał(a) tej puli",

@@ -172,6 +172,7 @@ export const errorsPtBr = {
     "desk_void_other_shift": "um cancelamento desfaz uma venda do mesmo turno: faça um reembolso",
     "desk_sale_undone": "a venda já foi cancelada ou reembolsada",
     "desk_nothing_owed": "{player} não tem prêmio a receber",
+    "registry_player_unknown": "{player} não está no cadastro de jogadores",
     "bounty_part_too_big": "recompensa {name}: {part} é mais que o preço de {price} do qual é tirada",
     "bounty_eliminator_self": "{player} não pode eliminar a si mesmo",
     "bounty_eliminator_elsewhere": "{player} não está sentado na mesa {table} de {busted}: não ganhou esse pote",
