@@ -10,7 +10,6 @@ log holds and what the committed seed gives.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -105,12 +104,14 @@ def _redecide(tid: str, events: list[Event], raw: list[bytes], said: Said) -> No
         if fair_now is None:
             said.bad(f"{name}: made before any commitment")
             return
-        if hashlib.sha256(bytes.fromhex(made.seed)).hexdigest() != fair_now.last_seed:
+        if not fair.follows(made.seed, fair_now.last_seed):
             said.bad(
                 f"{name}: its seed {made.seed[:16]}... does not hash to the seed before it "
                 f"({fair_now.last_seed[:16]}...): it is not the committed seed"
             )
             failed = True
+            if not fair.is_hash(made.seed):
+                return  # not even a seed: nothing to draw from
         if made.link != before.hex():
             said.bad(
                 f"{name}: mixed with the link {made.link[:16]}..., but the chain's link "

@@ -195,7 +195,7 @@ def check(t: Tournament, event: DrawsCommitted | DrawMade | WitnessSet) -> None:
                 raise refused(NotAllowed, "draws_committed_twice", {})
             if s.entries or s.players or s.drawn:
                 raise refused(NotAllowed, "draws_committed_late", {})
-            if event.spec != SPEC or not _is_hash(event.head) or event.length < 1:
+            if event.spec != SPEC or not is_hash(event.head) or event.length < 1:
                 raise refused(BadValue, "draws_spec_unknown", {"spec": event.spec}, field="spec")
         case DrawMade():
             fair = s.fair
@@ -212,9 +212,7 @@ def check(t: Tournament, event: DrawsCommitted | DrawMade | WitnessSet) -> None:
                     {"name": "spec", "value": event.spec, "expected": fair.spec},
                     field="spec",
                 )
-            if not _is_hash(event.seed) or previous(bytes.fromhex(event.seed)).hex() != (
-                fair.last_seed
-            ):
+            if not follows(event.seed, fair.last_seed):
                 raise refused(
                     NotAllowed,
                     "draw_seed_wrong",
@@ -225,7 +223,12 @@ def check(t: Tournament, event: DrawsCommitted | DrawMade | WitnessSet) -> None:
                 raise _uncommitted()
 
 
-def _is_hash(text: str) -> bool:
+def follows(seed: str, before: str) -> bool:
+    """Whether the revealed ``seed`` (hex) is the chain's next: it hashes to ``before``."""
+    return is_hash(seed) and previous(bytes.fromhex(seed)).hex() == before
+
+
+def is_hash(text: str) -> bool:
     return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
 
 

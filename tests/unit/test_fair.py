@@ -45,6 +45,15 @@ def test_each_seed_hashes_to_the_one_before_it_across_the_checkpoints() -> None:
         chain.seed(1025)
 
 
+def test_a_revealed_seed_follows_only_the_seed_it_hashes_to() -> None:
+    chain = fair.make_chain(TOP, 64)
+    assert fair.follows(chain.seed(2).hex(), chain.seed(1).hex())
+    assert not fair.follows(chain.seed(3).hex(), chain.seed(1).hex())  # one skipped
+    assert not fair.follows(chain.seed(1).hex(), chain.seed(2).hex())  # backwards
+    assert not fair.follows("zz" * 32, chain.seed(1).hex())  # not a seed at all
+    assert not fair.follows(chain.seed(2).hex().upper(), chain.seed(1).hex())
+
+
 def test_a_block_holds_the_seeds_of_its_draws_in_order() -> None:
     chain = fair.make_chain(TOP, 1000)
     for index in (1, 2, 255, 256, 257, 512, 513, 999, 1000):
