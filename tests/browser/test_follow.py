@@ -322,6 +322,7 @@ def test_a_followed_name_withdrawn_is_said_and_the_page_goes_back_to_the_room(
     # Opened again, the name is not there to follow: the page holds the room instead.
     page.reload()
     expect(follow).to_be_hidden()
+    expect(page.locator(".toast")).to_have_text("This name is no longer registered here.")
     expect(page.locator(".conn").first).to_have_attribute("data-status", "live")
     assert [u for u in sockets.opened if re.search(r"/ws/t/withdrawn\?", u)]
     assert page.evaluate("() => window.floorPlayer.conn.following") is None

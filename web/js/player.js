@@ -24,7 +24,7 @@ import { seatCardPanel } from "./seatcard.js";
 import * as fmt from "./format.js";
 import { onLang, t } from "./i18n.js";
 import { countLine, findPlayersNow } from "./search.js";
-import { $, api, debounce, fill, h, playerName, topbar } from "./ui.js";
+import { $, api, debounce, fill, h, playerName, toast, topbar } from "./ui.js";
 /** @import { PlannedMove } from "./protocol.js" */
 
 const params = new URLSearchParams(location.search);
@@ -271,7 +271,11 @@ conn.on("missing", async (/** @type {string} */ _reason, /** @type {string | nul
   try {
     await api(`/api/t/${encodeURIComponent(tid)}/follow/${encodeURIComponent(pid)}`);
   } catch (err) {
-    if (err.status === 404 && err.field === "player" && follow?.id === pid) unfollow();
+    if (err.status === 404 && err.field === "player" && follow?.id === pid) {
+      // Said, not only undone: a tap on "Follow" as the entry was withdrawn lands here.
+      unfollow();
+      toast(t("player.follow_gone"), "info", 8000);
+    }
   }
 });
 
