@@ -69,13 +69,16 @@ def test_the_console_offers_a_pin_only_for_a_dealer(
 ) -> None:
     add(director, "flo", "floor-password", "floor")
     console = pages.open(servers[0], "/director", size="phone", user=DIRECTOR, live=False)
+    # The section is drawn again once the accounts are read: its forms are used after that.
+    change = console.get_by_role("button", name="Change the password or PIN of flo")
+    expect(change).to_be_visible()
     new = console.locator("form.staff-form")
     expect(new.get_by_label("It is a PIN")).to_be_hidden()
     new.get_by_label("Role").select_option("dealer")
     expect(new.get_by_label("It is a PIN")).to_be_visible()
     new.get_by_label("Role").select_option("director")
     expect(new.get_by_label("It is a PIN")).to_be_hidden()
-    console.get_by_role("button", name="Change the password or PIN of flo").click()
+    change.click()
     form = console.get_by_role("form", name="Change the password or PIN of flo")
     expect(form.get_by_label("New password", exact=True)).to_be_visible()
     expect(form.get_by_label("It is a PIN")).to_have_count(0)
@@ -93,6 +96,7 @@ def test_a_director_changes_their_own_password_with_the_current_one(
     console = pages.open(
         servers[0], "/director", size="tv", user=("deputy", "deputy-password"), live=False
     )
+    expect(console.locator(".staff-item", has_text="deputy")).to_be_visible()
     form = console.locator("form.own-secret-form")
     expect(form).to_contain_text("Your password (deputy)")
     form.get_by_label("Current password").fill("not the password")
