@@ -5,7 +5,7 @@
 
 import * as fmt from "./format.js";
 import { t } from "./i18n.js";
-import { outText } from "./milestone_console.js";
+import { outText, placeOf } from "./milestone_console.js";
 import { countLine, findPlayersNow } from "./search.js";
 import { debounce, fill, h } from "./ui.js";
 
@@ -43,7 +43,7 @@ export function searchTab(phone, { saleBlock }) {
     fill(searchResults, ui.search ? countLine(ui.found) : null, !ui.search ? null : list.length ? h("ul", { class: "result-list" }, list.map((r) => {
       // The live state is fresher than the search answer (a bust, a re-entry since).
       const p = conn.state?.players?.[r.id];
-      const live = p ? { ...r, table: p.table, seat: p.seat, busted: p.busted, place: /** @type {any} */ (conn.staff)?.milestone?.places?.[r.id] ?? p.bust?.place ?? r.place } : r;
+      const live = p ? { ...r, table: p.table, seat: p.seat, busted: p.busted, place: placeOf(p, conn) ?? r.place } : r;
       if (live.busted) {
         // Out of the tournament: nothing to open, so plain text, not a greyed-out button.
         return h("li", { class: "result-item" },

@@ -48,6 +48,11 @@ export function milestoneStatus(conn, s, send) {
  * @param {any} p a player of the state @param {Conn | null} [conn] */
 export function outText(p, conn = null) {
   if (p?.bust?.seat_won) return t("milestone.seat_won");
-  const place = /** @type {any} */ (conn?.staff)?.milestone?.places?.[p?.id] ?? p?.bust?.place ?? 0;
-  return t("player.busted_place", { place: fmt.ordinal(place) });
+  return t("player.busted_place", { place: fmt.ordinal(placeOf(p, conn) ?? 0) });
+}
+
+/** The place a busted player was out in, among everybody (see `outText`); null if none.
+ * @param {any} p a player of the state @param {Conn | null} conn @returns {number | null} */
+export function placeOf(p, conn) {
+  return /** @type {any} */ (conn?.staff)?.milestone?.places?.[p?.id] ?? p?.bust?.place ?? null;
 }
