@@ -148,21 +148,19 @@ class Prize(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
 
 def _check_bounty(prize: Prize, bounty: Bounty) -> None:
     parts = (
-        ("part", bounty.part, prize.buy_in, "buy_in"),
-        ("rebuy_part", bounty.rebuy_part, prize.rebuy.price if prize.rebuy else 0, "rebuy.price"),
-        (
-            "add_on_part",
-            bounty.add_on_part,
-            prize.add_on.price if prize.add_on else 0,
-            "add_on.price",
-        ),
+        ("part", bounty.part, prize.buy_in),
+        ("rebuy_part", bounty.rebuy_part, prize.rebuy.price if prize.rebuy else 0),
+        ("add_on_part", bounty.add_on_part, prize.add_on.price if prize.add_on else 0),
     )
-    for name, part, price, of in parts:
+    for name, part, price in parts:
         if part > price:
-            raise ConfigValueError(
-                f"bounty.{name}: {part} is more than the {of} of {price} it is taken from",
-                reason="bounty_part_too_big",
-                params={"name": name, "part": part, "price": price},
+            # The field leads the message (``bounty.rebuy_part: ...``): ``errortext.explain``
+            # reads it as the key the HTTP answer and the config loader name.
+            raise refused(
+                ConfigValueError,
+                "bounty_part_too_big",
+                {"name": name, "part": part, "price": price},
+                field=f"bounty.{name}",
             )
 
 

@@ -215,15 +215,6 @@ def test_every_error_the_engine_builds_says_its_reason() -> None:
             assert (path.name, func) in PLAIN_VALUE_ERRORS, f"{where}: a ValueError, no reason"
 
 
-#: The refusals the engine still words by hand beside their code, and why.
-HAND_WORDED = {
-    # The message leads with the config key (``bounty.rebuy_part: ...``), which
-    # ``errortext.explain`` reads as the HTTP field, and names the price the part comes out
-    # of (``rebuy.price``); the template leads with ``bounty {name}:`` for the screens.
-    ("prize.py", "bounty_part_too_big"),
-}
-
-
 def test_the_engine_states_each_refusal_once_by_its_code() -> None:
     """A refusal is ``refused(kind, reason, params, field)``: its English is the template's
     (``web/js/lang/errors-en.js``), never a sentence written again beside its code."""
@@ -233,7 +224,7 @@ def test_the_engine_states_each_refusal_once_by_its_code() -> None:
         if "engine" in path.parts and callee(node) in ENGINE_ERRORS and reason is not None:
             assert isinstance(reason, ast.Constant), f"{path}:{node.lineno}"
             worded.add((path.name, reason.value))
-    assert worded == HAND_WORDED
+    assert worded == set()
 
 
 def test_every_pot_note_clause_is_in_the_catalogue_with_its_params() -> None:
