@@ -3,7 +3,9 @@
 What goes on it: a move carried out, a called move called again to another seat or called
 off, a sit-out or a disqualification and a sit-out's end, a table breaking or broken, the
 final table formed. Only what the room is shown: a move reaches the board when it is carried
-out (or called again), never while it is a plan the floor has not called.
+out (or called again), never while it is a plan the floor has not called. Which event puts
+which line is said in the one classification of events (``touches.touch``, exhaustive by
+type); here is how a line is built and kept.
 
 The board is part of the state (``TournamentState.board``), folded with every event
 (``add``), each line with the player's name as it stood then: every process holds the same
@@ -14,24 +16,13 @@ board, a snapshot carries it, and a screen is sent its new lines in the batch's 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Literal, Protocol
+from typing import Literal, Protocol, assert_never
 
 import msgspec
 
-from .events import (
-    CallsLapsed,
-    Event,
-    FinalTableFormed,
-    MoveCancelled,
-    MovesCalled,
-    PlayerBusted,
-    PlayersMoved,
-    RulingRecorded,
-    SitOutEnded,
-    TableBreaking,
-    TableBroken,
-)
+from .events import Event
 from .model import PlayerId, SeatNo, Spot, TableNo
+from .touches import AtSeat, AtTable, CallDropped, CalledOff, CallMade, MovedOn, board_steps
 
 BoardKind = Literal[
     "move",
@@ -146,35 +137,24 @@ def _lines(log: BoardLog, e: Event, players: Mapping[PlayerId, Seated]) -> Itera
         if call is not None:
             yield line("called_off", player=player, table=call.table, seat=call.seat)
 
-    if isinstance(e, PlayersMoved):
-        for m in e.moves:
-            log.calls.pop(m.player, None)
-            yield line("move", player=m.player, from_=m.from_, to=m.to, reason=e.reason)
-    elif isinstance(e, PlayerBusted):
-        log.calls.pop(e.player, None)
-    elif isinstance(e, MovesCalled):
-        for c in e.calls:
-            log.calls[c.player] = BoardCall(c.to.table, c.to.seat)
-            # A first call is on the board as a move to make; a second is a change.
-            if c.count > 1:
-                yield line("recalled", player=c.player, table=c.to.table, seat=c.to.seat)
-    elif isinstance(e, CallsLapsed):
-        for player in e.players:
-            yield from called_off(player)
-    elif isinstance(e, MoveCancelled):
-        if e.player is not None:
-            yield from called_off(e.player)
-    elif isinstance(e, RulingRecorded):
-        for pen in (x for x in e.penalties if x.kind != "warning"):
-            kind: BoardKind = "sit_out" if pen.kind == "sit_out" else "disqualified"
-            table, seat = seat_of(pen.player)
-            yield line(kind, player=pen.player, table=table, seat=seat)
-    elif isinstance(e, SitOutEnded):
-        table, seat = seat_of(e.player)
-        yield line("sit_out_over", player=e.player, table=table, seat=seat)
-    elif isinstance(e, TableBreaking):
-        yield line("breaking", table=e.table)
-    elif isinstance(e, TableBroken):
-        yield line("broken", table=e.table)
-    elif isinstance(e, FinalTableFormed):
-        yield line("final", table=e.table)
+    for step in board_steps(e):
+        match step:
+            case MovedOn(move=m, reason=reason):
+                log.calls.pop(m.player, None)
+                yield line("move", player=m.player, from_=m.from_, to=m.to, reason=reason)
+            case CallDropped(player=player):
+                log.calls.pop(player, None)
+            case CallMade(call=c):
+                log.calls[c.player] = BoardCall(c.to.table, c.to.seat)
+                # A first call is on the board as a move to make; a second is a change.
+                if c.count > 1:
+                    yield line("recalled", player=c.player, table=c.to.table, seat=c.to.seat)
+            case CalledOff(player=player):
+                yield from called_off(player)
+            case AtSeat(kind=kind, player=player):
+                table, seat = seat_of(player)
+                yield line(kind, player=player, table=table, seat=seat)
+            case AtTable(kind=kind, table=table):
+                yield line(kind, table=table)
+            case _:
+                assert_never(step)

@@ -6,7 +6,7 @@ events); ``decide`` turns one into events or refuses it with the reason.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -34,15 +34,32 @@ Note = Annotated[str, Meta(max_length=200)]
 Language = Annotated[str, Meta(pattern=r"^[a-z]{2,3}(-[a-z]{2})?$", max_length=6)]
 
 
+#: Who may send a command, from the fewest rights up: a table screen (at its own table, with
+#: or without a dealer signed in on it; the floor and the director too), the floor (and the
+#: director), the director alone, or nobody (the server's own commands).
+Sender = Literal["dealer", "floor", "director", "server"]
+
+
 class _Command(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"
 ):
-    pass
+    #: The least role that may send the command (``floor.server.permissions``), declared by
+    #: each command itself, with no default here: nobody gets a command by default. A class
+    #: variable: msgspec neither encodes nor decodes it (a command sent with one is refused
+    #: as an unknown field).
+    may_send: ClassVar[Sender]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # mypy cannot hold a subclass to set a class variable: the import does.
+        if "may_send" not in vars(cls):
+            raise TypeError(f"command {cls.__name__} declares no may_send: who may send it?")
 
 
 class Register(_Command, frozen=True, tag="register"):
     """An entry: before the draw it waits for a seat, after it is seated at once."""
 
+    may_send = "floor"
     name: Name
     player: PlayerRef | None = None
     special_needs: bool = False
@@ -69,6 +86,7 @@ class RegisterMany(_Command, frozen=True, tag="register_many"):
     ``register`` would; one refused entry refuses the list, naming its row
     (``floor.engine.entry_list``)."""
 
+    may_send = "floor"
     entries: Annotated[tuple[NewEntry, ...], Meta(min_length=1, max_length=1000)]
 
 
@@ -77,6 +95,7 @@ class SetPrize(_Command, frozen=True, tag="set_prize"):
     re-entries (None: no money tracked). What was sold keeps its price
     (``floor.engine.amendments``)."""
 
+    may_send = "director"
     prize: Prize | None
 
 
@@ -84,16 +103,19 @@ class SetStructure(_Command, frozen=True, tag="set_structure"):
     """The director sets the blind structure: levels, antes, breaks and colour-ups. The
     steps played and the one in play stay as they are (``floor.engine.amendments``)."""
 
+    may_send = "director"
     structure: Structure
 
 
 class DrawSeats(_Command, frozen=True, tag="draw_seats"):
     """The initial draw of everybody registered; ``tables`` names the tables to use."""
 
+    may_send = "director"
     tables: tuple[Table_, ...] | None = None
 
 
 class OpenTable(_Command, frozen=True, tag="open_table"):
+    may_send = "director"
     table: Table_ | None = None
     #: A table seats two at least: heads-up is the smallest game.
     seats: Annotated[int, Meta(ge=2, le=12)] | None = None
@@ -102,6 +124,7 @@ class OpenTable(_Command, frozen=True, tag="open_table"):
 class Bust(_Command, frozen=True, tag="bust"):
     """A player is out: named, or by table and seat (as a dealer sees it)."""
 
+    may_send = "dealer"
     player: PlayerRef | None = None
     table: Table_ | None = None
     seat: Seat_ | None = None
@@ -125,12 +148,14 @@ class BustSameHand(_Command, frozen=True, tag="bust_same_hand"):
     """Several players out in the same hand (or the same hand-for-hand hand at several
     tables): the bigger starting stack places higher, equal stacks share the place."""
 
+    may_send = "dealer"
     players: Annotated[tuple[Busted, ...], Meta(min_length=2, max_length=100)]
     #: Who reported it (set by the server).
     by: StaffName | None = None
 
 
 class UndoBust(_Command, frozen=True, tag="undo_bust"):
+    may_send = "floor"
     player: PlayerRef
     reason: Reason
 
@@ -138,6 +163,7 @@ class UndoBust(_Command, frozen=True, tag="undo_bust"):
 class Hand(_Command, frozen=True, tag="hand"):
     """The table deals its next hand: positions advance, the right to dispute ends."""
 
+    may_send = "dealer"
     table: Table_
 
 
@@ -155,6 +181,7 @@ class SeatOut(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 class HandDone(_Command, frozen=True, tag="hand_done"):
     """Hand-for-hand: the table has played the round's hand, putting ``out`` out."""
 
+    may_send = "dealer"
     table: Table_
     out: Annotated[tuple[SeatOut, ...], Meta(max_length=11)] = ()
 
@@ -162,14 +189,19 @@ class HandDone(_Command, frozen=True, tag="hand_done"):
 class StartHandForHand(_Command, frozen=True, tag="start_hand_for_hand"):
     """The director starts hand-for-hand: every table deals one hand, then waits."""
 
+    may_send = "director"
+
 
 class EndHandForHand(_Command, frozen=True, tag="end_hand_for_hand"):
     """The director ends hand-for-hand before the bubble bursts."""
+
+    may_send = "director"
 
 
 class Button(_Command, frozen=True, tag="button"):
     """The floor reports the next hand's button (high-card draw, or unknown positions)."""
 
+    may_send = "dealer"
     table: Table_
     seat: Seat_
 
@@ -180,6 +212,7 @@ class Confirm(_Command, frozen=True, tag="confirm"):
     For a move that names no player (positions unknown), ``player`` is who the floor sends.
     """
 
+    may_send = "floor"
     player: PlayerRef
     seat: Seat_ | None = None
 
@@ -187,12 +220,14 @@ class Confirm(_Command, frozen=True, tag="confirm"):
 class ConfirmAll(_Command, frozen=True, tag="confirm_all"):
     """Every planned move with this reason at once: the players stand up together."""
 
+    may_send = "floor"
     reason: MoveReason
 
 
 class Cancel(_Command, frozen=True, tag="cancel"):
     """The floor declines a planned move: another player is planned, or the seat redrawn."""
 
+    may_send = "floor"
     player: PlayerRef
 
 
@@ -204,6 +239,7 @@ class CallMove(_Command, frozen=True, tag="call_move"):
     For a move that names no player (positions unknown), ``player`` is who the floor sends.
     """
 
+    may_send = "floor"
     player: PlayerRef
     seat: Seat_ | None = None
 
@@ -211,10 +247,12 @@ class CallMove(_Command, frozen=True, tag="call_move"):
 class CallAll(_Command, frozen=True, tag="call_all"):
     """Call every planned move with this reason not called yet (a table break at once)."""
 
+    may_send = "floor"
     reason: MoveReason
 
 
 class WaiveHalt(_Command, frozen=True, tag="waive_halt"):
+    may_send = "director"
     table: Table_
     waived: bool = True
 
@@ -222,14 +260,18 @@ class WaiveHalt(_Command, frozen=True, tag="waive_halt"):
 class BreakTable(_Command, frozen=True, tag="break_table"):
     """The director breaks a table now."""
 
+    may_send = "director"
     table: Table_
 
 
 class StartFinal(_Command, frozen=True, tag="start_final"):
     """The director forms the final table now."""
 
+    may_send = "director"
+
 
 class LockSeat(_Command, frozen=True, tag="lock_seat"):
+    may_send = "floor"
     player: PlayerRef
     locked: bool = True
 
@@ -237,6 +279,7 @@ class LockSeat(_Command, frozen=True, tag="lock_seat"):
 class CorrectSeat(_Command, frozen=True, tag="correct_seat"):
     """A player found in the wrong seat moves to the right one with their stack (rule 5)."""
 
+    may_send = "floor"
     player: PlayerRef
     table: Table_
     seat: Seat_
@@ -245,6 +288,7 @@ class CorrectSeat(_Command, frozen=True, tag="correct_seat"):
 class RenamePlayer(_Command, frozen=True, tag="rename_player"):
     """Correct the name a player was registered under."""
 
+    may_send = "floor"
     player: PlayerRef
     name: Name
 
@@ -252,6 +296,7 @@ class RenamePlayer(_Command, frozen=True, tag="rename_player"):
 class SetSpecialNeeds(_Command, frozen=True, tag="set_special_needs"):
     """Mark a player still in as needing a special-needs seat, or no longer."""
 
+    may_send = "floor"
     player: PlayerRef
     special_needs: bool = True
 
@@ -260,14 +305,17 @@ class Unregister(_Command, frozen=True, tag="unregister"):
     """Withdraw a player's entry and refund it: before the draw, or while late registration
     is open (``floor.engine.players``)."""
 
+    may_send = "floor"
     player: PlayerRef
 
 
 class SetGame(_Command, frozen=True, tag="set_game"):
+    may_send = "director"
     game: DealtGame
 
 
 class SetStack(_Command, frozen=True, tag="set_stack"):
+    may_send = "floor"
     player: PlayerRef
     # No more than a stack may hold: an export of a larger one would not import again.
     stack: Annotated[int, Meta(ge=0, le=MAX_CHIPS)]
@@ -285,6 +333,7 @@ class CountTable(_Command, frozen=True, tag="count_table"):
     are not counted. ``at`` is when they were counted (the server's time as the phone knows
     it; None: now), so a count sent late stands at the time it was taken."""
 
+    may_send = "floor"
     table: Table_
     stacks: Annotated[tuple[Count, ...], Meta(min_length=1, max_length=12)]
     # Bounded (year 2286): an infinite or far-off time is refused as the body's, not later.
@@ -294,12 +343,14 @@ class CountTable(_Command, frozen=True, tag="count_table"):
 class Rebuy(_Command, frozen=True, tag="rebuy"):
     """A player still in buys the rebuy chips; declared before the deal (PFP 23)."""
 
+    may_send = "floor"
     player: PlayerRef
 
 
 class AddOn(_Command, frozen=True, tag="add_on"):
     """A player still in takes the add-on chips at the end of the rebuy period."""
 
+    may_send = "floor"
     player: PlayerRef
 
 
@@ -319,38 +370,43 @@ class ChipRace(_Command, frozen=True, tag="chip_race"):
     clock is at. Seats not listed hold none of it.
     """
 
+    may_send = "floor"
     table: Table_
     seats: Annotated[tuple[RaceCount, ...], Meta(max_length=12)]
     leaving: Annotated[int, Meta(gt=0)] | None = None
 
 
 class ClockStart(_Command, frozen=True, tag="clock_start"):
-    pass
+    may_send = "director"
 
 
 class ClockPause(_Command, frozen=True, tag="clock_pause"):
-    pass
+    may_send = "director"
 
 
 class ClockResume(_Command, frozen=True, tag="clock_resume"):
-    pass
+    may_send = "director"
 
 
 class ClockAdjust(_Command, frozen=True, tag="clock_adjust"):
     """Add (positive) or remove (negative) time from the current level."""
 
+    may_send = "director"
     seconds: Annotated[float, Meta(ge=-36_000, le=36_000)]
 
 
 class ClockLevel(_Command, frozen=True, tag="clock_level"):
     """Go to the next (+1) or previous (-1) level, or to step ``to``."""
 
+    may_send = "director"
     step: Literal[-1, 1] | None = None
     to: Annotated[int, Meta(ge=0)] | None = None
 
 
 class Tick(_Command, frozen=True, tag="tick"):
     """The clock driver: write what is due now (level changes, expired time calls)."""
+
+    may_send = "server"
 
 
 class CallTime(_Command, frozen=True, tag="call_time"):
@@ -360,6 +416,7 @@ class CallTime(_Command, frozen=True, tag="call_time"):
     ``time_call_count``; the floor may give less (or more) time.
     """
 
+    may_send = "floor"
     table: Table_
     seat: Seat_
     seconds: Annotated[int, Meta(ge=5, le=600)] | None = None
@@ -367,6 +424,7 @@ class CallTime(_Command, frozen=True, tag="call_time"):
 
 
 class EndTimeCall(_Command, frozen=True, tag="end_time_call"):
+    may_send = "floor"
     table: Table_
     seat: Seat_
     outcome: Literal["acted", "dead", "cancelled"] = "acted"
@@ -376,6 +434,7 @@ class SetFlight(_Command, frozen=True, tag="set_flight"):
     """The director makes the tournament a flight of ``event`` (``order`` 1 for Day 1A),
     under the event's rules: which bag goes forward, when the day ends."""
 
+    may_send = "director"
     event: Annotated[str, Meta(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
     order: Annotated[int, Meta(ge=1, le=100)]
     rules: FlightRules = msgspec.field(default_factory=FlightRules)
@@ -393,6 +452,7 @@ class BagTable(_Command, frozen=True, tag="bag_table"):
     """The bag sheet of one table at the end of the day: every survivor there, once. Sent
     again it corrects the table's sheet, and says why."""
 
+    may_send = "floor"
     table: Table_
     bags: Annotated[tuple[Bag, ...], Meta(max_length=12)]
     chips_on_table: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] | None = None
@@ -403,12 +463,15 @@ class EndDay(_Command, frozen=True, tag="end_day"):
     """The director ends the day (the clock stops): refused while the flight's day is not
     over by its rules, unless ``now`` (a one-flight day stopped at the director's word)."""
 
+    may_send = "director"
     now: bool = False
 
 
 class CloseTournament(_Command, frozen=True, tag="close_tournament"):
     """The director closes a finished tournament: the last bust-out can no longer be undone
     and every later command is refused; the screens, the reads and the exports stay."""
+
+    may_send = "director"
 
 
 class Penalty(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -431,6 +494,7 @@ class RecordRuling(_Command, frozen=True, tag="record_ruling"):
     is when it was made (the server's time as the phone knows it; None: now): a sit-out of
     minutes runs from then."""
 
+    may_send = "floor"
     table: Table_ | None = None
     players: Annotated[tuple[PlayerRef, ...], Meta(max_length=10)] = ()
     rule: Annotated[str, Meta(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=40)] | None = None
@@ -442,6 +506,7 @@ class RecordRuling(_Command, frozen=True, tag="record_ruling"):
 class EndSitOut(_Command, frozen=True, tag="end_sit_out"):
     """The floor lets a player sitting out back in before the sit-out is over."""
 
+    may_send = "floor"
     player: PlayerRef
 
 
@@ -457,6 +522,7 @@ class ProposeDeal(_Command, frozen=True, tag="propose_deal"):
     out from the counted stacks, or ``custom`` amounts (``shares``, one per player left) that
     add up to the prizes still to be paid less ``left_to_play``, kept for the play after."""
 
+    may_send = "director"
     method: Literal["icm", "chip_chop", "custom"]
     left_to_play: Annotated[int, Meta(ge=0, le=MAX_CHIPS)] = 0
     shares: Annotated[tuple[DealAmount, ...], Meta(max_length=12)] = ()
@@ -469,12 +535,14 @@ class MakeDeal(_Command, frozen=True, tag="make_deal"):
     """The offer standing is made, with every player in it agreeing (``agreed``): the
     tournament ends by it, or plays on when something was left to play for."""
 
+    may_send = "director"
     agreed: Annotated[tuple[PlayerRef, ...], Meta(max_length=12)]
 
 
 class PayBounty(_Command, frozen=True, tag="pay_bounty"):
     """The cashier pays a player the bounties they have won and not yet been paid."""
 
+    may_send = "floor"
     player: PlayerRef
     #: Who paid (set by the server).
     by: StaffName | None = None
@@ -489,6 +557,7 @@ AlternateRef = Annotated[str, Meta(min_length=1, max_length=16)]
 class SetCapacity(_Command, frozen=True, tag="set_capacity"):
     """The flight's capacity and how its alternates are called (None: no limit)."""
 
+    may_send = "director"
     capacity: Capacity | None = None
 
 
@@ -496,6 +565,7 @@ class QueueAlternate(_Command, frozen=True, tag="queue_alternate"):
     """Put a person in the alternates' line (a registration while the flight is full does
     this by itself): ``player`` for a busted player's re-entry."""
 
+    may_send = "floor"
     name: Name
     player: PlayerRef | None = None
 
@@ -504,18 +574,21 @@ class JoinAlternates(_Command, frozen=True, tag="join_alternates"):
     """A person joins the line from the code on the wall: the server sends it for the public
     route, which limits it per address (``floor.server.routes_alternates``)."""
 
+    may_send = "server"
     name: Name
 
 
 class SeatAlternate(_Command, frozen=True, tag="seat_alternate"):
     """A called alternate came in time: registered and seated (drawn) at once."""
 
+    may_send = "floor"
     alternate: AlternateRef
 
 
 class DropAlternate(_Command, frozen=True, tag="drop_alternate"):
     """Take a person off the line (they leave; the buy-in is refunded)."""
 
+    may_send = "floor"
     alternate: AlternateRef
 
 
@@ -529,6 +602,7 @@ class Announce(_Command, frozen=True, tag="announce"):
     """The director's message to the room: a line across the wall and the player screens, or
     (``full``) the whole wall, until it is cleared or replaced."""
 
+    may_send = "director"
     text: AnnouncementText
     full: bool = False
 
@@ -536,14 +610,19 @@ class Announce(_Command, frozen=True, tag="announce"):
 class ClearAnnouncement(_Command, frozen=True, tag="clear_announcement"):
     """The director's message comes off every screen."""
 
+    may_send = "director"
+
 
 class IssueSeats(_Command, frozen=True, tag="issue_seats"):
     """A satellite that has ended enters its seat winners' tickets in the house's ledger."""
+
+    may_send = "director"
 
 
 class UndoDeal(_Command, frozen=True, tag="undo_deal"):
     """The deal made is taken back (``deal_undo``), with why."""
 
+    may_send = "director"
     reason: Reason
 
 
@@ -551,6 +630,7 @@ class SetWitness(_Command, frozen=True, tag="set_witness"):
     """The number a witness announces in the room before a draw: mixed into every draw from
     now on, so that the operator, who knows the seeds, cannot choose a draw's outcome."""
 
+    may_send = "director"
     value: Annotated[str, Meta(min_length=1, max_length=64)]
 
 
@@ -558,6 +638,7 @@ class AwardSeat(_Command, frozen=True, tag="award_seat"):
     """A milestone satellite's seat to a seated player whose counted stack reached the
     milestone (``milestone``): they leave with their chips out of play."""
 
+    may_send = "floor"
     player: PlayerRef
     #: Who awarded it (set by the server).
     by: StaffName | None = None

@@ -9,12 +9,17 @@ case fails ``mypy --strict`` at ``assert_never``, and the patch property test
 The keyed collections of the state are named record by record (``players``, ``tables``,
 ``draws``, ``calls``, ``bags``); the rest of the state (the clock, the counts, the rulings, the
 histories) is compared whole by whoever builds a patch, and needs nothing here.
+
+Each case also returns what the event puts on the players' board of seat changes
+(``BoardStep``s; ``NO_LINES``: nothing), so that the board is classified in the same place:
+a case that says nothing of the board fails ``mypy --strict`` (a missing return). How a line
+is built and kept is the board's (``board.add``, which asks ``board_steps``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import assert_never
+from typing import Final, Literal, NamedTuple, assert_never
 
 from .events import (
     AddOnMade,
@@ -53,7 +58,9 @@ from .events import (
     HandReported,
     HandStarted,
     LevelChanged,
+    MoveCall,
     MoveCancelled,
+    Moved,
     MovesCalled,
     PlayerBusted,
     PlayerRegistered,
@@ -87,7 +94,63 @@ from .events import (
     TournamentFinished,
     WitnessSet,
 )
-from .model import PlayerId, TableNo
+from .model import PlayerId, SeatChange, TableNo
+
+
+class MovedOn(NamedTuple):
+    """A move carried out: a "move" line (its call, if any, is done)."""
+
+    move: Moved
+    reason: SeatChange
+
+
+class CallMade(NamedTuple):
+    """A move called: kept as the player's last call; called again, a "recalled" line."""
+
+    call: MoveCall
+
+
+class CallDropped(NamedTuple):
+    """The player's last call forgotten without a line (the player is out)."""
+
+    player: PlayerId
+
+
+class CalledOff(NamedTuple):
+    """The player's last call, if any, called off: a "called_off" line at its seat."""
+
+    player: PlayerId
+
+
+class AtSeat(NamedTuple):
+    """A line of the player at their seat as the event left it."""
+
+    kind: Literal["sit_out", "disqualified", "sit_out_over"]
+    player: PlayerId
+
+
+class AtTable(NamedTuple):
+    """A line of a table."""
+
+    kind: Literal["breaking", "broken", "final"]
+    table: TableNo
+
+
+BoardStep = MovedOn | CallMade | CallDropped | CalledOff | AtSeat | AtTable
+BoardSteps = tuple[BoardStep, ...]
+
+
+class _Never(tuple[BoardStep, ...]):
+    """``NO_LINES``'s own type: an empty tuple told apart from ``()`` by identity."""
+
+    __slots__ = ()
+
+
+#: No event of the case's types ever puts anything on the board or changes its calls: return
+#: it unconditionally (an event whose lines depend on its fields returns ``()`` when it has
+#: none). ``board_steps`` remembers such types, so that the fold does not walk the match for
+#: them again.
+NO_LINES: Final[BoardSteps] = _Never()
 
 
 class Touched:
@@ -143,8 +206,26 @@ def touched(events: Iterable[Event]) -> Touched:
     return out
 
 
-def touch(e: Event, into: Touched) -> None:
-    """Add what ``e`` may change to ``into``."""
+#: Event types whose case returns ``NO_LINES``: learned as the fold meets them.
+_OFF_BOARD: set[type[Event]] = set()
+
+
+def board_steps(e: Event) -> BoardSteps:
+    """What ``e`` puts on the board (``touch``'s answer, the records it touches set aside).
+
+    The board folds every event, and the match tries its cases one by one (some sixty
+    ``isinstance`` checks for the last): an event type seen off the board is not classified
+    again."""
+    if type(e) in _OFF_BOARD:
+        return NO_LINES
+    steps = touch(e, Touched())
+    if steps is NO_LINES:
+        _OFF_BOARD.add(type(e))
+    return steps
+
+
+def touch(e: Event, into: Touched) -> BoardSteps:
+    """Add what ``e`` may change to ``into``; return what it puts on the board."""
     t = into
     match e:
         case PlayerBusted(player=p, table=n, bounty_to=won):
@@ -154,41 +235,58 @@ def touch(e: Event, into: Touched) -> None:
             t.calls.add(p)
             # The eliminators' bounties (``bounty``).
             t.players.update(x.player for x in won)
-        case PlayersMoved(moves=moves):
+            return (CallDropped(p),)
+        case PlayersMoved(moves=moves, reason=reason):
             for m in moves:
                 t.players.add(m.player)
                 t.tables.update((m.from_.table, m.to.table))
                 t.draws.add(m.player)
                 t.calls.add(m.player)
+            return tuple(MovedOn(m, reason) for m in moves)
         case HandStarted(table=n):
             t.tables.add(n)
             # The players excused from a move there are dealt in again.
             t.seated_at.add(n)
-        case ButtonReported(table=n) | HaltWaived(table=n) | TableBreaking(table=n):
+            return NO_LINES
+        case ButtonReported(table=n) | HaltWaived(table=n) | TableOpened(table=n):
             t.tables.add(n)
-        case TableBroken(table=n) | TableOpened(table=n):
+            return NO_LINES
+        case TableBreaking(table=n):
             t.tables.add(n)
+            return (AtTable("breaking", n),)
+        case TableBroken(table=n):
+            t.tables.add(n)
+            return (AtTable("broken", n),)
         case TableSetUp(table=n, occupants=occupants):
             t.tables.add(n)
             t.players.update(occupants.values())
             t.named.update(occupants.values())
+            return NO_LINES
         case HandReported() | HandForHandDealt() | HandForHandStarted() | HandForHandEnded():
-            pass  # hand_for_hand, compared whole
+            return NO_LINES  # hand_for_hand, compared whole
         case SeatsAssigned(seats=seats, withdrawn=withdrawn):
             t.draws.update(x.player for x in seats)
             t.draws.update(withdrawn)
+            return NO_LINES
 
         case PlayerRegistered(player=p, shifts_places=shifts):
             t.players.add(p)
             t.named.add(p)
             t.all_busted = t.all_busted or shifts
+            return NO_LINES
         case PlayerRenamed(player=p):
             t.players.add(p)
             t.named.add(p)
+            return NO_LINES
         case SpecialNeedsSet(player=p) | SeatLockSet(player=p) | StackSet(player=p):
             t.players.add(p)
-        case RebuyMade(player=p) | AddOnMade(player=p) | SitOutEnded(player=p):
+            return NO_LINES
+        case RebuyMade(player=p) | AddOnMade(player=p):
             t.players.add(p)
+            return NO_LINES
+        case SitOutEnded(player=p):
+            t.players.add(p)
+            return (AtSeat("sit_out_over", p),)
         case PlayerUnregistered(player=p, table=n):
             t.players.add(p)
             t.named.add(p)
@@ -197,47 +295,66 @@ def touch(e: Event, into: Touched) -> None:
             t.all_busted = True
             if n is not None:
                 t.tables.add(n)
+            return NO_LINES
         case BustUndone(player=p, table=n, bounty_from=bounty_from):
             t.players.add(p)
             t.tables.add(n)
             t.all_busted = True
             # The bounty goes back from its winners (and from the tournament's winner).
             t.players.update(bounty_from)
+            return NO_LINES
         case PlayerSeated(player=p, table=n):
             t.players.add(p)
             t.tables.add(n)
+            return NO_LINES
         case SeatsDrawn(seats=seats):
             for x in seats:
                 t.players.add(x.player)
                 t.tables.add(x.table)
+            return NO_LINES
         case StacksCounted(stacks=stacks):
             t.players.update(c.player for c in stacks)
+            return NO_LINES
         case ChipsRaced(players=raced):
             t.players.update(r.player for r in raced)
+            return NO_LINES
         case TableBagged(table=n, bags=bags):
             t.bags.add(n)
             t.players.update(b.player for b in bags)
+            return NO_LINES
         case MoveCancelled(player=p):
-            if p is not None:
-                t.calls.add(p)
-                t.draws.add(p)
-                t.players.add(p)
+            if p is None:
+                return ()
+            t.calls.add(p)
+            t.draws.add(p)
+            t.players.add(p)
+            return (CalledOff(p),)
         case MovesCalled(calls=calls):
             for c in calls:
                 t.calls.add(c.player)
                 t.draws.add(c.player)
+            return tuple(CallMade(c) for c in calls)
         case CallsLapsed(players=players):
             t.calls.update(players)
+            return tuple(CalledOff(p) for p in players)
         case FinalTableFormed(table=n):
             t.tables.add(n)
             t.all_tables = True
             t.all_draws = True
+            return (AtTable("final", n),)
         case LevelChanged() | ClockStarted() | GameChanged():
             # A new level can leave any table's hand in progress at the old blinds.
             t.views_all = True
+            return NO_LINES
         case RulingRecorded(penalties=penalties):
             # A disqualification puts the player out of the sit-outs; records the chips.
             t.players.update(x.player for x in penalties)
+            # A warning is the player's own business; a sit-out or a disqualification the room's.
+            return tuple(
+                AtSeat("sit_out" if x.kind == "sit_out" else "disqualified", x.player)
+                for x in penalties
+                if x.kind != "warning"
+            )
         case (
             ClockPaused()
             | ClockResumed()
@@ -259,15 +376,18 @@ def touch(e: Event, into: Touched) -> None:
             | DrawsCommitted()
             | WitnessSet()
         ):
-            pass  # the clock, the counts, the money: compared whole
+            return NO_LINES  # the clock, the counts, the money: compared whole
         case DrawMade(seated=pids):
             # The seats a committed draw gave: each record names the draw (``fair``).
             t.players.update(pids)
+            return NO_LINES
         case BountyPaid(player=p) | TournamentFinished(winner=p):
             # A bounty paid; the winner's own bounty taken.
             t.players.add(p)
+            return NO_LINES
         case DealMade(shares=shares):
             t.players.update(x.player for x in shares)
+            return NO_LINES
         case (
             CapacitySet()
             | AlternateQueued()
@@ -276,7 +396,8 @@ def touch(e: Event, into: Touched) -> None:
             | AlternatesLapsed()
             | AlternatesLeft()
         ):
-            pass  # the alternates' line, compared whole (a seat taken: the events after it)
+            # The alternates' line, compared whole (a seat taken: the events after it).
+            return NO_LINES
         case SeatAwarded(player=p, table=n):
             # Out of their seat with a seat won (``milestone``); the places after it move
             # when it is undone (``BustUndone``).
@@ -284,7 +405,9 @@ def touch(e: Event, into: Touched) -> None:
             t.tables.add(n)
             t.draws.add(p)
             t.calls.add(p)
+            return NO_LINES
         case TournamentCreated():
             t.restart = True
+            return NO_LINES
         case _:
             assert_never(e)

@@ -1,10 +1,10 @@
 """What each role may send: pure decisions over the engine's commands and state.
 
-``sender`` names, for every command, the least role that may send it; a command added to
-the engine without a line there fails ``mypy --strict`` (the ``assert_never``), so nobody
-gets a command by default. Call ``authorize`` with the state the command will be decided
-against, under the same lock: a table's right to bust a player depends on where the player
-sits at that moment.
+``sender`` names, for every command, the least role that may send it, as the command
+declares it (``may_send`` in ``floor.engine.commands``); a command declared without one
+fails its import, so nobody gets a command by default. Call ``authorize`` with the state the
+command will be decided against, under the same lock: a table's right to bust a player
+depends on where the player sits at that moment.
 
 A table screen (and the dealer signed in on it) is bound to one table of one tournament:
 whatever it sends about another tournament, or another table, is refused here, as is any
@@ -13,88 +13,17 @@ read of the staff's beyond its own table (``require_floor``; its view: ``redact`
 
 from __future__ import annotations
 
-from typing import Final, Literal, assert_never
+from typing import Final
 
 from ..engine import commands as cmd
-from ..engine.commands import Command
+from ..engine.commands import Command, Sender
 from ..engine.state import Tournament
 from .principal import Forbidden, Principal
 
-#: Who may send a command, from the fewest rights up: a table screen (at its own table, with
-#: or without a dealer signed in on it; the floor and the director too), the floor (and the
-#: director), the director alone, or nobody (the server's own commands).
-Sender = Literal["dealer", "floor", "director", "server"]
-
 
 def sender(command: Command) -> Sender:
-    """The least role that may send ``command``."""
-    match command:
-        case cmd.Hand() | cmd.HandDone() | cmd.Button() | cmd.Bust() | cmd.BustSameHand():
-            return "dealer"
-        case (
-            cmd.UndoBust()
-            | cmd.Confirm()
-            | cmd.ConfirmAll()
-            | cmd.Cancel()
-            | cmd.CallMove()
-            | cmd.CallAll()
-            | cmd.CallTime()
-            | cmd.EndTimeCall()
-            | cmd.CorrectSeat()
-            | cmd.LockSeat()
-            | cmd.Register()
-            | cmd.RegisterMany()
-            | cmd.RenamePlayer()
-            | cmd.SetSpecialNeeds()
-            | cmd.Unregister()
-            | cmd.SetStack()
-            | cmd.CountTable()
-            | cmd.Rebuy()
-            | cmd.AddOn()
-            | cmd.ChipRace()
-            | cmd.RecordRuling()
-            | cmd.EndSitOut()
-            | cmd.BagTable()
-            | cmd.PayBounty()
-            | cmd.QueueAlternate()
-            | cmd.SeatAlternate()
-            | cmd.AwardSeat()
-            | cmd.DropAlternate()
-        ):
-            return "floor"
-        case (
-            cmd.DrawSeats()
-            | cmd.OpenTable()
-            | cmd.WaiveHalt()
-            | cmd.BreakTable()
-            | cmd.StartFinal()
-            | cmd.SetGame()
-            | cmd.ClockStart()
-            | cmd.ClockPause()
-            | cmd.ClockResume()
-            | cmd.ClockAdjust()
-            | cmd.ClockLevel()
-            | cmd.CloseTournament()
-            | cmd.SetPrize()
-            | cmd.SetStructure()
-            | cmd.StartHandForHand()
-            | cmd.EndHandForHand()
-            | cmd.SetFlight()
-            | cmd.EndDay()
-            | cmd.ProposeDeal()
-            | cmd.MakeDeal()
-            | cmd.SetCapacity()
-            | cmd.Announce()
-            | cmd.ClearAnnouncement()
-            | cmd.IssueSeats()
-            | cmd.UndoDeal()
-            | cmd.SetWitness()
-        ):
-            return "director"
-        case cmd.Tick() | cmd.JoinAlternates():
-            return "server"
-        case _:
-            assert_never(command)
+    """The least role that may send ``command``, as the command declares it."""
+    return command.may_send
 
 
 _FLOOR_MAY: Final = (

@@ -155,12 +155,37 @@ def test_every_command_has_an_example() -> None:
 
 
 def test_every_command_names_the_least_role_that_may_send_it() -> None:
-    """The table ``mypy --strict`` holds complete (its ``assert_never``), read as a table."""
+    """The commands' own declarations (``may_send``), read as a table."""
     least = {kind: sender(example) for kind, example in EXAMPLES.items()}
     assert {k for k, s in least.items() if s == "dealer"} == DEALER_MAY
     assert {k for k, s in least.items() if s in ("dealer", "floor")} == FLOOR_MAY
     # The public's join to the alternates' line is sent by its own route, limited per address.
     assert {k for k, s in least.items() if s == "server"} == {cmd.Tick, cmd.JoinAlternates}
+
+
+def test_every_command_declares_the_least_role_that_may_send_it() -> None:
+    """Each command's own class says it (none inherits it), as one of the roles."""
+    roles = set(typing.get_args(cmd.Sender))
+    undeclared = [
+        k.__name__ for k in typing.get_args(cmd.Command) if vars(k).get("may_send") not in roles
+    ]
+    assert not undeclared
+
+
+def test_a_command_declared_without_its_sender_fails_at_its_declaration() -> None:
+    with pytest.raises(TypeError, match="command Nobodys declares no may_send"):
+
+        class Nobodys(cmd._Command, frozen=True, tag="nobodys"):
+            pass
+
+
+def test_who_may_send_a_command_is_neither_encoded_nor_decoded() -> None:
+    """A class variable, not a field: the wire and the schema do not know it, and a command
+    sent with one is refused as an unknown field."""
+    assert b"may_send" not in msgspec.json.encode(cmd.Tick())
+    assert "may_send" not in str(msgspec.json.schema(cmd.Command))
+    with pytest.raises(msgspec.ValidationError, match="unknown field `may_send`"):
+        msgspec.json.decode(b'{"type": "tick", "may_send": "dealer"}', type=cmd.Command)
 
 
 def expected(principal: Principal, kind: type[typing.Any]) -> bool:
