@@ -42,6 +42,7 @@ from typing import Final, Literal
 import msgspec
 
 from .commands import EndSitOut, Penalty, RecordRuling
+from .dispatch import decides, folds, validates
 from .errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable, refused
 from .events import Event, PenaltyGiven, PlayerBusted, RulingRecorded, SitOutEnded
 from .model import MAX_CHIPS, PlayerId, TableNo
@@ -357,3 +358,28 @@ def repeats(s: TournamentState) -> list[Repeat]:
     ]
     out.sort(key=lambda r: (-len(r.rulings), -r.rulings[-1]))
     return out
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _recorded(t: Tournament, e: RulingRecorded) -> None:
+    t.state.chips_added -= t.state.rulings.record(e)
+
+
+def _sit_out_ended(t: Tournament, e: SitOutEnded) -> None:
+    t.state.rulings.end(e)
+
+
+DECIDES = (
+    decides(RecordRuling, lambda t, c, now, rng: record(t, c, now)),
+    decides(EndSitOut, lambda t, c, now, rng: end(t, c, now)),
+)
+CHECKS = (
+    validates(RulingRecorded, check),
+    validates(SitOutEnded, check),
+)
+FOLDS = (
+    folds(RulingRecorded, _recorded),
+    folds(SitOutEnded, _sit_out_ended),
+)
