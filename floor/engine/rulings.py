@@ -47,7 +47,7 @@ from .errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable, refused
 from .events import Event, PenaltyGiven, PlayerBusted, RulingRecorded, SitOutEnded
 from .model import MAX_CHIPS, PlayerId, TableNo
 from .rulebook import Book
-from .ruling_log import SitOut
+from .ruling_log import Ruling, SitOut
 from .state import Player, Tournament, TournamentState
 
 #: How far a ruling's time may run ahead of the server's clock: the phone's estimate of the
@@ -364,11 +364,37 @@ def repeats(s: TournamentState) -> list[Repeat]:
 
 
 def _recorded(t: Tournament, e: RulingRecorded) -> None:
-    t.state.chips_added -= t.state.rulings.record(e)
+    """Keep the ruling and start its sit-outs; a disqualification takes the player's chips
+    out of the tournament."""
+    log = t.state.rulings
+    log.made.append(
+        Ruling(
+            number=e.number,
+            table=e.table,
+            hand=e.hand,
+            players=e.players,
+            rule=e.rule,
+            note=e.note,
+            penalties=e.penalties,
+            at=e.at,
+        )
+    )
+    for p in e.penalties:
+        if p.kind == "sit_out":
+            log.sit_outs.append(
+                SitOut(
+                    player=p.player, ruling=e.number, at=e.at, ends_at=p.ends_at, hands_left=p.hands
+                )
+            )
+        elif p.kind == "disqualification":
+            log.disqualified[p.player] = e.number
+            log.drop(p.player)
+            t.state.chips_added -= p.chips or 0
 
 
 def _sit_out_ended(t: Tournament, e: SitOutEnded) -> None:
-    t.state.rulings.end(e)
+    log = t.state.rulings
+    log.sit_outs[:] = [s for s in log.sit_outs if (s.player, s.ruling) != (e.player, e.ruling)]
 
 
 DECIDES = (
