@@ -10,16 +10,8 @@ from __future__ import annotations
 
 import random
 
-from . import (
-    alternates,
-    day_end,
-    finish,
-    hand_for_hand,
-    satellite,
-)
-from .commands import (
-    Command,
-)
+from . import alternates, day_end, finish, hand_for_hand, satellite
+from .commands import Command
 from .events import Event
 from .features.entries import registration
 from .planner import housekeep

@@ -22,14 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import (
-    finish,
-)
+from . import finish
 from .errors import FloorError, RuleError, refused
-from .events import (
-    Event,
-    TournamentCreated,
-)
+from .events import Event, TournamentCreated
 from .features import busts
 from .features.checks import MAX_ID, MAX_NAME, MAX_SEATS, MAX_TABLE, MIN_SEATS
 from .registry import CHECKERS
