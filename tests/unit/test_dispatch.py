@@ -10,6 +10,8 @@ and none is doubled (which the registry refuses at import).
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import random
 from collections import Counter
 from typing import get_args
@@ -56,6 +58,17 @@ def test_every_logged_event_has_exactly_one_check() -> None:
 def test_every_logged_event_has_exactly_one_fold() -> None:
     assert _missing_and_extra(_declared("FOLDS"), LOGGED) == ([], [], [])
     assert set(FOLDERS) == LOGGED
+
+
+def test_every_module_that_declares_entries_is_a_listed_feature() -> None:
+    import floor.engine
+
+    declaring = set()
+    for info in pkgutil.walk_packages(floor.engine.__path__, "floor.engine."):
+        module = importlib.import_module(info.name)
+        if any(hasattr(module, n) for n in ("DECIDES", "CHECKS", "FOLDS")):
+            declaring.add(info.name)
+    assert declaring == {f.__name__ for f in FEATURES}
 
 
 def test_the_state_folds_with_the_registry_table() -> None:
