@@ -20,8 +20,17 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from . import clock, windows
+from .alternates_fold import fold as alternates_fold
 from .alternates_model import MAX_LINE, Alternate
-from .commands import DropAlternate, JoinAlternates, QueueAlternate, Register, SeatAlternate
+from .commands import (
+    DropAlternate,
+    JoinAlternates,
+    QueueAlternate,
+    Register,
+    SeatAlternate,
+    SetCapacity,
+)
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, refused
 from .events import (
     AlternateEvent,
@@ -245,3 +254,32 @@ def check(t: Tournament, e: AlternateEvent) -> None:
         case AlternatesLapsed() | AlternatesLeft():
             for ref in e.alternates:
                 _alternate(s, ref)
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _fold(t: Tournament, e: AlternateEvent) -> None:
+    t.state.alternates = alternates_fold(t.state.alternates, e)
+
+
+DECIDES = (
+    decides(SetCapacity, lambda t, c, now, rng: set_capacity(t, CapacitySet(capacity=c.capacity))),
+    decides(DropAlternate, lambda t, c, now, rng: drop(t, c, now)),
+)
+CHECKS = (
+    validates(CapacitySet, check),
+    validates(AlternateQueued, check),
+    validates(AlternatesCalled, check),
+    validates(AlternateSeated, check),
+    validates(AlternatesLapsed, check),
+    validates(AlternatesLeft, check),
+)
+FOLDS = (
+    folds(CapacitySet, _fold),
+    folds(AlternateQueued, _fold),
+    folds(AlternatesCalled, _fold),
+    folds(AlternateSeated, _fold),
+    folds(AlternatesLapsed, _fold),
+    folds(AlternatesLeft, _fold),
+)

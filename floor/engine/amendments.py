@@ -23,11 +23,12 @@ from typing import Final, cast
 import msgspec
 
 from .commands import SetPrize, SetStructure
+from .dispatch import decides, folds, validates
 from .errors import ConfigValueError, NotAllowed, Reason, refused
 from .events import Event, PrizeChanged, StructureChanged
 from .prize import Prize
 from .rules import Level, Rules, Structure
-from .state import TournamentState
+from .state import Tournament, TournamentState
 from .why import Param, Why
 
 
@@ -175,3 +176,19 @@ def _fits(structure: Structure, prize: Prize | None) -> Why | None:
     except ConfigValueError as e:
         return Why(cast(Reason, e.reason), cast(dict[str, Param], dict(e.params)))
     return None
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (
+    decides(SetPrize, lambda t, c, now, rng: set_prize(t.state, c, now)),
+    decides(SetStructure, lambda t, c, now, rng: set_structure(t.state, t.rules, c, now)),
+)
+CHECKS = (
+    validates(PrizeChanged, lambda t, e: check(t.state, t.rules, e)),
+    validates(StructureChanged, lambda t, e: check(t.state, t.rules, e)),
+)
+FOLDS = (
+    folds(PrizeChanged, Tournament._prize_changed),
+    folds(StructureChanged, Tournament._structure_changed),
+)

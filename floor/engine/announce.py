@@ -8,6 +8,7 @@ every screen as a patch and stands in the log like any other event.
 from __future__ import annotations
 
 from .commands import Announce, ClearAnnouncement
+from .dispatch import decides, folds, validates
 from .errors import BadValue, NotAllowed, refused
 from .events import Announced, AnnouncementCleared, Event
 from .state import Tournament
@@ -47,3 +48,28 @@ def check(t: Tournament, event: Announced | AnnouncementCleared) -> None:
         case AnnouncementCleared():
             if t.state.announcement is None:
                 raise _none()
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _announced(t: Tournament, e: Announced) -> None:
+    t.state.announcement = e
+
+
+def _cleared(t: Tournament, e: AnnouncementCleared) -> None:
+    t.state.announcement = None
+
+
+DECIDES = (
+    decides(Announce, lambda t, c, now, rng: say(t, c, now)),
+    decides(ClearAnnouncement, lambda t, c, now, rng: clear(t, c, now)),
+)
+CHECKS = (
+    validates(Announced, check),
+    validates(AnnouncementCleared, check),
+)
+FOLDS = (
+    folds(Announced, _announced),
+    folds(AnnouncementCleared, _cleared),
+)

@@ -25,6 +25,7 @@ import msgspec
 from . import lookups, mystery
 from .bounty_rules import Bounty, BountyShare, clockwise, halves, split
 from .commands import Busted, PayBounty
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, refused
 from .events import BountyPaid, Event, PlayerBusted
 from .features import checks
@@ -309,3 +310,15 @@ def check(t: Tournament, event: PlayerBusted | BountyPaid) -> None:
             {"name": "bounty_to", "value": str(event.bounty_to), "expected": str(again.bounty_to)},
             field="bounty_to",
         )
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _paid(t: Tournament, e: BountyPaid) -> None:
+    """The bounties only, which ``Tournament.apply`` folds for every event (``_bounty``)."""
+
+
+DECIDES = (decides(PayBounty, lambda t, c, now, rng: pay(t, c, now)),)
+CHECKS = (validates(BountyPaid, check),)
+FOLDS = (folds(BountyPaid, _paid),)

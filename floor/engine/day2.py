@@ -22,6 +22,7 @@ import msgspec
 from msgspec import Meta
 
 from .bagging import room_check
+from .dispatch import folds, validates
 from .errors import NotAllowed, refused
 from .events import (
     CountedStack,
@@ -35,6 +36,7 @@ from .events import (
     TableOpened,
     TournamentCreated,
 )
+from .features import checks
 from .flights import Bagged, CheckFailed, Flight, StackForward, forward
 from .model import PlayerId, TableNo
 from .prize import PrizePool, payouts
@@ -310,3 +312,18 @@ def first_events(
             )
         )
     return events
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _check_carried(t: Tournament, e: FieldCarried) -> None:
+    for name in ("entries", "rebuys", "add_ons"):
+        checks.not_negative(name, getattr(e, name))
+    if e.checks and not (e.acknowledged or "").strip():
+        # Day 2 is made from a failed check only on the director's reason (``make_day2``).
+        raise refused(NotAllowed, "day2_ack_reason", {}, field="acknowledged")
+
+
+CHECKS = (validates(FieldCarried, _check_carried),)
+FOLDS = (folds(FieldCarried, Tournament._field_carried),)

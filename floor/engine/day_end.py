@@ -21,8 +21,10 @@ from .commands import (
     EndDay,
     SetFlight,
 )
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, RuleError, refused
 from .events import BagCount, DayEnded, Event, FlightSet, TableBagged
+from .features import checks
 from .flights import DayOver, day_over
 from .state import Tournament
 
@@ -128,3 +130,33 @@ def check(t: Tournament, event: FlightSet | TableBagged | DayEnded) -> None:
         case DayEnded():
             if s.day_ended is not None:
                 raise _ended()
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _flight_set(t: Tournament, e: FlightSet) -> None:
+    t.state.flight = e
+
+
+def _check_logged(t: Tournament, e: FlightSet | TableBagged | DayEnded) -> None:
+    if isinstance(e, DayEnded) and e.remaining is not None:
+        checks.not_negative("remaining", e.remaining)
+    check(t, e)
+
+
+DECIDES = (
+    decides(BagTable, lambda t, c, now, rng: bag_table(t, c, now)),
+    decides(EndDay, lambda t, c, now, rng: end_day(t, c, now)),
+    decides(SetFlight, lambda t, c, now, rng: set_flight(t, c, now)),
+)
+CHECKS = (
+    validates(FlightSet, _check_logged),
+    validates(TableBagged, _check_logged),
+    validates(DayEnded, _check_logged),
+)
+FOLDS = (
+    folds(FlightSet, _flight_set),
+    folds(TableBagged, Tournament._table_bagged),
+    folds(DayEnded, Tournament._day_ended),
+)

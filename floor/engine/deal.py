@@ -33,6 +33,7 @@ import msgspec
 from . import clock, deal_bounties
 from .commands import MakeDeal, ProposeDeal
 from .count_age import count_age
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, refused
 from .events import DealMade, DealProposed, DealShare, Event
 from .model import PlayerId
@@ -345,3 +346,24 @@ def facts(t: Tournament) -> DealFacts | None:
         why=first,
         bounties=deal_bounties.on_heads(t, left),
     )
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _proposed(t: Tournament, e: DealProposed) -> None:
+    t.state.deal_offer = e
+
+
+DECIDES = (
+    decides(ProposeDeal, lambda t, c, now, rng: propose(t, c, now)),
+    decides(MakeDeal, lambda t, c, now, rng: make(t, c, now)),
+)
+CHECKS = (
+    validates(DealProposed, check),
+    validates(DealMade, check),
+)
+FOLDS = (
+    folds(DealProposed, _proposed),
+    folds(DealMade, Tournament._deal_made),
+)

@@ -10,6 +10,7 @@ played for the deal's prizes. A closed tournament's deal stands (``finish.bar``)
 from __future__ import annotations
 
 from .commands import UndoDeal
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, refused
 from .events import DealUndone, Event
 from .state import Tournament
@@ -32,3 +33,10 @@ def check(t: Tournament, event: DealUndone) -> None:
     )
     if after and not deal.ends:
         raise refused(NotAllowed, "deal_played_on", {"player": after[0]}, field="type")
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (decides(UndoDeal, lambda t, c, now, rng: undo(t, c, now)),)
+CHECKS = (validates(DealUndone, check),)
+FOLDS = (folds(DealUndone, lambda t, e: t._deal_undone()),)

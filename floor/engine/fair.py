@@ -24,8 +24,10 @@ from typing import Final
 import msgspec
 
 from .commands import Command, SetWitness
+from .dispatch import decides, folds, validates
 from .errors import BadValue, NotAllowed, refused
 from .events import DrawMade, DrawsCommitted, Event, WitnessSet
+from .fair_fold import fold as fair_fold
 from .fair_fold import seated_by
 from .fair_rng import FairRng
 from .state import Tournament
@@ -234,3 +236,23 @@ def is_hash(text: str) -> bool:
 
 def _uncommitted() -> NotAllowed:
     return refused(NotAllowed, "draws_uncommitted", {})
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _fold(t: Tournament, e: DrawsCommitted | DrawMade | WitnessSet) -> None:
+    t.state.fair = fair_fold(t.state.fair, e)
+
+
+DECIDES = (decides(SetWitness, lambda t, c, now, rng: witness(t, c, now)),)
+CHECKS = (
+    validates(DrawsCommitted, check),
+    validates(DrawMade, check),
+    validates(WitnessSet, check),
+)
+FOLDS = (
+    folds(DrawsCommitted, _fold),
+    folds(DrawMade, _fold),
+    folds(WitnessSet, _fold),
+)

@@ -29,6 +29,7 @@ from .commands import (
     UndoBust,
     UndoDeal,
 )
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, RuleError, refused
 from .events import (
     BountyPaid,
@@ -39,6 +40,7 @@ from .events import (
     TournamentClosed,
     TournamentFinished,
 )
+from .features import checks
 from .model import PlayerId
 from .state import Tournament, TournamentState
 from .why import Why
@@ -175,3 +177,30 @@ def check(t: Tournament, event: Event) -> None:
             raise refused(NotAllowed, "last_player", {"player": left}, field="winner")
     elif isinstance(event, TournamentClosed):
         closable(t)
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _check_finished(t: Tournament, e: TournamentFinished) -> None:
+    if e.remaining is not None:
+        checks.not_negative("remaining", e.remaining)
+
+
+def _check_closed(t: Tournament, e: TournamentClosed) -> None:
+    """Nothing beyond ``check``, which every event passes: only once there is a winner."""
+
+
+def _closed(t: Tournament, e: TournamentClosed) -> None:
+    t.state.closed_at = e.at
+
+
+DECIDES = (decides(CloseTournament, lambda t, c, now, rng: close(t, now)),)
+CHECKS = (
+    validates(TournamentFinished, _check_finished),
+    validates(TournamentClosed, _check_closed),
+)
+FOLDS = (
+    folds(TournamentFinished, Tournament._tournament_finished),
+    folds(TournamentClosed, _closed),
+)

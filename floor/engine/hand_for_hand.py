@@ -30,6 +30,7 @@ from .commands import (
     HandDone,
     StartHandForHand,
 )
+from .dispatch import decides, folds, validates
 from .errors import BadSeat, NotAllowed, RuleError, refused, seat_listed_twice
 from .events import (
     ClockResumed,
@@ -334,3 +335,43 @@ def check(t: Tournament, e: Recorded) -> None:
         raise refused(
             NotAllowed, "h4h_round", {"round": e.round, "next": h.round + 1}, field="round"
         )
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _fold_reported(t: Tournament, e: HandReported) -> None:
+    assert t.state.hand_for_hand is not None
+    t.state.hand_for_hand.reported(e)
+
+
+def _fold_dealt(t: Tournament, e: HandForHandDealt) -> None:
+    assert t.state.hand_for_hand is not None
+    t.state.hand_for_hand.next_round(e.round)
+
+
+def _fold_started(t: Tournament, e: HandForHandStarted) -> None:
+    t.state.hand_for_hand = HandForHand(started_at=e.at, paused_clock=e.paused_clock)
+
+
+def _fold_ended(t: Tournament, e: HandForHandEnded) -> None:
+    t.state.hand_for_hand = None
+
+
+DECIDES = (
+    decides(HandDone, hand_done),
+    decides(StartHandForHand, lambda t, c, now, rng: start(t, c, now)),
+    decides(EndHandForHand, end),
+)
+CHECKS = (
+    validates(HandForHandStarted, check),
+    validates(HandReported, check),
+    validates(HandForHandDealt, check),
+    validates(HandForHandEnded, check),
+)
+FOLDS = (
+    folds(HandReported, _fold_reported),
+    folds(HandForHandDealt, _fold_dealt),
+    folds(HandForHandStarted, _fold_started),
+    folds(HandForHandEnded, _fold_ended),
+)

@@ -26,6 +26,7 @@ import msgspec
 
 from . import lookups
 from .commands import AwardSeat, UndoBust
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, refused
 from .events import Event, SeatAwarded
 from .house.tickets_events import IssueTicketsClaim, TicketIssue, WithdrawTicketClaim
@@ -228,3 +229,10 @@ class Standing:
         if not self._places:
             return place
         return place + len(self._places) - bisect.bisect_right(self._places, place)
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (decides(AwardSeat, lambda t, c, now, rng: award(t, c, now)),)
+CHECKS = (validates(SeatAwarded, check),)
+FOLDS = (folds(SeatAwarded, Tournament._seat_awarded),)

@@ -1,9 +1,10 @@
 """The day's rulings and the sit-outs running, as the tournament's state keeps them.
 
-``Tournament.apply`` hands this record the events that change it (a ruling recorded, a
-sit-out over) and the facts that count for it (a hand dealt at a table, a player out); what a
-command may record, and what the screens are told of it, is ``rulings``'. The record holds no
-clock: a sit-out of minutes ends when the ``sit_out_ended`` the clock driver writes says so.
+The rulings feature folds its own events into this record (``rulings``: a ruling recorded, a
+sit-out over), so a new event of the feature changes no line here; the other folds hand it
+the facts that count for it (a hand dealt at a table, a player out). What a command may
+record, and what the screens are told of it, is ``rulings``' too. The record holds no clock:
+a sit-out of minutes ends when the ``sit_out_ended`` the clock driver writes says so.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Annotated
 
 import msgspec
 
-from .events import PenaltyGiven, RulingRecorded, SitOutEnded
+from .events import PenaltyGiven
 from .model import STAFF, PlayerId, TableNo
 
 
@@ -48,43 +49,6 @@ class RulingLog(msgspec.Struct, kw_only=True):
     sit_outs: list[SitOut] = msgspec.field(default_factory=list)
     #: The players disqualified, with the ruling that did it.
     disqualified: dict[PlayerId, int] = msgspec.field(default_factory=dict)
-
-    def record(self, e: RulingRecorded) -> int:
-        """Keep the ruling and start its sit-outs; the chips it took out of the tournament."""
-        self.made.append(
-            Ruling(
-                number=e.number,
-                table=e.table,
-                hand=e.hand,
-                players=e.players,
-                rule=e.rule,
-                note=e.note,
-                penalties=e.penalties,
-                at=e.at,
-            )
-        )
-        removed = 0
-        for p in e.penalties:
-            if p.kind == "sit_out":
-                self.sit_outs.append(
-                    SitOut(
-                        player=p.player,
-                        ruling=e.number,
-                        at=e.at,
-                        ends_at=p.ends_at,
-                        hands_left=p.hands,
-                    )
-                )
-            elif p.kind == "disqualification":
-                self.disqualified[p.player] = e.number
-                self.drop(p.player)
-                removed += p.chips or 0
-        return removed
-
-    def end(self, e: SitOutEnded) -> None:
-        self.sit_outs[:] = [
-            s for s in self.sit_outs if (s.player, s.ruling) != (e.player, e.ruling)
-        ]
 
     def hand_dealt(self, seated: Iterable[PlayerId]) -> None:
         """A table dealt a hand to ``seated``: one hand fewer for those sitting out there."""

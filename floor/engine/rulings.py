@@ -42,11 +42,12 @@ from typing import Final, Literal
 import msgspec
 
 from .commands import EndSitOut, Penalty, RecordRuling
+from .dispatch import decides, folds, validates
 from .errors import BadValue, NotAllowed, UnknownPlayer, UnknownTable, refused
 from .events import Event, PenaltyGiven, PlayerBusted, RulingRecorded, SitOutEnded
 from .model import MAX_CHIPS, PlayerId, TableNo
 from .rulebook import Book
-from .ruling_log import SitOut
+from .ruling_log import Ruling, SitOut
 from .state import Player, Tournament, TournamentState
 
 #: How far a ruling's time may run ahead of the server's clock: the phone's estimate of the
@@ -357,3 +358,54 @@ def repeats(s: TournamentState) -> list[Repeat]:
     ]
     out.sort(key=lambda r: (-len(r.rulings), -r.rulings[-1]))
     return out
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _recorded(t: Tournament, e: RulingRecorded) -> None:
+    """Keep the ruling and start its sit-outs; a disqualification takes the player's chips
+    out of the tournament."""
+    log = t.state.rulings
+    log.made.append(
+        Ruling(
+            number=e.number,
+            table=e.table,
+            hand=e.hand,
+            players=e.players,
+            rule=e.rule,
+            note=e.note,
+            penalties=e.penalties,
+            at=e.at,
+        )
+    )
+    for p in e.penalties:
+        if p.kind == "sit_out":
+            log.sit_outs.append(
+                SitOut(
+                    player=p.player, ruling=e.number, at=e.at, ends_at=p.ends_at, hands_left=p.hands
+                )
+            )
+        elif p.kind == "disqualification":
+            log.disqualified[p.player] = e.number
+            log.drop(p.player)
+            t.state.chips_added -= p.chips or 0
+
+
+def _sit_out_ended(t: Tournament, e: SitOutEnded) -> None:
+    log = t.state.rulings
+    log.sit_outs[:] = [s for s in log.sit_outs if (s.player, s.ruling) != (e.player, e.ruling)]
+
+
+DECIDES = (
+    decides(RecordRuling, lambda t, c, now, rng: record(t, c, now)),
+    decides(EndSitOut, lambda t, c, now, rng: end(t, c, now)),
+)
+CHECKS = (
+    validates(RulingRecorded, check),
+    validates(SitOutEnded, check),
+)
+FOLDS = (
+    folds(RulingRecorded, _recorded),
+    folds(SitOutEnded, _sit_out_ended),
+)

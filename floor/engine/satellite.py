@@ -22,6 +22,7 @@ from .commands import (
     RenamePlayer,
     Tick,
 )
+from .dispatch import decides, folds, validates
 from .errors import NotAllowed, RuleError, refused
 from .events import Event, SatelliteEnded, SeatsIssued, SeatTicket
 from .house.tickets_events import TicketIssue
@@ -160,3 +161,21 @@ def check(t: Tournament, event: SatelliteEnded | SeatsIssued) -> None:
             {"name": "seats", "value": list(event.seats), "expected": list(winners(t, n))},
             field="seats",
         )
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _issued(t: Tournament, e: SeatsIssued) -> None:
+    t.state.seats_issued = e
+
+
+DECIDES = (decides(IssueSeats, lambda t, c, now, rng: issue(t, c, now)),)
+CHECKS = (
+    validates(SatelliteEnded, check),
+    validates(SeatsIssued, check),
+)
+FOLDS = (
+    folds(SatelliteEnded, Tournament._satellite_ended),
+    folds(SeatsIssued, _issued),
+)

@@ -54,7 +54,7 @@ PLAIN_VALUE_ERRORS = {
     ("chiprace.py", "card_strength"),
     ("pots.py", "__post_init__"),
     ("state.py", "fold"),
-    ("state.py", "apply"),
+    ("state.py", "_created"),
     # A seed chain or a draw's source asked for what no decision asks (engine.fair).
     ("fair.py", "make_chain"),
     ("fair.py", "seed"),

@@ -14,11 +14,8 @@ from .. import (
     same_hand,
     undo,
 )
-from ..commands import (
-    Bust,
-    BustSameHand,
-    UndoBust,
-)
+from ..commands import Bust, BustSameHand, UndoBust
+from ..dispatch import decides, folds, validates, validates_after
 from ..errors import (
     NotAllowed,
     RuleError,
@@ -177,3 +174,20 @@ def not_last(t: Tournament, p: Player) -> None:
     """Refuse the bust-out of the last player left: the winner."""
     if t.active <= 1:
         raise refused(NotAllowed, "last_player", {"player": p.id}, field="player")
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (
+    decides(Bust, bust),
+    decides(BustSameHand, bust_same_hand),
+    decides(UndoBust, undo_bust),
+)
+CHECKS = (
+    validates_after(PlayerBusted, check_player_busted),
+    validates(BustUndone, check_bust_undone),
+)
+FOLDS = (
+    folds(PlayerBusted, Tournament._player_busted),
+    folds(BustUndone, Tournament._bust_undone),
+)

@@ -17,12 +17,8 @@ from .. import (
     windows,
 )
 from ..calc.chiprace import ChipRaceInput, RaceSeat, chip_race
-from ..commands import (
-    AddOn,
-    ChipRace,
-    Rebuy,
-    SetStack,
-)
+from ..commands import AddOn, ChipRace, CountTable, Rebuy, SetStack
+from ..dispatch import decides, folds, validates
 from ..errors import (
     NotAllowed,
     RuleError,
@@ -192,3 +188,28 @@ def check_chips_raced(t: Tournament, e: ChipsRaced) -> None:
 def check_stack_set(t: Tournament, e: StackSet) -> None:
     lookups.seated(t, e.player)
     checks.stack(e.stack)
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (
+    decides(SetStack, set_stack),
+    decides(CountTable, lambda t, c, now, rng: counts.count_table(t, c, now)),
+    decides(Rebuy, rebuy),
+    decides(AddOn, add_on),
+    decides(ChipRace, race_chips),
+)
+CHECKS = (
+    validates(StackSet, check_stack_set),
+    validates(StacksCounted, check_stacks_counted),
+    validates(RebuyMade, check_bought),
+    validates(AddOnMade, check_bought),
+    validates(ChipsRaced, check_chips_raced),
+)
+FOLDS = (
+    folds(StackSet, Tournament._stack_set),
+    folds(StacksCounted, Tournament._stacks_counted),
+    folds(RebuyMade, Tournament._rebuy_made),
+    folds(AddOnMade, Tournament._add_on_made),
+    folds(ChipsRaced, Tournament._chips_raced),
+)

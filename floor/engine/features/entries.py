@@ -24,8 +24,16 @@ from .. import (
 )
 from ..commands import (
     DrawSeats,
+    JoinAlternates,
+    QueueAlternate,
     Register,
+    RegisterMany,
+    RenamePlayer,
+    SeatAlternate,
+    SetSpecialNeeds,
+    Unregister,
 )
+from ..dispatch import decides, folds, validates
 from ..errors import (
     NotAllowed,
     refused,
@@ -287,3 +295,57 @@ def check_player_seated(t: Tournament, e: PlayerSeated) -> None:
     checks.unseated(t, e.player, "player")
     table = checks.open_table(t, e.table)
     checks.free(table, lookups.seat(table, e.seat), "seat")
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+
+def _special_needs_set(t: Tournament, e: SpecialNeedsSet) -> None:
+    t.state.players[e.player].special_needs = e.special_needs
+
+
+DECIDES = (
+    decides(Register, register),
+    decides(
+        RegisterMany, lambda t, c, now, rng: entry_list.register_many(t, c, now, rng, register)
+    ),
+    decides(
+        RenamePlayer, lambda t, c, now, rng: players.rename(lookups.player(t, c.player), c.name)
+    ),
+    decides(
+        SetSpecialNeeds,
+        lambda t, c, now, rng: players.set_special_needs(
+            lookups.player(t, c.player), c.special_needs
+        ),
+    ),
+    decides(
+        Unregister, lambda t, c, now, rng: players.unregister(t, lookups.player(t, c.player), now)
+    ),
+    decides(DrawSeats, draw_seats),
+    # The alternates' line registers its players as entries: ``alternates`` cannot import this
+    # module (it is imported here), so its commands that need ``register`` are decided here.
+    decides(QueueAlternate, lambda t, c, now, rng: alternates.queue(t, c, now, registered)),
+    decides(JoinAlternates, lambda t, c, now, rng: alternates.queue(t, c, now, registered)),
+    decides(
+        SeatAlternate,
+        lambda t, c, now, rng: alternates.seat(
+            t, c, now, lambda r: register(t, r, now, rng, held=True)
+        ),
+    ),
+)
+CHECKS = (
+    validates(PlayerRegistered, check_player_registered),
+    validates(PlayerSeated, check_player_seated),
+    validates(SeatsDrawn, check_seats_drawn),
+    validates(PlayerRenamed, check_player_changed),
+    validates(SpecialNeedsSet, check_player_changed),
+    validates(PlayerUnregistered, check_player_changed),
+)
+FOLDS = (
+    folds(PlayerRegistered, Tournament._player_registered),
+    folds(PlayerRenamed, Tournament._player_renamed),
+    folds(SpecialNeedsSet, _special_needs_set),
+    folds(PlayerUnregistered, Tournament._player_unregistered),
+    folds(PlayerSeated, Tournament._player_seated),
+    folds(SeatsDrawn, Tournament._seats_drawn),
+)

@@ -10,11 +10,10 @@ import random
 
 from .. import (
     lookups,
+    rulings,
 )
-from ..commands import (
-    Button,
-    Hand,
-)
+from ..commands import Button, Hand
+from ..dispatch import decides, folds, validates
 from ..errors import (
     NotAllowed,
     refused,
@@ -84,3 +83,22 @@ def check_button_reported(t: Tournament, e: ButtonReported) -> None:
     table = checks.playing(lookups.table(t, e.table))
     checks.occupant(table, e.seat)
     checks.positions(table, e.positions)
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (
+    # A hand reported also ends the sit-outs it completed (``rulings``).
+    decides(
+        Hand, lambda t, c, now, rng: hand(t, c, now, rng) + rulings.hands_over(t, c.table, now)
+    ),
+    decides(Button, button),
+)
+CHECKS = (
+    validates(HandStarted, check_hand_started),
+    validates(ButtonReported, check_button_reported),
+)
+FOLDS = (
+    folds(HandStarted, Tournament._hand_started),
+    folds(ButtonReported, Tournament._button_reported),
+)

@@ -13,14 +13,8 @@ from .. import (
     lookups,
     moves,
 )
-from ..commands import (
-    CallMove,
-    Cancel,
-    Confirm,
-    ConfirmAll,
-    CorrectSeat,
-    LockSeat,
-)
+from ..commands import CallAll, CallMove, Cancel, Confirm, ConfirmAll, CorrectSeat, LockSeat
+from ..dispatch import decides, folds, validates
 from ..errors import (
     BadSeat,
     NoPlannedMove,
@@ -215,3 +209,32 @@ def check_moves_called(t: Tournament, e: MovesCalled) -> None:
 def check_calls_lapsed(t: Tournament, e: CallsLapsed) -> None:
     for i, pid in enumerate(e.players):
         lookups.player(t, pid, f"players[{i}]")
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (
+    decides(Confirm, confirm),
+    decides(ConfirmAll, confirm_all),
+    decides(Cancel, cancel),
+    decides(CallMove, call_move),
+    decides(CallAll, lambda t, c, now, rng: [calls.call_all(t, c.reason, now)]),
+    decides(CorrectSeat, correct_seat),
+    decides(LockSeat, lock_seat),
+)
+CHECKS = (
+    validates(PlayersMoved, check_players_moved),
+    validates(SeatsAssigned, check_seats_assigned),
+    validates(MoveCancelled, check_move_cancelled),
+    validates(MovesCalled, check_moves_called),
+    validates(CallsLapsed, check_calls_lapsed),
+    validates(SeatLockSet, lambda t, e: lockable(t, e.player)),
+)
+FOLDS = (
+    folds(PlayersMoved, Tournament._players_moved),
+    folds(SeatsAssigned, Tournament._seats_assigned),
+    folds(MoveCancelled, Tournament._move_cancelled),
+    folds(MovesCalled, Tournament._moves_called),
+    folds(CallsLapsed, Tournament._calls_lapsed),
+    folds(SeatLockSet, Tournament._seat_lock_set),
+)

@@ -14,13 +14,8 @@ from .. import (
     lookups,
     room,
 )
-from ..commands import (
-    BreakTable,
-    OpenTable,
-    SetGame,
-    StartFinal,
-    WaiveHalt,
-)
+from ..commands import BreakTable, OpenTable, SetGame, StartFinal, WaiveHalt
+from ..dispatch import decides, folds, validates
 from ..errors import (
     NotAllowed,
     RuleError,
@@ -157,3 +152,32 @@ def check_final_table_formed(t: Tournament, e: FinalTableFormed) -> None:
         raise final.refusal(why)
     lookups.unbroken_table(t, e.table)
     checks.in_range("seats", e.seats, checks.MIN_SEATS, checks.MAX_SEATS)
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (
+    decides(OpenTable, open_table),
+    decides(WaiveHalt, waive_halt),
+    decides(BreakTable, break_table),
+    decides(StartFinal, start_final),
+    decides(SetGame, set_game),
+)
+CHECKS = (
+    validates(TableBreaking, lambda t, e: checks.open_table(t, e.table)),
+    validates(TableBroken, check_table_broken),
+    validates(HaltWaived, check_halt_waived),
+    validates(TableOpened, lambda t, e: new_table(t, e.table, e.seats)),
+    validates(TableSetUp, check_table_set_up),
+    validates(FinalTableFormed, check_final_table_formed),
+    validates(GameChanged, lambda t, e: mixed_game(t)),
+)
+FOLDS = (
+    folds(TableBreaking, Tournament._table_breaking),
+    folds(TableBroken, Tournament._table_broken),
+    folds(HaltWaived, Tournament._halt_waived),
+    folds(TableOpened, Tournament._table_opened),
+    folds(TableSetUp, Tournament._table_set_up),
+    folds(FinalTableFormed, Tournament._final_table_formed),
+    folds(GameChanged, Tournament._game_changed),
+)

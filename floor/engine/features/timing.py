@@ -25,6 +25,7 @@ from ..commands import (
     EndTimeCall,
     Tick,
 )
+from ..dispatch import decides, folds, validates
 from ..errors import (
     NotAllowed,
     refused,
@@ -149,3 +150,35 @@ def check_clock(
         case ClockAdjusted():
             clock.structure_of(s)
             checks.not_negative("remaining", e.remaining)
+
+
+# Dispatch (``floor.engine.registry``) ------------------------------------------------------
+
+DECIDES = (
+    decides(Tick, tick),
+    decides(CallTime, call_time),
+    decides(EndTimeCall, end_time_call),
+    decides(ClockStart, clock_start),
+    decides(ClockPause, clock_pause),
+    decides(ClockResume, clock_resume),
+    decides(ClockAdjust, clock_adjust),
+    decides(ClockLevel, clock_level),
+)
+CHECKS = (
+    validates(LevelChanged, check_level_changed),
+    validates(TimeCalled, check_time_called),
+    validates(TimeCallEnded, lambda t, e: time_call(t, e.table, e.seat)),
+    validates(ClockStarted, check_clock),
+    validates(ClockPaused, check_clock),
+    validates(ClockResumed, check_clock),
+    validates(ClockAdjusted, check_clock),
+)
+FOLDS = (
+    folds(LevelChanged, Tournament._level_changed),
+    folds(TimeCalled, Tournament._time_called),
+    folds(TimeCallEnded, Tournament._time_call_ended),
+    folds(ClockStarted, Tournament._clock_started),
+    folds(ClockPaused, Tournament._clock_paused),
+    folds(ClockResumed, Tournament._clock_resumed),
+    folds(ClockAdjusted, Tournament._clock_adjusted),
+)
