@@ -12,11 +12,10 @@ Prints each run's wall time, the median and 99th percentile of a call, what the 
 to the bare call, the CPU the server and Valkey spend per call of each (from /proc: on a
 shared machine the timings swing with whatever else runs, the work per call does not), the
 server's CPU by thread (the event loop's is the main thread), the Valkey round trips per
-call under load (the desk's takes at the same moment share theirs: ``group_commit``) and
-of one call of each (``--trips`` calls sent one at a time; both counted by Valkey's
-``total_reads_processed``), and the counts that must hold: no seat given twice, no player
-twice. The bare registration is the desk's: name, player and language. ``--flights N``
-spreads both sides over N flights (the issue's measure is one).
+call under load and of one call of each (``--trips`` calls sent one at a time; both
+counted by Valkey's ``total_reads_processed``), and the counts that must hold: no seat
+given twice, no player twice. The bare registration is the desk's: name, player and
+language. ``--flights N`` spreads both sides over N flights (the issue's measure is one).
 It prints, never fails the run on a timing.
 
     .venv/bin/python bench/desk.py [--players 1000] [--desks 10] [--flights 1]
@@ -170,7 +169,7 @@ def main() -> None:
     parser.add_argument("--desks", type=int, default=10)
     parser.add_argument("--trips", type=int, default=20)
     # The measure is one flight; with several, takes into different flights are
-    # registered at once (each flight has its own lock) and share their desk calls.
+    # registered at once (each flight has its own lock).
     parser.add_argument("--flights", type=int, default=1)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

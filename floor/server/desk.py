@@ -193,7 +193,10 @@ class Desk:
             if result != "excluded":
                 result, reason = "overridden", override
         by = principal.username or ""
-        log.info("exclusion check", extra={"by": by, "desk": desk, "result": result})
+        if result != "clear":
+            # What an operator must notice; every check, clear ones too, is in the checks'
+            # log in Valkey (written with the sale), so a clear one costs no line here.
+            log.info("exclusion check", extra={"by": by, "desk": desk, "result": result})
         return Check(
             at=now, by=by, desk=desk, tournament=tid, command=cid, result=result, reason=reason
         )
