@@ -432,11 +432,12 @@ def storm(
     valkey_pid: int | None,
     committed: Any,
     settle: float,
+    timeout: float = 300.0,
 ) -> Round:
     cpu0 = cpu_seconds(server_pid)
     vk0 = cpu_seconds(valkey_pid) if valkey_pid else 0.0
     started = time.monotonic_ns()
-    _ = screens.reconnect() if reconnect else screens.connect()
+    _ = screens.reconnect(timeout) if reconnect else screens.connect(timeout)
     time.sleep(settle)  # the catch-ups after the last hello
     ended = time.monotonic_ns()
     cpu = cpu_seconds(server_pid) - cpu0
@@ -555,14 +556,30 @@ def floor_size(
 
             # The floorperson reports only at the end: until then a screen's "current" is
             # judged by the batches it got, which carry the same numbers (see analyse).
-            connect_round = storm(screens, "connect", False, public.pid, valkey.pid, committed, 2.0)
+            connect_round = storm(
+                screens,
+                "connect",
+                False,
+                public.pid,
+                valkey.pid,
+                committed,
+                2.0,
+                args.storm_timeout,
+            )
             after_connect = metrics(public_port, METRICS_TOKEN)
             # Every screen live, the floorperson's batches going out: the server's CPU.
             held_cpu, held_from = cpu_seconds(public.pid), time.monotonic()
             time.sleep(args.hold)
             held_cpu = (cpu_seconds(public.pid) - held_cpu) / (time.monotonic() - held_from)
             reconnect_round = storm(
-                screens, "reconnect", True, public.pid, valkey.pid, committed, 2.0
+                screens,
+                "reconnect",
+                True,
+                public.pid,
+                valkey.pid,
+                committed,
+                2.0,
+                args.storm_timeout,
             )
             after = metrics(public_port, METRICS_TOKEN)
             if players is not None and args.room_screens:
@@ -723,8 +740,12 @@ def baseline_size(n: int, args: argparse.Namespace, tmp: Path, floor: dict[str, 
                 return [(0, 2**62)]
 
             rounds = [
-                storm(screens, "connect", False, proc.pid, None, everything, 2.0),
-                storm(screens, "reconnect", True, proc.pid, None, everything, 2.0),
+                storm(
+                    screens, "connect", False, proc.pid, None, everything, 2.0, args.storm_timeout
+                ),
+                storm(
+                    screens, "reconnect", True, proc.pid, None, everything, 2.0, args.storm_timeout
+                ),
             ]
         floor["baseline"] = rounds
         return rounds[0]
@@ -905,6 +926,12 @@ def main() -> None:
         help="with --follow: room screens connecting once after the storms, for their bytes",
     )
     parser.add_argument("--dump", help="write each size's commands and phases to this path")
+    parser.add_argument(
+        "--storm-timeout",
+        type=float,
+        default=300.0,
+        help="seconds a storm may take until every screen is live before the run gives up",
+    )
     args = parser.parse_args()
     sizes = [1000] if args.quick else [int(x) for x in args.screens.split(",")]
     raise_nofile()
