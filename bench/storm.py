@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import collections
 import http.client
 import json
 import multiprocessing as mp
@@ -828,6 +829,9 @@ def report(results: list[dict[str, Any]]) -> list[tuple[str, bool]]:
                 f"{staff_ratio:>6.2f} {staff['screen_p99']:>10.1f}"
             )
             closes = sum(len(row["closes"]) for row in round_.rows)
+            # Why the server closed them (a code's count): the cut as too slow, a catch-up
+            # refused, a restart each have their own.
+            codes = collections.Counter(code for row in round_.rows for code in row["closes"])
             snapshots = sum(row["snapshots"] for row in round_.rows)
             given_up = sum(row["given_up"] for row in round_.rows)
             counters = "catch-ups"
@@ -840,7 +844,8 @@ def report(results: list[dict[str, Any]]) -> list[tuple[str, bool]]:
                 )
             print(
                 f"  {'':>9}   {counters} {r['catch_ups'][k]}; screens closed by the server "
-                f"{closes}, given up {given_up}, snapshots over the websocket {snapshots}; "
+                f"{closes} (by code {dict(sorted(codes.items()))}), given up {given_up}, "
+                f"snapshots over the websocket {snapshots}; "
                 f"staff commands {staff['n']} ({staff['failed']} failed)"
             )
             verdicts += [
