@@ -92,12 +92,15 @@ def person(i: int) -> dict[str, Any]:
     }
 
 
-def cpu(pid: int | None) -> float:
-    """The CPU seconds (user and system) process ``pid`` has used so far (Linux's /proc)."""
-    if pid is None:
-        return 0.0
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _seconds(stat: str) -> float:
+    """The CPU seconds (user and system) in a ``/proc/.../stat`` line (Linux's /proc)."""
+    fields = stat.rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu(pid: int | None) -> float:
+    """The CPU seconds process ``pid`` has used so far."""
+    return 0.0 if pid is None else _seconds(Path(f"/proc/{pid}/stat").read_text())
 
 
 def thread_cpu(pid: int | None) -> dict[str, float]:
@@ -106,15 +109,13 @@ def thread_cpu(pid: int | None) -> dict[str, float]:
     if pid is None:
         return {}
     out: dict[str, float] = {}
-    tick = os.sysconf("SC_CLK_TCK")
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             text = (task / "stat").read_text()
         except OSError:
             continue
         name = "loop" if task.name == str(pid) else text.split("(", 1)[1].rsplit(")", 1)[0]
-        fields = text.rsplit(")", 1)[1].split()
-        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+        out[name] = out.get(name, 0.0) + _seconds(text)
     return out
 
 
@@ -260,7 +261,7 @@ def main() -> None:
             pids = {"server": server.proc.pid if server.proc else None, "valkey": valkey.pid}
             spent: dict[tuple[str, str], float] = {}
             # And by the server's threads (the event loop's, the clock's, ...), and Valkey's
-            # reads (its round trips: with ten desks at once, several calls may share one).
+            # reads (one a round trip, as ``trips`` counts them).
             by_thread: dict[tuple[str, str], float] = {}
             loaded: dict[str, int] = {}
             server_pid = pids["server"]
@@ -329,8 +330,8 @@ def main() -> None:
                 )
             )
             print(
-                f"Valkey round trips per call under load ({args.desks} at once; calls may share "
-                f"one): bare {loaded['bare'] / args.players:.2f}, "
+                f"Valkey round trips per call under load ({args.desks} at once): "
+                f"bare {loaded['bare'] / args.players:.2f}, "
                 f"desk {loaded['desk'] / args.players:.2f}"
             )
             if args.trips:
