@@ -139,8 +139,8 @@ def _flight_set(t: Tournament, e: FlightSet) -> None:
     t.state.flight = e
 
 
-def _check_logged(t: Tournament, e: FlightSet | TableBagged | DayEnded) -> None:
-    if isinstance(e, DayEnded) and e.remaining is not None:
+def _check_day_ended(t: Tournament, e: DayEnded) -> None:
+    if e.remaining is not None:
         checks.not_negative("remaining", e.remaining)
     check(t, e)
 
@@ -151,9 +151,9 @@ DECIDES = (
     decides(SetFlight, lambda t, c, now, rng: set_flight(t, c, now)),
 )
 CHECKS = (
-    validates(FlightSet, _check_logged),
-    validates(TableBagged, _check_logged),
-    validates(DayEnded, _check_logged),
+    validates(FlightSet, check),
+    validates(TableBagged, check),
+    validates(DayEnded, _check_day_ended),
 )
 FOLDS = (
     folds(FlightSet, _flight_set),
