@@ -35,6 +35,7 @@ from ..redisdb.forecasts import RedisForecasts
 from ..redisdb.house_log import RedisHouseLog
 from ..redisdb.lease import RedisLease
 from ..redisdb.log import RedisLog
+from ..redisdb.pipe import ScriptPipe
 from ..redisdb.push import RedisPush
 from ..redisdb.seat_pass import RedisSeatPasses
 from ..redisdb.seeds import RedisSeeds
@@ -116,15 +117,20 @@ def build_floor(settings: Settings) -> Floor:
     house = House(RedisHouseLog(log))
     hub = Hub(store, bus, metrics, heartbeat=settings.heartbeat, public_log=RedisLog(reads))
 
+    # The desk's two calls a take, where the URL allows a connection of their own.
+    pipe = ScriptPipe.for_url(settings.redis_url)
+
     async def close() -> None:
         await reads.aclose()
         await redis.aclose()
+        if pipe is not None:
+            await pipe.aclose()
 
     devices = RedisDevices(redis)
     # The exclusion register: the venue's imported list (a live register plugs in here).
     listed = RedisExclusionList(redis)
     accounts = Accounts(RedisAccounts(redis), signouts=RedisSignOuts(redis), devices=devices)
-    desk = Desk(RedisDesk(redis, listed), listed, listed)
+    desk = Desk(RedisDesk(redis, listed, pipe), listed, listed)
     # A public edge plays no forecast: it reads the wall's line.
     forecasts = Forecasts(
         store,

@@ -21,6 +21,7 @@ from floor.engine.house.registry import Record
 from floor.redisdb import desk as desk_module
 from floor.redisdb.desk import RedisDesk
 from floor.redisdb.exclusion import RedisExclusionList
+from floor.redisdb.pipe import ScriptPipe
 from floor.store.desk_port import Check, ListInfo
 
 ID = Identity(
@@ -159,11 +160,25 @@ async def test_an_imported_list_is_replaced_whole_and_answers_by_digest(
             assert not any(b"ovo" in m.lower() for m in await redis.smembers(key))
 
 
+@pytest.mark.parametrize("piped", [False, True], ids=["redis-py", "pipe"])
 async def test_a_take_reads_once_asking_the_list_and_writes_once(
-    redis: aioredis.Redis,
+    redis: aioredis.Redis, redis_url: str, piped: bool
 ) -> None:
+    # The server's way (a connection of the take's own, ``ScriptPipe``) and redis-py's
+    # (Sentinel, a cluster, TLS) give the same answers.
     lists = RedisExclusionList(redis)
-    desk = RedisDesk(redis, lists)
+    pipe = ScriptPipe.for_url(redis_url) if piped else None
+    desk = RedisDesk(redis, lists, pipe)
+    try:
+        await _take_reads_once_and_writes_once(redis, desk, lists)
+    finally:
+        if pipe is not None:
+            await pipe.aclose()
+
+
+async def _take_reads_once_and_writes_once(
+    redis: aioredis.Redis, desk: RedisDesk, lists: RedisExclusionList
+) -> None:
     assert desk.answers is lists
     await desk.open_shift(Shift(id="s-bbbbbbbbbbbb", desk="B", by="dora", opened_at=1.0, float_=0))
     listed = exclusion.Person(
