@@ -14,11 +14,13 @@ shared machine the timings swing with whatever else runs, the work per call does
 server's CPU by thread (the event loop's is the main thread), the Valkey round trips per
 call under load and of one call of each (``--trips`` calls sent one at a time; both
 counted by Valkey's ``total_reads_processed``), and the counts that must hold: no seat
-given twice, no player twice. The bare registration is the desk's: name, player and
-language. ``--flights N`` spreads both sides over N flights (the issue's measure is one).
+given twice, no player twice. The two sides run interleaved in ``--slices`` parts (ten), so
+that a quieter or busier moment of a shared machine falls on both. The bare registration is
+the desk's: name, player and language. ``--flights N`` spreads both sides over N flights
+(the issue's measure is one).
 It prints, never fails the run on a timing.
 
-    .venv/bin/python bench/desk.py [--players 1000] [--desks 10] [--flights 1]
+    .venv/bin/python bench/desk.py [--players 1000] [--desks 10] [--flights 1] [--slices 10]
 """
 
 from __future__ import annotations
@@ -169,6 +171,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--desks", type=int, default=10)
     parser.add_argument("--trips", type=int, default=20)
+    parser.add_argument("--slices", type=int, default=10)
     # The issue's measure is one flight; with several, takes into different flights are
     # registered at once (each flight has its own lock).
     parser.add_argument("--flights", type=int, default=1)
@@ -247,16 +250,18 @@ def main() -> None:
                 )
                 for i in range(args.players + args.trips)
             ]
-            # Interleaved halves, so that neither runs on a warmer server or a fuller Valkey.
+            # Interleaved in ``--slices`` parts, so that neither side runs on a warmer server,
+            # a fuller Valkey or a quieter moment of a shared machine (with halves, runs of
+            # the same code differed by 25 points).
             # The last ``--trips`` of each, counted apart.
             bare, bare_trips = bare[: args.players], bare[args.players :]
             desk, desk_trips = desk[: args.players], desk[args.players :]
-            half = args.players // 2
+            size = -(-args.players // args.slices)
             results: dict[str, tuple[float, list[float], int]] = {
                 "bare": (0.0, [], 0),
                 "desk": (0.0, [], 0),
             }
-            # The CPU the server and Valkey spend on each half: on a shared machine the
+            # The CPU the server and Valkey spend on each slice: on a shared machine the
             # times above swing with whatever else runs; the work done per call does not.
             pids = {"server": server.proc.pid if server.proc else None, "valkey": valkey.pid}
             spent: dict[tuple[str, str], float] = {}
@@ -266,7 +271,7 @@ def main() -> None:
             loaded: dict[str, int] = {}
             server_pid = pids["server"]
             with redis.Redis.from_url(valkey.url) as stats:
-                for part in (slice(0, half), slice(half, None)):
+                for part in (slice(k, k + size) for k in range(0, args.players, size)):
                     for name, calls in (("bare", bare[part]), ("desk", desk[part])):
                         before = {k: cpu(pid) for k, pid in pids.items()}
                         threads = thread_cpu(server_pid)
