@@ -323,14 +323,27 @@ class Desk:
                 ticket=body.ticket,
             )
             expires = expires_at(now, settings.retention_days)
-            await self.storage.write_take(check, new, identity, expires, entry)
+            kept_as = await self.storage.write_take(check, new, identity, expires, entry)
             written = True
+            if kept_as == "closed":
+                # The shift was closed (its drawer counted) while the player was being
+                # registered: no sale may go into it, so the entry is withdrawn and the take
+                # refused, as a take into a closed shift is before registering.
+                await self._withdraw(ts, body.tournament, pid, cid)
+                raise refused(NotAllowed, "desk_shift_closed", {}, field="shift")
         finally:
             if not written:
                 # The check was made: its line is logged whatever became of the buy-in.
                 with contextlib.suppress(StoreError):
                     await self.storage.log_check(check)
         return Taken(card=card, entry=entry, check=check.result, duplicate=outcome.duplicate)
+
+    async def _withdraw(self, ts: Tournaments, tid: str, pid: str, cid: str) -> None:
+        # Under an id made from the take's, so that a retry withdraws it once.
+        wid = "withdraw-" + hashlib.sha256(cid.encode()).hexdigest()[:32]
+        outcome = await ts.run(tid, tc.Unregister(player=pid), wid)
+        if not outcome.ok:
+            raise _refused(outcome)
 
     async def _card_of(
         self,
