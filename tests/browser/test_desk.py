@@ -2,7 +2,8 @@
 form, each seat card shown and printed at once; one player at each desk pays with a ticket of
 the house's ledger (the desk lists the event's tickets, the amount is the ticket's value) and
 the shift counts the tickets apart from the cash; a person on the exclusion list is refused,
-and everyone while the list is older than the venue allows; each desk closes its shift with
+and everyone while the list is older than the venue allows, and while the check cannot
+answer (a director at a desk lets one through with a reason); each desk closes its shift with
 the cash counted and the report says it balances; the cashier pays the money finishers in
 order, a payout slip printed for each, the totals paid and owed on the screen; in a bounty
 tournament the cashier lists the bounties won beside the places and pays them with the prize,
@@ -20,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from playwright.sync_api import Page, expect
 
 from floor.redisdb.embedded import EmbeddedServer
+from floor.redisdb.exclusion import RedisExclusionList
 from tests.browser.conftest import Pages, wait_for
 from tests.e2e.conftest import Api, ServerProcess, add_user, sign_in
 
@@ -130,7 +133,7 @@ def take(
 
 
 def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_cashier_pays(
-    pages: Pages, servers: list[ServerProcess], boss: Api, tmp_path: Path
+    pages: Pages, servers: list[ServerProcess], boss: Api, valkey: EmbeddedServer, tmp_path: Path
 ) -> None:
     tablet = desk_page(pages, servers[0], DORA, "tv")
     phone = desk_page(pages, servers[1], DIRK, "phone")
@@ -189,9 +192,28 @@ def test_two_desks_take_players_refuse_by_the_list_close_their_shifts_and_the_ca
     expect(phone.locator("#desk-refused")).to_contain_text("older than the venue allows")
     shoot(phone, "desk-refused-phone", tmp_path)
     assert len(boss.state(TID)["state"]["players"]) == before  # type: ignore[arg-type]
-    assert boss.client.post("/api/desk/exclusions", content=LIST).status_code == 200
     settings["list_max_age_hours"] = 24
     assert boss.client.put("/api/desk/settings", json=settings).status_code == 200
+    # The check cannot answer (the register has no list to answer from, as a register that
+    # is down answers nothing): the desk refuses; a director at a desk lets one through
+    # with a reason, and the checks' log keeps it.
+    with redis.Redis.from_url(valkey.url) as r:
+        r.delete(*RedisExclusionList.READS)
+    take(tablet, "Down", "Check", "PX8888")
+    expect(tablet.locator("#desk-refused")).to_contain_text("cannot answer")
+    assert len(boss.state(TID)["state"]["players"]) == before  # type: ignore[arg-type]
+    director = desk_page(pages, servers[0], ("boss", "director-secret"), "tv")
+    open_shift(director, "D", 0)
+    fill_player(director, "Down", "Check", "PX8888", "1985-06-07")
+    director.fill("#desk-override", "the register is down")
+    shoot(director, "desk-override-tv", tmp_path)
+    director.click("#desk-go")
+    expect(director.locator("#desk-card")).to_contain_text("Down Check")
+    assert len(boss.state(TID)["state"]["players"]) == before + 1  # type: ignore[arg-type]
+    checks = boss.client.get("/api/desk/checks").json()
+    assert (checks[0]["result"], checks[0]["reason"]) == ("overridden", "the register is down")
+    assert checks[1]["result"] == "unavailable"
+    assert boss.client.post("/api/desk/exclusions", content=LIST).status_code == 200
 
     # Each desk closes its shift: the cash expected is counted, and the drawer balances.
     expected = {"A": 2000 + 1100, "B": 500 + 1100}
