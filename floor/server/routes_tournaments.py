@@ -136,8 +136,8 @@ async def start_snapshot(request: Request) -> Response:
     tid = tid_of(request)
     principal, _ = await floor.principal(request)
     t, version = await floor.store.tournament(tid)
-    seq, views, _ = floor.hub.snapshot_for(tid, t, version, packed=True)
     view = view_of(principal, tid)
+    seq, views, _ = floor.hub.snapshot_for(tid, t, version, True, view)
     return await _snapshot_response(request, views.view(view), seq, view)
 
 

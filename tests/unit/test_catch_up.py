@@ -20,6 +20,7 @@ from floor.engine import commands as cmd
 from floor.engine.events import Event
 from floor.engine.rules import Rules
 from floor.engine.state import Tournament, TournamentState
+from floor.server import hub as hub_module
 from floor.server.gate import Gate
 from floor.server.hub import Hub
 from floor.server.metrics import Metrics
@@ -275,6 +276,40 @@ async def test_screens_joining_as_commands_come_share_the_snapshot_built_last(
     assert later.messages[0]["seq"] == at and later.messages[0]["packed"] is True
     t, version = await writer.store.tournament(TID)
     assert later.seq == later.at == version and holds(later, t)
+
+
+async def test_the_snapshot_serves_while_the_batches_are_few_as_the_screen_is_shown_them(
+    writer: Process, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def snapshots_built() -> dict[tuple[str, str], int]:
+        return {k: n for k, n in writer.metrics.views.items() if k[0] == "packed"}
+
+    first = Screen()
+    await writer.hub.join(first, None, "public", packed=True)
+    built = snapshots_built()
+    at = first.at
+    await busts(writer, range(3))
+    t, version = await writer.store.tournament(TID)
+    after = writer.hub._held(TID, at, version)
+    assert after is not None and len(after) == 3
+    staff = sum(len(b.views.view("staff").data) for b in after)
+    public = sum(len(b.views.view("public").data) for b in after)
+    # The staff are shown more of each batch (the room's facts) than the public.
+    assert public < staff
+    monkeypatch.setattr(hub_module, "SNAPSHOT_REUSE_BYTES", (public + staff) // 2)
+    # A public screen joining now is sent the snapshot built before and the three batches:
+    # as the public is shown them they are few.
+    later = Screen()
+    await writer.hub.join(later, None, "public", packed=True)
+    assert snapshots_built() == built
+    assert later.kinds() == ["snapshot", "events", "events", "events"]
+    assert later.seq == later.at == version and holds(later, t)
+    # A staff screen is shown more of the same batches: a snapshot at the version now.
+    staff_screen = Screen()
+    await writer.hub.join(staff_screen, None, "staff", packed=True)
+    assert snapshots_built() == {k: n + 1 for k, n in built.items()}
+    assert staff_screen.kinds() == ["snapshot"] and staff_screen.at == version
+    assert holds(staff_screen, t)
 
 
 async def test_a_follower_of_the_process_costs_no_snapshot(writer: Process) -> None:
