@@ -367,4 +367,13 @@ class Floorperson:
                 continue
             self.n += 1
             self.idle = 0.0
-            await self.send(msgspec.to_builtins(command), f"{self.run}-f{self.k}-{self.n}")
+            seq = self.view.seq
+            ack = await self.send(msgspec.to_builtins(command), f"{self.run}-f{self.k}-{self.n}")
+            if not ack.ok:
+                # Refused: the room moved on under this screen (the other floorperson's
+                # command, or the screen away while its server restarts). A person looks
+                # again once the screen shows something newer. Deciding again at once on
+                # the same view, a floorperson sent 78 refused commands (busts of players
+                # already out, mostly) in the few seconds both staff servers were down
+                # (seed 24 in a CI run), and failed the soak on the harness's haste.
+                await self.view.until(seq + 1, 5.0)
