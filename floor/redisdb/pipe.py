@@ -5,7 +5,8 @@ Through redis-py's client a call costs the event loop 200 to 270 us of CPU on th
 task for the write's timeout), more than the desk's own work for a take. Here a call packs
 its ``EVALSHA``, writes it and awaits a future; the connection's protocol feeds hiredis
 (redis-py's own parser) and resolves the futures in the order the commands were written,
-as Valkey answers them. bench/desk.py measures both.
+as Valkey answers them. bench/script_pipe.py measures a call both ways, bench/desk.py
+the take.
 
 Only for one server reached over TCP or a unix socket (``redis://``, ``unix://``): TLS,
 Sentinel's failover and a cluster's slots stay redis-py's (``connect`` in
